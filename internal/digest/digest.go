@@ -1,0 +1,49 @@
+// Package digest names content the way every intenthook file does:
+// "sha256:" followed by the lowercase hex SHA-256 of the bytes.
+package digest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// Prefix starts every digest string.
+const Prefix = "sha256:"
+
+// Bytes returns the digest of b.
+func Bytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return Prefix + hex.EncodeToString(sum[:])
+}
+
+// String returns the digest of s.
+func String(s string) string { return Bytes([]byte(s)) }
+
+// File returns the digest of the file at path, or "" when it does not exist.
+// A directory or other non-regular file is not content: it also gives "".
+func File(path string) (string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !st.Mode().IsRegular() {
+		return "", nil
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return Prefix + hex.EncodeToString(h.Sum(nil)), nil
+}
