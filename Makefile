@@ -1,0 +1,34 @@
+# intenthook — build, test and try it.
+GO          ?= go
+BIN         := bin/intenthook
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/cli.Version=$(VERSION)
+
+# A static binary: a dynamically linked one pays the loader on every tool call.
+export CGO_ENABLED = 0
+
+.PHONY: build install test lint bench demo clean
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
+
+install:
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook
+
+# -race needs cgo; the tests build their own binary through testscript.
+test:
+	CGO_ENABLED=1 $(GO) test -race ./...
+
+lint:
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+bench: build
+	$(GO) run ./internal/bench/cmd/benchhook -bin $(BIN)
+
+demo: build
+	@bash scripts/demo.sh $(BIN)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/intenthook/intenthook/internal/cli"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"intenthook": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: real event payloads through the
+// real binary, asserting exit codes, stdout JSON and the files written.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("HOME", e.WorkDir+"/.home")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"code":  cmdCode,
+			"subst": cmdSubst,
+		},
+	})
+}
+
+// cmdCode runs a command and asserts its exact exit code:
+// `code 2 intenthook pre` (exec's `!` only says "not zero").
+func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: code N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("code: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("code: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// cmdSubst replaces $WORK in files with the script's work directory, so that
+// events carry the absolute paths Claude Code sends: `subst event.json`.
+func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: subst file...")
+	}
+	for _, name := range args {
+		data, err := os.ReadFile(ts.MkAbs(name))
+		ts.Check(err)
+		out := strings.ReplaceAll(string(data), "$WORK", ts.Getenv("WORK"))
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
+	}
+}

@@ -1,0 +1,126 @@
+// Package cli wires intenthook's commands and flags to the packages that do
+// the work. It holds no decisions of its own; exit codes are decided here,
+// in one place.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/gate"
+	"github.com/intenthook/intenthook/internal/runner"
+)
+
+// Version is set at build time with -ldflags "-X …/cli.Version=…".
+var Version = "0.1.0-dev"
+
+// Exit codes: hooks answer 0 or 2; other commands 0 on success, 1 on failure.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitBlock = 2
+)
+
+// exitError carries a command's exit code without an extra message.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// app is one invocation's streams and global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	root           string
+	getenv         func(string) string
+}
+
+func (a *app) env() *gate.Env {
+	wd, _ := os.Getwd()
+	return &gate.Env{Root: a.root, Getenv: a.getenv, Wd: wd, Now: nowFunc}
+}
+
+func (a *app) io() runner.IO { return runner.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr} }
+
+// Main runs intenthook with args and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	if cmd != nil && cmd.Annotations["hook"] != "" {
+		// A usage error in a hooks file must not break the agent: it goes
+		// through the fail mode like any other hook error.
+		return runner.UsageError(cmd.Annotations["hook"], err, a.env(), a.io())
+	}
+	printError(stderr, err)
+	return exitFail
+}
+
+func printError(w io.Writer, err error) {
+	msg := strings.TrimSuffix(err.Error(), ".")
+	fmt.Fprintf(w, "intenthook: error: %s\n", msg)
+	var h hinted
+	if errors.As(err, &h) {
+		for _, hint := range h.hints {
+			fmt.Fprintf(w, "intenthook: hint: %s\n", hint)
+		}
+	}
+}
+
+// hinted is an error with hints for the user.
+type hinted struct {
+	err   error
+	hints []string
+}
+
+func (h hinted) Error() string { return h.err.Error() }
+func (h hinted) Unwrap() error { return h.err }
+
+func withHint(err error, hints ...string) error { return hinted{err: err, hints: hints} }
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "intenthook",
+		Short: "Keep AI coding agents inside declared intents and trace why each line changed",
+		Long: `intenthook is the hook AI coding agents run on every tool call. Before a write it
+checks that the session selected an in-progress intent from
+.orchestration/active_intents.yaml and that the file lies in the intent's
+owned_scope; after the write it records a content-hashed trace.
+
+Wire it into Claude Code with hooks.example.json; see the README.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.PersistentFlags().StringVar(&a.root, "root", "", "workspace root (default: found from the event or the working directory)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withHint(err, "see 'intenthook "+commandPath(c)+" --help'")
+	})
+	root.AddCommand(
+		a.preCommand(),
+		a.postCommand(),
+		a.selectCommand(),
+		a.intentsCommand(),
+		a.versionCommand(),
+	)
+	return root
+}
+
+func commandPath(c *cobra.Command) string {
+	return strings.TrimSpace(strings.TrimPrefix(c.CommandPath(), "intenthook"))
+}

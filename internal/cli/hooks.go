@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/gate"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/runner"
+)
+
+func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Command {
+	var explain bool
+	cmd := &cobra.Command{
+		Use:         use,
+		Short:       short,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{"hook": event},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			env := a.env()
+			if explain {
+				env.Explain = a.stderr
+			}
+			if code := runner.Run(runner.Hook{Event: event, Pipeline: p}, env, a.io()); code != 0 {
+				return exitError{code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&explain, "explain", false, "print each step of the decision chain to stderr (the decision is unchanged)")
+	return cmd
+}
+
+func (a *app) preCommand() *cobra.Command {
+	return a.hookCommand("pre", hook.PreToolUse, "PreToolUse hook: decide whether a tool call may run (reads the event on stdin)",
+		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Pre(ctx) })
+}
+
+func (a *app) postCommand() *cobra.Command {
+	return a.hookCommand("post", hook.PostToolUse, "PostToolUse hook: record what a tool call changed (reads the event on stdin)",
+		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Post(ctx) })
+}

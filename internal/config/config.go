@@ -1,0 +1,155 @@
+// Package config holds the workspace settings of .orchestration/config.yaml
+// (SPEC §13) with their defaults. It only reads; nothing here writes settings.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// File is the settings file relative to the workspace root.
+const File = ".orchestration/config.yaml"
+
+// Verdict settings for shell commands.
+const (
+	Ask   = "ask"
+	Deny  = "deny"
+	Allow = "allow"
+)
+
+// Shell holds the shell analysis settings.
+type Shell struct {
+	Destructive string `yaml:"destructive"`
+	Opaque      string `yaml:"opaque"`
+	Backstop    bool   `yaml:"backstop"`
+}
+
+// Ledger holds ledger settings.
+type Ledger struct {
+	Fsync bool `yaml:"fsync"`
+}
+
+// Config is the effective settings of one workspace.
+type Config struct {
+	FailMode               string            `yaml:"fail_mode"`
+	ProtectGovernanceFiles bool              `yaml:"protect_governance_files"`
+	ProtectedPaths         []string          `yaml:"protected_paths"`
+	OutsideWorkspace       string            `yaml:"outside_workspace"`
+	OutsideAllow           []string          `yaml:"outside_allow"`
+	Shell                  Shell             `yaml:"shell"`
+	Tools                  map[string]string `yaml:"tools"`
+	ExclusiveIntents       bool              `yaml:"exclusive_intents"`
+	StaleCheck             bool              `yaml:"stale_check"`
+	LessonsFile            string            `yaml:"lessons_file"`
+	ContextBudgetBytes     int               `yaml:"context_budget_bytes"`
+	LockTimeout            time.Duration     `yaml:"lock_timeout"`
+	Ledger                 Ledger            `yaml:"ledger"`
+
+	// Warnings lists unknown keys and other non-fatal findings.
+	Warnings []string `yaml:"-"`
+}
+
+// Default returns the settings used when config.yaml is absent.
+func Default() *Config {
+	return &Config{
+		FailMode:               "open",
+		ProtectGovernanceFiles: true,
+		OutsideWorkspace:       Deny,
+		OutsideAllow:           []string{"/tmp/**", "$TMPDIR/**"},
+		Shell:                  Shell{Destructive: Ask, Opaque: Ask, Backstop: true},
+		Tools:                  map[string]string{},
+		StaleCheck:             true,
+		LessonsFile:            ".orchestration/CLAUDE.md",
+		ContextBudgetBytes:     9500,
+		LockTimeout:            2 * time.Second,
+	}
+}
+
+var known = map[string]bool{
+	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
+	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
+	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true,
+}
+
+// Load reads root's config.yaml over the defaults, then applies
+// INTENTHOOK_FAIL_MODE from getenv. A missing file is the defaults.
+func Load(root string, getenv func(string) string) (*Config, error) {
+	c := Default()
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(File)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return c.withEnv(getenv), fmt.Errorf("read %s: %w", File, err)
+	default:
+		if err := c.parse(data); err != nil {
+			return c.withEnv(getenv), fmt.Errorf("%s: %w", File, err)
+		}
+	}
+	c.withEnv(getenv)
+	return c, c.check()
+}
+
+func (c *Config) withEnv(getenv func(string) string) *Config {
+	if getenv == nil {
+		return c
+	}
+	if m := getenv("INTENTHOOK_FAIL_MODE"); m == "open" || m == "closed" {
+		c.FailMode = m
+	}
+	return c
+}
+
+// Closed reports whether errors deny (fail_mode: closed).
+func (c *Config) Closed() bool { return c.FailMode == "closed" }
+
+func (c *Config) parse(data []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return err
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return errors.New("expected a mapping of settings")
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if k := top.Content[i]; !known[k.Value] {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: unknown setting %q", File, k.Line, k.Value))
+		}
+	}
+	return top.Decode(c)
+}
+
+func (c *Config) check() error {
+	oneOf := func(key, v string, allowed ...string) error {
+		for _, a := range allowed {
+			if v == a {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s: %s is %q, want one of %v", File, key, v, allowed)
+	}
+	return errors.Join(
+		oneOf("fail_mode", c.FailMode, "open", "closed"),
+		oneOf("outside_workspace", c.OutsideWorkspace, Deny, Allow),
+		oneOf("shell.destructive", c.Shell.Destructive, Ask, Deny, Allow),
+		oneOf("shell.opaque", c.Shell.Opaque, Ask, Deny, Allow),
+		positive("context_budget_bytes", c.ContextBudgetBytes),
+		positive("lock_timeout", int(c.LockTimeout)),
+	)
+}
+
+func positive(key string, v int) error {
+	if v <= 0 {
+		return fmt.Errorf("%s: %s must be positive", File, key)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+// Package gate holds intenthook's hook pipelines: PreToolUse, the decision
+// chain of SPEC §5 as a list of small named steps, and the selection of
+// intents (§6). Each step decides from a snapshot of the workspace (catalog,
+// settings, session state); loading the snapshot and writing state happen at
+// the edges. The gate knows no agent's wire format: it takes a hook.Call and
+// answers a hook.Decision.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Env is what a pipeline takes from its process: flags, environment, clock.
+type Env struct {
+	Root    string // --root
+	Getenv  func(string) string
+	Wd      string
+	Now     func() time.Time
+	Explain io.Writer // non-nil with --explain
+}
+
+func (e *Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+// Gate is one hook call's view of its workspace.
+type Gate struct {
+	env       *Env
+	call      *hook.Call
+	Root      string
+	Config    *config.Config
+	Catalog   *intents.Catalog
+	protected *workspace.Protected
+	ignore    *workspace.Ignore
+	resolver  *workspace.Resolver
+	sessions  state.Sessions
+	session   *state.Session
+	explain   *explainer
+}
+
+// Open finds the call's governed root and loads its snapshot. It returns a
+// nil Gate (and no error) when the call is ungoverned. A Gate with a non-nil
+// Config is returned alongside load errors so that the fail mode is known.
+func Open(env *Env, call *hook.Call) (*Gate, error) {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	g := &Gate{env: env, call: call, explain: newExplainer(env.Explain)}
+	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, getenv("CLAUDE_PROJECT_DIR"), env.Wd))
+	if root == "" {
+		g.explain.step("governance", "off", "no .orchestration/active_intents.yaml above the call's paths, cwd or project dir")
+		g.explain.flush()
+		return nil, nil
+	}
+	g.Root = root
+	cfg, err := config.Load(root, getenv)
+	g.Config = cfg
+	if err != nil {
+		return g, err
+	}
+	g.explain.step("governance", "on", "root="+root)
+	if g.Catalog, err = intents.Load(filepath.Join(root, filepath.FromSlash(intents.File))); err != nil {
+		return g, err
+	}
+	var errs []error
+	g.protected, err = workspace.NewProtected(cfg.ProtectGovernanceFiles, cfg.ProtectedPaths)
+	errs = append(errs, err)
+	g.ignore, err = workspace.LoadIgnore(root)
+	errs = append(errs, err)
+	cwd := call.Cwd
+	if cwd == "" {
+		cwd = env.Wd
+	}
+	g.resolver = workspace.NewResolver(root, cwd, cfg.OutsideAllow, getenv)
+	g.sessions = state.Sessions{Root: root, Timeout: cfg.LockTimeout}
+	g.session, err = g.sessions.Read(call.SessionID)
+	errs = append(errs, err)
+	return g, errors.Join(errs...)
+}
+
+// activeIntent returns the intent id in force for the call's session and
+// agent, and where it came from.
+func (g *Gate) activeIntent() (id, from string) {
+	if g.call.AgentID != "" {
+		if id := g.session.AgentIntents[g.call.AgentID]; id != "" {
+			return id, "agent " + g.call.AgentID
+		}
+	}
+	if g.session.Intent != "" {
+		return g.session.Intent, "session"
+	}
+	if id := state.ReadDefault(g.Root); id != "" {
+		return id, "workspace default"
+	}
+	return "", ""
+}
+
+// updateSession changes the call's session state under its lock.
+func (g *Gate) updateSession(ctx context.Context, fn func(*state.Session)) error {
+	err := g.sessions.Update(ctx, g.call.SessionID, g.env.now(), func(s *state.Session) error {
+		if g.call.Model != "" {
+			s.Model = g.call.Model
+		}
+		if g.call.TranscriptPath != "" {
+			s.Transcript = g.call.TranscriptPath
+		}
+		fn(s)
+		g.session = s
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("session state: %w", err)
+	}
+	return nil
+}
+
+// Budget is the cap on every string handed to the agent.
+func (g *Gate) Budget() int {
+	if g == nil || g.Config == nil {
+		return config.Default().ContextBudgetBytes
+	}
+	return g.Config.ContextBudgetBytes
+}
+
+// Explain prints the explanation gathered so far.
+func (g *Gate) Explain() { g.explain.flush() }
+

@@ -1,0 +1,191 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Pre runs the PreToolUse decision chain (SPEC §5) for the call.
+func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
+	class := Classify(g.call.ToolName, g.Config.Tools)
+	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
+	switch class {
+	case ClassSelect:
+		return g.Select(ctx, g.call.IntentID)
+	case ClassShell:
+		return g.preShell(ctx)
+	case ClassWrite, ClassDelete:
+		return g.preWrite(ctx, class)
+	}
+	g.explain.step("decide", "allow", "reads, exempt and unclassified tools are not gated")
+	return hook.Decision{}, nil
+}
+
+// preWrite checks every path a write or delete tool names.
+func (g *Gate) preWrite(ctx context.Context, class Class) (hook.Decision, error) {
+	if len(g.call.Paths) == 0 {
+		g.explain.step("decide", "allow", "the tool names no file")
+		return hook.Decision{}, nil
+	}
+	var targets []*target
+	for _, p := range g.call.Paths {
+		targets = append(targets, g.newTarget(p, g.call.ToolName, class == ClassDelete))
+	}
+	return g.decideTargets(ctx, targets)
+}
+
+// decideTargets runs the target chain for each target; the strictest verdict
+// wins and a deny names the first denied target. Allowed targets leave their
+// pre-hashes for PostToolUse.
+func (g *Gate) decideTargets(ctx context.Context, targets []*target) (hook.Decision, error) {
+	var worst hook.Decision
+	var pass []*target
+	for _, t := range targets {
+		d := g.runChain(t)
+		if d.Verdict == hook.Deny {
+			g.recordDenial(ctx, t, d)
+			return d, nil
+		}
+		if d.Stricter(worst) {
+			worst = d
+		}
+		if t.governed {
+			pass = append(pass, t)
+		}
+	}
+	if err := g.storePending(ctx, pass); err != nil {
+		return hook.Decision{}, err
+	}
+	return worst, nil
+}
+
+// target is one path under the chain, with the facts the steps need.
+type target struct {
+	given    string
+	tool     string
+	delete   bool // a delete tool (not a shell delete): asks
+	res      workspace.Resolved
+	intent   *intents.Intent
+	intentID string
+	from     string // where the active intent came from
+	pattern  string // the owned_scope pattern that matched
+	scope    string // PASS, IGNORED
+	governed bool   // inside the root and not temp: has a pre-hash to store
+	hash     func() string
+}
+
+func (g *Gate) newTarget(p, tool string, del bool) *target {
+	t := &target{given: p, tool: tool, delete: del}
+	var memo *string
+	t.hash = func() string {
+		if memo == nil {
+			h, _ := hashFile(t.res.Abs)
+			memo = &h
+		}
+		return *memo
+	}
+	return t
+}
+
+// step is one link of the target chain: it decides (non-nil) or passes.
+type step struct {
+	name string
+	fn   func(g *Gate, t *target) *hook.Decision
+}
+
+// chain is the decision chain of SPEC §5 steps 6–14, in order.
+var chain = []step{
+	{"resolve-path", (*Gate).checkPath},
+	{"protected", (*Gate).checkProtected},
+	{"intentignore", (*Gate).checkIgnored},
+	{"intent-selected", (*Gate).checkIntentSelected},
+	{"intent-status", (*Gate).checkIntentStatus},
+	{"allowed-tools", (*Gate).checkAllowedTools},
+	{"scope", (*Gate).checkScope},
+	{"stale", (*Gate).checkStale},
+	{"approval", (*Gate).checkApproval},
+}
+
+// errStop is returned by a step that ends the chain with an allow.
+var allowStop = &hook.Decision{Verdict: hook.Allow}
+
+func (g *Gate) runChain(t *target) hook.Decision {
+	for _, s := range chain {
+		d := s.fn(g, t)
+		if d == nil {
+			continue
+		}
+		if d == allowStop {
+			return hook.Decision{}
+		}
+		g.explain.step(s.name, d.Verdict.String(), "code="+d.Code)
+		return *d
+	}
+	t.scope = orDefault(t.scope, "PASS")
+	g.explain.step("decide", "allow", ev("path", t.res.Rel), ev("intent", t.intentID))
+	return hook.Decision{}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// storePending records the pre-hash of each allowed target under the
+// call's tool_use_id (step 15), for PostToolUse.
+func (g *Gate) storePending(ctx context.Context, ts []*target) error {
+	if len(ts) == 0 || g.call.ToolUseID == "" {
+		return nil
+	}
+	p := state.Pending{AgentID: g.call.AgentID, Tool: g.call.ToolName, PreHash: map[string]string{}, At: g.env.now().UTC()}
+	for _, t := range ts {
+		p.PreHash[t.res.Rel] = t.hash()
+		if t.intentID != "" {
+			p.IntentID = t.intentID
+		}
+		if t.scope != "PASS" {
+			p.Scope = t.scope
+		}
+	}
+	return g.updateSession(ctx, func(s *state.Session) {
+		if s.Pending == nil {
+			s.Pending = map[string]state.Pending{}
+		}
+		s.Pending[g.call.ToolUseID] = p
+	})
+}
+
+// recordDenial is where a deny becomes a ledger FAIL record and, for scope
+// and stale denials, a lesson. The ledger arrives in its own package; until
+// then the decision stands on its own.
+func (g *Gate) recordDenial(_ context.Context, t *target, d hook.Decision) {
+	_ = t
+	_ = d
+}
+
+func (g *Gate) evidence(t *target) []string {
+	status := ""
+	if t.intent != nil {
+		status = string(t.intent.Status)
+	}
+	return []string{ev("path", relOrGiven(t)), ev("intent", t.intentID), ev("status", status), ev("session", g.call.SessionID)}
+}
+
+func relOrGiven(t *target) string {
+	if t.res.Rel != "" {
+		return t.res.Rel
+	}
+	return t.given
+}
+
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
+
+var _ = strings.TrimSpace

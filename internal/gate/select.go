@@ -1,0 +1,232 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intentctx"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/intents/splice"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// LiveWindow is how recently a session must have been seen to count as
+// holding its intent.
+const LiveWindow = 30 * time.Minute
+
+// Select binds intent id to the call's session (or agent) after the
+// selection rules of SPEC §6, starting a PENDING intent.
+func (g *Gate) Select(ctx context.Context, id string) (hook.Decision, error) {
+	in, warning, deny, err := g.activate(ctx, id)
+	if err != nil || deny != nil {
+		if deny != nil {
+			g.explain.step("select", "deny", ev("intent", id), "code="+deny.Code)
+			return *deny, nil
+		}
+		return hook.Decision{}, err
+	}
+	if err := g.updateSession(ctx, func(s *state.Session) { s.Select(g.call.AgentID, in.ID) }); err != nil {
+		return hook.Decision{}, err
+	}
+	g.recordSelect(ctx, in)
+	who := "this session"
+	if g.call.AgentID != "" {
+		who = "agent " + g.call.AgentID
+	}
+	g.explain.step("select", "allow", ev("intent", in.ID), ev("for", who))
+	return hook.Decision{
+		Verdict: hook.AllowWithContext,
+		Message: fmt.Sprintf("intenthook: %s selected intent %s (%s)", who, in.ID, in.Name),
+		Context: g.selectionContext(in, warning),
+	}, nil
+}
+
+// SelectDefault makes id the workspace default, for sessions with no
+// selection of their own.
+func (g *Gate) SelectDefault(ctx context.Context, id string) (hook.Decision, error) {
+	in, warning, deny, err := g.activate(ctx, id)
+	if err != nil || deny != nil {
+		if deny != nil {
+			return *deny, nil
+		}
+		return hook.Decision{}, err
+	}
+	if err := state.WriteDefault(g.Root, in.ID, g.env.now()); err != nil {
+		return hook.Decision{}, err
+	}
+	g.recordSelect(ctx, in)
+	return hook.Decision{Verdict: hook.AllowWithContext, Message: "intenthook: workspace default intent is " + in.ID, Context: g.selectionContext(in, warning)}, nil
+}
+
+// Clear unbinds the session's (or agent's) selection, or with def the
+// workspace default.
+func (g *Gate) Clear(ctx context.Context, def bool) error {
+	if def {
+		return state.WriteDefault(g.Root, "", g.env.now())
+	}
+	return g.updateSession(ctx, func(s *state.Session) { s.Select(g.call.AgentID, "") })
+}
+
+// Context returns the <intent_context> of intent id.
+func (g *Gate) Context(id string) (string, error) {
+	in := g.Catalog.Find(id)
+	if in == nil {
+		return "", fmt.Errorf("intent %s not found in %s", id, intents.File)
+	}
+	return intentctx.Build(in, g.Budget()), nil
+}
+
+func (g *Gate) selectionContext(in *intents.Intent, warning string) string {
+	xml := intentctx.Build(in, g.Budget()-len(warning)-1)
+	if warning == "" {
+		return xml
+	}
+	return warning + "\n" + xml
+}
+
+// activate checks that id can be worked on, starting it when PENDING. It
+// returns a warning when other live sessions hold the intent.
+func (g *Gate) activate(ctx context.Context, id string) (*intents.Intent, string, *hook.Decision, error) {
+	evidence := []string{ev("intent", id), ev("session", g.call.SessionID)}
+	deny := func(d hook.Decision) (*intents.Intent, string, *hook.Decision, error) { return nil, "", &d, nil }
+	if id == "" {
+		return deny(denial{
+			code:     CodeIntentNotFound,
+			headline: "no intent id given",
+			why:      "intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
+			instead:  "run `intenthook select <ID>` with one of those ids",
+			evidence: evidence,
+		}.decision())
+	}
+	in := g.Catalog.Find(id)
+	switch {
+	case in == nil:
+		return deny(g.notFound(id, evidence))
+	case !in.Valid():
+		return deny(invalidIntent(in, evidence))
+	case in.Status == intents.Pending:
+		if d, ok := g.dependenciesIncomplete(in, evidence); ok {
+			return deny(d)
+		}
+	case in.Status != intents.InProgress:
+		return deny(notInProgress(in, evidence))
+	}
+	holders, err := g.liveHolders(id)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if len(holders) > 0 && g.Config.ExclusiveIntents {
+		return deny(denial{
+			code:     CodeIntentClaimed,
+			headline: fmt.Sprintf("intent %s is held by another live session", id),
+			why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
+			instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
+			evidence: evidence,
+		}.decision())
+	}
+	if in.Status == intents.Pending {
+		if err := g.start(ctx, in); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	warning := ""
+	if len(holders) > 0 {
+		warning = fmt.Sprintf("warning: intent %s is also held by %s; coordinate to avoid overlapping edits", id, strings.Join(holders, ", "))
+	}
+	return in, warning, nil, nil
+}
+
+func (g *Gate) dependenciesIncomplete(in *intents.Intent, evidence []string) (hook.Decision, bool) {
+	var open []string
+	for _, dep := range in.DependsOn {
+		if d := g.Catalog.Find(dep); d == nil || d.Status != intents.Complete {
+			status := "missing"
+			if d != nil {
+				status = string(d.Status)
+			}
+			open = append(open, dep+" ("+status+")")
+		}
+	}
+	if len(open) == 0 {
+		return hook.Decision{}, false
+	}
+	return denial{
+		code:     CodeDependencyIncomplete,
+		headline: fmt.Sprintf("intent %s cannot start: it depends on unfinished work", in.ID),
+		why:      "depends_on must be COMPLETE first: " + strings.Join(open, ", "),
+		instead:  "work on the intents it depends on first, or ask the user",
+		evidence: evidence,
+	}.decision(), true
+}
+
+// start moves a PENDING intent to IN_PROGRESS in the catalog file, changing
+// only its status and updated_at, under the catalog lock.
+func (g *Gate) start(ctx context.Context, in *intents.Intent) error {
+	unlock, err := state.Lock(ctx, g.Root, state.LockCatalog, g.Config.LockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := filepath.Join(g.Root, filepath.FromSlash(intents.File))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read catalog: %w", err)
+	}
+	// Another process may have started it while we waited for the lock.
+	fresh, err := intents.Parse(data)
+	if err != nil {
+		return err
+	}
+	if cur := fresh.Find(in.ID); cur == nil || cur.Status != intents.Pending {
+		in.Status = intents.InProgress
+		return nil
+	}
+	out, err := splice.SetStatus(data, in.ID, string(intents.InProgress), g.env.now())
+	if err != nil {
+		return fmt.Errorf("start %s: %w", in.ID, err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if err := state.WriteFile(path, out, st.Mode().Perm(), true); err != nil {
+		return err
+	}
+	in.Status = intents.InProgress
+	return nil
+}
+
+// liveHolders names the other sessions seen in the last 30 minutes that have
+// id selected.
+func (g *Gate) liveHolders(id string) ([]string, error) {
+	all, err := g.sessions.List()
+	if err != nil {
+		return nil, err
+	}
+	now := g.env.now()
+	var out []string
+	for _, s := range all {
+		if s.ID == g.call.SessionID || now.Sub(s.LastSeen) > LiveWindow {
+			continue
+		}
+		if s.Intent == id {
+			out = append(out, "session "+s.ID)
+			continue
+		}
+		for agent, aid := range s.AgentIntents {
+			if aid == id {
+				out = append(out, "session "+s.ID+" agent "+agent)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// recordSelect is where a selection becomes a ledger select record.
+func (g *Gate) recordSelect(_ context.Context, _ *intents.Intent) {}

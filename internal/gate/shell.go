@@ -1,0 +1,127 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/shell"
+)
+
+// preShell is step 4: a shell command's write and delete targets go through
+// the same chain as a Write; destructive and opaque commands answer per the
+// shell settings; everything else passes silently.
+func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
+	a := g.analyse()
+	g.explain.step("shell", "parsed", fmt.Sprintf("writes=%v deletes=%v destructive=%v opaque=%v", a.Writes, a.Deletes, a.Destructive, a.Opaque))
+	if id := a.SelectID(); id != "" {
+		return g.Select(ctx, id)
+	}
+	if d, ok := g.checkSelfCalls(a); ok {
+		return d, nil
+	}
+	var targets []*target
+	for _, w := range a.Writes {
+		targets = append(targets, g.newTarget(w, g.call.ToolName, false))
+	}
+	for _, p := range a.Deletes {
+		targets = append(targets, g.newTarget(p, g.call.ToolName, false))
+	}
+	d, err := g.decideTargets(ctx, targets)
+	if err != nil || d.Verdict == hook.Deny {
+		return d, err
+	}
+	if len(a.Destructive) > 0 {
+		if dd := g.destructive(a.Destructive); dd.Stricter(d) {
+			d = dd
+		}
+	}
+	if len(a.Opaque) > 0 && d.Verdict != hook.Deny {
+		if od := g.shellSetting(g.Config.Shell.Opaque, "cannot be analysed: "+strings.Join(a.Opaque, "; ")); od.Stricter(d) {
+			d = od
+		}
+	}
+	return d, nil
+}
+
+func (g *Gate) analyse() shell.Analysis {
+	if g.call.ToolName == "PowerShell" {
+		return shell.Analysis{Opaque: []string{"PowerShell commands are not parsed"}}
+	}
+	cwd := g.call.Cwd
+	if cwd == "" {
+		cwd = g.env.Wd
+	}
+	isDir := func(p string) bool {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		st, err := os.Stat(p)
+		return err == nil && st.IsDir()
+	}
+	return shell.Analyse(g.call.Command, isDir)
+}
+
+// checkSelfCalls sorts the agent's calls of intenthook itself (SPEC §8):
+// select alone is a selection, read-only commands pass, the rest are the
+// human's levers.
+func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
+	evidence := []string{ev("command", oneLine(g.call.Command)), ev("session", g.call.SessionID)}
+	for _, c := range a.Self {
+		switch c.Kind {
+		case shell.SelfSelect:
+			return denial{
+				code:     CodeShellUnsafe,
+				headline: "intenthook select inside a compound command",
+				why:      "the hook can only perform a selection that is the whole command",
+				instead:  "run intenthook select alone: `intenthook select <ID>`, then run the rest",
+				evidence: evidence,
+			}.decision(), true
+		case shell.SelfLever:
+			return denial{
+				code:     CodeProtectedPath,
+				headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
+				why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
+				instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|validate, status, ledger query|verify, blame and lesson",
+				evidence: evidence,
+			}.decision(), true
+		}
+	}
+	return hook.Decision{}, false
+}
+
+// destructive needs an active in-progress intent, then answers per
+// shell.destructive (default ask).
+func (g *Gate) destructive(reasons []string) hook.Decision {
+	t := &target{given: g.call.Command, tool: g.call.ToolName}
+	if d := g.checkIntentSelected(t); d != nil {
+		return *d
+	}
+	if d := g.checkIntentStatus(t); d != nil {
+		return *d
+	}
+	return g.shellSetting(g.Config.Shell.Destructive, "destructive command: "+strings.Join(reasons, "; "))
+}
+
+func (g *Gate) shellSetting(setting, why string) hook.Decision {
+	switch setting {
+	case config.Allow:
+		g.explain.step("shell", "allow", why)
+		return hook.Decision{}
+	case config.Deny:
+		g.explain.step("shell", "deny", why)
+		return denial{
+			code:     CodeShellUnsafe,
+			headline: "the command is not allowed: " + why,
+			why:      "the workspace settings deny such shell commands",
+			instead:  "use the Write and Edit tools for file changes, or ask the user to run the command",
+			evidence: []string{ev("command", oneLine(g.call.Command)), ev("session", g.call.SessionID)},
+		}.decision()
+	}
+	g.explain.step("shell", "ask", why)
+	return hook.Decision{Verdict: hook.Ask, Message: "intenthook: " + why}
+}

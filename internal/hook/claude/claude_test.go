@@ -1,0 +1,178 @@
+package claude
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+func TestDecode(t *testing.T) {
+	orig := "package a\n"
+	tests := []struct {
+		name  string
+		event string
+		want  hook.Call
+	}{
+		{
+			name:  "TV1 Bash PreToolUse",
+			event: `{"session_id":"abc123","prompt_id":"550e8400-e29b-41d4-a716-446655440000","transcript_path":"/home/user/.claude/projects/.../transcript.jsonl","cwd":"/home/user/my-project","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test","description":"Run test suite","timeout":120000,"run_in_background":false},"tool_use_id":"toolu_01ABC123..."}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "abc123", TranscriptPath: "/home/user/.claude/projects/.../transcript.jsonl", Cwd: "/home/user/my-project", ToolName: "Bash", ToolUseID: "toolu_01ABC123...", Command: "npm test"},
+		},
+		{
+			name:  "TV2 Windows Write with non-ASCII",
+			event: `{"session_id":"6f2f","cwd":"D:\\work\\sample","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"D:\\work\\jobs\\0042-見積り\\report.md","content":"# 調べたこと\n"},"tool_response":{"type":"create","filePath":"D:\\work\\jobs\\0042-見積り\\report.md","structuredPatch":[],"originalFile":null},"tool_use_id":"toolu_01ABC","duration_ms":42}`,
+			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: "D:/work/sample", ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{"D:/work/jobs/0042-見積り/report.md"}, HasHunks: true},
+		},
+		{
+			name:  "Edit response with hunks and original file",
+			event: `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/p/a.go","old_string":"a","new_string":"b"},"tool_response":{"filePath":"/p/a.go","originalFile":"package a\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-a","+b","+c"]}]}}`,
+			want:  hook.Call{Event: "PostToolUse", ToolName: "Edit", Paths: []string{"/p/a.go"}, NewStrings: []string{"b"}, Hunks: []hook.Hunk{{NewStart: 1, NewLines: 2}}, HasHunks: true, OriginalFile: &orig},
+		},
+		{
+			name:  "notebook path, then path, then response filePath",
+			event: `{"tool_name":"NotebookEdit","tool_input":{"notebook_path":"/p/n.ipynb","path":"/p/other"}}`,
+			want:  hook.Call{ToolName: "NotebookEdit", Paths: []string{"/p/n.ipynb"}},
+		},
+		{
+			name:  "path field (seed tools)",
+			event: `{"tool_name":"write_to_file","tool_input":{"path":"src/a.ts"}}`,
+			want:  hook.Call{ToolName: "write_to_file", Paths: []string{"src/a.ts"}},
+		},
+		{
+			name:  "response filePath only",
+			event: `{"tool_name":"Write","tool_response":{"filePath":"/p/x"}}`,
+			want:  hook.Call{ToolName: "Write", Paths: []string{"/p/x"}},
+		},
+		{
+			name:  "unix backslash kept",
+			event: `{"tool_name":"Write","tool_input":{"file_path":"/p/a\\b.txt"}}`,
+			want:  hook.Call{ToolName: "Write", Paths: []string{`/p/a\b.txt`}},
+		},
+		{
+			name:  "UNC path converted",
+			event: `{"tool_name":"Write","tool_input":{"file_path":"\\\\server\\share\\a.txt"}}`,
+			want:  hook.Call{ToolName: "Write", Paths: []string{"//server/share/a.txt"}},
+		},
+		{
+			name:  "failure event",
+			event: `{"hook_event_name":"PostToolUseFailure","tool_name":"Write","tool_input":{"file_path":"/p/a"},"error":"EACCES"}`,
+			want:  hook.Call{Event: "PostToolUseFailure", ToolName: "Write", Paths: []string{"/p/a"}, Failed: true, Error: "EACCES"},
+		},
+		{
+			name:  "success false in response",
+			event: `{"tool_name":"Write","tool_response":{"success":false,"error":"disk full"}}`,
+			want:  hook.Call{ToolName: "Write", Failed: true, Error: "disk full"},
+		},
+		{
+			name:  "wrong types read as absent",
+			event: `{"session_id":42,"cwd":["x"],"tool_name":null,"tool_input":"nope","tool_response":7}`,
+			want:  hook.Call{},
+		},
+		{
+			name:  "select tool and MultiEdit new strings",
+			event: `{"tool_name":"mcp__ih__select_active_intent","tool_input":{"intent_id":"INT-001","edits":[{"new_string":"x"},{"new_string":"y"}]}}`,
+			want:  hook.Call{ToolName: "mcp__ih__select_active_intent", IntentID: "INT-001", NewStrings: []string{"x", "y"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Decode([]byte(tt.event))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeBadInput(t *testing.T) {
+	for _, in := range []string{"", "  \n", "null", "[]", `"x"`, "{", "not json", "{}{}"} {
+		if _, err := Decode([]byte(in)); !errors.Is(err, ErrBadInput) {
+			t.Errorf("Decode(%q) err = %v, want ErrBadInput", in, err)
+		}
+	}
+	big := strings.NewReader(`{"a":"` + strings.Repeat("x", MaxEvent) + `"}`)
+	if _, err := Read(big); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "16 MiB") {
+		t.Errorf("oversized event: %v", err)
+	}
+}
+
+func TestEncode(t *testing.T) {
+	tests := []struct {
+		name   string
+		event  string
+		d      hook.Decision
+		exit   int
+		stdout string
+		stderr string
+	}{
+		{"silent allow", hook.PreToolUse, hook.Decision{}, 0, "", ""},
+		{"deny", hook.PreToolUse, hook.Decision{Verdict: hook.Deny, Message: "intenthook: deny [x] y"}, 2, "", "intenthook: deny [x] y\n"},
+		{"ask", hook.PreToolUse, hook.Decision{Verdict: hook.Ask, Message: "why"}, 0,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"why"}}` + "\n", ""},
+		{"allow with context", hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: "ok", Context: "<a>&</a>"}, 0,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok","additionalContext":"<a>&</a>"}}` + "\n", ""},
+		{"session start", hook.SessionStart, hook.Decision{Context: "c"}, 0,
+			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}` + "\n", ""},
+		{"post violation", hook.PostToolUse, hook.Decision{Violation: true, Message: "intenthook: violation"}, 2, "", "intenthook: violation\n"},
+		{"warning", hook.PreToolUse, hook.Decision{Warning: "w", Notes: []string{"n"}}, 0, `{"systemMessage":"w"}` + "\n", "n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Encode(tt.event, tt.d, 9500)
+			if a.Exit != tt.exit || a.Stdout != tt.stdout || a.Stderr != tt.stderr {
+				t.Errorf("got %+v", a)
+			}
+			if a.Exit != 0 && a.Stdout != "" {
+				t.Error("JSON with a non-zero exit")
+			}
+		})
+	}
+}
+
+func TestEncodeBudget(t *testing.T) {
+	long := strings.Repeat("é", 20000)
+	a := Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: long, Context: long}, 9500)
+	var out struct {
+		H struct {
+			Reason  string `json:"permissionDecisionReason"`
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(a.Stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.H.Reason) > 9500 || len(out.H.Context) > 9500 || !strings.HasSuffix(out.H.Context, "(truncated)") {
+		t.Errorf("reason %d bytes, context %d bytes", len(out.H.Reason), len(out.H.Context))
+	}
+}
+
+// FuzzDecodeEvent: decoding never panics, and whatever decodes encodes to a
+// valid answer.
+func FuzzDecodeEvent(f *testing.F) {
+	f.Add([]byte(`{"session_id":"abc123","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/a","content":"x"}}`))
+	f.Add([]byte(`{"tool_response":{"structuredPatch":[{"newStart":1,"newLines":2}],"originalFile":null,"success":false}}`))
+	f.Add([]byte(`{"tool_input":{"file_path":"C:\\x\\y","edits":[{"new_string":1}]}}`))
+	f.Add([]byte(`[1,2]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Decode(data)
+		if err != nil {
+			return
+		}
+		for _, p := range c.Paths {
+			if p == "" {
+				t.Fatal("empty path decoded")
+			}
+		}
+		a := Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Context: c.Command}, 100)
+		if a.Stdout != "" && !json.Valid([]byte(a.Stdout)) {
+			t.Fatalf("invalid JSON answer %q", a.Stdout)
+		}
+	})
+}

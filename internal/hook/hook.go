@@ -1,0 +1,134 @@
+// Package hook holds the agent-neutral shapes of a hook call: the Call an
+// agent's event decodes into and the Decision the gate answers with. Agent
+// wire formats live in subpackages (claude); nothing past them knows which
+// agent is on the line.
+package hook
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Events a Call can carry.
+const (
+	PreToolUse         = "PreToolUse"
+	PostToolUse        = "PostToolUse"
+	PostToolUseFailure = "PostToolUseFailure"
+	SessionStart       = "SessionStart"
+	UserPromptSubmit   = "UserPromptSubmit"
+)
+
+// Hunk is one hunk of an edit's structured patch, in new-file lines.
+type Hunk struct {
+	NewStart int
+	NewLines int
+}
+
+// Call is one tool call (or session event) as the gate sees it. Every field
+// may be empty: agents leave out what they do not have.
+type Call struct {
+	Event          string
+	SessionID      string
+	AgentID        string
+	TranscriptPath string
+	Cwd            string
+	Model          string
+	Source         string // SessionStart: startup, resume, clear, compact
+	Prompt         string
+
+	ToolName  string
+	ToolUseID string
+	// Paths are the file paths the tool names, as given (absolute or
+	// relative to Cwd), Windows-shaped ones with / separators.
+	Paths         []string
+	Command       string // shell tools
+	IntentID      string // select tools
+	MutationClass string // an agent-declared class (seed 004)
+	NewStrings    []string
+
+	// Tool response (PostToolUse).
+	Failed          bool // PostToolUseFailure, or success:false in the response
+	Error           string
+	Hunks           []Hunk
+	HasHunks        bool
+	OriginalFile    *string
+	ResponseContent *string
+}
+
+// Verdict is what the gate decided.
+type Verdict int
+
+// Verdicts, from the mildest: when several targets disagree, the largest wins.
+const (
+	Allow Verdict = iota // silent: the user's own permission prompts stay in force
+	AllowWithContext
+	Ask
+	Deny
+)
+
+func (v Verdict) String() string {
+	return [...]string{"allow", "allow", "ask", "deny"}[v]
+}
+
+// Decision is the gate's answer to a Call.
+type Decision struct {
+	Verdict Verdict
+	// Code is the deny code (scope_violation, …), or for a post-hook
+	// violation its code.
+	Code string
+	// Message is the deny message (first line "intenthook: deny [code] …")
+	// or the reason shown to the user for ask and allow.
+	Message string
+	// Context is text for the model (additionalContext).
+	Context string
+	// Warning is shown to the user (systemMessage); Notes go to stderr only.
+	Warning string
+	Notes   []string
+	// Violation marks a post-hook answer that must block (exit 2).
+	Violation bool
+}
+
+// Stricter reports whether d outranks o (deny > ask > allow).
+func (d Decision) Stricter(o Decision) bool { return d.Verdict > o.Verdict }
+
+// Clip cuts s to at most max bytes on a rune boundary, marking the cut.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const mark = "\n… (truncated)"
+	if max <= len(mark) {
+		return cutRunes(s, max)
+	}
+	return cutRunes(s, max-len(mark)) + mark
+}
+
+func cutRunes(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// List joins items one per line within max bytes; what does not fit ends the
+// list as "… and N more".
+func List(items []string, max int) string {
+	var b strings.Builder
+	for i, it := range items {
+		sep := ""
+		if i > 0 {
+			sep = "\n"
+		}
+		reserve := 0
+		if left := len(items) - i - 1; left > 0 {
+			reserve = len("\n… and  more") + len(strconv.Itoa(left))
+		}
+		if b.Len()+len(sep)+len(it)+reserve > max {
+			b.WriteString(sep + "… and " + strconv.Itoa(len(items)-i) + " more")
+			break
+		}
+		b.WriteString(sep + it)
+	}
+	return b.String()
+}

@@ -1,0 +1,160 @@
+// Package intents holds the intent catalog (.orchestration/active_intents.yaml):
+// its types, loading with line numbers, validation, scope matching and the
+// lifecycle state machine. It does not write the catalog; byte-preserving
+// edits live in intents/splice.
+package intents
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is an intent's lifecycle state.
+type Status string
+
+// The lifecycle states of SPEC §2.
+const (
+	Pending    Status = "PENDING"
+	InProgress Status = "IN_PROGRESS"
+	Complete   Status = "COMPLETE"
+	Blocked    Status = "BLOCKED"
+	Archived   Status = "ARCHIVED"
+)
+
+// Valid reports whether s is one of the five states.
+func (s Status) Valid() bool {
+	switch s {
+	case Pending, InProgress, Complete, Blocked, Archived:
+		return true
+	}
+	return false
+}
+
+// Criterion is one acceptance criterion: a sentence, optionally with a shell
+// check that `intents verify` runs.
+type Criterion struct {
+	Description string `json:"description"`
+	Check       string `json:"check,omitempty"`
+}
+
+// Spec is a related specification reference.
+type Spec struct {
+	Type string `json:"type"`
+	Ref  string `json:"ref"`
+}
+
+// Intent is one entry of the catalog.
+type Intent struct {
+	ID                 string      `json:"id"`
+	Name               string      `json:"name"`
+	Status             Status      `json:"status"`
+	Version            int         `json:"version"`
+	OwnedScope         []string    `json:"owned_scope"`
+	Constraints        []string    `json:"constraints"`
+	AcceptanceCriteria []Criterion `json:"acceptance_criteria"`
+	RelatedSpecs       []Spec      `json:"related_specs,omitempty"`
+	ParentIntent       string      `json:"parent_intent,omitempty"`
+	DependsOn          []string    `json:"depends_on,omitempty"`
+	AllowedTools       []string    `json:"allowed_tools,omitempty"`
+	RequiresApproval   bool        `json:"requires_approval"`
+	Tags               []string    `json:"tags,omitempty"`
+	CreatedAt          string      `json:"created_at"`
+	UpdatedAt          string      `json:"updated_at"`
+
+	// Line is where the intent's mapping starts in the catalog file.
+	Line int `json:"line"`
+	// Problems are the validation errors and warnings of this intent.
+	Problems []Problem `json:"problems,omitempty"`
+
+	scope []scopePattern
+}
+
+// Valid reports whether the intent has no validation errors; an invalid
+// intent cannot be selected or written under (catalog_invalid).
+func (in *Intent) Valid() bool {
+	for _, p := range in.Problems {
+		if p.Severity == Error {
+			return false
+		}
+	}
+	return true
+}
+
+// Errors returns the intent's error messages, one per line.
+func (in *Intent) Errors() []string {
+	var out []string
+	for _, p := range in.Problems {
+		if p.Severity == Error {
+			out = append(out, p.Message)
+		}
+	}
+	return out
+}
+
+// AllowsTool reports whether tool may write under this intent.
+func (in *Intent) AllowsTool(tool string) bool {
+	if len(in.AllowedTools) == 0 {
+		return true
+	}
+	for _, t := range in.AllowedTools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// ScopeSummary is the owned scope as one comma-separated line.
+func (in *Intent) ScopeSummary() string { return strings.Join(in.OwnedScope, ", ") }
+
+// Severity of a validation problem.
+type Severity string
+
+// Problem severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Problem is one validation finding, printed as FILE:LINE: ID: severity: message.
+type Problem struct {
+	Line     int      `json:"line"`
+	ID       string   `json:"id"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+}
+
+// Format renders the problem for file.
+func (p Problem) Format(file string) string {
+	id := p.ID
+	if id == "" {
+		id = "-"
+	}
+	return fmt.Sprintf("%s:%d: %s: %s: %s", file, p.Line, id, p.Severity, p.Message)
+}
+
+// Catalog is a parsed intent catalog.
+type Catalog struct {
+	Intents []*Intent
+	// Problems holds every finding, of the catalog and of its intents, in line order.
+	Problems []Problem
+	byID     map[string]*Intent
+}
+
+// Find returns the intent with id, or nil. With duplicate ids, the first wins.
+func (c *Catalog) Find(id string) *Intent {
+	if c == nil {
+		return nil
+	}
+	return c.byID[id]
+}
+
+// HasErrors reports whether any problem is an error.
+func (c *Catalog) HasErrors() bool {
+	for _, p := range c.Problems {
+		if p.Severity == Error {
+			return true
+		}
+	}
+	return false
+}

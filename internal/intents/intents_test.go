@@ -1,0 +1,169 @@
+package intents
+
+import (
+	"strings"
+	"testing"
+)
+
+const good = `active_intents:
+  - id: "INT-001"
+    name: "Hook System"
+    status: "IN_PROGRESS"
+    owned_scope: ["src/hooks/**"]
+    constraints: ["keep it fast"]
+    acceptance_criteria:
+      - "intercepts writes"
+      - description: "tests pass"
+        check: "go test ./..."
+    related_specs: [{type: speckit, ref: ".specify/specs/hooks.md"}]
+    allowed_tools: ["Write", "Edit"]
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+`
+
+func TestParseGood(t *testing.T) {
+	c, err := Parse([]byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Problems) != 0 {
+		t.Fatalf("problems: %v", c.Problems)
+	}
+	in := c.Find("INT-001")
+	if in == nil || !in.Valid() || in.Version != 1 || in.Status != InProgress || in.Line != 2 {
+		t.Fatalf("intent = %+v", in)
+	}
+	if got := in.AcceptanceCriteria[1]; got.Check != "go test ./..." || got.Description != "tests pass" {
+		t.Errorf("criterion = %+v", got)
+	}
+	if !in.AllowsTool("Edit") || in.AllowsTool("Bash") {
+		t.Error("allowed_tools not applied")
+	}
+	if p, ok := in.Match("src/hooks/a.go"); !ok || p != "src/hooks/**" {
+		t.Errorf("Match = %q %v", p, ok)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	base := strings.Split(good, "\n")
+	replace := func(old, new string) string {
+		out := make([]string, len(base))
+		copy(out, base)
+		for i, l := range out {
+			if strings.Contains(l, old) {
+				out[i] = strings.Replace(l, old, new, 1)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	tests := []struct {
+		name, catalog, want string
+	}{
+		{"bad id", replace(`"INT-001"`, `"int-1"`), `id "int-1" does not match`},
+		{"short name", replace(`"Hook System"`, `"ab"`), "name must be 3 to 200 characters"},
+		{"bad status", replace(`"IN_PROGRESS"`, `"DONE"`), `status "DONE" is not one of`},
+		{"empty scope", replace(`["src/hooks/**"]`, `[]`), "owned_scope needs at least one pattern"},
+		{"bad glob", replace(`["src/hooks/**"]`, `["src/{a"]`), `owned_scope pattern "src/{a"`},
+		{"absolute glob", replace(`["src/hooks/**"]`, `["/src/**"]`), "must be relative"},
+		{"bad version", replace(`name: "Hook System"`, `version: 0`), "version must be an integer >= 1"},
+		{"bad time", replace(`"2026-02-18T10:00:00Z"`, `"Feb 18"`), "created_at \"Feb 18\" is not an RFC 3339 time"},
+		{"unknown parent", replace(`name: "Hook System"`, `parent_intent: "INT-404"`), "parent_intent INT-404 names no intent"},
+		{"unknown dep", replace(`name: "Hook System"`, `depends_on: ["INT-404"]`), "depends_on INT-404 names no intent"},
+		{"self cycle", replace(`name: "Hook System"`, `depends_on: ["INT-001"]`), "dependency cycle: INT-001 -> INT-001"},
+		{"bad spec type", replace(`type: speckit`, `type: wiki`), `related spec type "wiki"`},
+		{"missing constraints", replace(`constraints: ["keep it fast"]`, `tags: []`), "missing required field constraints"},
+		{"bad approval", replace(`name: "Hook System"`, `requires_approval: maybe`), "requires_approval must be true or false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(tt.catalog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var msgs []string
+			for _, p := range c.Problems {
+				msgs = append(msgs, p.Format("f"))
+			}
+			if !strings.Contains(strings.Join(msgs, "\n"), tt.want) {
+				t.Fatalf("problems %q lack %q", msgs, tt.want)
+			}
+			if !c.HasErrors() {
+				t.Fatal("HasErrors = false")
+			}
+		})
+	}
+}
+
+func TestInvalidIntentLeavesOthersUsable(t *testing.T) {
+	cat := good + `  - id: "INT-002"
+    name: "Broken"
+    status: "IN_PROGRESS"
+    owned_scope: []
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+    mood: happy
+`
+	c, err := Parse([]byte(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Find("INT-001").Valid() || c.Find("INT-002").Valid() {
+		t.Fatal("validity not per intent")
+	}
+	var warn bool
+	for _, p := range c.Problems {
+		warn = warn || (p.Severity == Warning && strings.Contains(p.Message, `"mood"`))
+	}
+	if !warn {
+		t.Error("unknown field is not a warning")
+	}
+}
+
+func TestParseNotYAML(t *testing.T) {
+	if _, err := Parse([]byte("a: [\n")); err == nil {
+		t.Fatal("want ErrNotYAML")
+	}
+	c, err := Parse([]byte("intents: []\n"))
+	if err != nil || !c.HasErrors() {
+		t.Fatalf("wrong shape should be a problem, got %v %v", c, err)
+	}
+}
+
+func TestTransitions(t *testing.T) {
+	allowed := map[[2]Status]bool{
+		{Pending, InProgress}: true, {Pending, Archived}: true,
+		{InProgress, Complete}: true, {InProgress, Blocked}: true, {InProgress, Archived}: true,
+		{Blocked, InProgress}: true, {Blocked, Archived}: true,
+		{Complete, Archived}: true,
+	}
+	all := []Status{Pending, InProgress, Complete, Blocked, Archived}
+	for _, from := range all {
+		for _, to := range all {
+			err := CheckTransition(from, to)
+			if (err == nil) != allowed[[2]Status{from, to}] {
+				t.Errorf("%s -> %s: err=%v", from, to, err)
+			}
+		}
+	}
+	if err := CheckTransition(Complete, InProgress); err == nil || !strings.Contains(err.Error(), "completed work is immutable") {
+		t.Errorf("COMPLETE -> IN_PROGRESS: %v", err)
+	}
+}
+
+func FuzzParseCatalog(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("active_intents: [{id: X}]"))
+	f.Add([]byte("active_intents:\n  - depends_on: [A-001]\n    id: A-001\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, in := range c.Intents {
+			_, _ = in.Match("src/a.go")
+			_ = in.Valid()
+		}
+	})
+}

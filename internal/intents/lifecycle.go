@@ -1,0 +1,33 @@
+package intents
+
+import "fmt"
+
+var transitions = map[Status][]Status{
+	Pending:    {InProgress, Archived},
+	InProgress: {Complete, Blocked, Archived},
+	Blocked:    {InProgress, Archived},
+	Complete:   {Archived},
+}
+
+// CheckTransition returns nil when from -> to is allowed by the state machine
+// of SPEC §2, else an error saying why not.
+func CheckTransition(from, to Status) error {
+	if !to.Valid() {
+		return fmt.Errorf("%s is not a status (PENDING, IN_PROGRESS, COMPLETE, BLOCKED, ARCHIVED)", to)
+	}
+	if from == to {
+		return fmt.Errorf("%s -> %s: the intent already has that status", from, to)
+	}
+	for _, s := range transitions[from] {
+		if s == to {
+			return nil
+		}
+	}
+	switch from {
+	case Archived:
+		return fmt.Errorf("%s -> %s: archived intents are terminal", from, to)
+	case Complete:
+		return fmt.Errorf("%s -> %s: completed work is immutable", from, to)
+	}
+	return fmt.Errorf("%s -> %s: not an allowed transition (from %s: %v)", from, to, from, transitions[from])
+}

@@ -1,0 +1,69 @@
+package intents
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/gobwas/glob"
+)
+
+// scopeCompiler pins the glob semantics of owned_scope: `/` separates
+// segments, `*` and `?` stay within one, `**/` spans zero or more.
+var scopeCompiler = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+
+type scopePattern struct {
+	text string
+	g    *glob.Pattern
+	// dir is set for "p/**": the pattern also covers p itself.
+	dir string
+}
+
+func compileScope(text string) (scopePattern, error) {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return scopePattern{}, errors.New("empty pattern")
+	case strings.HasPrefix(text, "/"):
+		return scopePattern{}, errors.New("must be relative to the workspace root")
+	case strings.Contains(text, `\`) && !strings.ContainsAny(text, "*?[{"):
+		return scopePattern{}, errors.New("use / as the separator")
+	}
+	for _, seg := range strings.Split(text, "/") {
+		if seg == ".." {
+			return scopePattern{}, errors.New(`must not contain ".."`)
+		}
+	}
+	g, err := scopeCompiler.Compile(text)
+	if err != nil {
+		return scopePattern{}, err
+	}
+	p := scopePattern{text: text, g: g}
+	if dir, ok := strings.CutSuffix(text, "/**"); ok {
+		p.dir = dir
+	}
+	return p, nil
+}
+
+func (p scopePattern) match(rel string) bool {
+	return p.g.Match(rel) || (p.dir != "" && p.dir == rel)
+}
+
+// Match returns the first owned_scope pattern that covers rel, a cleaned
+// root-relative path with / separators.
+func (in *Intent) Match(rel string) (pattern string, ok bool) {
+	for _, p := range in.scope {
+		if p.match(rel) {
+			return p.text, true
+		}
+	}
+	return "", false
+}
+
+// MatchGlob reports whether rel matches the single pattern with owned_scope
+// semantics; it is for callers outside a catalog (protected_paths, tests).
+func MatchGlob(pattern, rel string) (bool, error) {
+	p, err := compileScope(pattern)
+	if err != nil {
+		return false, err
+	}
+	return p.match(rel), nil
+}

@@ -1,0 +1,130 @@
+// Package runner runs one hook process from end to end: it decodes the
+// agent's event, opens the gate, runs the pipeline, applies the fail mode to
+// every error (and panic), and encodes the answer. Hooks exit 0 or 2, never
+// anything else, and never print a Go panic trace.
+package runner
+
+import (
+	"context"
+		"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/gate"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hook/claude"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Pipeline is one hook's work on an opened gate.
+type Pipeline func(ctx context.Context, g *gate.Gate) (hook.Decision, error)
+
+// Hook describes a hook command.
+type Hook struct {
+	Event    string // the event the answer is shaped for when the input names none
+	Pipeline Pipeline
+	// AlwaysOpen hooks never block on errors (context: exit 2 on
+	// UserPromptSubmit would erase the user's prompt).
+	AlwaysOpen bool
+}
+
+// IO is the process's standard streams.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Run runs h and returns the exit code (0 or 2).
+func Run(h Hook, env *gate.Env, std IO) (code int) {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv("INTENTHOOK_DISABLE") == "1" {
+		return 0
+	}
+	var cfg *config.Config
+	event := h.Event
+	defer func() {
+		if r := recover(); r != nil {
+			code = fail(h, event, cfg, fmt.Errorf("internal error: %v", r), std, env, getenv)
+		}
+	}()
+	call, err := claude.Read(std.Stdin)
+	if err != nil {
+		return fail(h, event, cfg, err, std, env, getenv)
+	}
+	if call.Event != "" {
+		event = call.Event
+	}
+	if call.Event == "" {
+		call.Event = h.Event
+	}
+	g, err := gate.Open(env, call)
+	if g != nil {
+		cfg = g.Config
+	}
+	if err != nil {
+		return fail(h, event, cfg, err, std, env, getenv)
+	}
+	if g == nil {
+		return 0 // governance off: nothing printed, nothing written
+	}
+	ctx := context.Background()
+	d, err := h.Pipeline(ctx, g)
+	if err != nil {
+		return fail(h, event, cfg, err, std, env, getenv)
+	}
+	ans := claude.Encode(event, d, g.Budget())
+	if h.AlwaysOpen && ans.Exit != 0 {
+		ans.Exit = 0
+	}
+	io.WriteString(std.Stdout, ans.Stdout)
+	io.WriteString(std.Stderr, ans.Stderr)
+	g.Explain()
+	return ans.Exit
+}
+
+// fail applies the fail mode to err: open answers exit 0 with a warning,
+// closed denies with internal_error. Without a governed root the error is
+// nobody's business: governance is off there.
+func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) int {
+	if cfg == nil {
+		root := workspace.Discover(workspace.Candidates(env.Root, nil, "", getenv("CLAUDE_PROJECT_DIR"), env.Wd))
+		if root == "" {
+			return 0
+		}
+		cfg, _ = config.Load(root, getenv)
+	}
+	msg := oneLine(err.Error())
+	if cfg.Closed() && !h.AlwaysOpen {
+		fmt.Fprintf(std.Stderr, "intenthook: deny [%s] %s\n", gate.CodeInternalError, msg)
+		return 2
+	}
+	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
+	if event == hook.PreToolUse {
+		ans := claude.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, cfg.ContextBudgetBytes)
+		io.WriteString(std.Stdout, ans.Stdout)
+	}
+	return 0
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+
+// UsageError answers a hook command whose own command line is wrong (a bad
+// flag in a hooks file) through the fail mode.
+func UsageError(event string, err error, env *gate.Env, std IO) int {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if getenv("INTENTHOOK_DISABLE") == "1" {
+		return 0
+	}
+	return fail(Hook{Event: event, AlwaysOpen: event == hook.SessionStart}, event, nil, fmt.Errorf("usage: %w", err), std, env, getenv)
+}

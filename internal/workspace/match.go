@@ -1,0 +1,26 @@
+package workspace
+
+import (
+	"strings"
+	"syscall"
+
+	"github.com/gobwas/glob"
+)
+
+var syscallENOTDIR = syscall.ENOTDIR
+
+var absCompiler = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+
+// matchAbs matches an absolute slash path against a glob where "d/**" also
+// covers d itself.
+func matchAbs(pattern, p string) (bool, error) {
+	g, err := absCompiler.Compile(pattern)
+	if err != nil {
+		return false, err
+	}
+	if g.Match(p) {
+		return true, nil
+	}
+	dir, ok := strings.CutSuffix(pattern, "/**")
+	return ok && dir == p, nil
+}

@@ -1,0 +1,119 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/intenthook/intenthook/internal/intents"
+)
+
+// GovernanceFiles are protected from agent writes when
+// protect_governance_files is on (SPEC §11).
+var GovernanceFiles = []string{
+	".orchestration/active_intents.yaml",
+	".orchestration/config.yaml",
+	".orchestration/.intentignore",
+	".orchestration/agent_trace.jsonl",
+	".orchestration/state/**",
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".git/**",
+	// A nested repository's .git is as much git's as the top one.
+	"**/.git/**",
+}
+
+// Protected matches root-relative paths against the protected globs.
+type Protected struct {
+	patterns []string
+	fold     bool
+}
+
+// NewProtected combines the governance files (when governance is on) with
+// extra globs from config. Bad extra globs are reported, the rest still apply.
+func NewProtected(governance bool, extra []string) (*Protected, error) {
+	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows"}
+	if governance {
+		p.patterns = append(p.patterns, GovernanceFiles...)
+	}
+	var errs []error
+	for _, g := range extra {
+		if _, err := intents.MatchGlob(g, ""); err != nil {
+			errs = append(errs, fmt.Errorf("protected_paths %q: %w", g, err))
+			continue
+		}
+		p.patterns = append(p.patterns, g)
+	}
+	return p, errors.Join(errs...)
+}
+
+// Match returns the protected glob covering rel, if any.
+func (p *Protected) Match(rel string) (string, bool) {
+	for _, g := range p.patterns {
+		pat, path := g, rel
+		if p.fold {
+			pat, path = strings.ToLower(g), strings.ToLower(rel)
+		}
+		if ok, _ := intents.MatchGlob(pat, path); ok {
+			return g, true
+		}
+	}
+	return "", false
+}
+
+// IgnoreFile is the .intentignore path relative to the root.
+const IgnoreFile = ".orchestration/.intentignore"
+
+// Ignore holds the .intentignore patterns (gitignore syntax, relative to the root).
+type Ignore struct {
+	m     gitignore.Matcher
+	empty bool
+}
+
+// LoadIgnore reads root's .intentignore; a missing file ignores nothing.
+func LoadIgnore(root string) (*Ignore, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(IgnoreFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Ignore{empty: true}, nil
+	}
+	if err != nil {
+		return &Ignore{empty: true}, fmt.Errorf("read %s: %w", IgnoreFile, err)
+	}
+	return ParseIgnore(data), nil
+}
+
+// ParseIgnore parses .intentignore content.
+func ParseIgnore(data []byte) *Ignore {
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, nil))
+	}
+	return &Ignore{m: gitignore.NewMatcher(ps), empty: len(ps) == 0}
+}
+
+// Match reports whether rel (root-relative, / separated) is ignored. A path
+// is also ignored when one of its parent directories is.
+func (ig *Ignore) Match(rel string, isDir bool) bool {
+	if ig == nil || ig.empty {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		if ig.m.Match(parts[:i], true) {
+			return true
+		}
+	}
+	return ig.m.Match(parts, isDir)
+}

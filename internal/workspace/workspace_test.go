@@ -1,0 +1,159 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func governed(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, Marker), "active_intents: []\n")
+	return root
+}
+
+func mustWrite(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	root := governed(t)
+	other := t.TempDir()
+	tests := []struct {
+		name                   string
+		flag, cwd, project, wd string
+		targets                []string
+		want                   string
+	}{
+		{"cwd inside", "", filepath.Join(root, "src"), "", other, nil, root},
+		{"target governs itself after cd elsewhere", "", other, "", other, []string{filepath.Join(root, "src/a.go")}, root},
+		{"relative target against cwd", "", root, "", other, []string{"src/a.go"}, root},
+		{"project dir", "", other, root, other, nil, root},
+		{"process wd", "", "", "", filepath.Join(root, "x"), nil, root},
+		{"flag first", root, other, "", other, nil, root},
+		{"nothing governed", "", other, "", other, []string{"/nowhere/x"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Discover(Candidates(tt.flag, tt.targets, tt.cwd, tt.project, tt.wd))
+			if got != tt.want {
+				t.Errorf("Discover = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	root := governed(t)
+	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	mustWrite(t, filepath.Join(root, "src/a.go"), "a")
+	mustWrite(t, filepath.Join(outside, "secret"), "s")
+	if err := os.Symlink(outside, filepath.Join(root, "src/out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "new-file"), filepath.Join(root, "src/dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../lib", filepath.Join(root, "src/lib")); err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(root, filepath.Join(root, "src"), nil, os.Getenv)
+	tmp := NewResolver(root, root, []string{outside + "/**"}, os.Getenv)
+	tests := []struct {
+		name  string
+		r     *Resolver
+		path  string
+		place Place
+		rel   string
+	}{
+		{"absolute inside", r, filepath.Join(root, "src/a.go"), Inside, "src/a.go"},
+		{"relative to cwd", r, "a.go", Inside, "src/a.go"},
+		{"new file in new dir", r, "new/dir/x.go", Inside, "src/new/dir/x.go"},
+		{"dot-dot inside", r, "../README.md", Inside, "README.md"},
+		{"dot-dot escape", r, "../../../../etc/passwd", Outside, ""},
+		{"absolute outside", r, "/etc/hosts", Outside, ""},
+		{"symlinked dir pointing outside", r, "out/secret", Outside, ""},
+		{"dangling symlink pointing outside", r, "dangling", Outside, ""},
+		{"symlink within root lands elsewhere", r, "lib/x.go", Inside, "lib/x.go"},
+		{"root itself", r, root, Inside, "."},
+		{"outside_allow", tmp, filepath.Join(outside, "scratch"), Temp, ""},
+		{"outside_allow dir itself", tmp, outside, Temp, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.r.Resolve(tt.path)
+			if got.Place != tt.place || got.Rel != tt.rel {
+				t.Errorf("Resolve(%q) = %+v, want place %d rel %q", tt.path, got, tt.place, tt.rel)
+			}
+		})
+	}
+}
+
+func TestProtected(t *testing.T) {
+	p, err := NewProtected(true, []string{"secrets/**"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		".orchestration/active_intents.yaml": true,
+		".orchestration/config.yaml":         true,
+		".orchestration/.intentignore":       true,
+		".orchestration/agent_trace.jsonl":   true,
+		".orchestration/state/sessions/x":    true,
+		".orchestration/state":               true,
+		".orchestration/intent_map.md":       false,
+		".orchestration/CLAUDE.md":           false,
+		".claude/settings.json":              true,
+		".claude/settings.local.json":        true,
+		".claude/commands/x.md":              false,
+		".git/config":                        true,
+		"vendor/x/.git/HEAD":                 true,
+		".github/workflows/ci.yml":           false,
+		"secrets/key":                        true,
+		"src/a.go":                           false,
+	} {
+		if _, got := p.Match(path); got != want {
+			t.Errorf("Match(%q) = %v, want %v", path, got, want)
+		}
+	}
+	off, _ := NewProtected(false, nil)
+	if _, got := off.Match(".orchestration/active_intents.yaml"); got {
+		t.Error("protect_governance_files: false still protects")
+	}
+	if _, err := NewProtected(true, []string{"src/{a"}); err == nil {
+		t.Error("bad extra glob accepted")
+	}
+}
+
+func TestIgnore(t *testing.T) {
+	ig := ParseIgnore([]byte("# comment\n*.log\nbuild/\n/docs/generated/**\n!keep.log\n\n.claude/\n"))
+	for path, want := range map[string]bool{
+		"x.log":                 true,
+		"a/b/x.log":             true,
+		"keep.log":              false,
+		"build/out.bin":         true,
+		"src/build/out.bin":     true,
+		"docs/generated/a.md":   true,
+		"docs/a.md":             false,
+		".claude/settings.json": true,
+		"src/a.go":              false,
+	} {
+		if got := ig.Match(path, false); got != want {
+			t.Errorf("Match(%q) = %v, want %v", path, got, want)
+		}
+	}
+	var none *Ignore
+	if none.Match("x", false) {
+		t.Error("nil Ignore matches")
+	}
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# make demo: a scripted agent session through the real binary, in a throwaway
+# copy of testdata/demo. Each step prints the tool call and intenthook's answer.
+set -euo pipefail
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")/.." && pwd)
+ws=$(mktemp -d "${TMPDIR:-/tmp}/intenthook-demo.XXXXXX")
+trap 'rm -rf "$ws"' EXIT
+cp -R "$here/testdata/demo/." "$ws/"
+cd "$ws"
+git init -q . && git add -A && git -c user.name=demo -c user.email=demo@example.com commit -qm "demo project"
+
+session=demo-session-1
+n=0
+bold=$'\e[1m'; dim=$'\e[2m'; off=$'\e[0m'
+[ -t 1 ] || { bold=; dim=; off=; }
+
+# event HOOK TOOL INPUT-JSON [RESPONSE-JSON]: send one event, print the answer.
+event() {
+  local hook=$1 tool=$2 input=$3 response=${4:-}
+  n=$((n + 1))
+  local name=PreToolUse
+  [ "$hook" = post ] && name=PostToolUse
+  local json="{\"session_id\":\"$session\",\"transcript_path\":\"/home/dev/.claude/projects/demo/$session.jsonl\",\"cwd\":\"$ws\",\"hook_event_name\":\"$name\",\"tool_name\":\"$tool\",\"tool_input\":$input,\"tool_use_id\":\"toolu_$n\"${response:+,\"tool_response\":$response}}"
+  printf '%s%2d. %s %s%s %s%s%s\n' "$bold" "$n" "$name" "$tool" "$off" "$dim" "${input//$ws\//}" "$off"
+  local out err code=0
+  out=$("$bin" "$hook" <<<"$json" 2>"$ws/.stderr") || code=$?
+  err=$(cat "$ws/.stderr")
+  verdict=allow
+  if [ "$code" = 2 ]; then
+    verdict=deny
+    echo "    → DENY (exit 2)"
+    sed 's/^/      /' <<<"${err//$ws\//}"
+  elif [[ "$out" == *'"permissionDecision":"ask"'* ]]; then
+    verdict=ask
+    echo "    → ASK the human: $(sed -E 's/.*"permissionDecisionReason":"([^"]*)".*/\1/' <<<"$out")"
+  elif [[ "$out" == *'"permissionDecision":"allow"'* ]]; then
+    echo "    → ALLOW with context for the agent:"
+    sed -E 's/.*"additionalContext":"(.*)"\}\}$/\1/; s/\\n/\n/g; s/\\"/"/g' <<<"$out" | sed 's/^/      /'
+  else
+    echo "    → allow (silent)"
+  fi
+  echo
+}
+write() { # write PATH CONTENT: a Write tool call; when allowed, the file is written and post runs
+  local input="{\"file_path\":\"$ws/$1\",\"content\":\"$2\"}"
+  event pre Write "$input"
+  if [ "$verdict" = allow ]; then
+    printf '%s\n' "$2" > "$ws/$1"
+    event post Write "$input" "{\"type\":\"update\",\"filePath\":\"$ws/$1\"}"
+  fi
+}
+
+echo "${bold}intenthook demo${off} — workspace $ws"
+echo "${dim}catalog: INT-001 (PENDING, owns src/billing/**), INT-002 (IN_PROGRESS, requires approval, owns src/api/**)${off}"
+echo
+
+echo "${bold}# The agent writes before selecting an intent${off}"
+write src/billing/invoice.go "package billing"
+
+echo "${bold}# It selects INT-001 with the shell command the deny message suggested${off}"
+event pre Bash '{"command":"intenthook select INT-001","description":"Select the billing intent"}'
+echo "${dim}the catalog's INT-001 line now reads:$(grep -m1 'status:' .orchestration/active_intents.yaml)${off}"
+echo
+
+echo "${bold}# An allowed write inside the scope${off}"
+event post Read "{\"file_path\":\"$ws/src/billing/invoice.go\"}"
+write src/billing/invoice.go "package billing // cents"
+
+echo "${bold}# A write outside the scope${off}"
+write src/api/client.go "package api // hacked"
+
+echo "${bold}# A write to a protected governance file${off}"
+write .orchestration/active_intents.yaml "active_intents: []"
+
+echo "${bold}# A path escaping the workspace${off}"
+write ../../etc/cron.d/job "* * * * * root true"
+
+echo "${bold}# An ignored file needs no intent${off}"
+write debug.log "trace"
+
+echo "${bold}# Another person changes the file the agent read: its edit is stale${off}"
+printf 'package billing // edited by a person\n' > src/billing/invoice.go
+event pre Edit "{\"file_path\":\"$ws/src/billing/invoice.go\",\"old_string\":\"cents\",\"new_string\":\"int64 cents\"}"
+
+echo "${bold}# The agent switches to INT-002, which requires approval${off}"
+event pre select_active_intent '{"intent_id":"INT-002"}'
+write src/api/client.go "package api // v2"

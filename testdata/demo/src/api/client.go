@@ -1,0 +1,4 @@
+package api
+
+// Client talks to the public API.
+type Client struct{ BaseURL string }
