@@ -114,6 +114,7 @@ Wire it into Claude Code with hooks.example.json; see the README.`,
 	root.AddCommand(
 		a.preCommand(),
 		a.postCommand(),
+		a.contextCommand(),
 		a.selectCommand(),
 		a.intentsCommand(),
 		a.versionCommand(),

@@ -11,6 +11,7 @@ import (
 )
 
 func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Command {
+	h := runner.Hook{Event: event, Pipeline: p, AlwaysOpen: event == hook.SessionStart}
 	var explain bool
 	cmd := &cobra.Command{
 		Use:         use,
@@ -22,7 +23,7 @@ func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Co
 			if explain {
 				env.Explain = a.stderr
 			}
-			if code := runner.Run(runner.Hook{Event: event, Pipeline: p}, env, a.io()); code != 0 {
+			if code := runner.Run(h, env, a.io()); code != 0 {
 				return exitError{code}
 			}
 			return nil
@@ -40,4 +41,9 @@ func (a *app) preCommand() *cobra.Command {
 func (a *app) postCommand() *cobra.Command {
 	return a.hookCommand("post", hook.PostToolUse, "PostToolUse hook: record what a tool call changed (reads the event on stdin)",
 		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Post(ctx) })
+}
+
+func (a *app) contextCommand() *cobra.Command {
+	return a.hookCommand("context", hook.SessionStart, "SessionStart and UserPromptSubmit hook: tell the agent what it is working on",
+		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.SessionContext(ctx) })
 }

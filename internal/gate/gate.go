@@ -140,4 +140,3 @@ func (g *Gate) Budget() int {
 
 // Explain prints the explanation gathered so far.
 func (g *Gate) Explain() { g.explain.flush() }
-

@@ -6,7 +6,7 @@ package runner
 
 import (
 	"context"
-		"fmt"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -114,7 +114,6 @@ func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
-
 
 // UsageError answers a hook command whose own command line is wrong (a bad
 // flag in a hooks file) through the fail mode.

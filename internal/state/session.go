@@ -38,9 +38,9 @@ type Session struct {
 	Transcript string    `json:"transcript_path,omitempty"`
 	LastSeen   time.Time `json:"last_seen"`
 	// Intent is the session's selection; AgentIntents override it per agent.
-	Intent       string                       `json:"intent,omitempty"`
-	AgentIntents map[string]string            `json:"agent_intents,omitempty"`
-	Pending      map[string]Pending           `json:"pending,omitempty"`
+	Intent       string             `json:"intent,omitempty"`
+	AgentIntents map[string]string  `json:"agent_intents,omitempty"`
+	Pending      map[string]Pending `json:"pending,omitempty"`
 	// Hashes are the file digests this session saw, per agent ("" = the main
 	// agent) and root-relative path: on read and on its own writes.
 	Hashes map[string]map[string]string `json:"hashes,omitempty"`

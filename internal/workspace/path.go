@@ -24,8 +24,8 @@ type Resolved struct {
 	// Linked reports that symlinks took the path somewhere other than
 	// its lexical location.
 	Linked bool
-	Rel   string // root-relative with / separators; "" unless Inside
-	Place Place
+	Rel    string // root-relative with / separators; "" unless Inside
+	Place  Place
 }
 
 // Resolver resolves an agent's paths against one root.

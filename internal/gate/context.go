@@ -1,0 +1,40 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intentctx"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+const preamble = `This workspace is governed by intenthook. Every file change must belong to a declared intent
+from .orchestration/active_intents.yaml, and may only touch files in that intent's owned_scope.
+Before changing files, select the intent the work belongs to by running the shell command:
+  intenthook select <ID>
+A denied tool call explains why and what to do instead; governance files are changed by the user.`
+
+// SessionContext answers SessionStart (every source, compact included, so
+// the context survives compaction) and UserPromptSubmit (SPEC §9).
+func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
+	if g.call.Model != "" || g.call.TranscriptPath != "" {
+		if err := g.updateSession(ctx, func(s *state.Session) {}); err != nil {
+			return hook.Decision{}, err
+		}
+	}
+	id, _ := g.activeIntent()
+	in := g.Catalog.Find(id)
+	if g.call.Event == hook.UserPromptSubmit {
+		if in == nil {
+			return hook.Decision{Context: "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil
+		}
+		return hook.Decision{Context: fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
+	}
+	budget := g.Budget()
+	text := preamble + "\n\nIntents you can select:\n" + selectable(g.Catalog, budget/3)
+	if in != nil {
+		text += "\n\nYour active intent:\n" + intentctx.Build(in, budget-len(text)-len("\n\nYour active intent:\n"))
+	}
+	return hook.Decision{Context: text}, nil
+}

@@ -1,0 +1,218 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+const testCatalog = `active_intents:
+  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: ["src/hooks/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-002, name: Pending, status: PENDING, owned_scope: ["x/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-003, name: Edits only, status: IN_PROGRESS, owned_scope: ["**"], allowed_tools: [Edit], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-004, name: Careful, status: IN_PROGRESS, owned_scope: ["**"], requires_approval: true, constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-005, name: Broken, status: IN_PROGRESS, owned_scope: [], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+`
+
+// testGate builds a Gate over a snapshot without touching a workspace:
+// the steps are pure over it (the file hash is given).
+func testGate(t *testing.T, session *state.Session) *Gate {
+	t.Helper()
+	root := t.TempDir()
+	c, err := intents.Parse([]byte(testCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prot, _ := workspace.NewProtected(true, nil)
+	if session == nil {
+		session = &state.Session{}
+	}
+	return &Gate{
+		env:       &Env{},
+		call:      &hook.Call{SessionID: "s1"},
+		Root:      root,
+		Config:    config.Default(),
+		Catalog:   c,
+		protected: prot,
+		ignore:    workspace.ParseIgnore([]byte("*.log\n")),
+		resolver:  workspace.NewResolver(root, root, []string{"/tmp/**"}, os.Getenv),
+		session:   session,
+	}
+}
+
+func TestCheckPath(t *testing.T) {
+	g := testGate(t, nil)
+	tests := []struct {
+		path     string
+		decided  bool
+		verdict  hook.Verdict
+		governed bool
+	}{
+		{"src/a.go", false, 0, true},
+		{filepath.Join(g.Root, "src/a.go"), false, 0, true},
+		{"/etc/passwd", true, hook.Deny, false},
+		{"../../../../../../etc/passwd", true, hook.Deny, false},
+		{"/tmp/scratch", true, hook.Allow, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			tg := &target{given: tt.path, tool: "Write"}
+			d := g.checkPath(tg)
+			if (d != nil) != tt.decided || (d != nil && d.Verdict != tt.verdict) || tg.governed != tt.governed {
+				t.Fatalf("checkPath = %+v governed=%v", d, tg.governed)
+			}
+			if d != nil && d.Verdict == hook.Deny && d.Code != CodePathOutsideWorkspace {
+				t.Errorf("code %s", d.Code)
+			}
+		})
+	}
+	g.Config.OutsideWorkspace = config.Allow
+	if d := g.checkPath(&target{given: "/etc/passwd"}); d != allowStop {
+		t.Errorf("outside_workspace: allow gave %+v", d)
+	}
+}
+
+func TestCheckProtectedAndIgnored(t *testing.T) {
+	g := testGate(t, nil)
+	tests := []struct {
+		rel  string
+		step func(*Gate, *target) *hook.Decision
+		want string // "" pass, "allow", or a deny code
+	}{
+		{".orchestration/active_intents.yaml", (*Gate).checkProtected, CodeProtectedPath},
+		{".git/HEAD", (*Gate).checkProtected, CodeProtectedPath},
+		{"src/a.go", (*Gate).checkProtected, ""},
+		{"debug.log", (*Gate).checkIgnored, "allow"},
+		{"src/a.go", (*Gate).checkIgnored, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rel, func(t *testing.T) {
+			tg := &target{tool: "Write", res: workspace.Resolved{Rel: tt.rel}}
+			if got := outcome(tt.step(g, tg)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func outcome(d *hook.Decision) string {
+	switch {
+	case d == nil:
+		return ""
+	case d.Verdict == hook.Deny:
+		return d.Code
+	default:
+		return d.Verdict.String()
+	}
+}
+
+func TestIntentSteps(t *testing.T) {
+	tests := []struct {
+		name    string
+		intent  string // the session's selection
+		agent   string
+		agentID string // the agent's own selection
+		tool    string
+		rel     string
+		del     bool
+		want    string
+	}{
+		{name: "no intent", rel: "src/hooks/a.go", tool: "Write", want: CodeIntentRequired},
+		{name: "unknown intent", intent: "INT-404", rel: "src/hooks/a.go", tool: "Write", want: CodeIntentNotFound},
+		{name: "pending", intent: "INT-002", rel: "x/a", tool: "Write", want: CodeIntentNotInProgress},
+		{name: "invalid", intent: "INT-005", rel: "x/a", tool: "Write", want: CodeCatalogInvalid},
+		{name: "tool not allowed", intent: "INT-003", rel: "a", tool: "Write", want: CodeToolNotAllowed},
+		{name: "tool allowed", intent: "INT-003", rel: "a", tool: "Edit", want: "allow"},
+		{name: "out of scope", intent: "INT-001", rel: "src/api/a.go", tool: "Write", want: CodeScopeViolation},
+		{name: "in scope", intent: "INT-001", rel: "src/hooks/deep/a.go", tool: "Write", want: "allow"},
+		{name: "approval", intent: "INT-004", rel: "a", tool: "Write", want: "ask"},
+		{name: "delete tool asks", intent: "INT-001", rel: "src/hooks/a.go", tool: "delete_file", del: true, want: "ask"},
+		{name: "agent selection overrides", intent: "INT-001", agent: "sub", agentID: "INT-004", rel: "src/api/a.go", tool: "Write", want: "ask"},
+		{name: "other agent keeps session's", intent: "INT-001", agent: "other", rel: "src/api/a.go", tool: "Write", want: CodeScopeViolation},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &state.Session{Intent: tt.intent}
+			if tt.agentID != "" {
+				s.Select(tt.agent, tt.agentID)
+			}
+			g := testGate(t, s)
+			g.call.AgentID = tt.agent
+			tg := &target{tool: tt.tool, delete: tt.del, res: workspace.Resolved{Rel: tt.rel}, governed: true, hash: func() string { return "" }}
+			got := "allow"
+			for _, st := range []step{{"", (*Gate).checkIntentSelected}, {"", (*Gate).checkIntentStatus}, {"", (*Gate).checkAllowedTools}, {"", (*Gate).checkScope}, {"", (*Gate).checkStale}, {"", (*Gate).checkApproval}} {
+				if d := st.fn(g, tg); d != nil {
+					got = outcome(d)
+					break
+				}
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckStale(t *testing.T) {
+	tests := []struct {
+		name, recorded, current string
+		record                  bool
+		off                     bool
+		want                    string
+	}{
+		{name: "never seen", current: "sha256:b", want: ""},
+		{name: "unchanged", record: true, recorded: "sha256:a", current: "sha256:a", want: ""},
+		{name: "changed", record: true, recorded: "sha256:a", current: "sha256:b", want: CodeStaleFile},
+		{name: "deleted since", record: true, recorded: "sha256:a", current: "", want: ""},
+		{name: "check off", record: true, recorded: "sha256:a", current: "sha256:b", off: true, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &state.Session{}
+			if tt.record {
+				s.Record("", "src/a.go", tt.recorded)
+			}
+			g := testGate(t, s)
+			g.Config.StaleCheck = !tt.off
+			tg := &target{tool: "Edit", res: workspace.Resolved{Rel: "src/a.go"}, hash: func() string { return tt.current }}
+			d := g.checkStale(tg)
+			if got := outcome(d); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+			if d != nil && !strings.Contains(d.Message, "re-read the file, then retry") {
+				t.Errorf("message %q", d.Message)
+			}
+		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for tool, want := range map[string]Class{
+		"Write": ClassWrite, "NotebookEdit": ClassWrite, "Bash": ClassShell, "Read": ClassRead,
+		"Glob": ClassExempt, "Task": ClassExempt, "Agent": ClassExempt, "delete_file": ClassDelete,
+		"select_active_intent": ClassSelect, "mcp__ih__select_active_intent": ClassSelect,
+		"mcp__github__create_issue": ClassUnclassified, "mcp__x__select_active_intent_v2": ClassUnclassified,
+	} {
+		if got := Classify(tool, nil); got != want {
+			t.Errorf("Classify(%s) = %s, want %s", tool, got, want)
+		}
+	}
+	if got := Classify("Bash", map[string]string{"Bash": "exempt"}); got != ClassExempt {
+		t.Errorf("override ignored: %s", got)
+	}
+}
+
+func TestDenyMessageShape(t *testing.T) {
+	d := denial{code: "scope_violation", headline: "a\nb", why: "w", instead: "i", evidence: []string{ev("path", "a b"), ev("intent", "")}}.decision()
+	want := "intenthook: deny [scope_violation] a b\nwhy: w\ninstead: i\nevidence: path=\"a b\" intent=-"
+	if d.Message != want || d.Verdict != hook.Deny {
+		t.Errorf("got %q", d.Message)
+	}
+}
