@@ -1,0 +1,179 @@
+// Package gitrev finds the commit at HEAD of the git repository holding a
+// directory by reading the repository's files (HEAD, loose refs, packed-refs,
+// worktree links). It never runs git: a hook pays for every process it starts.
+// It does not read the reftable ref format, the object store or the index.
+package gitrev
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxSymrefDepth bounds chains of symbolic refs (git itself stops at 5), so a
+// loop of refs pointing at each other cannot hang a hook.
+const maxSymrefDepth = 5
+
+// Revision returns the hex commit id of HEAD for the repository containing
+// root, or "" when root is not inside a repository or HEAD does not resolve
+// to a commit (an unborn branch, an unreadable or unknown ref format).
+func Revision(root string) string {
+	gitDir, ok := findGitDir(root)
+	if !ok {
+		return ""
+	}
+	commonDir := readCommonDir(gitDir)
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	return resolve(gitDir, commonDir, strings.TrimSpace(string(head)), 0)
+}
+
+// findGitDir walks up from root to the first directory holding .git, and
+// returns the git directory it names: .git itself, or the target of a
+// "gitdir: <path>" file (worktrees, submodules).
+func findGitDir(root string) (string, bool) {
+	dir, err := filepath.Abs(root)
+	if err != nil {
+		return "", false
+	}
+	for {
+		dotGit := filepath.Join(dir, ".git")
+		if st, err := os.Stat(dotGit); err == nil {
+			if st.IsDir() {
+				return dotGit, true
+			}
+			if target, ok := readGitFile(dotGit); ok {
+				return target, true
+			}
+			// A .git that is neither a directory nor a gitdir link is not a
+			// repository; git stops looking here too, and so do we.
+			return "", false
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// readGitFile reads a "gitdir: <path>" link; a relative path is relative to
+// the directory holding the link.
+func readGitFile(path string) (string, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	target = strings.TrimSpace(target)
+	if !ok || target == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	if st, err := os.Stat(target); err != nil || !st.IsDir() {
+		return "", false
+	}
+	return target, true
+}
+
+// readCommonDir returns the directory holding shared refs: a linked
+// worktree's gitdir names it in its commondir file; otherwise it is the
+// gitdir itself.
+func readCommonDir(gitDir string) string {
+	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	dir := strings.TrimSpace(string(b))
+	if dir == "" {
+		return gitDir
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(gitDir, dir)
+	}
+	return dir
+}
+
+// resolve turns the content of HEAD or of a loose ref into a commit id.
+func resolve(gitDir, commonDir, content string, depth int) string {
+	name, symbolic := strings.CutPrefix(content, "ref:")
+	if !symbolic {
+		if isHex(content) {
+			return strings.ToLower(content)
+		}
+		return ""
+	}
+	if depth >= maxSymrefDepth {
+		return ""
+	}
+	name = strings.TrimSpace(name)
+	if !validRefName(name) {
+		return ""
+	}
+	// Per-worktree refs live in the worktree's gitdir, shared ones in the
+	// common dir; looking in both, the worktree's first, finds either.
+	dirs := []string{gitDir}
+	if commonDir != gitDir {
+		dirs = append(dirs, commonDir)
+	}
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err == nil {
+			return resolve(gitDir, commonDir, strings.TrimSpace(string(b)), depth+1)
+		}
+	}
+	return packedRef(commonDir, name)
+}
+
+// packedRef looks name up in packed-refs: "<hex> <refname>" lines, skipping
+// the "#" header and the "^<hex>" peeled values of annotated tags.
+func packedRef(commonDir, name string) string {
+	f, err := os.Open(filepath.Join(commonDir, "packed-refs"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	want := []byte(name)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		id, ref, ok := bytes.Cut(line, []byte(" "))
+		if ok && bytes.Equal(bytes.TrimSpace(ref), want) && isHex(string(id)) {
+			return strings.ToLower(string(id))
+		}
+	}
+	return ""
+}
+
+// validRefName keeps a ref name from reading outside the git directory.
+func validRefName(name string) bool {
+	if !strings.HasPrefix(name, "refs/") || strings.Contains(name, "..") || strings.ContainsRune(name, '\\') {
+		return false
+	}
+	return !strings.ContainsAny(name, "\x00 \t\n~^:?*[")
+}
+
+// isHex reports whether s is a full object id: 40 hex digits for SHA-1
+// repositories, 64 for SHA-256 ones.
+func isHex(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

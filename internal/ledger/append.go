@@ -1,0 +1,445 @@
+package ledger
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// MaxLine is the longest line Append writes, its newline included. Readers
+// and `git diff` stay comfortable, and a line stays far below what one
+// write() puts down in one piece.
+const MaxLine = 64 << 10
+
+// DefaultLockTimeout is how long Append waits for the ledger lock before it
+// spools (config lock_timeout).
+const DefaultLockTimeout = 2 * time.Second
+
+// tailChunk is how much the tail is read backwards at a time: a few records,
+// so finding the last line is one read on a ledger of any length.
+const tailChunk = 16 << 10
+
+// Ledger appends records to the ledger of the workspace at Root.
+type Ledger struct {
+	Root        string           // the workspace root, holding .orchestration/
+	LockTimeout time.Duration    // zero: DefaultLockTimeout
+	Fsync       bool             // fsync each line and spool file (config ledger.fsync)
+	Now         func() time.Time // nil: time.Now
+	ToolVersion string           // tool.version stamped on records; "": "dev"
+}
+
+// Head names the newest line: its seq and the digest of its bytes.
+type Head struct {
+	Seq  int64  `json:"seq"`
+	Hash string `json:"hash"`
+}
+
+// Append adds records to the ledger, in order, each on its own line. It fills
+// what the caller left empty (version, id, timestamp, tool) and assigns
+// metadata seq and prev, in the records themselves.
+//
+// Under the ledger lock it first appends what earlier writers spooled, then
+// repairs a torn tail (the fragment goes to state/, a repair record to the
+// ledger), then writes recs. When the lock cannot be had in time or the
+// ledger cannot be written, the records are spooled to state/spool/ for the
+// next writer and Append returns nil: a hook's decision stands and nothing is
+// lost. It returns an error only when spooling fails too.
+//
+// Called with no records, Append only drains the spool, if there is one.
+func (l *Ledger) Append(ctx context.Context, recs ...*Record) error {
+	now := l.now()
+	for _, r := range recs {
+		l.stamp(r, now)
+	}
+	if err := state.Ensure(l.Root); err != nil {
+		return fmt.Errorf("append to ledger: %w", err)
+	}
+	if len(recs) == 0 && !l.spoolPending() {
+		return nil
+	}
+	unlock, err := state.Lock(ctx, l.Root, state.LockLedger, l.lockTimeout())
+	if err != nil {
+		return l.spool(recs, err)
+	}
+	defer unlock()
+	unwritten, err := l.appendLocked(recs)
+	if err != nil {
+		return l.spool(unwritten, err)
+	}
+	return nil
+}
+
+func (l *Ledger) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+func (l *Ledger) lockTimeout() time.Duration {
+	if l.LockTimeout > 0 {
+		return l.LockTimeout
+	}
+	return DefaultLockTimeout
+}
+
+// stamp fills the fields every record has and the caller need not care about.
+func (l *Ledger) stamp(r *Record, now time.Time) {
+	if r.Version == "" {
+		r.Version = SpecVersion
+	}
+	if r.ID == "" {
+		r.ID = uuid.NewString()
+	}
+	if r.Timestamp == "" {
+		r.Timestamp = FormatTime(now)
+	}
+	if r.Tool == nil {
+		r.Tool = &Tool{Name: "intenthook", Version: cmp.Or(l.ToolVersion, "dev")}
+	}
+}
+
+// FormatTime writes t as records do: UTC, RFC 3339 with milliseconds.
+func FormatTime(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// appendLocked writes the spool, a repair record if the tail is torn, and
+// recs. On failure it returns the records that are neither in the ledger nor
+// in the spool, for the caller to spool.
+func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
+	path := filepath.Join(l.Root, filepath.FromSlash(FileName))
+	w, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return recs, fmt.Errorf("open ledger: %w", err)
+	}
+	defer w.Close()
+	r, err := os.Open(path)
+	if err != nil {
+		return recs, fmt.Errorf("open ledger: %w", err)
+	}
+	defer r.Close()
+
+	t, fragment, err := readTip(r)
+	if err != nil {
+		return recs, err
+	}
+	var repair *Record
+	if fragment != nil {
+		rel, err := l.saveFragment(fragment)
+		if err != nil {
+			return recs, err
+		}
+		if err := w.Truncate(t.size); err != nil {
+			return recs, fmt.Errorf("truncate torn ledger: %w", err)
+		}
+		repair = &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
+			Event:    EventRepair,
+			Success:  true,
+			Fragment: rel,
+			Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline moved to %s", len(fragment), rel),
+		}}}
+		l.stamp(repair, l.now())
+	}
+
+	a := &appender{w: w, tip: t.Head, lastID: t.id, fsync: l.Fsync}
+	defer func() {
+		if a.tip != t.Head {
+			l.writeHead(a.tip)
+		}
+	}()
+
+	spooled, err := l.loadSpool()
+	if err != nil {
+		return append(pendingRepair(repair), recs...), err
+	}
+	for _, s := range spooled {
+		// A crash between appending a spooled record and removing its file
+		// leaves that record both in the ledger (as its last line) and in the
+		// spool; it is not appended twice.
+		if s.rec.ID != a.lastID || s.rec.ID == "" {
+			if err := a.write(s.rec); err != nil {
+				return append(pendingRepair(repair), recs...), err
+			}
+		}
+		// Should the removal fail, the next drain appends the record again:
+		// a duplicate line is better than a lost one.
+		_ = os.Remove(s.path)
+	}
+	if repair != nil {
+		if err := a.write(repair); err != nil {
+			return append([]*Record{repair}, recs...), err
+		}
+	}
+	for i, rec := range recs {
+		if err := a.write(rec); err != nil {
+			return recs[i:], err
+		}
+	}
+	return nil, nil
+}
+
+func pendingRepair(r *Record) []*Record {
+	if r == nil {
+		return nil
+	}
+	return []*Record{r}
+}
+
+// appender writes lines, chaining each to the one before.
+type appender struct {
+	w      *os.File
+	tip    Head
+	lastID string
+	fsync  bool
+}
+
+// write assigns rec its place in the chain and appends it with one write of
+// the whole line: with O_APPEND, lines of concurrent writers (should the
+// lock ever be bypassed) never interleave.
+func (a *appender) write(rec *Record) error {
+	m := &rec.Metadata.Intenthook
+	m.Seq = a.tip.Seq + 1
+	m.Prev = NullString(a.tip.Hash)
+	line, err := fitLine(rec)
+	if err != nil {
+		return err
+	}
+	n, err := a.w.Write(append(line, '\n'))
+	if err == nil && n != len(line)+1 {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("append to ledger: %w", err)
+	}
+	if a.fsync {
+		// A failed fsync leaves the line in the file for every reader; it
+		// is not spooled again, which would record it twice.
+		_ = a.w.Sync()
+	}
+	a.tip = Head{Seq: m.Seq, Hash: digest.Bytes(line)}
+	a.lastID = rec.ID
+	return nil
+}
+
+// tail is the newest complete line and the ledger's size up to its newline.
+type tail struct {
+	Head
+	id   string
+	size int64
+}
+
+// readTip finds the last complete line by reading backwards from the end, so
+// its cost does not depend on the ledger's length. Bytes after the last
+// newline are a torn tail: they are returned as fragment, and size excludes them.
+func readTip(r *os.File) (t tail, fragment []byte, err error) {
+	st, err := r.Stat()
+	if err != nil {
+		return t, nil, fmt.Errorf("read ledger tail: %w", err)
+	}
+	size := st.Size()
+	if size == 0 {
+		return t, nil, nil
+	}
+	var last [1]byte
+	if _, err := r.ReadAt(last[:], size-1); err != nil {
+		return t, nil, fmt.Errorf("read ledger tail: %w", err)
+	}
+	if last[0] != '\n' {
+		start, err := lineStart(r, size)
+		if err != nil {
+			return t, nil, err
+		}
+		fragment = make([]byte, size-start)
+		if err := readFull(r, fragment, start); err != nil {
+			return t, nil, err
+		}
+		size = start
+	}
+	t.size = size
+	if size == 0 {
+		return t, fragment, nil
+	}
+	start, err := lineStart(r, size-1)
+	if err != nil {
+		return t, nil, err
+	}
+	line := make([]byte, size-1-start)
+	if err := readFull(r, line, start); err != nil {
+		return t, nil, err
+	}
+	t.Hash = digest.Bytes(line)
+	// A last line that does not parse (or an old line without seq) counts as
+	// seq 0: the chain goes on from its hash, and verify reports it.
+	var chain struct {
+		ID       string `json:"id"`
+		Metadata struct {
+			Intenthook struct {
+				Seq int64 `json:"seq"`
+			} `json:"dev.intenthook"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(line, &chain) == nil {
+		t.Seq = chain.Metadata.Intenthook.Seq
+		t.id = chain.ID
+	}
+	return t, fragment, nil
+}
+
+// lineStart returns the offset just after the last '\n' before end (0 when
+// there is none), reading backwards in chunks.
+func lineStart(r io.ReaderAt, end int64) (int64, error) {
+	buf := make([]byte, tailChunk)
+	for end > 0 {
+		n := min(int64(len(buf)), end)
+		off := end - n
+		if err := readFull(r, buf[:n], off); err != nil {
+			return 0, err
+		}
+		for i := n - 1; i >= 0; i-- {
+			if buf[i] == '\n' {
+				return off + i + 1, nil
+			}
+		}
+		end = off
+	}
+	return 0, nil
+}
+
+func readFull(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF // the file shrank under us
+	}
+	return fmt.Errorf("read ledger at %d: %w", off, err)
+}
+
+// saveFragment keeps torn bytes under state/ and returns where, relative to
+// the root. They are evidence, so they are fsynced before the ledger is cut.
+func (l *Ledger) saveFragment(fragment []byte) (string, error) {
+	name := "ledger-torn-" + strconv.FormatInt(time.Now().UnixNano(), 10) + ".jsonl"
+	if err := state.WriteFile(state.Path(l.Root, name), fragment, 0o644, true); err != nil {
+		return "", fmt.Errorf("keep torn ledger tail: %w", err)
+	}
+	return state.StateDir + "/" + name, nil
+}
+
+// writeHead records the newest line in state/ledger.head, so that verify on
+// this machine notices when lines are later removed from the end. It is a
+// cache: failing to write it loses nothing.
+func (l *Ledger) writeHead(h Head) {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return
+	}
+	_ = state.WriteFile(state.Path(l.Root, headName), append(b, '\n'), 0o644, false)
+}
+
+// spoolPending reports whether state/spool/ holds anything to drain.
+func (l *Ledger) spoolPending() bool {
+	entries, err := os.ReadDir(state.Path(l.Root, spoolDir))
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return isSpoolFile(e.Name()) })
+}
+
+// spool writes records that could not be appended to state/spool/, one file
+// each, named so that the drain keeps their order: <unix nanos>-<uuid>.json.
+// Seq and prev are left out; they are assigned when the record is drained.
+func (l *Ledger) spool(recs []*Record, cause error) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	if err := state.Ensure(l.Root, spoolDir); err != nil {
+		return fmt.Errorf("spool %d records after %v: %w", len(recs), cause, err)
+	}
+	base := time.Now().UnixNano()
+	for i, r := range recs {
+		c := *r
+		c.Metadata.Intenthook.Seq = 0
+		c.Metadata.Intenthook.Prev = ""
+		line, err := c.MarshalLine()
+		if err != nil {
+			return fmt.Errorf("spool after %v: %w", cause, err)
+		}
+		name := strconv.FormatInt(base+int64(i), 10) + "-" + uuid.NewString() + ".json"
+		if err := state.WriteFile(state.Path(l.Root, spoolDir, name), append(line, '\n'), 0o644, l.Fsync); err != nil {
+			return fmt.Errorf("spool record %s after %v: %w", r.ID, cause, err)
+		}
+	}
+	return nil
+}
+
+type spooled struct {
+	path string
+	rec  *Record
+}
+
+// loadSpool reads state/spool/, oldest first. A file that does not parse is
+// renamed to .bad: kept for a person, out of every later writer's way.
+func (l *Ledger) loadSpool() ([]spooled, error) {
+	dir := state.Path(l.Root, spoolDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read spool: %w", err)
+	}
+	type named struct {
+		nanos int64
+		name  string
+	}
+	var files []named
+	for _, e := range entries {
+		if !isSpoolFile(e.Name()) {
+			continue
+		}
+		prefix, _, _ := strings.Cut(e.Name(), "-")
+		n, _ := strconv.ParseInt(prefix, 10, 64)
+		files = append(files, named{n, e.Name()})
+	}
+	slices.SortFunc(files, func(a, b named) int {
+		return cmp.Or(cmp.Compare(a.nanos, b.nanos), strings.Compare(a.name, b.name))
+	})
+	var out []spooled
+	for _, f := range files {
+		path := filepath.Join(dir, f.name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read spool: %w", err)
+		}
+		rec, err := ParseLine(b)
+		if err != nil {
+			_ = os.Rename(path, path+".bad")
+			continue
+		}
+		out = append(out, spooled{path, rec})
+	}
+	return out, nil
+}
+
+// isSpoolFile skips the temporary files of a spool write in progress
+// (".name.tmp-…") and files set aside as .bad.
+func isSpoolFile(name string) bool {
+	return !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".json")
+}

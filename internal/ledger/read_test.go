@@ -1,0 +1,189 @@
+package ledger
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadTail(t *testing.T) {
+	l := newLedger(t)
+	for i := range 20 {
+		mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a.go"))
+	}
+	lines := ledgerLines(t, l.Root)
+	last3 := int64(len(lines[17]) + len(lines[18]) + len(lines[19]) + 3)
+	tests := []struct {
+		name     string
+		maxBytes int64
+		torn     bool
+		want     []string
+	}{
+		{"window on a line start", last3, false, []string{"s17", "s18", "s19"}},
+		{"window cuts a line", last3 + 5, false, []string{"s17", "s18", "s19"}},
+		{"window one byte short of a line", last3 - 1, false, []string{"s18", "s19"}},
+		{"window larger than the ledger", 1 << 30, false, nil}, // all 20
+		{"window inside the last line", 10, false, []string{}},
+		{"torn tail left out", last3, true, []string{"s18", "s19"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.torn {
+				writeLedger(t, l.Root, bytes.Join(append(slices.Clip(lines), []byte(`{"version":"0.1.0","id"`)), []byte("\n")))
+				defer writeLedger(t, l.Root, append(bytes.Join(lines, []byte("\n")), '\n'))
+			}
+			recs, err := ReadTail(l.Root, tt.maxBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				got = append(got, r.Metadata.Intenthook.SessionID)
+			}
+			if tt.want == nil {
+				if len(got) != 20 || got[0] != "s0" {
+					t.Errorf("got %q, want all 20 in order", got)
+				}
+				return
+			}
+			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if recs, err := ReadTail(t.TempDir(), 100); err != nil || recs != nil {
+		t.Errorf("missing ledger: %v %v", recs, err)
+	}
+}
+
+func TestSelectAndBlame(t *testing.T) {
+	l := newLedger(t) // its clock: 10:00:01, 10:00:02, ...
+	add := func(intent, session, path string) {
+		r := writeRecord(session, path)
+		r.Metadata.Intenthook.IntentID = NullString(intent)
+		if path == "" {
+			r.Files = nil
+		}
+		mustAppend(t, l, r)
+	}
+	add("INT-1", "a", "x.go")     // seq 1
+	add("INT-2", "a", "y.go")     // 2
+	add("INT-1", "b", "x.go")     // 3
+	add("", "b", "")              // 4: no intent, no file
+	add("INT-1", "a", "dir/z.go") // 5
+	// 6: a violation names paths
+	mustAppend(t, l, &Record{Metadata: Metadata{Intenthook: Meta{
+		Event: EventViolation, IntentID: "INT-2", SessionID: "c", Paths: []string{"x.go", "w.go"}}}})
+
+	seqs := func(recs []Record) []int64 {
+		var out []int64
+		for _, r := range recs {
+			out = append(out, r.Metadata.Intenthook.Seq)
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		q    Query
+		want []int64
+	}{
+		{"everything", Query{}, []int64{1, 2, 3, 4, 5, 6}},
+		{"intent", Query{Intent: "INT-1"}, []int64{1, 3, 5}},
+		{"file", Query{File: "x.go"}, []int64{1, 3, 6}},
+		{"file in another spelling", Query{File: "./dir//z.go"}, []int64{5}},
+		{"session", Query{Session: "b"}, []int64{3, 4}},
+		{"since", Query{Since: time.Date(2026, 11, 22, 10, 0, 4, 0, time.UTC)}, []int64{4, 5, 6}},
+		{"limit keeps the newest", Query{Limit: 2}, []int64{5, 6}},
+		{"limit over a match", Query{Intent: "INT-1", Limit: 2}, []int64{3, 5}},
+		{"combined", Query{Intent: "INT-1", Session: "a", File: "x.go"}, []int64{1}},
+		{"nothing", Query{Intent: "INT-9"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := Select(l.Root, tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := seqs(recs); !slices.Equal(got, tt.want) {
+				t.Errorf("seqs %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	blame, err := Blame(l.Root, "x.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seqs(blame); !slices.Equal(got, []int64{6, 3, 1}) {
+		t.Errorf("blame x.go: seqs %v, want newest first [6 3 1]", got)
+	}
+}
+
+// A limit much smaller than the match count keeps memory bounded and the
+// answer right.
+func TestSelectLimitCompacts(t *testing.T) {
+	l := newLedger(t)
+	var recs []*Record
+	for i := range 50 {
+		recs = append(recs, writeRecord(fmt.Sprint(i), "a.go"))
+	}
+	mustAppend(t, l, recs...)
+	got, err := Select(l.Root, Query{File: "a.go", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sessions(got); !slices.Equal(s, []string{"47#48", "48#49", "49#50"}) {
+		t.Errorf("got %q", s)
+	}
+}
+
+func TestScan(t *testing.T) {
+	l := newLedger(t)
+	mustAppend(t, l, writeRecord("s0", "a.go"))
+	firstLen := len(ledgerLines(t, l.Root)[0])
+	// An old line far longer than any buffer, then a bad line, then a torn tail.
+	long := `{"id":"old","timestamp":"t","session_id":"` + strings.Repeat("z", 600<<10) + `"}`
+	b := append(ledgerBytes(t, l.Root), long+"\nnot json\n{\"vers"...)
+	writeLedger(t, l.Root, b)
+
+	var kinds []string
+	err := Scan(l.Root, func(line []byte, rec *Record, err error) error {
+		switch {
+		case errors.Is(err, ErrTorn):
+			kinds = append(kinds, "torn:"+string(line))
+		case err != nil:
+			kinds = append(kinds, "bad:"+string(line))
+		default:
+			kinds = append(kinds, fmt.Sprintf("%s/%d", rec.ID[:3], len(line)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("%s/%d", ledgerID(t, l.Root)[:3], firstLen),
+		fmt.Sprintf("old/%d", len(long)), "bad:not json", `torn:{"vers`}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("scan saw %q, want %q", kinds, want)
+	}
+
+	stop := errors.New("stop")
+	n := 0
+	if err := Scan(l.Root, func([]byte, *Record, error) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("scan did not stop: %v after %d", err, n)
+	}
+}
+
+// ledgerID returns the id of the ledger's first record.
+func ledgerID(t *testing.T, root string) string {
+	t.Helper()
+	recs, err := Select(root, Query{Limit: 0})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("select: %v", err)
+	}
+	return recs[0].ID
+}

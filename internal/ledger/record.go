@@ -1,0 +1,262 @@
+// Package ledger holds .orchestration/agent_trace.jsonl, the append-only,
+// hash-chained record of what agents did: one Agent Trace 0.1.0 record per
+// line with intenthook's fields under metadata."dev.intenthook". It appends
+// (under the ledger lock, spooling what cannot wait), repairs a torn tail, and
+// reads: tail, query, blame and verify. It does not decide what a record
+// says; the hook pipelines build records and hand them over.
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// File names, relative to the workspace root.
+const (
+	FileName = ".orchestration/agent_trace.jsonl"
+	headName = "ledger.head" // under state/
+	spoolDir = "spool"       // under state/
+)
+
+// SpecVersion is the Agent Trace version every record is written in.
+const SpecVersion = "0.1.0"
+
+// MetaKey is the reverse-DNS vendor key of intenthook's metadata.
+const MetaKey = "dev.intenthook"
+
+// Events a record can stand for (metadata.event).
+const (
+	EventPreToolUse         = "PreToolUse" // denials
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventViolation          = "violation" // shell backstop
+	EventSelect             = "select"
+	EventTransition         = "transition"
+	EventVerify             = "verify"
+	EventAmend              = "amend" // scope change
+	EventRepair             = "repair"
+)
+
+// Record is one ledger line: an Agent Trace record. Field order is the order
+// of the line's keys.
+type Record struct {
+	Version   string   `json:"version"`
+	ID        string   `json:"id"`
+	Timestamp string   `json:"timestamp"`
+	VCS       *VCS     `json:"vcs,omitempty"` // nil outside git
+	Tool      *Tool    `json:"tool,omitempty"`
+	Files     []File   `json:"files"` // written as [] when empty
+	Metadata  Metadata `json:"metadata"`
+}
+
+// VCS names the revision a record's line numbers refer to.
+type VCS struct {
+	Type     string `json:"type"` // git, jj, hg, svn
+	Revision string `json:"revision"`
+}
+
+// Tool names the program that wrote a record.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// File is one changed file and who changed which of its lines.
+type File struct {
+	Path          string         `json:"path"` // root-relative, "/" separators
+	Conversations []Conversation `json:"conversations"`
+}
+
+// Conversation attributes ranges of a file to one agent conversation.
+type Conversation struct {
+	URL         string       `json:"url,omitempty"` // a URI: see FileURL
+	Contributor *Contributor `json:"contributor,omitempty"`
+	Ranges      []Range      `json:"ranges"` // written as [] when empty
+	Related     []Related    `json:"related,omitempty"`
+}
+
+// Contributor says who wrote the ranges.
+type Contributor struct {
+	Type    string `json:"type"` // human, ai, mixed, unknown
+	ModelID string `json:"model_id,omitempty"`
+}
+
+// Range is a span of lines, 1-based and inclusive, at the record's revision.
+type Range struct {
+	StartLine   int    `json:"start_line"`
+	EndLine     int    `json:"end_line"`
+	ContentHash string `json:"content_hash,omitempty"`
+}
+
+// Related links a conversation to an intent or a specification.
+type Related struct {
+	Type string `json:"type"`
+	URL  string `json:"url"` // a URI: see IntentURL, SpecURL
+}
+
+// Metadata holds the vendor sections of a record; intenthook writes only its own.
+type Metadata struct {
+	Intenthook Meta `json:"dev.intenthook"`
+}
+
+// Meta is intenthook's part of a record. Seq and Prev chain the lines and are
+// assigned by Append; the rest is filled by whoever builds the record.
+type Meta struct {
+	Seq             int64      `json:"seq"`
+	Prev            NullString `json:"prev"`
+	Event           string     `json:"event"`
+	IntentID        NullString `json:"intent_id"`
+	SessionID       string     `json:"session_id"`
+	AgentID         NullString `json:"agent_id"`
+	ToolName        string     `json:"tool_name"`
+	ToolUseID       string     `json:"tool_use_id"`
+	MutationClass   string     `json:"mutation_class"`
+	PreHash         NullString `json:"pre_hash"`
+	PostHash        NullString `json:"post_hash"`
+	ScopeValidation string     `json:"scope_validation"`
+	Decision        string     `json:"decision"`
+	Code            NullString `json:"code"`
+	Success         bool       `json:"success"`
+	Error           NullString `json:"error"`
+
+	// Written only when set.
+	Command     string   `json:"command,omitempty"`      // shell records
+	CommandHash string   `json:"command_hash,omitempty"` // digest of Command before it was cut
+	ErrorHash   string   `json:"error_hash,omitempty"`   // digest of Error before it was cut
+	Paths       []string `json:"paths,omitempty"`        // violation records
+	Reason      string   `json:"reason,omitempty"`
+	From        string   `json:"from,omitempty"`     // transition records: old status
+	To          string   `json:"to,omitempty"`       // transition records: new status
+	Fragment    string   `json:"fragment,omitempty"` // repair records: where the torn bytes went
+	Cut         []string `json:"cut,omitempty"`      // what was shortened to fit MaxLine
+}
+
+// NullString is a string written as JSON null when empty: the ledger's way of
+// saying "none" for hashes, ids and codes that may be absent.
+type NullString string
+
+// MarshalJSON writes "" as null, anything else as a JSON string (without
+// escaping <, > and &, which shell commands and errors are full of).
+func (s NullString) MarshalJSON() ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return encodeJSON(string(s))
+}
+
+// Intent returns the record's intent id, "" when it has none.
+func (r *Record) Intent() string { return string(r.Metadata.Intenthook.IntentID) }
+
+// Touches reports whether the record changed or names the root-relative path.
+func (r *Record) Touches(path string) bool {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return true
+		}
+	}
+	for _, p := range r.Metadata.Intenthook.Paths {
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalLine encodes the record as one ledger line, without the newline and
+// without fitting it to MaxLine (Append does that).
+func (r *Record) MarshalLine() ([]byte, error) {
+	c := *r
+	c.Files = withEmptySlices(r.Files)
+	b, err := encodeJSON(&c)
+	if err != nil {
+		return nil, fmt.Errorf("encode record %s: %w", r.ID, err)
+	}
+	return b, nil
+}
+
+// encodeJSON is json.Marshal without HTML escaping and without the newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// withEmptySlices returns files with nil conversation and range lists made
+// empty, because the schema wants arrays there, never null; it copies only
+// when something has to change, so the caller's record is left alone.
+func withEmptySlices(files []File) []File {
+	if files == nil {
+		return []File{}
+	}
+	clean := true
+	for _, f := range files {
+		if f.Conversations == nil {
+			clean = false
+		}
+		for _, c := range f.Conversations {
+			if c.Ranges == nil {
+				clean = false
+			}
+		}
+	}
+	if clean {
+		return files
+	}
+	out := make([]File, len(files))
+	for i, f := range files {
+		convs := make([]Conversation, len(f.Conversations))
+		copy(convs, f.Conversations)
+		for j := range convs {
+			if convs[j].Ranges == nil {
+				convs[j].Ranges = []Range{}
+			}
+		}
+		f.Conversations = convs
+		out[i] = f
+	}
+	return out
+}
+
+// FileURL turns a local path (a transcript) into a percent-encoded file://
+// URI: file:///home/u/x.jsonl, file:///C:/Users/u/x.jsonl for Windows paths.
+// It returns "" for "", which leaves the conversation without a url.
+func FileURL(path string) string {
+	if path == "" {
+		return ""
+	}
+	p := strings.ReplaceAll(path, `\`, "/")
+	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) {
+		p = "/" + p // a drive letter: file:///C:/…
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + filepath.ToSlash(p)
+	}
+	u := url.URL{Scheme: "file", Path: p}
+	return u.String()
+}
+
+// IntentURL names an intent in a conversation's related list.
+func IntentURL(id string) string { return "intent:" + url.PathEscape(id) }
+
+// SpecURL names a related specification: its ref when it already is a URI
+// (has a scheme), else spec:<root-relative path>.
+func SpecURL(ref string) string {
+	if u, err := url.Parse(ref); err == nil && len(u.Scheme) > 1 {
+		return ref
+	}
+	segs := strings.Split(filepath.ToSlash(ref), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return "spec:" + strings.Join(segs, "/")
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

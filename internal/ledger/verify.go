@@ -1,0 +1,185 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// Problem is one finding of Verify. Line is 1-based; 0 is the ledger as a
+// whole.
+type Problem struct {
+	Line    int
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Message
+	}
+	return fmt.Sprintf("line %d: %s", p.Line, p.Message)
+}
+
+// Report is what Verify found.
+type Report struct {
+	Lines   int       // lines read, a torn tail included
+	Records int       // lines that parse
+	Head    Head      // the last line's seq and digest
+	Errors  []Problem // the ledger is damaged or was edited
+	Forks   []Problem // lines continuing an earlier line (a git union merge): accepted
+}
+
+// OK reports whether the ledger verified: forks are not errors.
+func (r *Report) OK() bool { return len(r.Errors) == 0 }
+
+// lineID is the first half of a line's sha256: enough to tell a million
+// lines apart, and half the memory of the whole digest.
+type lineID [16]byte
+
+type seen struct {
+	seq  int64
+	line int
+}
+
+// Verify checks the whole ledger in one streaming pass: every line parses,
+// each line's prev is the digest of the line before it and its seq is one
+// more. A line whose prev names an earlier line instead is a fork (what a
+// git union merge of two branches' appends makes): reported, not an error,
+// and its seq continues from that line. A prev naming no earlier line, a
+// torn tail, and a state/ledger.head naming a line that is not in the file
+// (lines removed from the end) are errors. Lines in the seeds' older shapes
+// (no seq) are accepted before the first chained line.
+func Verify(root string) Report {
+	var rep Report
+	lines := map[lineID]seen{}
+	var prev lineID // the line before this one
+	var prevSeq int64
+	chained := false
+	errorf := func(n int, format string, args ...any) {
+		rep.Errors = append(rep.Errors, Problem{n, fmt.Sprintf(format, args...)})
+	}
+
+	err := scanLines(root, func(n int, line []byte, complete bool) error {
+		rep.Lines = n
+		if !complete {
+			errorf(n, "torn tail: %d bytes without a final newline", len(line))
+			return nil
+		}
+		sum := sha256.Sum256(line)
+		id := lineID(sum[:16])
+		seq := prevSeq + 1 // what an unreadable line is taken to be
+		defer func() {
+			lines[id] = seen{seq: seq, line: n}
+			prev, prevSeq = id, seq
+			rep.Head = Head{Seq: seq, Hash: digest.Prefix + hex.EncodeToString(sum[:])}
+		}()
+
+		var c struct {
+			Version  string `json:"version"`
+			Metadata struct {
+				Intenthook struct {
+					Seq  *int64  `json:"seq"`
+					Prev *string `json:"prev"`
+				} `json:"dev.intenthook"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(line, &c); err != nil {
+			errorf(n, "does not parse: %v", err)
+			return nil
+		}
+		rep.Records++
+		m := c.Metadata.Intenthook
+		if m.Seq == nil && c.Version == "" && !chained {
+			seq = 0 // an old line: not chained, but the first chained line may follow it
+			return nil
+		}
+		chained = true
+		if m.Seq == nil {
+			errorf(n, "no seq")
+			return nil
+		}
+		seq = *m.Seq
+		// A prev of null follows the empty ledger, the line before line 1.
+		from, found, follows := seen{}, true, n == 1
+		if m.Prev != nil {
+			target, ok := parsePrev(*m.Prev)
+			from, found = lines[target]
+			found = ok && found
+			follows = target == prev && n > 1
+		}
+		switch {
+		case !found:
+			errorf(n, "prev %s names no earlier line", quoteOrNull(m.Prev))
+			return nil
+		case !follows:
+			rep.Forks = append(rep.Forks, Problem{n, forkMessage(from)})
+		}
+		if seq != from.seq+1 {
+			errorf(n, "seq %d, want %d", seq, from.seq+1)
+		}
+		return nil
+	})
+	if err != nil {
+		errorf(0, "%v", err)
+	}
+	checkHead(root, lines, errorf)
+	return rep
+}
+
+func forkMessage(from seen) string {
+	if from.line == 0 {
+		return "fork: starts a chain of its own (prev null)"
+	}
+	return fmt.Sprintf("fork: follows line %d (seq %d), not the line before it", from.line, from.seq)
+}
+
+// checkHead compares state/ledger.head, when there is one, with the lines seen.
+func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...any)) {
+	b, err := os.ReadFile(state.Path(root, headName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		errorf(0, "read %s: %v", headName, err)
+		return
+	}
+	var h Head
+	if err := json.Unmarshal(b, &h); err != nil {
+		errorf(0, "%s does not parse: %v", headName, err)
+		return
+	}
+	id, ok := parsePrev(h.Hash)
+	if s, found := lines[id]; !ok || !found || s.seq != h.Seq {
+		errorf(0, "tail removed: head says seq %d (%s), which is not in the ledger", h.Seq, h.Hash)
+	}
+}
+
+// parsePrev turns "sha256:<hex>" into a lineID.
+func parsePrev(s string) (lineID, bool) {
+	var id lineID
+	h, ok := strings.CutPrefix(s, digest.Prefix)
+	if !ok || len(h) != 2*sha256.Size {
+		return id, false
+	}
+	b, err := hex.DecodeString(h)
+	if err != nil {
+		return id, false
+	}
+	copy(id[:], b)
+	return id, true
+}
+
+func quoteOrNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", *s)
+}
