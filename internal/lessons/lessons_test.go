@@ -1,0 +1,350 @@
+package lessons
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// at is t0 plus minutes, in another zone: what is written is UTC.
+func at(minutes int) time.Time {
+	return t0.Add(time.Duration(minutes) * time.Minute).In(time.FixedZone("CET", 3600))
+}
+
+// md joins lines into a file's text, each line ending in a newline. Golden
+// texts are built with it rather than raw strings: they hold backticks.
+func md(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+func crlf(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+
+// call is one Record (when lesson.Code is set) or one Note.
+type call struct {
+	lesson Lesson
+	note   string
+	intent string
+	now    time.Time
+}
+
+func rec(minutes int, code, intent, tool, path, msg string) call {
+	return call{lesson: Lesson{Time: at(minutes), Code: code, Intent: intent, Tool: tool, Path: path, Message: msg}}
+}
+
+func note(minutes int, text, intent string) call {
+	return call{note: text, intent: intent, now: at(minutes)}
+}
+
+// fresh is the file Record creates, with lines under Lessons Learned.
+func fresh(lessons ...string) string {
+	lines := []string{
+		"# Shared Brain",
+		"",
+		"intenthook appends a lesson under Lessons Learned after each denial or failed tool call; the rest is yours to edit.",
+		"",
+		"## Architectural Decisions",
+		"",
+		"## Lessons Learned",
+		"",
+	}
+	lines = append(lines, lessons...)
+	if len(lessons) > 0 {
+		lines = append(lines, "")
+	}
+	return md(append(lines,
+		"## Project-Specific Rules",
+		"",
+		"## Known Issues",
+		"",
+		"## Future Enhancements",
+	)...)
+}
+
+// human is a lessons file people have written, with prose in Lessons Learned
+// and a fenced example of a lesson line that must not be counted.
+var human = md(
+	"# Project brain",
+	"",
+	"Read this first.  ",
+	"",
+	"## Lessons Learned",
+	"",
+	"Keep these short.",
+	"",
+	"```",
+	"- [2026-01-01T00:00:00Z] SCOPE_VIOLATION: INT-001 Write `a.go`: example",
+	"```",
+	"",
+	"- [2026-11-01T09:00:00Z] STALE_FILE: INT-002 Edit `b.go`: reread it",
+	"",
+	"",
+	"## Known Issues",
+	"",
+	"* flaky CI",
+)
+
+func TestRecord(t *testing.T) {
+	scope := "- [2026-11-22T10:00:00Z] SCOPE_VIOLATION: INT-001 Write `src/x.go`: outside the scope"
+	tests := []struct {
+		name   string
+		file   string // "" for DefaultFile
+		before string // "" for no file
+		calls  []call
+		want   string
+	}{
+		{
+			name:  "first record creates the file",
+			calls: []call{rec(0, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope")},
+			want:  fresh(scope),
+		},
+		{
+			name: "repeat ×2 then ×3: first time and text kept, last time updated",
+			calls: []call{
+				rec(0, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope"),
+				rec(5, "SCOPE_VIOLATION", "INT-001", "Edit", "src/x.go", "another message"),
+			},
+			want: fresh(scope + " (×2, last 2026-11-22T10:05:00Z)"),
+		},
+		{
+			name: "repeat ×3",
+			calls: []call{
+				rec(0, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope"),
+				rec(5, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope"),
+				rec(61, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope"),
+			},
+			want: fresh(scope + " (×3, last 2026-11-22T11:01:00Z)"),
+		},
+		{
+			name: "a different path, code or intent is a new line",
+			calls: []call{
+				rec(0, "SCOPE_VIOLATION", "INT-001", "Write", "src/x.go", "outside the scope"),
+				rec(1, "SCOPE_VIOLATION", "INT-001", "Write", "src/y.go", "outside the scope"),
+				rec(2, "STALE_FILE", "INT-001", "Write", "src/x.go", "changed since read"),
+				rec(3, "SCOPE_VIOLATION", "INT-002", "Write", "src/x.go", "outside the scope"),
+				rec(4, "SCOPE_VIOLATION", "", "Write", "src/x.go", "no intent"),
+				rec(5, "SCOPE_VIOLATION", "INT-001", "Write", "src/y.go", "again"),
+			},
+			want: fresh(
+				scope,
+				"- [2026-11-22T10:01:00Z] SCOPE_VIOLATION: INT-001 Write `src/y.go`: outside the scope (×2, last 2026-11-22T10:05:00Z)",
+				"- [2026-11-22T10:02:00Z] STALE_FILE: INT-001 Write `src/x.go`: changed since read",
+				"- [2026-11-22T10:03:00Z] SCOPE_VIOLATION: INT-002 Write `src/x.go`: outside the scope",
+				"- [2026-11-22T10:04:00Z] SCOPE_VIOLATION: - Write `src/x.go`: no intent",
+			),
+		},
+		{
+			name: "no path, no tool, no message",
+			calls: []call{
+				rec(0, "TOOL_FAILURE", "INT-001", "Bash", "", "exit status 1"),
+				rec(1, "TOOL_FAILURE", "INT-001", "", "", ""),
+			},
+			want: fresh("- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash -: exit status 1 (×2, last 2026-11-22T10:01:00Z)"),
+		},
+		{
+			name: "a file named - is not no path",
+			calls: []call{
+				rec(0, "TOOL_FAILURE", "INT-001", "Write", "-", "x"),
+				rec(1, "TOOL_FAILURE", "INT-001", "Bash", "", "y"),
+			},
+			want: fresh(
+				"- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Write `-`: x",
+				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash -: y",
+			),
+		},
+		{
+			name: "notes",
+			calls: []call{
+				note(0, "Run make generate after editing the schema.", "INT-003"),
+				note(1, "Run make generate after editing the schema.", ""),
+			},
+			want: fresh(
+				"- [2026-11-22T10:00:00Z] note: INT-003 Run make generate after editing the schema.",
+				"- [2026-11-22T10:01:00Z] note: - Run make generate after editing the schema.",
+			),
+		},
+		{
+			name:   "added to a human-edited file, after the section's last line",
+			before: human,
+			calls: []call{
+				rec(0, "SCOPE_VIOLATION", "INT-001", "Write", "a.go", "new"),
+				note(1, "remember", ""),
+			},
+			want: strings.Replace(human, "reread it\n", md(
+				"reread it",
+				"- [2026-11-22T10:00:00Z] SCOPE_VIOLATION: INT-001 Write `a.go`: new",
+				"- [2026-11-22T10:01:00Z] note: - remember",
+			), 1),
+		},
+		{
+			name:   "a repeat of a person's line is counted on it",
+			before: human,
+			calls:  []call{rec(0, "STALE_FILE", "INT-002", "Write", "b.go", "new text")},
+			want:   strings.Replace(human, "reread it\n", "reread it (×2, last 2026-11-22T10:00:00Z)\n", 1),
+		},
+		{
+			name:   "an existing count is replaced",
+			before: md("## Lessons Learned", "- [2026-11-01T09:00:00Z] X: - Edit `b.go`: m (×41, last 2026-11-02T09:00:00Z)"),
+			calls:  []call{rec(0, "X", "", "Edit", "b.go", "other")},
+			want:   md("## Lessons Learned", "- [2026-11-01T09:00:00Z] X: - Edit `b.go`: m (×42, last 2026-11-22T10:00:00Z)"),
+		},
+		{
+			name:   "a file without Lessons Learned gets the section at its end",
+			before: md("# CLAUDE.md", "", "Use tabs.", "", "## Rules", "", "- be nice"),
+			calls:  []call{rec(0, "X", "INT-001", "Write", "a.go", "m")},
+			want: md("# CLAUDE.md", "", "Use tabs.", "", "## Rules", "", "- be nice", "",
+				"## Lessons Learned", "", "- [2026-11-22T10:00:00Z] X: INT-001 Write `a.go`: m"),
+		},
+		{
+			name:   "a section heading right after Lessons Learned",
+			before: md("## Lessons Learned", "## Known Issues"),
+			calls:  []call{note(0, "n", "")},
+			want:   md("## Lessons Learned", "", "- [2026-11-22T10:00:00Z] note: - n", "", "## Known Issues"),
+		},
+		{
+			name:   "a file ending without a newline",
+			before: "## Lessons Learned\n\n- [2026-11-01T09:00:00Z] note: - old",
+			calls:  []call{note(0, "new", "")},
+			want:   md("## Lessons Learned", "", "- [2026-11-01T09:00:00Z] note: - old", "- [2026-11-22T10:00:00Z] note: - new"),
+		},
+		{
+			name:   "CRLF file stays CRLF",
+			before: crlf(human),
+			calls: []call{
+				rec(0, "STALE_FILE", "INT-002", "Write", "b.go", "again"),
+				rec(1, "X", "INT-001", "Write", "a.go", "m"),
+			},
+			want: crlf(strings.Replace(human, "reread it\n", md(
+				"reread it (×2, last 2026-11-22T10:00:00Z)",
+				"- [2026-11-22T10:01:00Z] X: INT-001 Write `a.go`: m",
+			), 1)),
+		},
+		{
+			name: "hostile values stay on their line",
+			calls: []call{
+				rec(0, "A B\n## Lessons Learned", "INT 1`x", "Write\tx", "a`b`\n- [x] injected.go", "line one\nline two\r\n\x00 ok"),
+				rec(1, "A B\n## Lessons Learned", "INT 1`x", "Edit", "a`b`\n- [x] injected.go", "again"),
+				note(2, "one\n## Known Issues\ntwo\u2028three", "I\nD"),
+			},
+			want: fresh(
+				"- [2026-11-22T10:00:00Z] A\\x20B\\x0a##\\x20Lessons\\x20Learned: INT\\x201\\x60x Write\\x09x `ab\\x0a- [x] injected.go`: line one\\x0aline two\\x0d\\x0a\\x00 ok (×2, last 2026-11-22T10:01:00Z)",
+				"- [2026-11-22T10:02:00Z] note: I\\x0aD one\\x0a## Known Issues\\x0atwo\\u2028three",
+			),
+		},
+		{
+			name:  "a very long message is cut, a long path is not",
+			calls: []call{rec(0, "X", "INT-001", "Write", strings.Repeat("d/", 1000)+"f.go", strings.Repeat("é", 1500))},
+			want:  fresh("- [2026-11-22T10:00:00Z] X: INT-001 Write `" + strings.Repeat("d/", 1000) + "f.go`: " + strings.Repeat("é", 998) + "…"),
+		},
+		{
+			name:  "a message that fits is not cut",
+			calls: []call{rec(0, "X", "INT-001", "Write", "a.go", strings.Repeat("a", 2000))},
+			want:  fresh("- [2026-11-22T10:00:00Z] X: INT-001 Write `a.go`: " + strings.Repeat("a", 2000)),
+		},
+		{
+			name:  "a cut never splits an escape",
+			calls: []call{rec(0, "X", "INT-001", "Write", "a.go", strings.Repeat("a", 1995)+"\n\n")},
+			want:  fresh("- [2026-11-22T10:00:00Z] X: INT-001 Write `a.go`: " + strings.Repeat("a", 1995) + "…"),
+		},
+		{
+			name:  "another file",
+			file:  "docs/AGENTS.md",
+			calls: []call{note(0, "n", "")},
+			want:  fresh("- [2026-11-22T10:00:00Z] note: - n"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // durable writes wait for fsync
+			root := t.TempDir()
+			file := tt.file
+			if file == "" {
+				file = DefaultFile
+			}
+			path := filepath.Join(root, filepath.FromSlash(file))
+			if tt.before != "" {
+				writeFile(t, path, tt.before)
+			}
+			for _, c := range tt.calls {
+				var err error
+				if c.lesson.Code != "" {
+					err = Record(context.Background(), root, tt.file, time.Second, c.lesson)
+				} else {
+					err = Note(context.Background(), root, tt.file, time.Second, c.note, c.intent, c.now)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(data); got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRejects(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		file string
+		call func(root, file string) error
+	}{
+		{"lesson without a code", "", func(root, file string) error {
+			return Record(ctx, root, file, time.Second, Lesson{Time: t0, Path: "a.go"})
+		}},
+		{"empty note", "", func(root, file string) error {
+			return Note(ctx, root, file, time.Second, " \t", "INT-001", t0)
+		}},
+		{"file outside the workspace", "../CLAUDE.md", func(root, file string) error {
+			return Note(ctx, root, file, time.Second, "n", "", t0)
+		}},
+		{"absolute file", "/tmp/CLAUDE.md", func(root, file string) error {
+			return Note(ctx, root, file, time.Second, "n", "", t0)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "ws")
+			if err := tt.call(root, tt.file); err == nil {
+				t.Fatal("no error")
+			}
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(DefaultFile))); err == nil {
+				t.Error("a rejected call wrote the file")
+			}
+		})
+	}
+}
+
+// The file keeps the mode a person gave it.
+func TestRecordKeepsMode(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, filepath.FromSlash(DefaultFile))
+	writeFile(t, path, human)
+	if err := Note(context.Background(), root, "", time.Second, "n", "", t0); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
