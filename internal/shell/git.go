@@ -1,0 +1,150 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// git analyses the git subcommands that change the working tree or throw work away.
+func (w *walker) git(c *call) {
+	f, args := c.f, c.args
+	for len(args) > 0 && isOption(args[0]) {
+		opt := args[0].text
+		args = args[1:]
+		if len(args) == 0 {
+			return
+		}
+		switch {
+		case opt == "-C":
+			f = f.subshell()
+			f.cd(args[0])
+			args = args[1:]
+		case opt == "-c" || slices.Contains([]string{"--git-dir", "--work-tree", "--namespace", "--config-env"}, opt):
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 || !args[0].literal {
+		return
+	}
+	g := gitCall{c: c, f: f, args: args[1:]}
+	switch args[0].text {
+	case "push":
+		w.gitPush(g)
+	case "reset":
+		if (options{}).parse(g.args).has("hard") {
+			w.destructive(c.text())
+		}
+	case "clean":
+		w.gitClean(g)
+	case "checkout":
+		w.gitCheckout(g)
+	case "restore":
+		w.gitRestore(g)
+	case "rm":
+		p := options{long: []string{"pathspec-from-file"}}.parse(g.args)
+		if !p.has("cached") { // --cached leaves the file on disk
+			w.pathspecs(g, deletes, p.operands)
+		}
+	case "mv":
+		p := options{}.parse(g.args)
+		sources, dest := w.destinations(f, p)
+		w.pathspecs(g, deletes, sources)
+		w.pathspecs(g, writes, dest)
+	case "apply":
+		p := options{}.parse(g.args)
+		if !p.has("check", "stat", "numstat", "summary") || p.has("apply") {
+			w.opaque("git apply: patch targets unknown")
+		}
+	case "am":
+		w.opaque("git am: patch targets unknown")
+	case "branch":
+		p := options{short: "tu", long: []string{"track", "set-upstream-to", "contains", "merged", "sort", "format"}}.parse(g.args)
+		if p.has("D") || (p.has("d", "delete") && p.has("f", "force")) {
+			w.destructive(c.text())
+		}
+	}
+}
+
+// gitCall is a git subcommand: the whole call, for reasons, the frame after -C, and the words
+// after the subcommand.
+type gitCall struct {
+	c    *call
+	f    *frame
+	args []arg
+}
+
+func (w *walker) gitPush(g gitCall) {
+	p := options{short: "o", long: []string{"repo", "receive-pack", "exec", "push-option"}}.parse(g.args)
+	force := p.has("f", "force", "force-with-lease")
+	if len(p.operands) > 1 {
+		// a refspec with a leading + forces that ref
+		force = force || slices.ContainsFunc(p.operands[1:], func(a arg) bool { return strings.HasPrefix(a.text, "+") })
+	}
+	if force {
+		w.destructive(g.c.text())
+	}
+}
+
+func (w *walker) gitClean(g gitCall) {
+	p := options{short: "e", long: []string{"exclude"}}.parse(g.args)
+	if p.has("n", "dry-run") || !p.has("f", "force") {
+		return // without -f git clean refuses to delete anything
+	}
+	w.destructive(g.c.text())
+	w.pathspecs(g, deletes, p.operands)
+}
+
+// gitCheckout: the paths after `--` are overwritten from the index or a commit. Without `--` a
+// word may be a branch or a path; only "." is surely a path.
+func (w *walker) gitCheckout(g gitCall) {
+	before, after, dashes := cutWord(g.args, "--")
+	paths := after
+	if !dashes {
+		p := options{short: "bB", long: []string{"orphan", "pathspec-from-file"}}.parse(before)
+		paths = slices.DeleteFunc(p.operands, func(a arg) bool { return !isWholeTree(a) })
+	}
+	w.discardChanges(g, paths)
+}
+
+func (w *walker) gitRestore(g gitCall) {
+	p := options{short: "s", long: []string{"source", "pathspec-from-file"}}.parse(g.args)
+	if p.has("S", "staged") && !p.has("W", "worktree") {
+		return // only the index changes
+	}
+	w.discardChanges(g, p.operands)
+}
+
+// discardChanges reports paths overwritten from git; overwriting the whole tree is destructive.
+func (w *walker) discardChanges(g gitCall, paths []arg) {
+	if slices.ContainsFunc(paths, isWholeTree) {
+		w.destructive(g.c.text())
+	}
+	w.pathspecs(g, writes, paths)
+}
+
+func isWholeTree(a arg) bool {
+	return a.literal && (a.text == "." || a.text == "./")
+}
+
+// pathspecs reports git path operands. Git expands patterns itself, so a quoted '*.go' is a
+// pattern too, and so is pathspec magic like :(glob) or :/.
+func (w *walker) pathspecs(g gitCall, e effect, list []arg) {
+	for _, a := range list {
+		if a.literal && (strings.ContainsAny(a.text, "*?[") || strings.HasPrefix(a.text, ":")) {
+			w.opaque(fmt.Sprintf("git pathspec is a pattern: %s", a.raw))
+			continue
+		}
+		w.target(g.f, "git", e, a)
+	}
+}
+
+// cutWord splits words at the first literal sep.
+func cutWord(words []arg, sep string) (before, after []arg, found bool) {
+	for i, a := range words {
+		if a.literal && a.text == sep {
+			return words[:i], words[i+1:], true
+		}
+	}
+	return words, nil, false
+}

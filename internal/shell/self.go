@@ -1,0 +1,50 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// self records a call of intenthook and says what kind it is (SPEC §8): selecting an intent,
+// reading, or pulling one of the human's levers.
+func (w *walker) self(c *call) {
+	w.found.Self = append(w.found.Self, SelfCall{Kind: selfKind(c.args), Args: words(c.args)})
+}
+
+func selfKind(args []arg) SelfKind {
+	rooted := false
+	for len(args) > 0 && args[0].literal && (args[0].text == "--root" || strings.HasPrefix(args[0].text, "--root=")) {
+		if args[0].text == "--root" && len(args) > 1 {
+			args = args[1:]
+		}
+		args, rooted = args[1:], true
+	}
+	if len(args) == 0 {
+		return SelfReadOnly // prints the help
+	}
+	if !args[0].literal {
+		return SelfLever
+	}
+	switch args[0].text {
+	case "select":
+		if !rooted && len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
+			return SelfSelect
+		}
+	case "intents":
+		if secondIs(args, "list", "show", "validate") {
+			return SelfReadOnly
+		}
+	case "ledger":
+		if secondIs(args, "query", "verify") {
+			return SelfReadOnly
+		}
+	case "blame", "status", "doctor", "version", "lesson", "help", "--help", "-h", "--version":
+		return SelfReadOnly
+	}
+	return SelfLever
+}
+
+// secondIs reports whether the word after a command group is one of subs.
+func secondIs(args []arg, subs ...string) bool {
+	return len(args) > 1 && args[1].literal && slices.Contains(subs, args[1].text)
+}

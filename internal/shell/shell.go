@@ -1,0 +1,147 @@
+// Package shell reads a shell command line the way the hook must before it runs: it finds the files
+// the command writes, deletes and shows, the calls that are destructive, the reasons it cannot be
+// analysed, and the calls of intenthook itself (SPEC §8).
+//
+// It parses with mvdan.cc/sh (Bash dialect) and never runs anything. It does not resolve paths
+// against a working directory, match scopes or decide: the gate does that with an Analysis. What
+// the text cannot tell (a script file's contents, targets that arrive on stdin) is reported as
+// Opaque, never guessed.
+package shell
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Analysis is what a command line does to files, in the order the walk meets it, without
+// duplicates. Paths are the words as the shell would pass them (quotes removed), joined onto a
+// literal `cd DIR` that precedes them; they are not cleaned or resolved.
+type Analysis struct {
+	Writes      []string   // files and directories the command creates or changes
+	Deletes     []string   // files and directories it removes
+	Destructive []string   // why the command is destructive, e.g. "rm -rf build"
+	Opaque      []string   // why the command cannot be analysed, e.g. "eval"
+	Reads       []string   // files a viewer (cat, head, sed -n, grep on one file…) shows
+	Self        []SelfCall // calls of intenthook itself
+	Simple      bool       // the whole line is one simple command: no list, pipe, substitution or redirection
+}
+
+// SelfKind says what a call of intenthook from an agent's shell is.
+type SelfKind int
+
+const (
+	// SelfSelect is `intenthook select <ID>`: one argument, no flags (SPEC §6).
+	SelfSelect SelfKind = iota + 1
+	// SelfReadOnly is a subcommand that changes nothing governed: intents list, status, blame…
+	SelfReadOnly
+	// SelfLever is any other call: the human's levers, which an agent may not pull.
+	SelfLever
+)
+
+func (k SelfKind) String() string {
+	switch k {
+	case SelfSelect:
+		return "select"
+	case SelfReadOnly:
+		return "read-only"
+	case SelfLever:
+		return "lever"
+	}
+	return fmt.Sprintf("SelfKind(%d)", int(k))
+}
+
+// SelfCall is one call of intenthook found in the command.
+type SelfCall struct {
+	Kind SelfKind
+	Args []string // the words after the program word
+}
+
+// Analyse parses cmd and walks every command in it. isDir reports whether a path, in the form it
+// would take in Writes, names an existing directory (the caller resolves it against the event's
+// cwd); it decides whether `cp a dir` writes dir or dir/a. A nil isDir knows no directories.
+func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
+	defer func() {
+		// A last guard, not a way of working: the hook has to answer, and a command we failed
+		// to analyse is one we cannot vouch for.
+		if r := recover(); r != nil {
+			a = Analysis{Opaque: []string{fmt.Sprintf("internal error while analysing the command: %v", r)}}
+		}
+	}()
+	w := &walker{isDir: isDir}
+	file := w.script(&frame{src: cmd}, "")
+	w.found.Simple = file != nil && isSimple(file)
+	return w.result()
+}
+
+// SelectID returns the intent id when the whole command is `intenthook select <ID>` and nothing
+// else, and "" otherwise.
+func (a Analysis) SelectID() string {
+	if !a.Simple || len(a.Self) != 1 || a.Self[0].Kind != SelfSelect {
+		return ""
+	}
+	return a.Self[0].Args[1]
+}
+
+// walker collects findings while it goes through the syntax tree. One walker serves one Analyse.
+type walker struct {
+	isDir func(string) bool
+	found Analysis
+}
+
+func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }
+func (w *walker) delete(p string) { w.found.Deletes = append(w.found.Deletes, p) }
+func (w *walker) read(p string)   { w.found.Reads = append(w.found.Reads, p) }
+func (w *walker) opaque(why string) {
+	w.found.Opaque = append(w.found.Opaque, shorten(why))
+}
+func (w *walker) destructive(why string) {
+	w.found.Destructive = append(w.found.Destructive, shorten(why))
+}
+
+// isDirectory asks the caller whether a path (as it would appear in Writes) is a directory.
+func (w *walker) isDirectory(p string) bool {
+	return w.isDir != nil && w.isDir(p)
+}
+
+// result returns the findings with duplicates removed, keeping the first of each.
+func (w *walker) result() Analysis {
+	a := w.found
+	a.Writes = unique(a.Writes)
+	a.Deletes = unique(a.Deletes)
+	a.Destructive = unique(a.Destructive)
+	a.Opaque = unique(a.Opaque)
+	a.Reads = unique(a.Reads)
+	return a
+}
+
+func unique(list []string) []string {
+	if len(list) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(list))
+	out := list[:0]
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// maxReason bounds a reason's length: reasons quote the command, and a command can hold a whole
+// file in a here-document.
+const maxReason = 160
+
+func shorten(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	cut := maxReason
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
