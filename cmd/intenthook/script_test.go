@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,12 +21,15 @@ func TestMain(m *testing.M) {
 	})
 }
 
+var update = flag.Bool("update", false, "rewrite the golden files inside the scripts from what the binary produced")
+
 // TestScripts runs testdata/script/*.txtar: real event payloads through the
 // real binary, asserting exit codes, stdout JSON and the files written.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
+		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOME", e.WorkDir+"/.home")
 			return nil
@@ -32,6 +37,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"code":  cmdCode,
 			"subst": cmdSubst,
+			"trace": cmdTrace,
 		},
 	})
 }
@@ -71,4 +77,32 @@ func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
 		out := strings.ReplaceAll(string(data), "$WORK", ts.Getenv("WORK"))
 		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(out), 0o644))
 	}
+}
+
+// Fields of a ledger line that differ between runs, normalised for golden
+// comparisons: uuids, times, the chain hashes that cover them, the commit.
+var volatile = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`"id":"[0-9a-f-]{36}"`), `"id":"<uuid>"`},
+	{regexp.MustCompile(`"timestamp":"[^"]+"`), `"timestamp":"<time>"`},
+	{regexp.MustCompile(`"prev":"sha256:[0-9a-f]{64}"`), `"prev":"<prev>"`},
+	{regexp.MustCompile(`"revision":"[0-9a-f]{40}"`), `"revision":"<commit>"`},
+}
+
+// cmdTrace prints a ledger file with its volatile fields normalised, for
+// `cmp stdout want.jsonl`: `trace .orchestration/agent_trace.jsonl`.
+func cmdTrace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: trace file")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	out := strings.ReplaceAll(string(data), ts.Getenv("WORK"), "$WORK")
+	for _, v := range volatile {
+		out = v.re.ReplaceAllString(out, v.with)
+	}
+	_, err = ts.Stdout().Write([]byte(out))
+	ts.Check(err)
 }

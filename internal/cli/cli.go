@@ -41,7 +41,7 @@ type app struct {
 
 func (a *app) env() *gate.Env {
 	wd, _ := os.Getwd()
-	return &gate.Env{Root: a.root, Getenv: a.getenv, Wd: wd, Now: nowFunc}
+	return &gate.Env{Root: a.root, Getenv: a.getenv, Wd: wd, Now: nowFunc, Version: Version}
 }
 
 func (a *app) io() runner.IO { return runner.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr} }
@@ -117,6 +117,10 @@ Wire it into Claude Code with hooks.example.json; see the README.`,
 		a.contextCommand(),
 		a.selectCommand(),
 		a.intentsCommand(),
+		a.ledgerCommand(),
+		a.blameCommand(),
+		a.lessonCommand(),
+		a.statusCommand(),
 		a.versionCommand(),
 	)
 	return root

@@ -18,7 +18,7 @@ func (a *app) intentsCommand() *cobra.Command {
 		Use:   "intents",
 		Short: "Inspect and manage the intent catalog",
 	}
-	cmd.AddCommand(a.validateCommand())
+	cmd.AddCommand(a.listCommand(), a.showCommand(), a.validateCommand(), a.transitionCommand(), a.verifyCommand(), a.scopeCommand())
 	return cmd
 }
 

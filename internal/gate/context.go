@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -34,7 +33,8 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	budget := g.Budget()
 	text := preamble + "\n\nIntents you can select:\n" + selectable(g.Catalog, budget/3)
 	if in != nil {
-		text += "\n\nYour active intent:\n" + intentctx.Build(in, budget-len(text)-len("\n\nYour active intent:\n"))
+		text += "\n\nYour active intent:\n"
+		text += g.intentContext(in, "", budget-len(text))
 	}
 	return hook.Decision{Context: text}, nil
 }

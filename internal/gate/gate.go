@@ -29,6 +29,7 @@ type Env struct {
 	Wd      string
 	Now     func() time.Time
 	Explain io.Writer // non-nil with --explain
+	Version string    // stamped on ledger records
 }
 
 func (e *Env) now() time.Time {
@@ -51,6 +52,7 @@ type Gate struct {
 	sessions  state.Sessions
 	session   *state.Session
 	explain   *explainer
+	notes     []string // non-fatal warnings for stderr
 }
 
 // Open finds the call's governed root and loads its snapshot. It returns a
@@ -140,3 +142,7 @@ func (g *Gate) Budget() int {
 
 // Explain prints the explanation gathered so far.
 func (g *Gate) Explain() { g.explain.flush() }
+
+// Notes returns the non-fatal warnings gathered during the call (a record
+// or lesson that could not be written), for stderr.
+func (g *Gate) Notes() []string { return g.notes }

@@ -2,29 +2,49 @@ package gate
 
 import (
 	"context"
+	"fmt"
+	"os"
 
+	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intentmap"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// Post runs the PostToolUse pipeline (SPEC §7).
+// Post runs the PostToolUse pipeline (SPEC §7.1): it records what the call
+// changed, with the intent fixed at PreToolUse for the same tool_use_id.
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	class := Classify(g.call.ToolName, g.Config.Tools)
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
+	pending, hasPending := g.session.Pending[g.call.ToolUseID]
+	intentID := pending.IntentID
+	if intentID == "" {
+		intentID, _ = g.activeIntent()
+	}
+	g.explain.step("intent", "found", ev("intent", intentID), fmt.Sprintf("pending=%v", hasPending))
+	var d hook.Decision
+	var err error
 	switch class {
 	case ClassRead:
-		return hook.Decision{}, g.postRead(ctx)
+		err = g.postRead(ctx)
 	case ClassWrite, ClassDelete:
-		return g.postWrite(ctx)
+		d, err = g.postWrite(ctx, class, intentID, pending)
+	case ClassShell:
+		d, err = g.postShell(ctx, intentID, pending)
+	case ClassUnclassified:
+		err = g.postOther(ctx, intentID)
+	case ClassSelect, ClassExempt:
+		g.explain.step("decide", "skip", "nothing to record")
 	}
-	return hook.Decision{}, nil
+	return d, err
 }
 
 // postRead records what this session/agent saw, for the stale check.
 func (g *Gate) postRead(ctx context.Context) error {
 	seen := g.currentHashes(g.call.Paths)
-	if len(seen) == 0 {
+	if len(seen) == 0 || g.call.Failed {
 		return nil
 	}
 	return g.updateSession(ctx, func(s *state.Session) {
@@ -34,15 +54,148 @@ func (g *Gate) postRead(ctx context.Context) error {
 	})
 }
 
-func (g *Gate) postWrite(ctx context.Context) (hook.Decision, error) {
-	seen := g.currentHashes(g.call.Paths)
-	err := g.updateSession(ctx, func(s *state.Session) {
-		delete(s.Pending, g.call.ToolUseID)
-		for rel, h := range seen {
-			s.Record(g.call.AgentID, rel, h)
+// change is one file a call changed, as the ledger and the map see it.
+type change struct {
+	rel, pre, post, class, scope string
+	content                      []byte
+}
+
+// postWrite records each path of a write or delete tool.
+func (g *Gate) postWrite(ctx context.Context, class Class, intentID string, pending state.Pending) (hook.Decision, error) {
+	var d hook.Decision
+	var changes []change
+	for _, p := range g.call.Paths {
+		res := g.resolver.Resolve(p)
+		if res.Place != workspace.Inside {
+			g.explain.step("record", "skip", ev("path", res.Abs), "(outside the root)")
+			continue
 		}
-	})
-	return hook.Decision{}, err
+		c, err := g.observe(res, pending)
+		if err != nil {
+			return d, err
+		}
+		c.class = classify(g.call.ToolName, c.rel, c.pre, c.post, class == ClassDelete, g.call.Failed, g.call.MutationClass)
+		if !g.call.Failed && c.pre != "" && c.pre == c.post {
+			d.Notes = append(d.Notes, fmt.Sprintf("intenthook: warning: %s did not change %s (no-op write)", g.call.ToolName, c.rel))
+		}
+		changes = append(changes, c)
+	}
+	if len(changes) == 0 {
+		return d, nil
+	}
+	return d, g.commit(ctx, intentID, changes)
+}
+
+// observe reads a changed file's before and after.
+func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, error) {
+	c := change{rel: res.Rel, scope: pending.Scope}
+	if c.scope == "" {
+		c.scope = g.scopeOf(res.Rel, pending.IntentID)
+	}
+	content, err := os.ReadFile(res.Abs)
+	switch {
+	case err == nil:
+		c.content, c.post = content, digest.Bytes(content)
+	case !os.IsNotExist(err):
+		return c, fmt.Errorf("read %s: %w", res.Rel, err)
+	}
+	if pre, ok := pending.PreHash[res.Rel]; ok {
+		c.pre = pre
+	} else if g.call.OriginalFile != nil {
+		c.pre = digest.String(*g.call.OriginalFile)
+	}
+	return c, nil
+}
+
+// scopeOf judges a path that has no PreToolUse verdict stored (its pre hook
+// did not run): ignored, inside the intent's scope, or not.
+func (g *Gate) scopeOf(rel, intentID string) string {
+	if g.ignore.Match(rel, false) {
+		return ScopeIgnored
+	}
+	if intentID == "" {
+		intentID, _ = g.activeIntent()
+	}
+	in := g.Catalog.Find(intentID)
+	if in == nil {
+		return ScopeFail
+	}
+	if _, ok := in.Match(rel); ok {
+		return ScopePass
+	}
+	return ScopeFail
+}
+
+// commit appends one record per change, refreshes the session's recorded
+// hashes and updates the intent map.
+func (g *Gate) commit(ctx context.Context, intentID string, changes []change) error {
+	var recs []*ledger.Record
+	var mapChanges []intentmap.Change
+	name := ""
+	if in := g.Catalog.Find(intentID); in != nil {
+		name = in.Name
+	}
+	for _, c := range changes {
+		r := g.record(g.event(), intentID)
+		m := &r.Metadata.Intenthook
+		m.MutationClass, m.PreHash, m.PostHash = c.class, ledger.NullString(c.pre), ledger.NullString(c.post)
+		m.ScopeValidation, m.Decision = c.scope, "allow"
+		if g.call.Failed {
+			m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "tool failed"))
+		}
+		r.Files = []ledger.File{g.fileEntry(c.rel, ranges(g.call, c.content), intentID)}
+		recs = append(recs, r)
+		g.explain.step("record", c.class, ev("path", c.rel), ev("pre", c.pre), ev("post", c.post), ev("scope", c.scope))
+		if g.call.Failed || intentID == "" || c.scope == ScopeIgnored {
+			continue
+		}
+		mc := intentmap.Change{IntentID: intentID, IntentName: name, Path: c.rel, Kind: intentmap.Added, Class: c.class, Time: g.env.now()}
+		switch c.class {
+		case FileDeletion:
+			mc.Kind = intentmap.Removed
+		case IntentEvolution:
+			mc.Kind = intentmap.Evolved
+		}
+		mapChanges = append(mapChanges, mc)
+	}
+	if err := g.updateSession(ctx, func(s *state.Session) {
+		delete(s.Pending, g.call.ToolUseID)
+		for _, c := range changes {
+			s.Record(g.call.AgentID, c.rel, c.post)
+		}
+	}); err != nil {
+		return err
+	}
+	g.note(g.appendRecords(ctx, recs...))
+	if g.call.Failed {
+		for _, c := range changes {
+			g.note(g.lesson(ctx, "tool_failure", intentID, c.rel, orDefault(g.call.Error, "tool failed")))
+		}
+	}
+	if len(mapChanges) > 0 {
+		g.note(intentmap.Apply(ctx, g.Root, g.Config.LockTimeout, mapChanges...))
+	}
+	return nil
+}
+
+func (g *Gate) event() string {
+	if g.call.Failed && g.call.Event == hook.PostToolUseFailure {
+		return ledger.EventPostToolUseFailure
+	}
+	return ledger.EventPostToolUse
+}
+
+// postOther gives an unclassified tool (an MCP tool, a custom tool) one
+// CONFIGURATION record without files.
+func (g *Gate) postOther(ctx context.Context, intentID string) error {
+	r := g.record(g.event(), intentID)
+	m := &r.Metadata.Intenthook
+	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
+	if g.call.Failed {
+		m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "tool failed"))
+	}
+	g.note(g.appendRecords(ctx, r))
+	return nil
 }
 
 // currentHashes hashes the governed files among paths, by root-relative path.
@@ -53,8 +206,8 @@ func (g *Gate) currentHashes(paths []string) map[string]string {
 		if res.Place != workspace.Inside {
 			continue
 		}
-		h, err := hashFile(res.Abs)
-		if err != nil {
+		h, err := digest.File(res.Abs)
+		if err != nil || h == "" {
 			continue
 		}
 		out[res.Rel] = h

@@ -163,14 +163,6 @@ func (g *Gate) storePending(ctx context.Context, ts []*target) error {
 	})
 }
 
-// recordDenial is where a deny becomes a ledger FAIL record and, for scope
-// and stale denials, a lesson. The ledger arrives in its own package; until
-// then the decision stands on its own.
-func (g *Gate) recordDenial(_ context.Context, t *target, d hook.Decision) {
-	_ = t
-	_ = d
-}
-
 func (g *Gate) evidence(t *target) []string {
 	status := ""
 	if t.intent != nil {

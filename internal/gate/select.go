@@ -3,15 +3,12 @@ package gate
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intents"
-	"github.com/intenthook/intenthook/internal/intents/splice"
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -78,15 +75,11 @@ func (g *Gate) Context(id string) (string, error) {
 	if in == nil {
 		return "", fmt.Errorf("intent %s not found in %s", id, intents.File)
 	}
-	return intentctx.Build(in, g.Budget()), nil
+	return g.intentContext(in, "", g.Budget()), nil
 }
 
 func (g *Gate) selectionContext(in *intents.Intent, warning string) string {
-	xml := intentctx.Build(in, g.Budget()-len(warning)-1)
-	if warning == "" {
-		return xml
-	}
-	return warning + "\n" + xml
+	return g.intentContext(in, warning, g.Budget())
 }
 
 // activate checks that id can be worked on, starting it when PENDING. It
@@ -165,40 +158,20 @@ func (g *Gate) dependenciesIncomplete(in *intents.Intent, evidence []string) (ho
 }
 
 // start moves a PENDING intent to IN_PROGRESS in the catalog file, changing
-// only its status and updated_at, under the catalog lock.
+// only its status and updated_at, under the catalog lock. Another process
+// may have started it meanwhile: then there is nothing to do.
 func (g *Gate) start(ctx context.Context, in *intents.Intent) error {
-	unlock, err := state.Lock(ctx, g.Root, state.LockCatalog, g.Config.LockTimeout)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	path := filepath.Join(g.Root, filepath.FromSlash(intents.File))
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read catalog: %w", err)
-	}
-	// Another process may have started it while we waited for the lock.
-	fresh, err := intents.Parse(data)
-	if err != nil {
-		return err
-	}
-	if cur := fresh.Find(in.ID); cur == nil || cur.Status != intents.Pending {
-		in.Status = intents.InProgress
-		return nil
-	}
-	out, err := splice.SetStatus(data, in.ID, string(intents.InProgress), g.env.now())
+	_, err := g.Editor().Apply(ctx, lifecycle.Transition{ID: in.ID, To: intents.InProgress, From: intents.Pending, Reason: "selected"})
 	if err != nil {
 		return fmt.Errorf("start %s: %w", in.ID, err)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if err := state.WriteFile(path, out, st.Mode().Perm(), true); err != nil {
-		return err
-	}
 	in.Status = intents.InProgress
 	return nil
+}
+
+// Editor changes this workspace's catalog on behalf of the call's session.
+func (g *Gate) Editor() *lifecycle.Editor {
+	return &lifecycle.Editor{Root: g.Root, LockTimeout: g.Config.LockTimeout, Now: g.env.Now, Ledger: g.ledger(), Session: g.call.SessionID, Tool: g.call.ToolName}
 }
 
 // liveHolders names the other sessions seen in the last 30 minutes that have
@@ -228,5 +201,3 @@ func (g *Gate) liveHolders(id string) ([]string, error) {
 	return out, nil
 }
 
-// recordSelect is where a selection becomes a ledger select record.
-func (g *Gate) recordSelect(_ context.Context, _ *intents.Intent) {}

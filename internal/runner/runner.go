@@ -77,6 +77,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	if err != nil {
 		return fail(h, event, cfg, err, std, env, getenv)
 	}
+	d.Notes = append(d.Notes, g.Notes()...)
 	ans := claude.Encode(event, d, g.Budget())
 	if h.AlwaysOpen && ans.Exit != 0 {
 		ans.Exit = 0

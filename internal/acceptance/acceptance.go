@@ -1,0 +1,109 @@
+// Package acceptance runs an intent's acceptance checks for `intents
+// verify`: each criterion's shell command, from the workspace root, under a
+// timeout, with its output captured. It judges criteria; it does not change
+// the catalog.
+package acceptance
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/intents"
+)
+
+// maxOutput bounds the output kept per check.
+const maxOutput = 16 << 10
+
+// Outcome of one criterion.
+type Outcome string
+
+// Outcomes.
+const (
+	Passed    Outcome = "passed"
+	Failed    Outcome = "failed"
+	TimedOut  Outcome = "timed out"
+	Confirmed Outcome = "confirmed" // a string criterion confirmed by a person
+	Manual    Outcome = "needs confirmation"
+)
+
+// Result is one criterion's verdict.
+type Result struct {
+	Description string        `json:"description"`
+	Check       string        `json:"check,omitempty"`
+	Outcome     Outcome       `json:"outcome"`
+	ExitCode    int           `json:"exit_code"`
+	Output      string        `json:"output,omitempty"`
+	Duration    time.Duration `json:"duration_ns"`
+}
+
+// OK reports whether the criterion is met.
+func (r Result) OK() bool { return r.Outcome == Passed || r.Outcome == Confirmed }
+
+// Run judges every criterion: checks run with `sh -c` from root, each within
+// timeout; string criteria pass only when confirmManual is set.
+func Run(ctx context.Context, root string, criteria []intents.Criterion, timeout time.Duration, confirmManual bool) []Result {
+	out := make([]Result, 0, len(criteria))
+	for _, c := range criteria {
+		r := Result{Description: c.Description, Check: c.Check}
+		switch {
+		case c.Check != "":
+			runCheck(ctx, root, c.Check, timeout, &r)
+		case confirmManual:
+			r.Outcome = Confirmed
+		default:
+			r.Outcome = Manual
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// AllOK reports whether every criterion is met.
+func AllOK(rs []Result) bool {
+	for _, r := range rs {
+		if !r.OK() {
+			return false
+		}
+	}
+	return true
+}
+
+func runCheck(ctx context.Context, root, check string, timeout time.Duration, r *Result) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	// The check is the catalog author's command, run as written; no event
+	// data is ever part of it.
+	cmd := exec.CommandContext(ctx, "sh", "-c", check)
+	cmd.Dir = root
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	cmd.Stderr = &buf
+	// A check's children may hold the output pipe after sh is killed.
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	err := cmd.Run()
+	r.Duration = time.Since(start)
+	r.Output = tail(buf.Bytes())
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		r.Outcome, r.ExitCode = TimedOut, -1
+	case err == nil:
+		r.Outcome = Passed
+	case errors.As(err, &ee):
+		r.Outcome, r.ExitCode = Failed, ee.ExitCode()
+	default:
+		r.Outcome, r.ExitCode, r.Output = Failed, -1, err.Error()
+	}
+}
+
+// tail keeps the end of long output: that is where failures are reported.
+func tail(b []byte) string {
+	if len(b) <= maxOutput {
+		return string(b)
+	}
+	return "…" + string(b[len(b)-maxOutput:])
+}

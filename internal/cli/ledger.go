@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// governedRoot finds the workspace root for a command run by a person.
+func (a *app) governedRoot() (string, error) {
+	start := a.root
+	if start == "" {
+		start, _ = os.Getwd()
+	}
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	root := workspace.FindRoot(abs)
+	if root == "" {
+		return "", withHint(errors.New("no governed workspace here: .orchestration/active_intents.yaml not found"), "run inside a governed workspace, or pass --root DIR")
+	}
+	return root, nil
+}
+
+func (a *app) ledgerCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ledger",
+		Short: "Read and check the trace ledger (.orchestration/agent_trace.jsonl)",
+	}
+	cmd.AddCommand(a.ledgerQueryCommand(), a.ledgerVerifyCommand())
+	return cmd
+}
+
+func (a *app) ledgerQueryCommand() *cobra.Command {
+	var q ledger.Query
+	var since string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "query",
+		Short: "Print ledger records, newest last",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := a.governedRoot()
+			if err != nil {
+				return err
+			}
+			if since != "" {
+				if q.Since, err = parseSince(since); err != nil {
+					return err
+				}
+			}
+			q.File = a.rootRelative(root, q.File)
+			recs, err := ledger.Select(root, q)
+			if err != nil {
+				return err
+			}
+			return a.printRecords(recs, asJSON)
+		},
+	}
+	cmd.Flags().StringVar(&q.Intent, "intent", "", "only records of this intent")
+	cmd.Flags().StringVar(&q.File, "file", "", "only records that touch this path")
+	cmd.Flags().StringVar(&q.Session, "session", "", "only records of this session")
+	cmd.Flags().StringVar(&since, "since", "", "only records at or after this time (RFC 3339, or a duration like 2h)")
+	cmd.Flags().IntVarP(&q.Limit, "limit", "n", 0, "only the newest N records")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
+	return cmd
+}
+
+func parseSince(s string) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return nowFunc().Add(-d), nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return t, fmt.Errorf("--since %q: want an RFC 3339 time or a duration", s)
+	}
+	return t, nil
+}
+
+// rootRelative turns a path given on the command line into the ledger's
+// root-relative form.
+func (a *app) rootRelative(root, p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		wd, _ := os.Getwd()
+		p = filepath.Join(wd, p)
+	}
+	if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+func (a *app) printRecords(recs []ledger.Record, asJSON bool) error {
+	if asJSON {
+		for i := range recs {
+			line, err := recs[i].MarshalLine()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s\n", line)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEQ\tTIME\tEVENT\tINTENT\tSESSION\tTOOL\tCLASS\tPATH\tRESULT")
+	for i := range recs {
+		writeRecordRow(tw, &recs[i])
+	}
+	return tw.Flush()
+}
+
+func writeRecordRow(w io.Writer, r *ledger.Record) {
+	m := r.Metadata.Intenthook
+	paths := make([]string, 0, len(r.Files))
+	for _, f := range r.Files {
+		paths = append(paths, f.Path)
+	}
+	paths = append(paths, m.Paths...)
+	result := m.Decision
+	if m.Code != "" {
+		result += " " + string(m.Code)
+	}
+	if !m.Success && m.Error != "" {
+		result += " error: " + clipText(string(m.Error), 60)
+	}
+	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Seq, r.Timestamp, m.Event, dash(string(m.IntentID)),
+		dash(m.SessionID), dash(m.ToolName), dash(m.MutationClass), dash(strings.Join(paths, ",")), dash(result))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func clipText(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func (a *app) ledgerVerifyCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Check that every record parses, seq rises by one and the hash chain holds; exit 1 on errors",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := a.governedRoot()
+			if err != nil {
+				return err
+			}
+			rep := ledger.Verify(root)
+			if asJSON {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range rep.Errors {
+					fmt.Fprintf(a.stdout, "error: %s\n", p)
+				}
+				for _, p := range rep.Forks {
+					fmt.Fprintf(a.stdout, "fork: %s\n", p)
+				}
+				state := "ok"
+				if !rep.OK() {
+					state = fmt.Sprintf("%d error(s)", len(rep.Errors))
+				}
+				fmt.Fprintf(a.stdout, "%s: %d records, head seq %d, %d fork(s): %s\n", ledger.FileName, rep.Records, rep.Head.Seq, len(rep.Forks), state)
+			}
+			if !rep.OK() {
+				return exitError{exitFail}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (a *app) blameCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "blame PATH",
+		Short: "Show which intents, sessions and tools changed a file, newest first",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root, err := a.governedRoot()
+			if err != nil {
+				return err
+			}
+			recs, err := ledger.Blame(root, a.rootRelative(root, args[0]))
+			if err != nil {
+				return err
+			}
+			return a.printRecords(recs, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
+	return cmd
+}

@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/acceptance"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/lifecycle"
+)
+
+func (a *app) listCommand() *cobra.Command {
+	var status string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the intents: id, status, version, name and scope",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			g, err := a.openGate(&hook.Call{})
+			if err != nil {
+				return err
+			}
+			var list []*intents.Intent
+			for _, in := range g.Catalog.Intents {
+				if status == "" || string(in.Status) == strings.ToUpper(status) {
+					list = append(list, in)
+				}
+			}
+			if asJSON {
+				return a.printJSON(emptyIfNil(list))
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATUS\tVERSION\tNAME\tSCOPE")
+			for _, in := range list {
+				name := in.Name
+				if !in.Valid() {
+					name += " (invalid)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", dash(in.ID), dash(string(in.Status)), in.Version, name, in.ScopeSummary())
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&status, "status", "", "only intents with this status")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func emptyIfNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func (a *app) showCommand() *cobra.Command {
+	var asJSON, asContext bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one intent (--context: the <intent_context> an agent receives)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := a.openGate(&hook.Call{})
+			if err != nil {
+				return err
+			}
+			in := g.Catalog.Find(args[0])
+			if in == nil {
+				return withHint(fmt.Errorf("intent %s not found", args[0]), "list intents with 'intenthook intents list'")
+			}
+			switch {
+			case asContext:
+				text, err := g.Context(in.ID)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, text)
+				return nil
+			case asJSON:
+				return a.printJSON(in)
+			}
+			a.printIntent(in)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asContext, "context", false, "print the <intent_context> XML injected into agents")
+	cmd.MarkFlagsMutuallyExclusive("json", "context")
+	return cmd
+}
+
+func (a *app) printIntent(in *intents.Intent) {
+	w := a.stdout
+	fmt.Fprintf(w, "%s  %s\n", in.ID, in.Name)
+	fmt.Fprintf(w, "status:    %s (version %d)\n", in.Status, in.Version)
+	fmt.Fprintf(w, "scope:     %s\n", in.ScopeSummary())
+	list := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "%s\n", title)
+		for _, it := range items {
+			fmt.Fprintf(w, "  - %s\n", it)
+		}
+	}
+	list("constraints:", in.Constraints)
+	var crit []string
+	for _, c := range in.AcceptanceCriteria {
+		if c.Check != "" {
+			crit = append(crit, fmt.Sprintf("%s  [check: %s]", c.Description, c.Check))
+		} else {
+			crit = append(crit, c.Description)
+		}
+	}
+	list("acceptance criteria:", crit)
+	if len(in.DependsOn) > 0 {
+		fmt.Fprintf(w, "depends on: %s\n", strings.Join(in.DependsOn, ", "))
+	}
+	if len(in.AllowedTools) > 0 {
+		fmt.Fprintf(w, "allowed tools: %s\n", strings.Join(in.AllowedTools, ", "))
+	}
+	if in.RequiresApproval {
+		fmt.Fprintln(w, "requires approval: every write asks")
+	}
+	fmt.Fprintf(w, "created %s, updated %s\n", in.CreatedAt, in.UpdatedAt)
+	for _, p := range in.Problems {
+		fmt.Fprintf(w, "%s: line %d: %s\n", p.Severity, p.Line, p.Message)
+	}
+}
+
+func (a *app) transitionCommand() *cobra.Command {
+	var reason string
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "transition ID STATUS",
+		Short: "Change an intent's status under the lifecycle state machine",
+		Long: `Change an intent's status. Allowed transitions:
+
+  PENDING     -> IN_PROGRESS, ARCHIVED
+  IN_PROGRESS -> COMPLETE (through 'intents verify', or --force --reason), BLOCKED, ARCHIVED
+  BLOCKED     -> IN_PROGRESS, ARCHIVED
+  COMPLETE    -> ARCHIVED
+  ARCHIVED    -> (terminal)
+
+Only the intent's status and updated_at change in the catalog file; every
+other byte is kept. The change is recorded in the ledger.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if force && reason == "" {
+				return errors.New("--force needs --reason")
+			}
+			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			if err != nil {
+				return err
+			}
+			to := intents.Status(strings.ToUpper(args[1]))
+			from, err := g.Editor().Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
+			if errors.Is(err, lifecycle.ErrNeedsVerify) {
+				return withHint(err, "run 'intenthook intents verify "+args[0]+"'")
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s: %s -> %s\n", args[0], from, to)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the ledger)")
+	cmd.Flags().BoolVar(&force, "force", false, "allow COMPLETE without a passing verify (needs --reason)")
+	return cmd
+}
+
+func (a *app) verifyCommand() *cobra.Command {
+	var confirm, asJSON bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "verify ID",
+		Short: "Run an IN_PROGRESS intent's acceptance checks; all pass -> COMPLETE",
+		Long: `Run each acceptance criterion's check with 'sh -c' from the workspace root.
+String criteria have no check: confirm them with --confirm-manual. When every
+criterion is met, the intent becomes COMPLETE. The report is recorded in the
+ledger either way.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			if err != nil {
+				return err
+			}
+			in := g.Catalog.Find(args[0])
+			switch {
+			case in == nil:
+				return fmt.Errorf("intent %s not found", args[0])
+			case !in.Valid():
+				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
+			case in.Status != intents.InProgress:
+				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are verified", in.ID, in.Status)
+			}
+			results := acceptance.Run(cmd.Context(), g.Root, in.AcceptanceCriteria, timeout, confirm)
+			ok := acceptance.AllOK(results)
+			if asJSON {
+				if err := a.printJSON(map[string]any{"intent": in.ID, "passed": ok, "criteria": emptyIfNil(results)}); err != nil {
+					return err
+				}
+			} else {
+				a.printVerify(results)
+			}
+			if !ok {
+				return exitError{exitFail}
+			}
+			if _, err := g.Editor().Apply(cmd.Context(), lifecycle.Transition{ID: in.ID, To: intents.Complete, Verified: true, Reason: "every acceptance criterion met"}); err != nil {
+				return err
+			}
+			if !asJSON {
+				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> COMPLETE\n", in.ID)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&confirm, "confirm-manual", false, "confirm the criteria that have no check")
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "time limit per check")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (a *app) printVerify(rs []acceptance.Result) {
+	for _, r := range rs {
+		mark := "✗"
+		if r.OK() {
+			mark = "✓"
+		}
+		fmt.Fprintf(a.stdout, "%s %s: %s", mark, r.Description, r.Outcome)
+		if r.Check != "" {
+			fmt.Fprintf(a.stdout, " (%s, %s)", r.Check, r.Duration.Round(time.Millisecond))
+		}
+		fmt.Fprintln(a.stdout)
+		if !r.OK() && strings.TrimSpace(r.Output) != "" {
+			for _, l := range strings.Split(strings.TrimRight(r.Output, "\n"), "\n") {
+				fmt.Fprintf(a.stdout, "    %s\n", l)
+			}
+		}
+	}
+	if !acceptance.AllOK(rs) {
+		fmt.Fprintln(a.stdout, "not complete: every criterion must pass (string criteria need --confirm-manual)")
+	}
+}
+
+func (a *app) scopeCommand() *cobra.Command {
+	var add, remove []string
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "scope ID --add GLOB | --remove GLOB",
+		Short: "Amend an intent's owned_scope (bumps its version)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(add) == 0 && len(remove) == 0 {
+				return errors.New("nothing to change: give --add or --remove")
+			}
+			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			if err != nil {
+				return err
+			}
+			scope, version, err := g.Editor().Amend(cmd.Context(), args[0], add, remove, reason)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s: owned_scope %s (version %d)\n", args[0], strings.Join(scope, ", "), version)
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&add, "add", nil, "add a glob (repeatable)")
+	cmd.Flags().StringArrayVar(&remove, "remove", nil, "remove a glob (repeatable)")
+	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the ledger)")
+	return cmd
+}

@@ -1,0 +1,85 @@
+package gate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// postShell records a shell call (SPEC §7.1 step 4): one CONFIGURATION
+// record with the command, then one record per file it changed among the
+// targets PreToolUse found, with the session's recorded hashes refreshed so
+// the agent's own `sed -i` never makes its next Edit stale.
+func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, error) {
+	call := g.record(g.event(), intentID)
+	m := &call.Metadata.Intenthook
+	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
+	m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
+	if g.call.Failed {
+		m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "command failed"))
+	}
+	g.note(g.appendRecords(ctx, call))
+
+	var changes []change
+	for rel, pre := range pending.PreHash {
+		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
+		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope, ScopePass)}
+		if content, err := os.ReadFile(abs); err == nil {
+			c.content, c.post = content, digest.Bytes(content)
+		}
+		if c.post == c.pre {
+			continue
+		}
+		c.class = classify("Bash", rel, c.pre, c.post, false, false, "")
+		changes = append(changes, c)
+	}
+	sortChanges(changes)
+	reads := g.viewerReads()
+	if len(changes) > 0 {
+		if err := g.commit(ctx, intentID, changes); err != nil {
+			return hook.Decision{}, err
+		}
+	}
+	if len(reads) > 0 {
+		if err := g.updateSession(ctx, func(s *state.Session) {
+			for rel, h := range reads {
+				s.Record(g.call.AgentID, rel, h)
+			}
+		}); err != nil {
+			return hook.Decision{}, err
+		}
+	}
+	return hook.Decision{}, nil
+}
+
+// viewerReads hashes the files the command showed the agent (cat, head, …).
+func (g *Gate) viewerReads() map[string]string {
+	if g.call.Failed {
+		return nil
+	}
+	var paths []string
+	paths = append(paths, g.analyse().Reads...)
+	out := map[string]string{}
+	for _, p := range paths {
+		res := g.resolver.Resolve(p)
+		if res.Place != workspace.Inside {
+			continue
+		}
+		if h, err := digest.File(res.Abs); err == nil && h != "" {
+			out[res.Rel] = h
+		}
+	}
+	return out
+}
+
+func sortChanges(cs []change) {
+	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.rel, b.rel) })
+}

@@ -1,0 +1,264 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/gitrev"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lessons"
+)
+
+// Mutation classes (SPEC §7.3).
+const (
+	FileCreation    = "FILE_CREATION"
+	FileDeletion    = "FILE_DELETION"
+	Documentation   = "DOCUMENTATION"
+	ASTRefactor     = "AST_REFACTOR"
+	IntentEvolution = "INTENT_EVOLUTION"
+	Configuration   = "CONFIGURATION"
+)
+
+// Scope validation values of a record.
+const (
+	ScopePass    = "PASS"
+	ScopeFail    = "FAIL"
+	ScopeExempt  = "EXEMPT"
+	ScopeIgnored = "IGNORED"
+)
+
+// wholeFileTools replace a file's content; other write tools edit it.
+var wholeFileTools = map[string]bool{"Write": true, "write_to_file": true}
+
+// classify names a change (SPEC §7.3). declared is the agent's own
+// mutation_class, which may refine a modification but never a creation or
+// a deletion. A failed call is named for what it tried to do: its file
+// missing afterwards is no deletion.
+func classify(tool, rel, pre, post string, deleteTool, failed bool, declared string) string {
+	switch {
+	case deleteTool || (post == "" && !failed):
+		return FileDeletion
+	case pre == "":
+		return FileCreation
+	}
+	class := ASTRefactor
+	switch {
+	case isDocumentation(rel):
+		class = Documentation
+	case wholeFileTools[tool]:
+		class = IntentEvolution
+	}
+	switch declared {
+	case ASTRefactor, IntentEvolution, Documentation:
+		return declared
+	}
+	return class
+}
+
+func isDocumentation(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".rst", ".txt":
+		return true
+	}
+	return strings.HasPrefix(rel, "docs/") || strings.Contains(rel, "/docs/")
+}
+
+// ranges attributes lines of content (the file after the call) to the call:
+// an edit's hunks, else the lines where its new strings stand, else the
+// whole file. Each range's hash covers exactly its lines' bytes, newlines
+// included, so a whole-file range's hash is the file's post-hash.
+func ranges(c *hook.Call, content []byte) []ledger.Range {
+	if len(content) == 0 {
+		return nil
+	}
+	starts := lineStarts(content)
+	span := func(first, last int) ledger.Range {
+		end := len(content)
+		if last < len(starts) {
+			end = starts[last]
+		}
+		return ledger.Range{StartLine: first, EndLine: last, ContentHash: digest.Bytes(content[starts[first-1]:end])}
+	}
+	if !wholeFileTools[c.ToolName] {
+		var out []ledger.Range
+		for _, h := range c.Hunks {
+			if h.NewLines <= 0 || h.NewStart < 1 || h.NewStart > len(starts) {
+				continue
+			}
+			out = append(out, span(h.NewStart, min(h.NewStart+h.NewLines-1, len(starts))))
+		}
+		if len(out) > 0 {
+			return out
+		}
+		for _, s := range c.NewStrings {
+			i := bytes.Index(content, []byte(s))
+			if s == "" || i < 0 {
+				continue
+			}
+			first := lineOf(starts, i)
+			last := lineOf(starts, i+len(s)-1)
+			out = append(out, span(first, last))
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return []ledger.Range{span(1, len(starts))}
+}
+
+// lineStarts returns the byte offset where each line begins.
+func lineStarts(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' && i+1 < len(b) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// lineOf returns the 1-based line holding byte offset off.
+func lineOf(starts []int, off int) int {
+	lo, hi := 0, len(starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if starts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1
+}
+
+// modelID names the model as Agent Trace wants it: provider/model.
+func modelID(m string) string {
+	switch {
+	case m == "" || strings.Contains(m, "/"):
+		return m
+	case strings.HasPrefix(m, "claude"):
+		return "anthropic/" + m
+	case strings.HasPrefix(m, "gpt-"), strings.HasPrefix(m, "o1"), strings.HasPrefix(m, "o3"), strings.HasPrefix(m, "o4"):
+		return "openai/" + m
+	case strings.HasPrefix(m, "gemini"):
+		return "google/" + m
+	}
+	return m
+}
+
+// record starts a ledger record for this call.
+func (g *Gate) record(event, intentID string) *ledger.Record {
+	r := &ledger.Record{}
+	if rev := gitrev.Revision(g.Root); rev != "" {
+		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
+	}
+	r.Metadata.Intenthook = ledger.Meta{
+		Event:     event,
+		IntentID:  ledger.NullString(intentID),
+		SessionID: g.call.SessionID,
+		AgentID:   ledger.NullString(g.call.AgentID),
+		ToolName:  g.call.ToolName,
+		ToolUseID: g.call.ToolUseID,
+		Success:   true,
+	}
+	return r
+}
+
+// fileEntry attributes ranges of rel to this conversation and its intent.
+func (g *Gate) fileEntry(rel string, rs []ledger.Range, intentID string) ledger.File {
+	conv := ledger.Conversation{URL: ledger.FileURL(g.transcript()), Ranges: rs}
+	if m := g.model(); m != "" {
+		conv.Contributor = &ledger.Contributor{Type: "ai", ModelID: modelID(m)}
+	} else {
+		conv.Contributor = &ledger.Contributor{Type: "ai"}
+	}
+	if intentID != "" {
+		conv.Related = append(conv.Related, ledger.Related{Type: "intent", URL: ledger.IntentURL(intentID)})
+		if in := g.Catalog.Find(intentID); in != nil {
+			for _, s := range in.RelatedSpecs {
+				conv.Related = append(conv.Related, ledger.Related{Type: "specification", URL: ledger.SpecURL(s.Ref)})
+			}
+		}
+	}
+	return ledger.File{Path: rel, Conversations: []ledger.Conversation{conv}}
+}
+
+func (g *Gate) transcript() string {
+	if g.call.TranscriptPath != "" {
+		return g.call.TranscriptPath
+	}
+	return g.session.Transcript
+}
+
+func (g *Gate) model() string {
+	if g.call.Model != "" {
+		return g.call.Model
+	}
+	return g.session.Model
+}
+
+func (g *Gate) ledger() *ledger.Ledger {
+	return &ledger.Ledger{Root: g.Root, LockTimeout: g.Config.LockTimeout, Fsync: g.Config.Ledger.Fsync, Now: g.env.Now, ToolVersion: g.env.Version}
+}
+
+// appendRecords writes records; a record that cannot be written is spooled
+// by the ledger, so an error here means even the spool failed. Decisions
+// stand regardless: the error becomes a note on stderr.
+func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error {
+	if err := g.ledger().Append(ctx, recs...); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return nil
+}
+
+// lesson records a lesson in the shared brain; like records, a lesson that
+// cannot be written never changes a decision.
+func (g *Gate) lesson(ctx context.Context, code, intentID, rel, msg string) error {
+	return lessons.Record(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, lessons.Lesson{
+		Time: g.env.now(), Code: code, Intent: intentID, Tool: g.call.ToolName, Path: rel, Message: msg,
+	})
+}
+
+// recordDenial appends a deny as a FAIL record and, for scope and stale
+// denials, records a lesson.
+func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
+	r := g.record(ledger.EventPreToolUse, t.intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "deny", ledger.NullString(d.Code), false
+	m.Reason = firstLine(d.Message)
+	if t.res.Rel != "" {
+		r.Files = []ledger.File{g.fileEntry(t.res.Rel, nil, t.intentID)}
+	}
+	g.note(g.appendRecords(ctx, r))
+	if d.Code == CodeScopeViolation || d.Code == CodeStaleFile {
+		g.note(g.lesson(ctx, d.Code, t.intentID, t.res.Rel, firstLine(d.Message)))
+	}
+}
+
+// recordSelect appends a select record.
+func (g *Gate) recordSelect(ctx context.Context, in *intents.Intent) {
+	r := g.record(ledger.EventSelect, in.ID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision = ScopeExempt, "allow"
+	g.note(g.appendRecords(ctx, r))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// note keeps a non-fatal error for stderr: the decision stands without it.
+func (g *Gate) note(err error) {
+	if err != nil {
+		g.notes = append(g.notes, "intenthook: warning: "+oneLine(err.Error()))
+	}
+}

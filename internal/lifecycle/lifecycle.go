@@ -1,0 +1,171 @@
+// Package lifecycle changes intents in the catalog file: status transitions
+// under the state machine of SPEC §2 and scope amendments. Each change
+// rewrites only the keys it changes (intents/splice), atomically and under
+// the catalog lock, and is recorded in the ledger. Deciding whether an agent
+// may change an intent is not its business: the gate and the CLI decide.
+package lifecycle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/gitrev"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/intents/splice"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// ErrNeedsVerify refuses a transition to COMPLETE that neither passed
+// `intents verify` nor was forced with a reason.
+var ErrNeedsVerify = errors.New("COMPLETE only through `intenthook intents verify`, or with --force --reason")
+
+// Editor changes one workspace's catalog.
+type Editor struct {
+	Root        string
+	LockTimeout time.Duration
+	Now         func() time.Time
+	Ledger      *ledger.Ledger
+	// Session and Tool name who made the change in its ledger record.
+	Session, Tool string
+}
+
+// Transition is one requested status change.
+type Transition struct {
+	ID     string
+	To     intents.Status
+	Reason string
+	// Verified is set by `intents verify` when every criterion passed;
+	// Force lets a person complete without it (a reason is required).
+	Verified, Force bool
+	// From, when set, must be the intent's current status: a selection
+	// starts only a PENDING intent, and does nothing if another process
+	// started it first.
+	From intents.Status
+}
+
+// Apply performs t and returns the status the intent had. With t.From set
+// and the intent already past it, Apply changes nothing and returns the
+// current status.
+func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error) {
+	if t.To == intents.Complete && !t.Verified && !(t.Force && t.Reason != "") {
+		return "", ErrNeedsVerify
+	}
+	var from intents.Status
+	err := e.edit(ctx, t.ID, func(data []byte, in *intents.Intent) ([]byte, error) {
+		from = in.Status
+		if t.From != "" && in.Status != t.From {
+			return nil, nil
+		}
+		if err := intents.CheckTransition(in.Status, t.To); err != nil {
+			return nil, err
+		}
+		return splice.SetStatus(data, t.ID, string(t.To), e.now())
+	})
+	if err != nil || (t.From != "" && from != t.From) {
+		return from, err
+	}
+	r := e.record(ledger.EventTransition, t.ID)
+	m := &r.Metadata.Intenthook
+	m.From, m.To, m.Reason = string(from), string(t.To), t.Reason
+	if t.Verified {
+		r.Metadata.Intenthook.Event = ledger.EventVerify
+	}
+	return from, e.Ledger.Append(ctx, r)
+}
+
+// Amend changes intent id's owned_scope (adding and removing patterns),
+// bumping its version; it returns the new scope and version.
+func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, reason string) ([]string, int, error) {
+	var scope []string
+	var version int
+	err := e.edit(ctx, id, func(data []byte, in *intents.Intent) ([]byte, error) {
+		scope = slices.Clone(in.OwnedScope)
+		for _, r := range remove {
+			i := slices.Index(scope, r)
+			if i < 0 {
+				return nil, fmt.Errorf("%s's owned_scope has no pattern %q", id, r)
+			}
+			scope = slices.Delete(scope, i, i+1)
+		}
+		for _, a := range add {
+			if _, err := intents.MatchGlob(a, ""); err != nil {
+				return nil, fmt.Errorf("pattern %q: %w", a, err)
+			}
+			if !slices.Contains(scope, a) {
+				scope = append(scope, a)
+			}
+		}
+		if len(scope) == 0 {
+			return nil, fmt.Errorf("%s would own nothing: owned_scope needs at least one pattern", id)
+		}
+		if slices.Equal(scope, in.OwnedScope) {
+			return nil, fmt.Errorf("%s's owned_scope already is %v", id, scope)
+		}
+		version = in.Version + 1
+		return splice.SetScope(data, id, scope, e.now())
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	r := e.record(ledger.EventAmend, id)
+	r.Metadata.Intenthook.Reason = reason
+	r.Metadata.Intenthook.Paths = scope
+	return scope, version, e.Ledger.Append(ctx, r)
+}
+
+// edit runs change on the catalog under its lock; a nil result with no
+// error means there is nothing to write.
+func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *intents.Intent) ([]byte, error)) error {
+	unlock, err := state.Lock(ctx, e.Root, state.LockCatalog, e.LockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := filepath.Join(e.Root, filepath.FromSlash(intents.File))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read catalog: %w", err)
+	}
+	c, err := intents.Parse(data)
+	if err != nil {
+		return err
+	}
+	in := c.Find(id)
+	if in == nil {
+		return fmt.Errorf("intent %s not found in %s", id, intents.File)
+	}
+	out, err := change(data, in)
+	if err != nil || out == nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return state.WriteFile(path, out, st.Mode().Perm(), true)
+}
+
+func (e *Editor) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+func (e *Editor) record(event, id string) *ledger.Record {
+	r := &ledger.Record{}
+	if rev := gitrev.Revision(e.Root); rev != "" {
+		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
+	}
+	r.Metadata.Intenthook = ledger.Meta{
+		Event: event, IntentID: ledger.NullString(id), SessionID: e.Session, ToolName: e.Tool,
+		ScopeValidation: "EXEMPT", Decision: "allow", Success: true,
+	}
+	return r
+}
