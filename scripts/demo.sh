@@ -19,9 +19,10 @@ bold=$'\e[1m'; dim=$'\e[2m'; off=$'\e[0m'
 event() {
   local hook=$1 tool=$2 input=$3 response=${4:-}
   n=$((n + 1))
+  local use=${use_id:-toolu_$n}
   local name=PreToolUse
   [ "$hook" = post ] && name=PostToolUse
-  local json="{\"session_id\":\"$session\",\"transcript_path\":\"/home/dev/.claude/projects/demo/$session.jsonl\",\"cwd\":\"$ws\",\"hook_event_name\":\"$name\",\"tool_name\":\"$tool\",\"tool_input\":$input,\"tool_use_id\":\"toolu_$n\"${response:+,\"tool_response\":$response}}"
+  local json="{\"session_id\":\"$session\",\"transcript_path\":\"/home/dev/.claude/projects/demo/$session.jsonl\",\"cwd\":\"$ws\",\"hook_event_name\":\"$name\",\"tool_name\":\"$tool\",\"tool_input\":$input,\"tool_use_id\":\"$use\"${response:+,\"tool_response\":$response}}"
   printf '%s%2d. %s %s%s %s%s%s\n' "$bold" "$n" "$name" "$tool" "$off" "$dim" "${input//$ws\//}" "$off"
   local out err code=0
   out=$("$bin" "$hook" <<<"$json" 2>"$ws/.stderr") || code=$?
@@ -44,15 +45,22 @@ event() {
 }
 write() { # write PATH CONTENT: a Write tool call; when allowed, the file is written and post runs
   local input="{\"file_path\":\"$ws/$1\",\"content\":\"$2\"}"
+  use_id=toolu_w$n
   event pre Write "$input"
   if [ "$verdict" = allow ]; then
     printf '%s\n' "$2" > "$ws/$1"
     event post Write "$input" "{\"type\":\"update\",\"filePath\":\"$ws/$1\"}"
   fi
+  use_id=
 }
 
 echo "${bold}intenthook demo${off} — workspace $ws"
 echo "${dim}catalog: INT-001 (PENDING, owns src/billing/**), INT-002 (IN_PROGRESS, requires approval, owns src/api/**)${off}"
+echo
+
+echo "${bold}# A session starts: intenthook context tells the agent the rules${off}"
+printf '{"session_id":"%s","transcript_path":"/home/dev/.claude/projects/demo/%s.jsonl","cwd":"%s","hook_event_name":"SessionStart","source":"startup","model":"claude-sonnet-5"}' "$session" "$session" "$ws" |
+  "$bin" context | sed -E 's/.*"additionalContext":"(.*)"\}\}$/\1/; s/\\n/\n/g; s/\\"/"/g' | sed 's/^/      /'
 echo
 
 echo "${bold}# The agent writes before selecting an intent${off}"
@@ -83,6 +91,38 @@ echo "${bold}# Another person changes the file the agent read: its edit is stale
 printf 'package billing // edited by a person\n' > src/billing/invoice.go
 event pre Edit "{\"file_path\":\"$ws/src/billing/invoice.go\",\"old_string\":\"cents\",\"new_string\":\"int64 cents\"}"
 
+echo "${bold}# It re-reads the file, then edits it${off}"
+event post Read "{\"file_path\":\"$ws/src/billing/invoice.go\"}"
+use_id=toolu_edit
+event pre Edit "{\"file_path\":\"$ws/src/billing/invoice.go\",\"old_string\":\"person\",\"new_string\":\"person, in cents\"}"
+sed -i 's/person/person, in cents/' src/billing/invoice.go
+event post Edit "{\"file_path\":\"$ws/src/billing/invoice.go\",\"old_string\":\"person\",\"new_string\":\"person, in cents\"}" '{"filePath":"src/billing/invoice.go","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":1,"lines":["-a","+b"]}]}'
+use_id=
+
+echo "${bold}# A shell command that writes outside the scope${off}"
+event pre Bash '{"command":"echo \"// TODO\" >> src/api/client.go","description":"Leave a note"}'
+
+echo "${bold}# A destructive shell command asks the human${off}"
+event pre Bash '{"command":"rm -rf src/billing","description":"Start over"}'
+
 echo "${bold}# The agent switches to INT-002, which requires approval${off}"
 event pre select_active_intent '{"intent_id":"INT-002"}'
 write src/api/client.go "package api // v2"
+
+echo "${bold}# A person verifies INT-001: its checks run, and it becomes COMPLETE${off}"
+"$bin" intents verify INT-001 --confirm-manual | sed 's/^/    /'
+echo
+
+echo "${bold}# The ledger the session wrote (.orchestration/agent_trace.jsonl)${off}"
+"$bin" ledger query | sed 's/^/    /'
+echo
+"$bin" ledger verify | sed 's/^/    /'
+echo
+echo "${bold}# One record in full${off}"
+"$bin" ledger query --json --file src/billing/invoice.go -n 1 | sed 's/^/    /'
+echo
+echo "${bold}# The intent map (.orchestration/intent_map.md)${off}"
+sed 's/^/    /' .orchestration/intent_map.md
+echo
+echo "${bold}# Lessons recorded for agents (.orchestration/CLAUDE.md, Lessons Learned)${off}"
+sed -n '/^## Lessons Learned/,/^## Project/p' .orchestration/CLAUDE.md | grep '^- ' | sed 's/^/    /'

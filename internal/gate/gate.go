@@ -52,7 +52,8 @@ type Gate struct {
 	sessions  state.Sessions
 	session   *state.Session
 	explain   *explainer
-	notes     []string // non-fatal warnings for stderr
+	notes     []string       // non-fatal warnings for stderr
+	pending   *state.Pending // what a shell call leaves for post beyond its targets
 }
 
 // Open finds the call's governed root and loads its snapshot. It returns a

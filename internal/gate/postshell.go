@@ -41,6 +41,16 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		c.class = classify("Bash", rel, c.pre, c.post, false, false, "")
 		changes = append(changes, c)
 	}
+	var d hook.Decision
+	if pending.Backstop {
+		seen := map[string]bool{}
+		for rel := range pending.PreHash {
+			seen[rel] = true
+		}
+		var more []change
+		d, more = g.backstop(ctx, intentID, pending, seen)
+		changes = append(changes, more...)
+	}
 	sortChanges(changes)
 	reads := g.viewerReads()
 	if len(changes) > 0 {
@@ -57,7 +67,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 			return hook.Decision{}, err
 		}
 	}
-	return hook.Decision{}, nil
+	return d, nil
 }
 
 // viewerReads hashes the files the command showed the agent (cat, head, …).

@@ -127,7 +127,7 @@ func (g *Gate) runChain(t *target) hook.Decision {
 		g.explain.step(s.name, d.Verdict.String(), "code="+d.Code)
 		return *d
 	}
-	t.scope = orDefault(t.scope, "PASS")
+	t.scope = orDefault(t.scope, ScopePass)
 	g.explain.step("decide", "allow", ev("path", t.res.Rel), ev("intent", t.intentID))
 	return hook.Decision{}
 }
@@ -142,16 +142,21 @@ func orDefault(s, d string) string {
 // storePending records the pre-hash of each allowed target under the
 // call's tool_use_id (step 15), for PostToolUse.
 func (g *Gate) storePending(ctx context.Context, ts []*target) error {
-	if len(ts) == 0 || g.call.ToolUseID == "" {
+	p := state.Pending{}
+	if g.pending != nil {
+		p = *g.pending
+	}
+	if (len(ts) == 0 && !p.Backstop) || g.call.ToolUseID == "" {
 		return nil
 	}
-	p := state.Pending{AgentID: g.call.AgentID, Tool: g.call.ToolName, PreHash: map[string]string{}, At: g.env.now().UTC()}
+	p.AgentID, p.Tool, p.At = g.call.AgentID, g.call.ToolName, g.env.now().UTC()
+	p.IntentID, _ = g.activeIntent()
 	for _, t := range ts {
-		p.PreHash[t.res.Rel] = t.hash()
-		if t.intentID != "" {
-			p.IntentID = t.intentID
+		if p.PreHash == nil {
+			p.PreHash = map[string]string{}
 		}
-		if t.scope != "PASS" {
+		p.PreHash[t.res.Rel] = t.hash()
+		if t.scope != ScopePass {
 			p.Scope = t.scope
 		}
 	}

@@ -200,4 +200,3 @@ func (g *Gate) liveHolders(id string) ([]string, error) {
 	}
 	return out, nil
 }
-

@@ -24,6 +24,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
 	}
+	g.pending = g.snapshot(ctx)
 	var targets []*target
 	for _, w := range a.Writes {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))

@@ -27,7 +27,10 @@ type Pending struct {
 	PreHash  map[string]string `json:"pre_hash,omitempty"` // rel path -> digest ("" = absent)
 	Scope    string            `json:"scope,omitempty"`    // PASS, EXEMPT, IGNORED
 	At       time.Time         `json:"at"`
-	// Snapshot is the backstop's view of the work tree before a shell call.
+	// Backstop marks a shell call whose work tree was snapshotted: Snapshot
+	// holds the digest of each path git status reported before the call
+	// ("" for a deleted one).
+	Backstop bool              `json:"backstop,omitempty"`
 	Snapshot map[string]string `json:"snapshot,omitempty"`
 }
 

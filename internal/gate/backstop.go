@@ -1,0 +1,190 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// The backstop (SPEC §8) catches what shell analysis cannot see: PreToolUse
+// snapshots the paths git reports as changed, PostToolUse compares, and a
+// change outside the active intent's scope is a violation. It runs only for
+// shell calls in git repositories.
+
+// gitTimeout bounds the backstop's git status.
+const gitTimeout = 5 * time.Second
+
+// CodeOutOfScopeChange is the backstop's violation code.
+const CodeOutOfScopeChange = "out_of_scope_change"
+
+// dirtyPaths returns the root-relative paths `git status` reports as
+// created, changed or deleted, with their current digests. ok is false
+// outside a git repository (or when git is missing).
+func (g *Gate) dirtyPaths(ctx context.Context) (map[string]string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	prefix, err := g.git(ctx, "rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, false
+	}
+	out, err := g.git(ctx, "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", ".")
+	if err != nil {
+		return nil, false
+	}
+	pre := strings.TrimSpace(string(prefix))
+	paths := map[string]string{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		if len(entry) < 4 {
+			continue
+		}
+		rel, ok := strings.CutPrefix(entry[3:], pre)
+		if !ok {
+			continue
+		}
+		h, _ := digest.File(filepath.Join(g.Root, filepath.FromSlash(rel)))
+		paths[rel] = h
+	}
+	return paths, true
+}
+
+// git runs git in the root with arguments only: no event data reaches a shell.
+func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Root}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// snapshot takes the backstop's before-picture for a shell call.
+func (g *Gate) snapshot(ctx context.Context) *state.Pending {
+	if !g.Config.Shell.Backstop || g.call.ToolUseID == "" {
+		return nil
+	}
+	paths, ok := g.dirtyPaths(ctx)
+	if !ok {
+		g.explain.step("backstop", "off", "not a git repository")
+		return nil
+	}
+	g.explain.step("backstop", "snapshot", fmt.Sprintf("%d changed path(s) before the command", len(paths)))
+	return &state.Pending{Backstop: true, Snapshot: paths}
+}
+
+// changedSince returns the paths whose content differs from the snapshot:
+// new in git status, changed since, or restored to their committed state.
+func (g *Gate) changedSince(ctx context.Context, before map[string]string) map[string]string {
+	after, ok := g.dirtyPaths(ctx)
+	if !ok {
+		return nil
+	}
+	changed := map[string]string{}
+	for p, h := range after {
+		if old, seen := before[p]; !seen || old != h {
+			changed[p] = h
+		}
+	}
+	for p, old := range before {
+		if _, still := after[p]; still {
+			continue
+		}
+		if h, _ := digest.File(filepath.Join(g.Root, filepath.FromSlash(p))); h != old {
+			changed[p] = h
+		}
+	}
+	return changed
+}
+
+// backstop compares the work tree with the call's snapshot. Changes inside
+// the intent's scope become ordinary records; changes outside it are
+// violations: recorded, and answered with exit 2 telling the model to
+// revert them.
+func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending, seen map[string]bool) (hook.Decision, []change) {
+	changed := g.changedSince(ctx, pending.Snapshot)
+	others := g.othersWrites(pending.At)
+	in := g.Catalog.Find(intentID)
+	var inScope []change
+	var outside []string
+	for rel, h := range changed {
+		switch {
+		case seen[rel], strings.HasPrefix(rel, ".orchestration/"), g.ignore.Match(rel, false), others[rel]:
+			continue
+		}
+		if in != nil {
+			if _, ok := in.Match(rel); ok {
+				c := change{rel: rel, pre: pending.Snapshot[rel], post: h, scope: ScopePass}
+				c.content, _ = os.ReadFile(filepath.Join(g.Root, filepath.FromSlash(rel)))
+				c.class = classify(g.call.ToolName, rel, c.pre, c.post, false, false, "")
+				inScope = append(inScope, c)
+				continue
+			}
+		}
+		outside = append(outside, rel)
+	}
+	slices.Sort(outside)
+	g.explain.step("backstop", "compare", fmt.Sprintf("%d changed, %d in scope, %d outside", len(changed), len(inScope), len(outside)))
+	if len(outside) == 0 {
+		return hook.Decision{}, inScope
+	}
+	r := g.record(ledger.EventViolation, intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeOutOfScopeChange, false
+	m.Paths, m.Command = outside, g.call.Command
+	g.note(g.appendRecords(ctx, r))
+	return g.violation(intentID, in, outside), inScope
+}
+
+func (g *Gate) violation(intentID string, in *intents.Intent, outside []string) hook.Decision {
+	owner := "no intent"
+	scope := "nothing"
+	if in != nil {
+		owner, scope = intentID+"'s", in.ScopeSummary()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "intenthook: violation [%s] %d file(s) changed outside %s scope\n", CodeOutOfScopeChange, len(outside), owner)
+	fmt.Fprintf(&b, "files:\n%s\n", hook.List(prefixAll("  ", outside), g.Budget()/2))
+	fmt.Fprintf(&b, "why: the command changed files that intent does not own (it owns %s)\n", scope)
+	b.WriteString("instead: revert those files now (git checkout -- <file>, or delete files you created), then change only files in scope; ask the user if the change is needed")
+	return hook.Decision{Violation: true, Code: CodeOutOfScopeChange, Message: b.String()}
+}
+
+func prefixAll(p string, items []string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = p + it
+	}
+	return out
+}
+
+// othersWrites are the paths other tool calls recorded since the snapshot:
+// a parallel agent's write is not this command's doing.
+func (g *Gate) othersWrites(since time.Time) map[string]bool {
+	out := map[string]bool{}
+	recs, _ := ledger.ReadTail(g.Root, traceWindow)
+	for i := range recs {
+		r := &recs[i]
+		t, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+		if err != nil || t.Before(since.Add(-time.Millisecond)) || r.Metadata.Intenthook.ToolUseID == g.call.ToolUseID {
+			continue
+		}
+		for _, f := range r.Files {
+			out[f.Path] = true
+		}
+	}
+	return out
+}
