@@ -25,7 +25,7 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 bench: build
-	$(GO) run ./internal/bench/cmd/benchhook -bin $(BIN)
+	$(GO) run ./internal/bench/benchhook -bin $(BIN)
 
 demo: build
 	@bash scripts/demo.sh $(BIN)
