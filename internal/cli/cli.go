@@ -121,6 +121,9 @@ Wire it into Claude Code with hooks.example.json; see the README.`,
 		a.blameCommand(),
 		a.lessonCommand(),
 		a.statusCommand(),
+		a.precommitCommand(),
+		a.initCommand(),
+		a.doctorCommand(),
 		a.versionCommand(),
 	)
 	return root

@@ -64,12 +64,25 @@ func xmlChar(r rune) bool {
 }
 
 // escLen is the length of s written in mode m.
-func escLen(s string, m mode) int {
+func escLen(s string, m mode) int { return measure(s, m, len(s)*len("&quot;")) }
+
+// measure is the length of s written in mode m if that is at most limit;
+// otherwise it is some number above limit. Build measures against its
+// budget: what exceeds the budget alone is never shown whole, so its exact
+// size does not matter, and a 10 MB spec file costs no more than its
+// first budget bytes.
+func measure(s string, m mode, limit int) int {
 	if m == raw {
 		return len(s)
 	}
 	n := 0
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && n <= limit; {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII needs no decoding, and is nearly all of it.
+			n += asciiLen(c, m)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if e := entity(r, size, m); e != "" {
 			n += len(e)
@@ -79,6 +92,21 @@ func escLen(s string, m mode) int {
 		i += size
 	}
 	return n
+}
+
+// asciiLen is len(entity(c)) for an ASCII byte, or 1 when c stands for
+// itself.
+func asciiLen(c byte, m mode) int {
+	switch {
+	case c >= 0x20 && c != '&' && c != '<' && c != '>' && c != '"':
+		return 1
+	case c < 0x20 && c != '\t' && c != '\n' && c != '\r':
+		return len(replacement)
+	}
+	if e := entity(rune(c), 1, m); e != "" {
+		return len(e)
+	}
+	return 1
 }
 
 // writeEsc writes s to b in mode m.

@@ -110,28 +110,45 @@ func minimal(in *intents.Intent) string {
 // plan holds what will be rendered and the byte size of each piece, so the
 // truncation stages are arithmetic on sizes and the XML is written once.
 type plan struct {
-	warning                 string
-	id, name, status, ver   string
-	nameEsc                 int
-	scope, cons, crit       group
-	scopeS, consS, critS    []string // list items, possibly cut
-	files, specs, trace     group
-	fileS                   []string
-	specRef, specText       []string
-	specFull                []int // escaped length of each full spec text
-	traceE                  []TraceEntry
+	warning               string
+	id, name, status, ver string
+	nameEsc               int // escaped length of name
+
+	scope, cons, crit    group
+	scopeS, consS, critS []string // their items, possibly cut
+	files, specs, trace  group
+	fileS                []string
+	specRef, specText    []string // specText possibly cut
+	specFull             []int    // escaped length of each full spec text
+	traceE               []TraceEntry
+
 	headerFixed, closeBytes int
+	// limit: sizes above it are only known to be above it (see measure).
+	limit int
+}
+
+// ownList is one of the intent's own lists.
+type ownList struct {
+	g     *group
+	items []string
+	inner string // the item element
+}
+
+func (p *plan) lists() [3]ownList {
+	return [3]ownList{{&p.scope, p.scopeS, "pattern"}, {&p.cons, p.consS, "constraint"}, {&p.crit, p.critS, "criterion"}}
 }
 
 func newPlan(in Inputs, warning string) *plan {
 	it := in.Intent
+	lim := max(in.Budget, 0)
 	p := &plan{
 		warning: warning,
 		id:      it.ID,
 		name:    it.Name,
 		status:  string(it.Status),
 		ver:     strconv.Itoa(it.Version),
-		nameEsc: escLen(it.Name, attr),
+		nameEsc: measure(it.Name, attr, lim),
+		limit:   lim,
 	}
 	p.headerFixed = len(`<intent_context id="" name="" status="" version="">`+"\n") +
 		escLen(p.id, attr) + escLen(p.status, attr) + len(p.ver)
@@ -144,14 +161,14 @@ func newPlan(in Inputs, warning string) *plan {
 	p.scopeS = append([]string(nil), it.OwnedScope...)
 	p.consS = append([]string(nil), it.Constraints...)
 	p.critS = crit
-	p.scope = listGroup("scope", "pattern", p.scopeS)
+	p.scope = listGroup("scope", "pattern", p.scopeS, lim)
 	p.scope.always = true
-	p.cons = listGroup("constraints", "constraint", p.consS)
-	p.crit = listGroup("acceptance_criteria", "criterion", p.critS)
+	p.cons = listGroup("constraints", "constraint", p.consS, lim)
+	p.crit = listGroup("acceptance_criteria", "criterion", p.critS, lim)
 
 	p.fileS = in.RelatedFiles
 	p.files = newGroup("related_files", len(p.fileS), func(i int) int {
-		return len(`<file path="" />`) + escLen(p.fileS[i], attr)
+		return len(`<file path="" />`) + measure(p.fileS[i], attr, lim)
 	})
 
 	p.specRef = make([]string, len(in.Specs))
@@ -159,10 +176,10 @@ func newPlan(in Inputs, warning string) *plan {
 	p.specFull = make([]int, len(in.Specs))
 	for i, s := range in.Specs {
 		p.specRef[i], p.specText[i] = s.Ref, s.Text
-		p.specFull[i] = escLen(s.Text, text)
+		p.specFull[i] = measure(s.Text, text, lim)
 	}
 	p.specs = newGroup("related_specs", len(in.Specs), func(i int) int {
-		return specSize(p.specRef[i], p.specFull[i])
+		return p.specSize(i, p.specFull[i])
 	})
 
 	tr := in.Trace
@@ -173,18 +190,18 @@ func newPlan(in Inputs, warning string) *plan {
 	p.trace = newGroup("recent_trace", len(tr), func(i int) int {
 		e := tr[i]
 		return len(`<entry time="" tool="" path="" class="" />`) +
-			escLen(e.Time, attr) + escLen(e.Tool, attr) + escLen(e.Path, attr) + escLen(e.Class, attr)
+			measure(e.Time, attr, lim) + measure(e.Tool, attr, lim) + measure(e.Path, attr, lim) + measure(e.Class, attr, lim)
 	})
 	return p
 }
 
-func specSize(ref string, textEsc int) int {
-	return len(`<spec_excerpt ref=""></spec_excerpt>`) + escLen(ref, attr) + textEsc
+func (p *plan) specSize(i, textEsc int) int {
+	return len(`<spec_excerpt ref=""></spec_excerpt>`) + measure(p.specRef[i], attr, p.limit) + textEsc
 }
 
-func listGroup(outer, inner string, items []string) group {
+func listGroup(outer, inner string, items []string, lim int) group {
 	return newGroup(outer, len(items), func(i int) int {
-		return 2*len(inner) + len("<></>") + escLen(items[i], text)
+		return 2*len(inner) + len("<></>") + measure(items[i], text, lim)
 	})
 }
 
@@ -214,7 +231,7 @@ func (p *plan) fit(budget int) bool {
 	for i := p.specs.to - 1; i >= 0 && over(); i-- {
 		if len(p.specText[i]) > SpecExcerptBytes {
 			p.specText[i] = cut(p.specText[i], SpecExcerptBytes, raw)
-			p.specs.resize(i, specSize(p.specRef[i], escLen(p.specText[i], text)))
+			p.specs.resize(i, p.specSize(i, escLen(p.specText[i], text)))
 		}
 	}
 	for over() && p.specs.len() > 0 {
@@ -231,6 +248,7 @@ func (p *plan) fit(budget int) bool {
 		if g == nil {
 			break
 		}
+		g.marked = true
 		g.dropLast()
 	}
 	if over() {
@@ -253,11 +271,7 @@ func (p *plan) capStrings(budget int) {
 	}
 	var strs []str
 	strs = append(strs, str{s: &p.name, esc: p.nameEsc})
-	for _, l := range []struct {
-		g     *group
-		items []string
-		inner string
-	}{{&p.scope, p.scopeS, "pattern"}, {&p.cons, p.consS, "constraint"}, {&p.crit, p.critS, "criterion"}} {
+	for _, l := range p.lists() {
 		wrap := 2*len(l.inner) + len("<></>")
 		for i := range l.items {
 			strs = append(strs, str{s: &l.items[i], esc: l.g.sizes[i] - wrap, g: l.g, i: i})
@@ -311,13 +325,10 @@ func (p *plan) capStrings(budget int) {
 // longestList is the intent list with items left that takes the most bytes.
 func (p *plan) longestList() *group {
 	var best *group
-	for _, g := range []*group{&p.scope, &p.cons, &p.crit} {
-		if g.len() > 0 && (best == nil || g.bytes() > best.bytes()) {
+	for _, l := range p.lists() {
+		if g := l.g; g.len() > 0 && (best == nil || g.bytes() > best.bytes()) {
 			best = g
 		}
-	}
-	if best != nil {
-		best.marked = true
 	}
 	return best
 }
@@ -336,11 +347,7 @@ func (p *plan) render() string {
 	writeEsc(&b, p.status, attr)
 	b.WriteString(`" version="` + p.ver + `">` + "\n")
 
-	for _, l := range []struct {
-		g     *group
-		items []string
-		inner string
-	}{{&p.scope, p.scopeS, "pattern"}, {&p.cons, p.consS, "constraint"}, {&p.crit, p.critS, "criterion"}} {
+	for _, l := range p.lists() {
 		l.g.render(&b, func(i int) {
 			b.WriteString("<" + l.inner + ">")
 			writeEsc(&b, l.items[i], text)
@@ -427,6 +434,20 @@ func (g *group) marker() string {
 	return ""
 }
 
+// markerLen is len(g.marker()), without building it: the list-cutting
+// stage asks for it once per item dropped.
+func (g *group) markerLen() int {
+	n := g.dropped()
+	if n == 0 {
+		return 0
+	}
+	digits := 1
+	for ; n >= 10; n /= 10 {
+		digits++
+	}
+	return len(`<truncated count=""/>`) + digits
+}
+
 func (g *group) bytes() int {
 	if g.len() == 0 && g.dropped() == 0 {
 		if g.always {
@@ -434,7 +455,7 @@ func (g *group) bytes() int {
 		}
 		return 0
 	}
-	return len("  <></>\n") + 2*len(g.tag) + g.sum + len(g.marker())
+	return len("  <></>\n") + 2*len(g.tag) + g.sum + g.markerLen()
 }
 
 func (g *group) render(b *strings.Builder, item func(int)) {

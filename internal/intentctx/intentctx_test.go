@@ -381,9 +381,9 @@ func TestCut(t *testing.T) {
 		{"hello", 4, text, "h…"},
 		{"hello", 3, text, "…"},
 		{"hello", 2, text, ""},
-		{"héllo", 5, raw, "h…"},     // é is 2 bytes: "hé…" is 6
-		{"a&b", 7, text, "a&b"},     // a&amp;b
-		{"a&b", 6, text, "a…"},      // "a&amp;…" would be 9
+		{"héllo", 5, raw, "h…"},       // é is 2 bytes: "hé…" is 6
+		{"a&b", 7, text, "a&b"},       // a&amp;b
+		{"a&b", 6, text, "a…"},        // "a&amp;…" would be 9
 		{"a\xffb", 5, text, "a\xffb"}, // \xff is written as U+FFFD: 5 bytes
 		{"a\xffb", 4, text, "a…"},
 	}
@@ -401,7 +401,7 @@ func TestCut(t *testing.T) {
 // checks what every result must be.
 func TestBuildProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	n := 300
+	n := 200
 	if testing.Short() {
 		n = 50
 	}
@@ -420,12 +420,13 @@ func TestBuildProperties(t *testing.T) {
 
 func randomInputs(r *rand.Rand) Inputs {
 	str := func(max int) string { return randString(r, r.IntN(max+1)) }
-	// Mostly small, sometimes huge.
-	size := func() int {
-		switch r.IntN(10) {
-		case 0:
+	// Mostly small strings, sometimes huge ones (but not thousands of huge
+	// ones: the test must stay fast).
+	size := func(count int) int {
+		switch k := r.IntN(10); {
+		case k == 0 && count < 100:
 			return 100 << 10
-		case 1, 2:
+		case k < 3 && count < 100:
 			return 5 << 10
 		default:
 			return 60
@@ -443,49 +444,58 @@ func randomInputs(r *rand.Rand) Inputs {
 	}
 	in := &intents.Intent{
 		ID:      fmt.Sprintf("INT-%03d", r.IntN(100000)),
-		Name:    str(size()),
+		Name:    str(size(1)),
 		Status:  []intents.Status{intents.Pending, intents.InProgress, intents.Blocked}[r.IntN(3)],
 		Version: r.IntN(1000),
 	}
-	for range count() {
-		in.OwnedScope = append(in.OwnedScope, str(size()))
+	n := count()
+	for range n {
+		in.OwnedScope = append(in.OwnedScope, str(size(n)))
 	}
-	for range count() {
-		in.Constraints = append(in.Constraints, str(size()))
+	n = count()
+	for range n {
+		in.Constraints = append(in.Constraints, str(size(n)))
 	}
-	for range count() {
-		in.AcceptanceCriteria = append(in.AcceptanceCriteria, intents.Criterion{Description: str(size())})
+	n = count()
+	for range n {
+		in.AcceptanceCriteria = append(in.AcceptanceCriteria, intents.Criterion{Description: str(size(n))})
 	}
 	out := Inputs{Intent: in}
-	for range count() {
-		out.RelatedFiles = append(out.RelatedFiles, str(size()))
+	n = count()
+	for range n {
+		out.RelatedFiles = append(out.RelatedFiles, str(size(n)))
 	}
 	for range r.IntN(5) {
-		out.Specs = append(out.Specs, SpecExcerpt{Ref: str(60), Text: str(size())})
+		out.Specs = append(out.Specs, SpecExcerpt{Ref: str(60), Text: str(size(1))})
 	}
 	for range r.IntN(15) {
-		out.Trace = append(out.Trace, TraceEntry{Time: str(30), Tool: str(10), Path: str(size()), Class: str(20)})
+		out.Trace = append(out.Trace, TraceEntry{Time: str(30), Tool: str(10), Path: str(size(1)), Class: str(20)})
 	}
 	if r.IntN(2) == 0 {
-		out.Warning = "w" + str(size())
+		out.Warning = "w" + str(size(1))
 	}
 	return out
 }
 
 // randString mixes ASCII, XML metacharacters, control characters,
-// multi-byte runes, forbidden code points and invalid bytes.
+// multi-byte runes, forbidden code points and invalid bytes: a random chunk
+// of up to 300 bytes, repeated to n bytes and cut there (maybe mid-rune).
 func randString(r *rand.Rand, n int) string {
 	pieces := []string{"a", "z", " ", "/", "*", "<", ">", "&", `"`, "'", "\n", "\t", "\r", "\x00", "\x1b", "\x7f",
 		"é", "語", "😀", "\u2028", "\uFFFE", "\uFFFF", "\xff", "\xc3", "\xed\xa0\x80", "]]>", "…"}
 	var b strings.Builder
-	for b.Len() < n {
+	for b.Len() < min(n, 300) {
 		if r.IntN(4) == 0 {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		} else {
 			b.WriteByte(byte('a' + r.IntN(26)))
 		}
 	}
-	return b.String()
+	chunk := b.String()
+	if chunk == "" {
+		return ""
+	}
+	return strings.Repeat(chunk, n/len(chunk)+1)[:n]
 }
 
 // check reports what is wrong with got as the result of Build(in): it must
@@ -603,4 +613,24 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("%d bytes over budget %d", len(got), budget)
 		}
 	})
+}
+
+// BenchmarkBuild is a SessionStart on a large intent: thousands of
+// patterns, long constraints and spec files, all to be cut to the default
+// budget.
+func BenchmarkBuild(b *testing.B) {
+	in := hookIntent()
+	in.OwnedScope = items("src/generated/module/**/pattern", 5000)
+	in.Constraints = []string{strings.Repeat("constraint & <text> ", 5000), "short"}
+	in.Name = strings.Repeat("name ", 1000)
+	inputs := Inputs{Intent: in, RelatedFiles: files(2000), Trace: trace(20), Budget: 9500, Warning: "intenthook: warning: shared"}
+	for range 5 {
+		inputs.Specs = append(inputs.Specs, SpecExcerpt{Ref: "spec.md", Text: strings.Repeat("# Spec\nSome text.\n", 5000)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out := Build(inputs); len(out) > inputs.Budget {
+			b.Fatal("over budget")
+		}
+	}
 }

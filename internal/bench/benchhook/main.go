@@ -105,6 +105,10 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("pre: %w", err)
 		}
+		// The edit itself, between the hooks.
+		if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(fmt.Sprintf("x%d\n", i)), 0o644); err != nil {
+			return 0, 0, 0, err
+		}
 		q, err := timeRun(bin, []string{"post"}, ws, postEv)
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("post: %w", err)

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/setup"
+)
+
+func (a *app) initCommand() *cobra.Command {
+	var opts setup.Options
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Scaffold a governed workspace and wire the hooks (idempotent)",
+		Long: `Scaffold a governed workspace at the top of the git work tree (or --root):
+an example catalog, an example .intentignore, the .gitignore and
+.gitattributes entries for .orchestration/, and intenthook's hooks merged into
+.claude/settings.json. With --git-hook, also a git pre-commit hook running
+"intenthook precommit".
+
+Existing files are kept: settings gain only the hooks they lack, lists only
+the lines they lack, and the catalog is never replaced. --force replaces an
+existing .intentignore and another pre-commit hook. Running it twice changes
+nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			wd, _ := os.Getwd()
+			root, err := setup.Root(cmd.Context(), a.root, wd)
+			if err != nil {
+				return err
+			}
+			opts.Root, opts.Now = root, nowFunc
+			fmt.Fprintf(a.stdout, "workspace root: %s\n", root)
+			changes, err := setup.Init(cmd.Context(), opts)
+			for _, c := range changes {
+				fmt.Fprintln(a.stdout, c)
+			}
+			var conflicts setup.Conflicts
+			if errors.As(err, &conflicts) {
+				return withHint(err, conflicts.Hints()...)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, "next: describe your work in .orchestration/active_intents.yaml, check it with 'intenthook intents validate', then 'intenthook doctor'")
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", "claude", "the agent whose hooks to wire (claude)")
+	cmd.Flags().BoolVar(&opts.GitHook, "git-hook", false, "also install a git pre-commit hook running 'intenthook precommit'")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
+	return cmd
+}

@@ -1,0 +1,197 @@
+// Package doctor checks that intenthook can govern a workspace: the binary,
+// the root, the catalog and settings, state/ and its locks, the agent's hook
+// wiring (evaluated with Claude Code's own matcher rules), the hook command
+// resolving to an executable, git, the pre-commit backstop and the ledger.
+// Each check says what it found and, when it fails, what to do. It writes
+// only what the hooks would write anyway (state/ and a lock file).
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Status is a check's outcome.
+type Status string
+
+// Outcomes, printed as their marks. Only Fail makes doctor fail: Warn is
+// advice, Skip a check that could not run because an earlier one failed.
+const (
+	Pass Status = "✓"
+	Fail Status = "✗"
+	Warn Status = "!"
+	Skip Status = "-"
+)
+
+// Check is one line of the report.
+type Check struct {
+	Status Status
+	Name   string
+	Detail string
+	Hint   string // what to do, for Fail and Warn
+}
+
+// Env is what doctor looks at besides the file system.
+type Env struct {
+	Start    string              // --root, or the working directory
+	Getenv   func(string) string // the environment
+	Version  string              // this binary's version
+	LookPath func(string) (string, error)
+}
+
+// lockTimeout is short: a lock that cannot be had in a second points at a
+// hung hook, and doctor should not hang with it.
+const lockTimeout = time.Second
+
+// Run performs every check, in order.
+func Run(ctx context.Context, env Env) []Check {
+	checks := []Check{{Status: Pass, Name: "version", Detail: fmt.Sprintf("intenthook %s (%s %s/%s)", env.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)}}
+	start, _ := filepath.Abs(env.Start)
+	root := workspace.FindRoot(start)
+	if root == "" {
+		checks = append(checks, Check{Fail, "workspace root", "no .orchestration/active_intents.yaml in " + start + " or above",
+			"run intenthook init at the top of the repository, or pass --root DIR"})
+		for _, name := range []string{"catalog", "config", "state directory", "lock", "claude hooks", "ledger"} {
+			checks = append(checks, Check{Status: Skip, Name: name, Detail: "no workspace root"})
+		}
+		return append(checks, checkGit(ctx, env))
+	}
+	checks = append(checks, Check{Status: Pass, Name: "workspace root", Detail: root})
+	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv))
+	stateCheck := checkState(root)
+	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
+	checks = append(checks, checkClaude(root, env)...)
+	git := checkGit(ctx, env)
+	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
+	return checks
+}
+
+// Failed reports whether any check failed.
+func Failed(checks []Check) bool {
+	for _, c := range checks {
+		if c.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Write prints the report: one line per check, its hint below it, and a
+// summary.
+func Write(w io.Writer, checks []Check) {
+	failed := 0
+	for _, c := range checks {
+		fmt.Fprintf(w, "%s %s: %s\n", c.Status, c.Name, c.Detail)
+		if c.Hint != "" && (c.Status == Fail || c.Status == Warn) {
+			fmt.Fprintf(w, "    hint: %s\n", c.Hint)
+		}
+		if c.Status == Fail {
+			failed++
+		}
+	}
+	if failed == 0 {
+		fmt.Fprintln(w, "doctor: every check passed")
+		return
+	}
+	fmt.Fprintf(w, "doctor: %d check(s) failed\n", failed)
+}
+
+func checkCatalog(root string) Check {
+	c, err := intents.Load(filepath.Join(root, filepath.FromSlash(intents.File)))
+	if err != nil {
+		return Check{Fail, "catalog", err.Error(), "fix " + intents.File + " (intenthook intents validate shows where)"}
+	}
+	var errs, warns []intents.Problem
+	for _, p := range c.Problems {
+		if p.Severity == intents.Error {
+			errs = append(errs, p)
+		} else {
+			warns = append(warns, p)
+		}
+	}
+	if len(errs) > 0 {
+		return Check{Fail, "catalog", fmt.Sprintf("%d error(s), the first: %s", len(errs), errs[0].Format(intents.File)),
+			"intenthook intents validate lists them; invalid intents cannot be selected or written under"}
+	}
+	active := 0
+	for _, in := range c.Intents {
+		if in.Status == intents.InProgress {
+			active++
+		}
+	}
+	detail := fmt.Sprintf("%d intent(s), %d IN_PROGRESS", len(c.Intents), active)
+	if len(warns) > 0 {
+		detail += fmt.Sprintf(", %d warning(s)", len(warns))
+	}
+	return Check{Status: Pass, Name: "catalog", Detail: detail}
+}
+
+func checkConfig(root string, getenv func(string) string) Check {
+	c, err := config.Load(root, getenv)
+	switch {
+	case err != nil:
+		return Check{Fail, "config", oneLine(err.Error()), "fix " + config.File + " (the README lists every setting and its values)"}
+	case len(c.Warnings) > 0:
+		return Check{Fail, "config", strings.Join(c.Warnings, "; "), "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(config.File))); err != nil {
+		return Check{Status: Pass, Name: "config", Detail: "no " + config.File + ": the defaults apply"}
+	}
+	return Check{Status: Pass, Name: "config", Detail: config.File + " is valid"}
+}
+
+// checkState makes sure the hooks can keep sessions in state/: it creates
+// state/ as a hook would, and a file in it.
+func checkState(root string) Check {
+	const name = "state directory"
+	hint := "the hooks keep sessions and locks in " + state.StateDir + "/: make it a directory you can write (deleting it is safe)"
+	if err := state.Ensure(root); err != nil {
+		return Check{Fail, name, err.Error(), hint}
+	}
+	f, err := os.CreateTemp(state.Path(root), ".doctor-*")
+	if err != nil {
+		return Check{Fail, name, err.Error(), hint}
+	}
+	_ = f.Close()
+	_ = os.Remove(f.Name())
+	return Check{Status: Pass, Name: name, Detail: state.StateDir + "/ is writable"}
+}
+
+func checkLock(ctx context.Context, root string, stateOK bool) Check {
+	if !stateOK {
+		return Check{Status: Skip, Name: "lock", Detail: "state directory not writable"}
+	}
+	unlock, err := state.Lock(ctx, root, state.LockLedger, lockTimeout)
+	if err != nil {
+		return Check{Fail, "lock", err.Error(),
+			"another process holds the ledger lock (a hung hook?), or this file system has no flock: the hooks would time out"}
+	}
+	unlock()
+	return Check{Status: Pass, Name: "lock", Detail: "the ledger lock can be taken"}
+}
+
+func checkLedger(root string) Check {
+	rep := ledger.Verify(root)
+	if !rep.OK() {
+		return Check{Fail, "ledger", fmt.Sprintf("%d error(s), the first: %s", len(rep.Errors), rep.Errors[0]),
+			"intenthook ledger verify lists them; a commit is refused while the ledger does not verify"}
+	}
+	if rep.Lines == 0 {
+		return Check{Status: Pass, Name: "ledger", Detail: "no records yet"}
+	}
+	return Check{Status: Pass, Name: "ledger", Detail: fmt.Sprintf("%d record(s), head seq %d, %d fork(s)", rep.Records, rep.Head.Seq, len(rep.Forks))}
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

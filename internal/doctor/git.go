@@ -1,0 +1,65 @@
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+func checkGit(ctx context.Context, env Env) Check {
+	path, err := env.LookPath("git")
+	if err != nil {
+		return Check{Fail, "git", "git is not on PATH", "install git: intenthook precommit and the shell backstop need it"}
+	}
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return Check{Fail, "git", path + " --version failed: " + err.Error(), "reinstall git"}
+	}
+	return Check{Status: Pass, Name: "git", Detail: strings.TrimSpace(string(out))}
+}
+
+// checkPreCommit looks for intenthook precommit in the places a commit runs
+// checks from: the git hook, pre-commit's and lefthook's configuration.
+// Missing, it is advice rather than a failure: the agent hooks govern
+// without it, but hand edits and skipped hooks then go unnoticed.
+func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
+	const name = "git pre-commit"
+	if !gitOK {
+		return Check{Status: Skip, Name: name, Detail: "no git"}
+	}
+	top, err := gitOut(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return Check{Status: Skip, Name: name, Detail: "not a git repository"}
+	}
+	hooks, err := gitOut(ctx, root, "rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return Check{Status: Skip, Name: name, Detail: err.Error()}
+	}
+	if !filepath.IsAbs(hooks) {
+		hooks = filepath.Join(root, hooks)
+	}
+	candidates := []struct{ path, needle string }{
+		{filepath.Join(hooks, "pre-commit"), "intenthook precommit"},
+		{filepath.Join(top, ".pre-commit-config.yaml"), "intenthook"},
+		{filepath.Join(top, "lefthook.yml"), "intenthook precommit"},
+		{filepath.Join(top, "lefthook.yaml"), "intenthook precommit"},
+		{filepath.Join(top, ".lefthook.yml"), "intenthook precommit"},
+	}
+	for _, c := range candidates {
+		if data, err := os.ReadFile(c.path); err == nil && bytes.Contains(data, []byte(c.needle)) {
+			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + c.path}
+		}
+	}
+	return Check{Warn, name, "no pre-commit hook runs intenthook precommit",
+		"intenthook init --git-hook installs one; the README shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
+}
+
+func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	return strings.TrimSpace(string(out)), err
+}

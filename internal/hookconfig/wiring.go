@@ -1,0 +1,166 @@
+package hookconfig
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Handler is one command handler found in a settings document, with the
+// matcher of the group it sits in.
+type Handler struct {
+	Event      string
+	Matcher    string // "" when absent: every tool or source
+	Command    string
+	Invocation Invocation
+	Parsed     bool // false: the command could not be split into words
+}
+
+// Handlers lists the command handlers configured for event. Entries of an
+// unexpected shape are skipped: Claude Code would not run them either.
+func Handlers(settings *Object, event string, getenv func(string) string) []Handler {
+	groups, _ := eventGroups(settings, event)
+	var out []Handler
+	for _, g := range groups {
+		group, ok := g.(*Object)
+		if !ok {
+			continue
+		}
+		matcher, _ := stringField(group, "matcher")
+		list, _ := group.Get("hooks")
+		handlers, _ := list.([]any)
+		for _, h := range handlers {
+			if hd, ok := handler(h, getenv); ok {
+				hd.Event, hd.Matcher = event, matcher
+				out = append(out, hd)
+			}
+		}
+	}
+	return out
+}
+
+func handler(v any, getenv func(string) string) (Handler, bool) {
+	o, ok := v.(*Object)
+	if !ok {
+		return Handler{}, false
+	}
+	if t, ok := stringField(o, "type"); ok && t != "command" {
+		return Handler{}, false
+	}
+	cmd, ok := stringField(o, "command")
+	if !ok {
+		return Handler{}, false
+	}
+	h := Handler{Command: cmd}
+	if args, ok := o.Get("args"); ok {
+		// The exec form: command is the program, run without a shell.
+		h.Invocation, h.Parsed = Invocation{Program: cmd, Args: stringList(args)}, true
+		return h, true
+	}
+	h.Invocation, h.Parsed = ParseCommand(cmd, getenv)
+	return h, true
+}
+
+// Runs returns the handlers of event that run intenthook's subcommand sub.
+func Runs(settings *Object, event, sub string, getenv func(string) string) []Handler {
+	var out []Handler
+	for _, h := range Handlers(settings, event, getenv) {
+		if h.Parsed && h.Invocation.Subcommand() == sub {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Merge adds to settings each hook that its event does not already run (a
+// handler running the same intenthook subcommand, whatever its matcher: the
+// user's own wiring is left as it is), keeping every other key, group and
+// handler. It returns the hooks it added.
+func Merge(settings *Object, hooks []Hook) ([]Hook, error) {
+	hooksObj, err := hooksObject(settings)
+	if err != nil {
+		return nil, err
+	}
+	var added []Hook
+	for _, h := range hooks {
+		groups, err := eventGroups(settings, h.Event)
+		if err != nil {
+			return nil, err
+		}
+		if len(Runs(settings, h.Event, h.Subcommand, nil)) > 0 {
+			continue
+		}
+		hooksObj.Set(h.Event, append(groups, group(h)))
+		added = append(added, h)
+	}
+	return added, nil
+}
+
+// group is the matcher group that runs h.
+func group(h Hook) *Object {
+	handler := &Object{}
+	handler.Set("type", "command")
+	handler.Set("command", h.Command())
+	handler.Set("timeout", json.Number(fmt.Sprint(h.Timeout)))
+	g := &Object{}
+	if h.Matcher != "" {
+		g.Set("matcher", h.Matcher)
+	}
+	g.Set("hooks", []any{handler})
+	return g
+}
+
+// hooksObject returns settings' "hooks" object, adding an empty one.
+func hooksObject(settings *Object) (*Object, error) {
+	v, ok := settings.Get("hooks")
+	if !ok || v == nil {
+		o := &Object{}
+		settings.Set("hooks", o)
+		return o, nil
+	}
+	o, ok := v.(*Object)
+	if !ok {
+		return nil, fmt.Errorf(`"hooks" is not an object`)
+	}
+	return o, nil
+}
+
+// eventGroups returns the matcher groups of event (nil when it has none).
+func eventGroups(settings *Object, event string) ([]any, error) {
+	v, ok := settings.Get("hooks")
+	if !ok || v == nil {
+		return nil, nil
+	}
+	hooks, ok := v.(*Object)
+	if !ok {
+		return nil, fmt.Errorf(`"hooks" is not an object`)
+	}
+	g, ok := hooks.Get(event)
+	if !ok || g == nil {
+		return nil, nil
+	}
+	groups, ok := g.([]any)
+	if !ok {
+		return nil, fmt.Errorf(`"hooks.%s" is not a list`, event)
+	}
+	return groups, nil
+}
+
+func stringField(o *Object, key string) (string, bool) {
+	v, ok := o.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

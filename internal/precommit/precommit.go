@@ -1,0 +1,218 @@
+// Package precommit is the git backstop of SPEC §14: it judges the changes a
+// commit stages against the staged intent catalog and the working tree's
+// ledger, so that what the hooks could not see (a person's edit, an agent
+// run without hooks, a hook Claude Code skipped) is caught before it is
+// committed. It only reads: the pre-commit framework fails a hook that
+// modifies files, and a check must not change what it checks.
+package precommit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Finding codes.
+const (
+	CodeCatalogInvalid = "catalog_invalid"
+	CodeLedgerInvalid  = "ledger_invalid"
+	CodeOutOfScope     = "out_of_scope"
+	CodeUntraced       = "untraced"
+)
+
+// Severity of a finding: an error fails the commit.
+type Severity string
+
+// Severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Finding is one problem with the commit.
+type Finding struct {
+	Severity Severity
+	Code     string
+	Path     string // workspace-relative
+	Message  string
+}
+
+// String is the finding's output line.
+func (f Finding) String() string {
+	return fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, f.Path, f.Message)
+}
+
+// Staged is one staged path and what the index holds for it.
+type Staged struct {
+	Path    string // workspace-relative
+	Deleted bool   // the index has no entry: the commit deletes it
+	Hash    string // digest of the staged content, when not deleted
+	// Unreadable says why the staged content could not be read; the path is
+	// then judged for scope only, and counts as untraced.
+	Unreadable string
+}
+
+// Trace is the newest ledger record of a path's content.
+type Trace struct {
+	Seq      int64
+	PostHash string // "" when the record says the file is gone
+}
+
+// Snapshot is everything the check decides on, loaded beforehand.
+type Snapshot struct {
+	Staged []Staged
+	// Catalog is the staged catalog; nil when it is not YAML (CatalogErr).
+	Catalog    *intents.Catalog
+	CatalogErr error
+	Ignore     *workspace.Ignore
+	Traces     map[string]Trace // by path; absent: no record
+	Ledger     ledger.Report
+}
+
+// Result is what the check found.
+type Result struct {
+	Governed bool // false: no catalog, nothing was checked
+	Findings []Finding
+	Checked  int // staged paths judged for scope and trace
+	Traced   int
+	Exempt   int // .intentignore'd, governance files under .orchestration/, or outside the root
+}
+
+// Failed reports whether any finding is an error.
+func (r *Result) Failed() bool {
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Summary is the line printed after the findings.
+func (r *Result) Summary() string {
+	var errs, warns int
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	verdict := "ok"
+	if errs > 0 {
+		verdict = "commit refused"
+	}
+	return fmt.Sprintf("precommit: %s: %d staged path(s) checked, %d traced, %d exempt; %d error(s), %d warning(s)",
+		verdict, r.Checked, r.Traced, r.Exempt, errs, warns)
+}
+
+// maxLedgerFindings bounds the ledger errors listed: a damaged ledger can
+// have one per line.
+const maxLedgerFindings = 10
+
+// Check judges a snapshot. With strict, an untraced path is an error.
+func Check(s *Snapshot, strict bool) *Result {
+	r := &Result{Governed: true}
+	r.Findings = append(r.Findings, catalogFindings(s)...)
+	r.Findings = append(r.Findings, ledgerFindings(&s.Ledger)...)
+	untraced := Warning
+	if strict {
+		untraced = Error
+	}
+	for _, st := range s.Staged {
+		if exempt(st.Path, s.Ignore) {
+			r.Exempt++
+			continue
+		}
+		r.Checked++
+		if s.Catalog != nil && !inScope(s.Catalog, st.Path) {
+			r.Findings = append(r.Findings, Finding{Error, CodeOutOfScope, st.Path,
+				"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
+		}
+		if msg := traceProblem(st, s.Traces); msg != "" {
+			r.Findings = append(r.Findings, Finding{untraced, CodeUntraced, st.Path, msg})
+		} else {
+			r.Traced++
+		}
+	}
+	return r
+}
+
+func catalogFindings(s *Snapshot) []Finding {
+	if s.CatalogErr != nil {
+		return []Finding{{Error, CodeCatalogInvalid, intents.File, s.CatalogErr.Error() + " (scope not checked)"}}
+	}
+	var out []Finding
+	for _, p := range s.Catalog.Problems {
+		if p.Severity != intents.Error {
+			continue
+		}
+		id := p.ID
+		if id == "" {
+			id = "-"
+		}
+		out = append(out, Finding{Error, CodeCatalogInvalid, intents.File, fmt.Sprintf("line %d: %s: %s", p.Line, id, p.Message)})
+	}
+	return out
+}
+
+func ledgerFindings(rep *ledger.Report) []Finding {
+	var out []Finding
+	for i, p := range rep.Errors {
+		if i == maxLedgerFindings {
+			out = append(out, Finding{Error, CodeLedgerInvalid, ledger.FileName,
+				fmt.Sprintf("… and %d more (intenthook ledger verify lists them)", len(rep.Errors)-i)})
+			break
+		}
+		out = append(out, Finding{Error, CodeLedgerInvalid, ledger.FileName, p.String()})
+	}
+	return out
+}
+
+// exempt reports whether a path needs no intent: governance files under
+// .orchestration/ (the catalog and ledger have checks of their own) and
+// .intentignore'd paths.
+func exempt(rel string, ig *workspace.Ignore) bool {
+	return strings.HasPrefix(rel, ".orchestration/") || ig.Match(rel, false)
+}
+
+// inScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.
+func inScope(c *intents.Catalog, rel string) bool {
+	for _, in := range c.Intents {
+		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
+			continue
+		}
+		if _, ok := in.Match(rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// traceProblem says why a staged path is not traced, or "" when the newest
+// ledger record of the path ends in exactly the staged content (or, for a
+// deletion, in no file).
+func traceProblem(st Staged, traces map[string]Trace) string {
+	if st.Unreadable != "" {
+		return "cannot read the staged content: " + st.Unreadable
+	}
+	t, ok := traces[st.Path]
+	switch {
+	case !ok && st.Deleted:
+		return "deleted without a ledger record: not done through the hooks"
+	case !ok:
+		return "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"
+	case st.Deleted && t.PostHash != "":
+		return fmt.Sprintf("deleted, but the newest ledger record (seq %d) has the file present", t.Seq)
+	case st.Deleted:
+		return ""
+	case t.PostHash == "":
+		return fmt.Sprintf("the newest ledger record (seq %d) has the file deleted, but the commit stages content", t.Seq)
+	case t.PostHash != st.Hash:
+		return fmt.Sprintf("staged content differs from the newest ledger record (seq %d): changed after the hooks recorded it", t.Seq)
+	}
+	return ""
+}

@@ -1,0 +1,164 @@
+package precommit
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+const testCatalog = `active_intents:
+  - id: "INT-001"
+    name: "Hooks work"
+    status: "IN_PROGRESS"
+    owned_scope: ["src/hooks/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-002"
+    name: "Done work"
+    status: "COMPLETE"
+    owned_scope: ["docs/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-003"
+    name: "Not started"
+    status: "PENDING"
+    owned_scope: ["pending/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-004"
+    name: "Broken"
+    status: "IN_PROGRESS"
+    owned_scope: ["broken/**"]
+    constraints: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+`
+
+func TestCheck(t *testing.T) {
+	cat, err := intents.Parse([]byte(testCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := digest.String("a"), digest.String("b")
+	traces := map[string]Trace{
+		"src/hooks/a.go":    {Seq: 3, PostHash: a},
+		"src/hooks/gone.go": {Seq: 4},
+		"src/hooks/back.go": {Seq: 5},
+		"docs/x.md":         {Seq: 6, PostHash: a},
+	}
+	ig := workspace.ParseIgnore([]byte(".gitignore\n.claude/\n"))
+	tests := []struct {
+		name   string
+		staged Staged
+		strict bool
+		want   []Finding
+		traced int
+		exempt int
+	}{
+		{name: "in scope, traced", staged: Staged{Path: "src/hooks/a.go", Hash: a}, traced: 1},
+		{name: "complete intent's scope counts", staged: Staged{Path: "docs/x.md", Hash: a}, traced: 1},
+		{name: "in scope, edited after the record", staged: Staged{Path: "src/hooks/a.go", Hash: b},
+			want: []Finding{{Warning, CodeUntraced, "src/hooks/a.go", "staged content differs from the newest ledger record (seq 3): changed after the hooks recorded it"}}},
+		{name: "strict makes untraced an error", staged: Staged{Path: "src/hooks/new.go", Hash: b}, strict: true,
+			want: []Finding{{Error, CodeUntraced, "src/hooks/new.go", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"}}},
+		{name: "out of scope and untraced", staged: Staged{Path: "src/api/x.go", Hash: b},
+			want: []Finding{
+				{Error, CodeOutOfScope, "src/api/x.go", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+				{Warning, CodeUntraced, "src/api/x.go", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+			}},
+		{name: "a pending intent's scope does not count", staged: Staged{Path: "pending/x", Hash: a},
+			want: []Finding{
+				{Error, CodeOutOfScope, "pending/x", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+				{Warning, CodeUntraced, "pending/x", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+			}},
+		{name: "an invalid intent's scope does not count", staged: Staged{Path: "broken/x", Hash: a},
+			want: []Finding{
+				{Error, CodeOutOfScope, "broken/x", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+				{Warning, CodeUntraced, "broken/x", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+			}},
+		{name: "deletion traced", staged: Staged{Path: "src/hooks/gone.go", Deleted: true}, traced: 1},
+		{name: "deletion without record", staged: Staged{Path: "src/hooks/b.go", Deleted: true},
+			want: []Finding{{Warning, CodeUntraced, "src/hooks/b.go", "deleted without a ledger record: not done through the hooks"}}},
+		{name: "deletion of a file the ledger has present", staged: Staged{Path: "src/hooks/a.go", Deleted: true},
+			want: []Finding{{Warning, CodeUntraced, "src/hooks/a.go", "deleted, but the newest ledger record (seq 3) has the file present"}}},
+		{name: "content where the ledger has a deletion", staged: Staged{Path: "src/hooks/back.go", Hash: a},
+			want: []Finding{{Warning, CodeUntraced, "src/hooks/back.go", "the newest ledger record (seq 5) has the file deleted, but the commit stages content"}}},
+		{name: "unreadable", staged: Staged{Path: "src/hooks/c.go", Unreadable: "why"},
+			want: []Finding{{Warning, CodeUntraced, "src/hooks/c.go", "cannot read the staged content: why"}}},
+		{name: "ignored", staged: Staged{Path: ".gitignore", Hash: a}, exempt: 1},
+		{name: "ignored directory", staged: Staged{Path: ".claude/settings.json", Hash: a}, exempt: 1},
+		{name: "governance sidecar", staged: Staged{Path: ".orchestration/agent_trace.jsonl"}, exempt: 1},
+		{name: "catalog", staged: Staged{Path: ".orchestration/active_intents.yaml", Hash: a}, exempt: 1},
+	}
+	catalogErr := Finding{Error, CodeCatalogInvalid, intents.File, "line 26: INT-004: missing required field acceptance_criteria"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Check(&Snapshot{Staged: []Staged{tt.staged}, Catalog: cat, Ignore: ig, Traces: traces}, tt.strict)
+			want := append([]Finding{catalogErr}, tt.want...)
+			if !reflect.DeepEqual(r.Findings, want) {
+				t.Errorf("findings\n%v\nwant\n%v", r.Findings, want)
+			}
+			if r.Traced != tt.traced || r.Exempt != tt.exempt {
+				t.Errorf("traced %d exempt %d, want %d %d", r.Traced, r.Exempt, tt.traced, tt.exempt)
+			}
+			if !r.Failed() {
+				t.Error("the catalog error must fail the commit")
+			}
+		})
+	}
+}
+
+func TestCheckFailedAndSummary(t *testing.T) {
+	cat, _ := intents.Parse([]byte(`active_intents: []`))
+	ok := Check(&Snapshot{Catalog: cat, Staged: []Staged{{Path: "x", Hash: "h"}}, Traces: map[string]Trace{}}, false)
+	if ok.Failed() != true {
+		t.Error("out of scope must fail")
+	}
+	if got, want := ok.Summary(), "precommit: commit refused: 1 staged path(s) checked, 0 traced, 0 exempt; 1 error(s), 1 warning(s)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	empty := Check(&Snapshot{Catalog: cat}, true)
+	if empty.Failed() || empty.Summary() != "precommit: ok: 0 staged path(s) checked, 0 traced, 0 exempt; 0 error(s), 0 warning(s)" {
+		t.Errorf("empty commit: %v %q", empty.Failed(), empty.Summary())
+	}
+}
+
+func TestCheckCatalogNotYAML(t *testing.T) {
+	r := Check(&Snapshot{CatalogErr: errors.New("catalog is not valid YAML: x"), Staged: []Staged{{Path: "a", Hash: "h"}}}, false)
+	want := []Finding{
+		{Error, CodeCatalogInvalid, intents.File, "catalog is not valid YAML: x (scope not checked)"},
+		{Warning, CodeUntraced, "a", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+	}
+	if !reflect.DeepEqual(r.Findings, want) {
+		t.Errorf("findings %v, want %v", r.Findings, want)
+	}
+}
+
+func TestCheckLedgerErrorsBounded(t *testing.T) {
+	cat, _ := intents.Parse([]byte(`active_intents: []`))
+	var rep ledger.Report
+	for i := 1; i <= 12; i++ {
+		rep.Errors = append(rep.Errors, ledger.Problem{Line: i, Message: "does not parse"})
+	}
+	r := Check(&Snapshot{Catalog: cat, Ledger: rep}, false)
+	if len(r.Findings) != maxLedgerFindings+1 {
+		t.Fatalf("%d findings, want %d", len(r.Findings), maxLedgerFindings+1)
+	}
+	if got := r.Findings[0].String(); got != "error ledger_invalid .orchestration/agent_trace.jsonl: line 1: does not parse" {
+		t.Errorf("first finding %q", got)
+	}
+	if got := r.Findings[maxLedgerFindings].Message; got != "… and 2 more (intenthook ledger verify lists them)" {
+		t.Errorf("last finding %q", got)
+	}
+}

@@ -1,0 +1,201 @@
+package precommit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Options are the inputs of Run.
+type Options struct {
+	Start  string // where the workspace root is looked for: --root or the working directory
+	Strict bool   // untraced paths are errors
+}
+
+// Run checks the commit being made in the repository around opts.Start.
+// Without a governed root there is nothing to check: Result.Governed is
+// false. An error means the check could not be made (no git, no work tree).
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	start, err := filepath.Abs(opts.Start)
+	if err != nil {
+		return nil, err
+	}
+	root := workspace.FindRoot(start)
+	if root == "" {
+		return &Result{}, nil
+	}
+	g, rp, err := locate(ctx, start, root)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := load(ctx, g, rp, root)
+	if err != nil {
+		return nil, err
+	}
+	return Check(snap, opts.Strict), nil
+}
+
+// request is one index entry to read and what to do with it.
+type request struct {
+	path   string // git path
+	handle func(*object) error
+}
+
+// load gathers the snapshot: the staged paths, their staged content's
+// digests, the staged catalog and .intentignore (all read through one
+// cat-file process), the ledger's newest record per staged path, and the
+// ledger's verification.
+func load(ctx context.Context, g *git, rp repoPaths, root string) (*Snapshot, error) {
+	paths, err := g.stagedPaths(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{}
+	var catalog, ignore []byte
+	var catalogStaged, ignoreStaged bool
+	var reqs []request
+	if p, ok := rp.toGit(intents.File); ok {
+		reqs = append(reqs, request{p, readAll(&catalog, &catalogStaged)})
+	}
+	if p, ok := rp.toGit(workspace.IgnoreFile); ok {
+		reqs = append(reqs, request{p, readAll(&ignore, &ignoreStaged)})
+	}
+	var gitPaths []string
+	for _, p := range paths {
+		if rel, ok := rp.toRoot(p); ok { // else outside the workspace: not governed
+			s.Staged = append(s.Staged, Staged{Path: rel})
+			gitPaths = append(gitPaths, p)
+		}
+	}
+	for i, p := range gitPaths {
+		st := &s.Staged[i]
+		switch {
+		case strings.HasPrefix(st.Path, ".orchestration/"):
+			// Governance files are exempt: no need to read them (the
+			// ledger can be large).
+		case !batchable(p):
+			st.Unreadable = "git cat-file cannot be asked for a path with a line break"
+		default:
+			reqs = append(reqs, request{p, hashInto(st)})
+		}
+	}
+	if err := g.readIndex(ctx, requestPaths(reqs), func(i int, obj *object) error { return reqs[i].handle(obj) }); err != nil {
+		return nil, err
+	}
+	if err := loadCatalog(s, root, catalog, catalogStaged); err != nil {
+		return nil, err
+	}
+	if err := loadIgnore(s, root, ignore, ignoreStaged); err != nil {
+		return nil, err
+	}
+	if s.Traces, err = traces(root, s.Staged); err != nil {
+		return nil, err
+	}
+	s.Ledger = ledger.Verify(root)
+	return s, nil
+}
+
+func requestPaths(reqs []request) []string {
+	out := make([]string, len(reqs))
+	for i, r := range reqs {
+		out[i] = r.path
+	}
+	return out
+}
+
+// readAll keeps a staged file's content; found stays false when the index
+// has no entry.
+func readAll(dst *[]byte, found *bool) func(*object) error {
+	return func(obj *object) error {
+		if obj == nil || obj.Type != "blob" {
+			return nil
+		}
+		b, err := io.ReadAll(obj.Body)
+		*dst, *found = b, true
+		return err
+	}
+}
+
+// hashInto records a staged path's content digest, streamed: a staged file
+// can be large, and only its hash is needed.
+func hashInto(st *Staged) func(*object) error {
+	return func(obj *object) error {
+		switch {
+		case obj == nil:
+			st.Deleted = true
+			return nil
+		case obj.Type != "blob":
+			st.Unreadable = "the index holds a " + obj.Type + ", not a file"
+			return nil
+		}
+		h := sha256.New()
+		if _, err := io.Copy(h, obj.Body); err != nil {
+			return fmt.Errorf("read staged %s: %w", st.Path, err)
+		}
+		st.Hash = digest.Prefix + hex.EncodeToString(h.Sum(nil))
+		return nil
+	}
+}
+
+// loadCatalog parses the staged catalog: it is what the commit will hold.
+// A catalog not staged yet (a new workspace) is read from the work tree.
+func loadCatalog(s *Snapshot, root string, data []byte, staged bool) error {
+	var err error
+	if staged {
+		s.Catalog, err = intents.Parse(data)
+	} else {
+		s.Catalog, err = intents.Load(filepath.Join(root, filepath.FromSlash(intents.File)))
+	}
+	if errors.Is(err, intents.ErrNotYAML) {
+		s.Catalog, s.CatalogErr = nil, err
+		return nil
+	}
+	return err
+}
+
+// loadIgnore parses the staged .intentignore, else the work tree's.
+func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
+	if staged {
+		s.Ignore = workspace.ParseIgnore(data)
+		return nil
+	}
+	var err error
+	s.Ignore, err = workspace.LoadIgnore(root)
+	return err
+}
+
+// traces reads the ledger once and keeps, for each staged path, its newest
+// record of a change: a successful PostToolUse record naming that one file,
+// or an older-shape line carrying a post hash. Denials, violation notes and
+// failed calls are left out: they say what the file held, not that a hooked
+// tool call wrote it.
+func traces(root string, staged []Staged) (map[string]Trace, error) {
+	want := make(map[string]bool, len(staged))
+	for _, st := range staged {
+		want[st.Path] = true
+	}
+	out := map[string]Trace{}
+	err := ledger.Scan(root, func(_ []byte, rec *ledger.Record, err error) error {
+		if err != nil || len(rec.Files) != 1 || !want[rec.Files[0].Path] {
+			return nil // Verify reports lines that do not parse
+		}
+		m := &rec.Metadata.Intenthook
+		written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
+		if !written || !m.Success {
+			return nil
+		}
+		out[rec.Files[0].Path] = Trace{Seq: m.Seq, PostHash: string(m.PostHash)}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,292 @@
+// Package setup scaffolds a governed workspace and wires intenthook into an
+// agent and into git: what `intenthook init` does. Every step is idempotent
+// and additive: a file that exists is kept, a list gains only the lines it
+// lacks, the agent's settings gain only the hooks they lack, and nothing is
+// overwritten without --force. It does not decide governance; the files it
+// writes are the ones people then edit.
+package setup
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Options are the inputs of Init.
+type Options struct {
+	Root    string // the workspace root (see Root)
+	Agent   string // the agent whose hooks to wire: "claude" (the default)
+	GitHook bool   // also install .git/hooks/pre-commit
+	Force   bool   // replace files intenthook wrote before (.intentignore, the git hook)
+	Now     func() time.Time
+}
+
+// Action says what Init did to a file.
+type Action string
+
+// Actions.
+const (
+	Created  Action = "created"
+	Kept     Action = "kept"
+	Updated  Action = "updated"
+	Replaced Action = "replaced"
+)
+
+// Change is one file Init looked at.
+type Change struct {
+	Action Action
+	Path   string // workspace-relative, or absolute outside it
+	Note   string
+}
+
+func (c Change) String() string {
+	s := fmt.Sprintf("%-8s %s", c.Action, c.Path)
+	if c.Note != "" {
+		s += " (" + c.Note + ")"
+	}
+	return s
+}
+
+// ConflictError is a file Init will not change: it is someone else's, or
+// not in a shape Init can merge into.
+type ConflictError struct {
+	Path   string
+	Reason string
+	Hint   string
+}
+
+func (e *ConflictError) Error() string { return e.Path + ": " + e.Reason }
+
+// Conflicts are the files Init left alone; the other steps were done.
+type Conflicts []*ConflictError
+
+func (cs Conflicts) Error() string {
+	msgs := make([]string, len(cs))
+	for i, c := range cs {
+		msgs[i] = c.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Hints returns each conflict's hint.
+func (cs Conflicts) Hints() []string {
+	var out []string
+	for _, c := range cs {
+		if c.Hint != "" {
+			out = append(out, c.Hint)
+		}
+	}
+	return out
+}
+
+// Root decides where init scaffolds: --root when given, else the governed
+// root already around wd, else the top of wd's git work tree, else wd.
+func Root(ctx context.Context, flagRoot, wd string) (string, error) {
+	if flagRoot != "" {
+		return filepath.Abs(flagRoot)
+	}
+	if root := workspace.FindRoot(wd); root != "" {
+		return root, nil
+	}
+	if top, err := gitOutput(ctx, wd, "rev-parse", "--show-toplevel"); err == nil && top != "" {
+		return filepath.FromSlash(top), nil
+	}
+	return wd, nil
+}
+
+// Init runs every step and returns what each did. Conflicts do not stop the
+// other steps; they come back together as the error, of type Conflicts.
+func Init(ctx context.Context, opts Options) ([]Change, error) {
+	if opts.Agent != "" && opts.Agent != "claude" {
+		return nil, fmt.Errorf("unknown agent %q (supported: claude)", opts.Agent)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	steps := []func() (Change, error){
+		func() (Change, error) { return writeCatalog(opts.Root, opts.Now()) },
+		func() (Change, error) { return writeIntentIgnore(opts.Root, opts.Force) },
+		func() (Change, error) { return ensureLine(opts.Root, ".gitignore", stateIgnore) },
+		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
+		func() (Change, error) { return wireClaude(opts.Root) },
+	}
+	if opts.GitHook {
+		steps = append(steps, func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) })
+	}
+	var changes []Change
+	var conflicts Conflicts
+	for _, step := range steps {
+		c, err := step()
+		var ce *ConflictError
+		switch {
+		case errors.As(err, &ce):
+			conflicts = append(conflicts, ce)
+		case err != nil:
+			return changes, err
+		default:
+			changes = append(changes, c)
+		}
+	}
+	if len(conflicts) > 0 {
+		return changes, conflicts
+	}
+	return changes, nil
+}
+
+// writeCatalog creates the example catalog. An existing catalog is always
+// kept, --force or not: it is the one file init's example could destroy
+// real work in.
+func writeCatalog(root string, now time.Time) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(intents.File))
+	if exists(path) {
+		return Change{Kept, intents.File, "an existing catalog is never replaced"}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Change{}, err
+	}
+	if err := state.WriteFile(path, ExampleCatalog(now), 0o644, true); err != nil {
+		return Change{}, err
+	}
+	return Change{Created, intents.File, "one example PENDING intent: edit it"}, nil
+}
+
+// writeIntentIgnore creates the example .intentignore; an existing one is
+// kept unless force, with a note on what committing the set-up needs.
+func writeIntentIgnore(root string, force bool) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(workspace.IgnoreFile))
+	action := Created
+	if old, err := os.ReadFile(path); err == nil {
+		if string(old) == exampleIgnoreText {
+			return Change{Kept, workspace.IgnoreFile, ""}, nil
+		}
+		if !force {
+			return Change{Kept, workspace.IgnoreFile, missingIgnoreNote(old)}, nil
+		}
+		action = Replaced
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Change{}, err
+	}
+	if err := state.WriteFile(path, []byte(exampleIgnoreText), 0o644, true); err != nil {
+		return Change{}, err
+	}
+	return Change{action, workspace.IgnoreFile, ""}, nil
+}
+
+// missingIgnoreNote says which of the set-up files an existing .intentignore
+// does not exempt: committing them will be refused as out of scope.
+func missingIgnoreNote(data []byte) string {
+	ig := workspace.ParseIgnore(data)
+	var missing []string
+	for _, p := range []string{".gitignore", ".gitattributes", ".claude/settings.json"} {
+		if !ig.Match(p, false) {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "it does not exempt " + strings.Join(missing, ", ") + ": precommit will call them out_of_scope; --force replaces it with the example"
+}
+
+// Lines init makes sure of.
+const (
+	stateIgnore = ".orchestration/state/"
+	ledgerUnion = ".orchestration/agent_trace.jsonl merge=union"
+)
+
+// ensureLine appends line to the file at name unless an equivalent line is
+// there, creating the file when needed.
+func ensureLine(root, name, line string) (Change, error) {
+	path := filepath.Join(root, name)
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	exists := err == nil
+	for _, l := range strings.Split(string(old), "\n") {
+		if sameEntry(l, line) {
+			return Change{Kept, name, "has " + line}, nil
+		}
+	}
+	data := old
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	data = append(data, line+"\n"...)
+	if err := state.WriteFile(path, data, modeOf(path, 0o644), true); err != nil {
+		return Change{}, err
+	}
+	if exists {
+		return Change{Updated, name, "added " + line}, nil
+	}
+	return Change{Created, name, line}, nil
+}
+
+// sameEntry reports whether an existing .gitignore or .gitattributes line
+// already says what want says: the same path (with or without a leading or
+// trailing slash) and, for attributes, every attribute of want.
+func sameEntry(have, want string) bool {
+	hf, wf := strings.Fields(have), strings.Fields(want)
+	if len(hf) == 0 || strings.HasPrefix(hf[0], "#") {
+		return false
+	}
+	norm := func(p string) string { return strings.Trim(p, "/") }
+	if norm(hf[0]) != norm(wf[0]) {
+		return false
+	}
+	for _, attr := range wf[1:] {
+		found := false
+		for _, h := range hf[1:] {
+			found = found || h == attr
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// modeOf keeps an existing file's permissions across a rewrite.
+func modeOf(path string, def os.FileMode) os.FileMode {
+	if st, err := os.Stat(path); err == nil {
+		return st.Mode().Perm()
+	}
+	return def
+}
+
+// gitOutput runs git with an argument list in dir and returns its trimmed
+// stdout.
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
