@@ -51,7 +51,7 @@ func (a *app) validateCommand() *cobra.Command {
 			if c.HasErrors() {
 				return exitError{exitFail}
 			}
-			fmt.Fprintf(a.stdout, "%s: %d intents, valid\n", shown, len(c.Intents))
+			fmt.Fprintf(a.stdout, "%s: %d intents, valid\n", shown, len(c.All()))
 			return nil
 		},
 	}

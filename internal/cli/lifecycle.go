@@ -29,7 +29,7 @@ func (a *app) listCommand() *cobra.Command {
 				return err
 			}
 			var list []*intents.Intent
-			for _, in := range g.Catalog.Intents {
+			for _, in := range g.Catalog.All() {
 				if status == "" || string(in.Status) == strings.ToUpper(status) {
 					list = append(list, in)
 				}

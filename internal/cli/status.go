@@ -54,10 +54,11 @@ here are what 'intenthook select ID --session SID' takes.`,
 			st := workspaceStatus{Root: root, Default: state.ReadDefault(root), Sessions: []sessionStatus{}}
 			st.LedgerHead, _ = ledger.ReadHead(root)
 			now := nowFunc()
+			pending := state.Sessions{Root: root}.PrunePending(now)
 			for _, s := range ss {
 				st.Sessions = append(st.Sessions, sessionStatus{
 					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= 30*time.Minute,
-					Model: s.Model, Intent: s.Intent, AgentIntents: s.AgentIntents, Pending: len(s.Pending),
+					Model: s.Model, Intent: s.Intent, AgentIntents: s.AgentIntents, Pending: pending[state.SessionKey(s.ID)],
 				})
 			}
 			if asJSON {

@@ -126,12 +126,12 @@ func checkCatalog(root string) Check {
 			"intenthook intents validate lists them; invalid intents cannot be selected or written under"}
 	}
 	active := 0
-	for _, in := range c.Intents {
+	for _, in := range c.All() {
 		if in.Status == intents.InProgress {
 			active++
 		}
 	}
-	detail := fmt.Sprintf("%d intent(s), %d IN_PROGRESS", len(c.Intents), active)
+	detail := fmt.Sprintf("%d intent(s), %d IN_PROGRESS", len(c.All()), active)
 	if len(warns) > 0 {
 		detail += fmt.Sprintf(", %d warning(s)", len(warns))
 	}

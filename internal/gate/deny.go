@@ -73,7 +73,7 @@ func ev(key, value string) string {
 // selectable lists the intents an agent could select, one per line.
 func selectable(c *intents.Catalog, budget int) string {
 	var items []string
-	for _, in := range c.Intents {
+	for _, in := range c.All() {
 		if in.ID == "" || in.Status == intents.Complete || in.Status == intents.Archived {
 			continue
 		}

@@ -78,7 +78,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		return g, err
 	}
 	g.explain.step("governance", "on", "root="+root)
-	if g.Catalog, err = intents.Load(filepath.Join(root, filepath.FromSlash(intents.File))); err != nil {
+	if g.Catalog, err = intents.LoadCached(root, filepath.Join(root, filepath.FromSlash(intents.File))); err != nil {
 		return g, err
 	}
 	var errs []error

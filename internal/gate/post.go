@@ -18,7 +18,8 @@ import (
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	class := Classify(g.call.ToolName, g.Config.Tools)
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
-	pending, hasPending := g.session.Pending[g.call.ToolUseID]
+	pending, hasPending := g.sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
+	defer g.sessions.DropPending(g.call.SessionID, g.call.ToolUseID)
 	intentID := pending.IntentID
 	if intentID == "" {
 		intentID, _ = g.activeIntent()
@@ -159,7 +160,6 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		mapChanges = append(mapChanges, mc)
 	}
 	if err := g.updateSession(ctx, func(s *state.Session) {
-		delete(s.Pending, g.call.ToolUseID)
 		for _, c := range changes {
 			s.Record(g.call.AgentID, c.rel, c.post)
 		}

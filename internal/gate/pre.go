@@ -160,12 +160,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target) error {
 			p.Scope = t.scope
 		}
 	}
-	return g.updateSession(ctx, func(s *state.Session) {
-		if s.Pending == nil {
-			s.Pending = map[string]state.Pending{}
-		}
-		s.Pending[g.call.ToolUseID] = p
-	})
+	return g.sessions.PutPending(g.call.SessionID, g.call.ToolUseID, p)
 }
 
 func (g *Gate) evidence(t *target) []string {

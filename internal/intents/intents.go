@@ -135,10 +135,26 @@ func (p Problem) Format(file string) string {
 
 // Catalog is a parsed intent catalog.
 type Catalog struct {
-	Intents []*Intent
 	// Problems holds every finding, of the catalog and of its intents, in line order.
 	Problems []Problem
-	byID     map[string]*Intent
+
+	list []*Intent
+	byID map[string]*Intent
+	// A catalog from the parse cache decodes an intent only when asked
+	// for: a hook needs one intent out of hundreds.
+	ids []string
+	raw [][]byte
+}
+
+// All returns every intent, in file order.
+func (c *Catalog) All() []*Intent {
+	if c == nil {
+		return nil
+	}
+	for i := range c.raw {
+		c.decode(i)
+	}
+	return c.list
 }
 
 // Find returns the intent with id, or nil. With duplicate ids, the first wins.
@@ -146,7 +162,25 @@ func (c *Catalog) Find(id string) *Intent {
 	if c == nil {
 		return nil
 	}
-	return c.byID[id]
+	if in, ok := c.byID[id]; ok || c.raw == nil {
+		return in
+	}
+	for i, x := range c.ids {
+		if x == id {
+			return c.decode(i)
+		}
+	}
+	return nil
+}
+
+// index maps ids to intents; with duplicate ids, the first wins.
+func (c *Catalog) index() {
+	c.byID = make(map[string]*Intent, len(c.list))
+	for _, in := range c.list {
+		if in.ID != "" && c.byID[in.ID] == nil {
+			c.byID[in.ID] = in
+		}
+	}
 }
 
 // HasErrors reports whether any problem is an error.

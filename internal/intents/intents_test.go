@@ -161,7 +161,7 @@ func FuzzParseCatalog(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, in := range c.Intents {
+		for _, in := range c.All() {
 			_, _ = in.Match("src/a.go")
 			_ = in.Valid()
 		}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -18,7 +18,24 @@ const File = ".orchestration/active_intents.yaml"
 // as an error (fail mode), not as a catalog with invalid intents.
 var ErrNotYAML = errors.New("catalog is not valid YAML")
 
-var idPattern = regexp.MustCompile(`^[A-Z]+-\d{3,}$`)
+// validID reports whether id matches ^[A-Z]+-\d{3,}$.
+func validID(id string) bool {
+	prefix, digits, ok := strings.Cut(id, "-")
+	if !ok || prefix == "" || len(digits) < 3 {
+		return false
+	}
+	for _, c := range []byte(prefix) {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	for _, c := range []byte(digits) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // Load reads and parses the catalog at path.
 func Load(path string) (*Catalog, error) {
@@ -36,17 +53,13 @@ func Parse(data []byte) (*Catalog, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotYAML, err)
 	}
-	c := &Catalog{byID: map[string]*Intent{}}
-	list := catalogList(c, &doc)
-	for _, n := range list {
-		in := parseIntent(n)
-		c.Intents = append(c.Intents, in)
-		if in.ID != "" && c.byID[in.ID] == nil {
-			c.byID[in.ID] = in
-		}
+	c := &Catalog{}
+	for _, n := range catalogList(c, &doc) {
+		c.list = append(c.list, parseIntent(n))
 	}
+	c.index()
 	validateCatalog(c)
-	for _, in := range c.Intents {
+	for _, in := range c.list {
 		c.Problems = append(c.Problems, in.Problems...)
 	}
 	sortProblems(c.Problems)
@@ -131,7 +144,7 @@ func (p *intentParser) field(k, v *yaml.Node) {
 	switch k.Value {
 	case "id":
 		p.str(v, &in.ID)
-		if !idPattern.MatchString(in.ID) {
+		if !validID(in.ID) {
 			p.problem(v.Line, Error, "id %q does not match ^[A-Z]+-\\d{3,}$", in.ID)
 		}
 	case "name":
@@ -163,7 +176,7 @@ func (p *intentParser) field(k, v *yaml.Node) {
 	case "parent_intent":
 		if v.Tag != "!!null" {
 			p.str(v, &in.ParentIntent)
-			if !idPattern.MatchString(in.ParentIntent) {
+			if !validID(in.ParentIntent) {
 				p.problem(v.Line, Error, "parent_intent %q is not an intent id", in.ParentIntent)
 			}
 		}

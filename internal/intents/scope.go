@@ -50,7 +50,7 @@ func (p scopePattern) match(rel string) bool {
 // Match returns the first owned_scope pattern that covers rel, a cleaned
 // root-relative path with / separators.
 func (in *Intent) Match(rel string) (pattern string, ok bool) {
-	for _, p := range in.scope {
+	for _, p := range in.patterns() {
 		if p.match(rel) {
 			return p.text, true
 		}
@@ -66,4 +66,17 @@ func MatchGlob(pattern, rel string) (bool, error) {
 		return false, err
 	}
 	return p.match(rel), nil
+}
+
+// patterns compiles owned_scope on first use: a cached catalog arrives
+// without compiled globs, and a hook needs only its active intent's.
+func (in *Intent) patterns() []scopePattern {
+	if in.scope == nil {
+		for _, text := range in.OwnedScope {
+			if p, err := compileScope(text); err == nil {
+				in.scope = append(in.scope, p)
+			}
+		}
+	}
+	return in.scope
 }

@@ -9,7 +9,7 @@ import (
 // validateCatalog adds the rules that span intents: unique ids, references
 // that name an intent, and dependency cycles.
 func validateCatalog(c *Catalog) {
-	for _, in := range c.Intents {
+	for _, in := range c.list {
 		if first := c.byID[in.ID]; in.ID != "" && first != in {
 			addProblem(in, Error, "duplicate id %s (first at line %d)", in.ID, first.Line)
 		}
@@ -22,7 +22,7 @@ func validateCatalog(c *Catalog) {
 			}
 		}
 	}
-	for _, in := range c.Intents {
+	for _, in := range c.list {
 		if cycle := findCycle(c, in); cycle != nil {
 			addProblem(in, Error, "dependency cycle: %s", strings.Join(cycle, " -> "))
 		}

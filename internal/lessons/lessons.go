@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/state"
@@ -63,8 +64,10 @@ type Lesson struct {
 
 // lessonLine matches a line Record wrote: its code, intent and quoted path
 // (what a repeat is recognised by) and the count suffix a repeat sets.
-var lessonLine = regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+ (`[^`]*`|-): .*?" +
-	`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`)
+var lessonLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+ (`[^`]*`|-): .*?" +
+		`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`)
+})
 
 // Record appends the lesson at the end of Lessons Learned as
 // "- [time] code: intent tool `path`: message". When a line with the same
@@ -92,7 +95,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 				continue
 			}
 			t := text(d.lines[i])
-			m := lessonLine.FindStringSubmatchIndex(t)
+			m := lessonLine().FindStringSubmatchIndex(t)
 			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || t[m[6]:m[7]] != path {
 				continue
 			}

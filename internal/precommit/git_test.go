@@ -179,7 +179,7 @@ func TestLoadReadsTheIndex(t *testing.T) {
 	if !s.Ignore.Match("ignored.txt", false) {
 		t.Error("the staged .intentignore was not used")
 	}
-	if s.Catalog == nil || len(s.Catalog.Intents) != 4 {
+	if s.Catalog == nil || len(s.Catalog.All()) != 4 {
 		t.Errorf("catalog not read from the index: %+v", s.Catalog)
 	}
 }

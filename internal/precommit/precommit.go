@@ -181,7 +181,7 @@ func exempt(rel string, ig *workspace.Ignore) bool {
 
 // inScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.
 func inScope(c *intents.Catalog, rel string) bool {
-	for _, in := range c.Intents {
+	for _, in := range c.All() {
 		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
 			continue
 		}

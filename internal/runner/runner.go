@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/config"
@@ -45,6 +46,11 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	if getenv("INTENTHOOK_DISABLE") == "1" {
 		return 0
 	}
+	// A hook lives for a few milliseconds: collecting garbage would only
+	// delay it. The memory limit brings the collector back should an
+	// outsized event or catalog need it.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(256 << 20)
 	var cfg *config.Config
 	event := h.Event
 	defer func() {

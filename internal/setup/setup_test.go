@@ -25,11 +25,11 @@ func TestExampleCatalogValidates(t *testing.T) {
 	if len(c.Problems) != 0 {
 		t.Errorf("problems: %v", c.Problems)
 	}
-	if len(c.Intents) != 1 || c.Intents[0].Status != intents.Pending {
-		t.Errorf("want one PENDING intent, got %+v", c.Intents)
+	if len(c.All()) != 1 || c.All()[0].Status != intents.Pending {
+		t.Errorf("want one PENDING intent, got %+v", c.All())
 	}
-	if c.Intents[0].CreatedAt != "2026-03-01T12:00:00Z" {
-		t.Errorf("created_at %q", c.Intents[0].CreatedAt)
+	if c.All()[0].CreatedAt != "2026-03-01T12:00:00Z" {
+		t.Errorf("created_at %q", c.All()[0].CreatedAt)
 	}
 }
 

@@ -91,13 +91,95 @@ func (s *Session) Record(agent, rel, hash string) {
 	s.Hashes[agent][rel] = hash
 }
 
+// A tool call's pending entry is a file of its own,
+// state/pending/<session key>.<tool_use_id key>.json: PreToolUse writes it
+// with one write and no lock (the id is unique to the call), PostToolUse
+// reads and removes it. Rewriting the whole session file under its lock on
+// every PreToolUse would cost a lock, a temporary file and a rename on every
+// tool call.
+
+func (ss Sessions) pendingPath(session, toolUseID string) string {
+	return Path(ss.Root, "pending", SessionKey(session)+"."+Key(toolUseID)+".json")
+}
+
+// PutPending stores what PreToolUse leaves for the PostToolUse of the same
+// tool_use_id.
+func (ss Sessions) PutPending(session, toolUseID string, p Pending) error {
+	if toolUseID == "" {
+		return nil
+	}
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	path := ss.pendingPath(session, toolUseID)
+	if err := os.WriteFile(path, data, 0o644); errors.Is(err, fs.ErrNotExist) {
+		if err := Ensure(ss.Root, "pending"); err != nil {
+			return err
+		}
+		err = os.WriteFile(path, data, 0o644)
+		if err != nil {
+			return fmt.Errorf("store pending call: %w", err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	return nil
+}
+
+// GetPending returns the entry PreToolUse left for toolUseID, if any.
+func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
+	var p Pending
+	if toolUseID == "" {
+		return p, false
+	}
+	data, err := os.ReadFile(ss.pendingPath(session, toolUseID))
+	if err != nil || json.Unmarshal(data, &p) != nil {
+		return Pending{}, false
+	}
+	return p, true
+}
+
+// DropPending removes the entry of a call that PostToolUse has recorded.
+func (ss Sessions) DropPending(session, toolUseID string) {
+	if toolUseID != "" {
+		_ = os.Remove(ss.pendingPath(session, toolUseID))
+	}
+}
+
+// PrunePending removes entries older than PendingTTL (calls whose
+// PostToolUse never came) and returns how many are left per session key.
+func (ss Sessions) PrunePending(now time.Time) map[string]int {
+	left := map[string]int{}
+	dir := Path(ss.Root, "pending")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return left
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if now.Sub(info.ModTime()) > PendingTTL {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+			continue
+		}
+		if key, _, ok := strings.Cut(e.Name(), "."); ok {
+			left[key]++
+		}
+	}
+	return left
+}
+
 // Sessions is the state of every session of one workspace.
 type Sessions struct {
 	Root    string
 	Timeout time.Duration
 }
 
-func sessionKey(id string) string {
+// SessionKey names a session's files: Key(id), or "no-session" for events without one.
+func SessionKey(id string) string {
 	if k := Key(id); k != "" {
 		return k
 	}
@@ -105,7 +187,7 @@ func sessionKey(id string) string {
 }
 
 func (ss Sessions) path(id string) string {
-	return Path(ss.Root, "sessions", sessionKey(id)+".json")
+	return Path(ss.Root, "sessions", SessionKey(id)+".json")
 }
 
 // Read returns the session's state without locking: rewrites are atomic, so a
@@ -131,7 +213,7 @@ func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func
 	if err := Ensure(ss.Root, "sessions"); err != nil {
 		return err
 	}
-	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+sessionKey(id), ss.Timeout)
+	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(id), ss.Timeout)
 	if err != nil {
 		return err
 	}
@@ -144,11 +226,6 @@ func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func
 		return err
 	}
 	s.LastSeen = now.UTC()
-	for k, p := range s.Pending {
-		if now.Sub(p.At) > PendingTTL {
-			delete(s.Pending, k)
-		}
-	}
 	data, err := json.Marshal(s)
 	if err != nil {
 		return err

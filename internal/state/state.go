@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 )
 
 // Dir names, relative to the workspace root.
@@ -23,8 +22,6 @@ const (
 // ErrLockTimeout is returned when a lock could not be taken within its timeout.
 var ErrLockTimeout = errors.New("lock timeout")
 
-var safeKey = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
-
 // Key turns an event-supplied identifier (session id, agent id) into a file
 // name that cannot leave its directory: the id itself when it is plainly safe,
 // else "h-" and its sha256. An empty id becomes empty, for the caller to name.
@@ -32,11 +29,26 @@ func Key(id string) string {
 	if id == "" {
 		return ""
 	}
-	if safeKey.MatchString(id) && id != "." && id != ".." {
+	if safeName(id) {
 		return id
 	}
 	sum := sha256.Sum256([]byte(id))
 	return "h-" + hex.EncodeToString(sum[:])
+}
+
+// safeName reports whether id matches ^[A-Za-z0-9._-]{1,128}$ and is not
+// "." or "..": a name that stays inside its directory on every system.
+func safeName(id string) bool {
+	if len(id) == 0 || len(id) > 128 || id == "." || id == ".." {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Path joins the workspace root, the state directory and the given elements.

@@ -61,12 +61,34 @@ func (p *Protected) Match(rel string) (string, bool) {
 		if p.fold {
 			pat, path = strings.ToLower(g), strings.ToLower(rel)
 		}
-		if ok, _ := intents.MatchGlob(pat, path); ok {
+		if matchPattern(pat, path) {
 			return g, true
 		}
 	}
 	return "", false
 }
+
+// matchPattern matches rel against a protected glob. The shapes protected
+// paths take (a file, "dir/**", "**/dir/**") are matched with string
+// operations: a hook checks every write against them, and compiling globs
+// would cost more than the rest of the check.
+func matchPattern(pat, rel string) bool {
+	if !hasMeta(pat) {
+		return pat == rel
+	}
+	if dir, ok := strings.CutSuffix(pat, "/**"); ok && !hasMeta(dir) {
+		return rel == dir || strings.HasPrefix(rel, dir+"/")
+	}
+	if inner, ok := strings.CutPrefix(pat, "**/"); ok {
+		if dir, ok := strings.CutSuffix(inner, "/**"); ok && !hasMeta(dir) {
+			return strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
+		}
+	}
+	ok, _ := intents.MatchGlob(pat, rel)
+	return ok
+}
+
+func hasMeta(s string) bool { return strings.ContainsAny(s, `*?[]{}\`) }
 
 // IgnoreFile is the .intentignore path relative to the root.
 const IgnoreFile = ".orchestration/.intentignore"

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"github.com/intenthook/intenthook/internal/intents"
 	"os"
 	"path/filepath"
 	"testing"
@@ -155,5 +156,25 @@ func TestIgnore(t *testing.T) {
 	var none *Ignore
 	if none.Match("x", false) {
 		t.Error("nil Ignore matches")
+	}
+}
+
+// TestMatchPatternAgreesWithGlobs pins the string fast paths to the glob
+// semantics they stand in for.
+func TestMatchPatternAgreesWithGlobs(t *testing.T) {
+	patterns := []string{".git/**", ".orchestration/state/**", ".claude/settings.json", "**/.git/**", "secrets/*.key", "docs/{a,b}/**"}
+	paths := []string{".git", ".git/HEAD", ".git/refs/heads/main", ".gitignore", ".github/x", "a/.git/HEAD", "a/b/.git/x",
+		".orchestration/state", ".orchestration/state/x/y", ".orchestration/statefile", ".claude/settings.json", ".claude/settings.json.bak",
+		"secrets/a.key", "secrets/x/a.key", "docs/a/x", "docs/c/x", "src/a.go", ""}
+	for _, pat := range patterns {
+		for _, p := range paths {
+			want, err := intents.MatchGlob(pat, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := matchPattern(pat, p); got != want {
+				t.Errorf("matchPattern(%q, %q) = %v, glob says %v", pat, p, got, want)
+			}
+		}
 	}
 }

@@ -1,0 +1,151 @@
+package intents
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+func TestLoadCached(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, File)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	broken := good + `  - id: "INT-002"
+    name: "Broken"
+    status: "IN_PROGRESS"
+    owned_scope: []
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+`
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := Parse([]byte(broken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mustJSON(t, parsed.All(), parsed.Problems)
+
+	miss, err := LoadCached(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(t, miss.All(), miss.Problems); got != want {
+		t.Fatalf("first load differs from a parse:\n%s\n%s", got, want)
+	}
+	cache := state.Path(root, cacheName)
+	if _, err := os.Stat(cache); err != nil {
+		t.Fatalf("no cache written: %v", err)
+	}
+
+	hit, err := LoadCached(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hit.raw == nil {
+		t.Fatal("second load did not come from the cache")
+	}
+	in := hit.Find("INT-001")
+	if in == nil || !in.Valid() || hit.Find("INT-002").Valid() || hit.Find("INT-404") != nil {
+		t.Fatal("Find through the cache")
+	}
+	if p, ok := in.Match("src/hooks/x.go"); !ok || p != "src/hooks/**" {
+		t.Errorf("Match through the cache: %q %v", p, ok)
+	}
+	if got := mustJSON(t, hit.All(), hit.Problems); got != want {
+		t.Fatalf("cached load differs from a parse:\n%s\n%s", got, want)
+	}
+
+	// A changed catalog is a miss, whatever its modification time.
+	changed := strings.Replace(broken, "Hook System", "Hook Engine", 1)
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := LoadCached(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.Find("INT-001").Name != "Hook Engine" {
+		t.Fatal("stale catalog served from the cache")
+	}
+
+	// A damaged cache costs a parse, never a wrong answer.
+	if err := os.WriteFile(cache, []byte("garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadCached(root, path)
+	if err != nil || again.Find("INT-001").Name != "Hook Engine" {
+		t.Fatalf("after a damaged cache: %v", err)
+	}
+}
+
+func mustJSON(t *testing.T, v ...any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// BenchmarkParse is the cost the cache saves: 200 generated intents.
+func BenchmarkParse(b *testing.B) {
+	data := []byte(generated(200))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadCached is a hook's catalog load on a cache hit.
+func BenchmarkLoadCached(b *testing.B) {
+	root := b.TempDir()
+	path := filepath.Join(root, File)
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(generated(200)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := LoadCached(root, path); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := LoadCached(root, path)
+		if err != nil || c.Find("INT-150") == nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMatch is one scope check on an intent with compiled patterns.
+func BenchmarkMatch(b *testing.B) {
+	c, _ := Parse([]byte(generated(1)))
+	in := c.All()[0]
+	for i := 0; i < b.N; i++ {
+		in.Match("src/mod1/deep/file.go")
+	}
+}
+
+func generated(n int) string {
+	var s strings.Builder
+	s.WriteString("active_intents:\n")
+	for i := 1; i <= n; i++ {
+		id := fmt.Sprintf("INT-%03d", i)
+		s.WriteString("  - id: \"" + id + "\"\n    name: \"Generated intent\"\n    status: \"IN_PROGRESS\"\n")
+		s.WriteString("    owned_scope: [\"src/mod" + fmt.Sprint(i) + "/**\", \"docs/*.md\"]\n    constraints: [\"one\", \"two\"]\n")
+		s.WriteString("    acceptance_criteria: [\"works\", {description: \"tests\", check: \"go test ./...\"}]\n")
+		s.WriteString("    created_at: \"2026-11-01T09:00:00Z\"\n    updated_at: \"2026-11-02T09:00:00Z\"\n")
+	}
+	return s.String()
+}
