@@ -54,7 +54,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			st := workspaceStatus{Root: root, Default: state.ReadDefault(root), Sessions: []sessionStatus{}}
 			st.LedgerHead, _ = ledger.ReadHead(root)
 			now := nowFunc()
-			pending := state.Sessions{Root: root}.PrunePending(now)
+			pending := state.Sessions{Root: root}.CountPending(now)
 			for _, s := range ss {
 				st.Sessions = append(st.Sessions, sessionStatus{
 					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= 30*time.Minute,

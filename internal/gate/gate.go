@@ -52,8 +52,9 @@ type Gate struct {
 	sessions  state.Sessions
 	session   *state.Session
 	explain   *explainer
-	notes     []string       // non-fatal warnings for stderr
-	pending   *state.Pending // what a shell call leaves for post beyond its targets
+	notes     []string          // non-fatal warnings for stderr
+	pending   *state.Pending    // what a shell call leaves for post beyond its targets
+	seen      map[string]string // digests the call's agent saw, read on first use
 }
 
 // Open finds the call's governed root and loads its snapshot. It returns a
@@ -112,6 +113,28 @@ func (g *Gate) activeIntent() (id, from string) {
 		return id, "workspace default"
 	}
 	return "", ""
+}
+
+// recordedHash returns the digest the call's session and agent last saw
+// for rel, on a read or its own write.
+func (g *Gate) recordedHash(rel string) (string, bool) {
+	if g.seen == nil {
+		g.seen = g.sessions.Seen(g.call.SessionID, g.call.AgentID)
+	}
+	h, ok := g.seen[rel]
+	return h, ok
+}
+
+// recordSeen remembers what the call's agent saw or wrote, and the model
+// and transcript of its session when they are news.
+func (g *Gate) recordSeen(ctx context.Context, hashes map[string]string) error {
+	if err := g.sessions.RecordSeen(ctx, g.call.SessionID, g.call.AgentID, hashes); err != nil {
+		return fmt.Errorf("session state: %w", err)
+	}
+	if (g.call.Model != "" && g.call.Model != g.session.Model) || (g.call.TranscriptPath != "" && g.call.TranscriptPath != g.session.Transcript) {
+		return g.updateSession(ctx, func(*state.Session) {})
+	}
+	return nil
 }
 
 // updateSession changes the call's session state under its lock.

@@ -19,7 +19,9 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	class := Classify(g.call.ToolName, g.Config.Tools)
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	pending, hasPending := g.sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
-	defer g.sessions.DropPending(g.call.SessionID, g.call.ToolUseID)
+	if hasPending {
+		defer func() { g.note(g.sessions.DonePending(ctx, g.call.SessionID, g.call.ToolUseID, g.env.now())) }()
+	}
 	intentID := pending.IntentID
 	if intentID == "" {
 		intentID, _ = g.activeIntent()
@@ -48,11 +50,7 @@ func (g *Gate) postRead(ctx context.Context) error {
 	if len(seen) == 0 || g.call.Failed {
 		return nil
 	}
-	return g.updateSession(ctx, func(s *state.Session) {
-		for rel, h := range seen {
-			s.Record(g.call.AgentID, rel, h)
-		}
-	})
+	return g.recordSeen(ctx, seen)
 }
 
 // change is one file a call changed, as the ledger and the map see it.
@@ -159,11 +157,11 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		}
 		mapChanges = append(mapChanges, mc)
 	}
-	if err := g.updateSession(ctx, func(s *state.Session) {
-		for _, c := range changes {
-			s.Record(g.call.AgentID, c.rel, c.post)
-		}
-	}); err != nil {
+	written := make(map[string]string, len(changes))
+	for _, c := range changes {
+		written[c.rel] = c.post
+	}
+	if err := g.recordSeen(ctx, written); err != nil {
 		return err
 	}
 	g.note(g.appendRecords(ctx, recs...))

@@ -59,11 +59,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		}
 	}
 	if len(reads) > 0 {
-		if err := g.updateSession(ctx, func(s *state.Session) {
-			for rel, h := range reads {
-				s.Record(g.call.AgentID, rel, h)
-			}
-		}); err != nil {
+		if err := g.recordSeen(ctx, reads); err != nil {
 			return hook.Decision{}, err
 		}
 	}

@@ -160,7 +160,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target) error {
 			p.Scope = t.scope
 		}
 	}
-	return g.sessions.PutPending(g.call.SessionID, g.call.ToolUseID, p)
+	return g.sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p)
 }
 
 func (g *Gate) evidence(t *target) []string {

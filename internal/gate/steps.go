@@ -192,7 +192,7 @@ func (g *Gate) checkStale(t *target) *hook.Decision {
 	if !g.Config.StaleCheck {
 		return nil
 	}
-	seen, ok := g.session.RecordedHash(g.call.AgentID, t.res.Rel)
+	seen, ok := g.recordedHash(t.res.Rel)
 	now := t.hash()
 	if !ok || seen == "" || now == "" || now == seen {
 		g.explain.step("stale", "pass", ev("recorded", seen), ev("current", now))

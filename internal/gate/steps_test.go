@@ -144,6 +144,7 @@ func TestIntentSteps(t *testing.T) {
 				s.Select(tt.agent, tt.agentID)
 			}
 			g := testGate(t, s)
+			g.seen = map[string]string{}
 			g.call.AgentID = tt.agent
 			tg := &target{tool: tt.tool, delete: tt.del, res: workspace.Resolved{Rel: tt.rel}, governed: true, hash: func() string { return "" }}
 			got := "allow"
@@ -175,11 +176,11 @@ func TestCheckStale(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &state.Session{}
+			g := testGate(t, nil)
+			g.seen = map[string]string{}
 			if tt.record {
-				s.Record("", "src/a.go", tt.recorded)
+				g.seen["src/a.go"] = tt.recorded
 			}
-			g := testGate(t, s)
 			g.Config.StaleCheck = !tt.off
 			tg := &target{tool: "Edit", res: workspace.Resolved{Rel: "src/a.go"}, hash: func() string { return tt.current }}
 			d := g.checkStale(tg)

@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/state"
@@ -17,14 +19,21 @@ import (
 // state/catalog.cache, keyed by the sha256 of the catalog's bytes: reading
 // and hashing the catalog costs microseconds, and a key of content (not of
 // modification time, which is too coarse to trust) never serves a stale
-// catalog. The cache is a header line (key, ids, problems) and then one JSON
-// line per intent, so that a hook decodes only the intents it asks for.
+// catalog.
+//
+// The cache holds a header (format and key; the catalog's problems; an index
+// of ids with the offset and length of each intent) and then one JSON line
+// per intent, so that a hook reads the header and the one intent it needs.
 
 // cacheMagic names the cache's format; it changes whenever the cached shape
 // does, so that an old binary's cache is rebuilt rather than misread.
-const cacheMagic = "intenthook-catalog-cache/3 "
+const cacheMagic = "intenthook-catalog-cache/4 "
 
 const cacheName = "catalog.cache"
+
+// cacheHead is how much of the cache is read first: the header of a catalog
+// of a few hundred intents fits.
+const cacheHead = 32 << 10
 
 // LoadCached reads the catalog at path for the workspace at root through the
 // parse cache, rebuilding the cache (atomically) on a miss. A cache that
@@ -48,31 +57,87 @@ func LoadCached(root, path string) (*Catalog, error) {
 	return c, nil
 }
 
-// readCache reads a cache whose key matches: the first line names the format
-// and the key, the second holds the catalog's problems, and each further line
-// is an intent's id, a tab and the intent as JSON.
+// readCache opens a cache whose key matches and reads its header; intents
+// are read from the file when asked for.
 func readCache(path, key string) (*Catalog, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil || !bytes.HasPrefix(data, []byte(cacheMagic+key+"\n")) {
+	f, err := os.Open(path)
+	if err != nil {
 		return nil, false
 	}
-	rest := data[len(cacheMagic)+len(key)+1:]
-	problems, rest, _ := bytes.Cut(rest, []byte("\n"))
-	c := &Catalog{byID: map[string]*Intent{}}
-	if err := json.Unmarshal(problems, &c.Problems); err != nil {
+	c, ok := readCacheHeader(f, key)
+	if !ok {
+		f.Close()
 		return nil, false
 	}
-	for len(rest) > 0 {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		id, raw, ok := bytes.Cut(line, []byte("\t"))
-		if !ok {
+	return c, true
+}
+
+func readCacheHeader(f *os.File, key string) (*Catalog, bool) {
+	size := int64(cacheHead)
+	if st, err := f.Stat(); err == nil && st.Size() < size {
+		size = st.Size()
+	}
+	c, complete := parseCacheHeader(f, key, size)
+	if !complete {
+		// A header longer than the first read: read it all.
+		if st, err := f.Stat(); err == nil && st.Size() > size {
+			c, complete = parseCacheHeader(f, key, st.Size())
+		}
+	}
+	return c, c != nil && complete
+}
+
+// parseCacheHeader parses the header within the first size bytes; complete
+// is false when the index runs past them.
+func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete bool) {
+	buf := make([]byte, size)
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return nil, false
+	}
+	buf = buf[:n]
+	prefix := cacheMagic + key + "\n"
+	if !bytes.HasPrefix(buf, []byte(prefix)) {
+		return nil, true
+	}
+	pos := len(prefix)
+	line := func() ([]byte, bool) {
+		i := bytes.IndexByte(buf[pos:], '\n')
+		if i < 0 {
 			return nil, false
 		}
-		c.ids = append(c.ids, string(id))
-		c.raw = append(c.raw, raw)
+		l := buf[pos : pos+i]
+		pos += i + 1
+		return l, true
 	}
-	c.list = make([]*Intent, len(c.raw))
+	problems, ok := line()
+	count, ok2 := line()
+	n, err = strconv.Atoi(string(count))
+	if !ok || !ok2 || err != nil || n < 0 {
+		return nil, !ok || !ok2
+	}
+	c = &Catalog{byID: map[string]*Intent{}, file: f, list: make([]*Intent, n), ids: make([]string, n), at: make([][2]int64, n)}
+	if json.Unmarshal(problems, &c.Problems) != nil {
+		return nil, true
+	}
+	for i := 0; i < n; i++ {
+		l, ok := line()
+		if !ok {
+			return c, false
+		}
+		quoted, rest, _ := bytes.Cut(l, []byte(" "))
+		off, length, _ := bytes.Cut(rest, []byte(" "))
+		id, err := strconv.Unquote(string(quoted))
+		o, err2 := strconv.ParseInt(string(off), 10, 64)
+		ln, err3 := strconv.ParseInt(string(length), 10, 64)
+		if err != nil || err2 != nil || err3 != nil {
+			return nil, true
+		}
+		c.ids[i], c.at[i] = id, [2]int64{o, ln}
+	}
+	for i := range c.at {
+		c.at[i][0] += int64(pos)
+	}
 	return c, true
 }
 
@@ -82,7 +147,12 @@ func (c *Catalog) decode(i int) *Intent {
 		return c.list[i]
 	}
 	in := &Intent{}
-	if err := json.Unmarshal(c.raw[i], in); err != nil {
+	raw := make([]byte, c.at[i][1])
+	_, err := c.file.ReadAt(raw, c.at[i][0])
+	if err == nil {
+		err = json.Unmarshal(raw, in)
+	}
+	if err != nil {
 		// The cache was written by this format; a damaged line reads as
 		// an invalid intent rather than as a crash.
 		in = &Intent{ID: c.ids[i], Problems: []Problem{{ID: c.ids[i], Severity: Error, Message: "catalog cache damaged: " + err.Error()}}}
@@ -104,30 +174,28 @@ func (c *Catalog) firstIndex(id string) int {
 }
 
 func writeCache(root, path, key string, c *Catalog) {
-	var buf bytes.Buffer
-	buf.WriteString(cacheMagic + key + "\n")
-	enc := json.NewEncoder(&buf)
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(emptyIfNil(c.Problems)) != nil {
-		return
-	}
+	var index strings.Builder
 	for _, in := range c.list {
-		// Ids are event-independent catalog text; a tab or newline in one
-		// would break the line format, so such an intent is written under
-		// an empty id and found by decoding.
-		id := in.ID
-		if strings.ContainsAny(id, "\t\n") {
-			id = ""
-		}
-		buf.WriteString(id + "\t")
+		start := body.Len()
 		if enc.Encode(in) != nil {
 			return
 		}
+		fmt.Fprintf(&index, "%s %d %d\n", strconv.Quote(in.ID), start, body.Len()-start)
 	}
+	problems, err := json.Marshal(emptyIfNil(c.Problems))
+	if err != nil {
+		return
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, problems, len(c.list), index.String())
+	out.Write(body.Bytes())
 	if state.Ensure(root) != nil {
 		return
 	}
-	_ = state.WriteFile(path, buf.Bytes(), 0o644, false)
+	_ = state.WriteFile(path, out.Bytes(), 0o644, false)
 }
 
 func emptyIfNil(ps []Problem) []Problem {

@@ -51,7 +51,7 @@ func TestLoadCached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hit.raw == nil {
+	if hit.file == nil {
 		t.Fatal("second load did not come from the cache")
 	}
 	in := hit.Find("INT-001")
@@ -95,6 +95,27 @@ func mustJSON(t *testing.T, v ...any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestLoadCachedLargeIndex: a catalog whose index outgrows the first read
+// still loads from the cache.
+func TestLoadCachedLargeIndex(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, File)
+	_ = os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(generated(3000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCached(root, path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCached(root, path)
+	if err != nil || c.file == nil {
+		t.Fatalf("not from the cache: %v", err)
+	}
+	if in := c.Find("INT-2999"); in == nil || in.Name != "Generated intent" || len(c.All()) != 3000 {
+		t.Fatal("large cached catalog")
+	}
 }
 
 // BenchmarkParse is the cost the cache saves: 200 generated intents.

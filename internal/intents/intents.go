@@ -6,6 +6,7 @@ package intents
 
 import (
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -140,10 +141,11 @@ type Catalog struct {
 
 	list []*Intent
 	byID map[string]*Intent
-	// A catalog from the parse cache decodes an intent only when asked
-	// for: a hook needs one intent out of hundreds.
-	ids []string
-	raw [][]byte
+	// A catalog from the parse cache reads and decodes an intent only when
+	// asked for: a hook needs one intent out of hundreds.
+	file *os.File
+	ids  []string
+	at   [][2]int64 // offset and length of each intent in file
 }
 
 // All returns every intent, in file order.
@@ -151,7 +153,7 @@ func (c *Catalog) All() []*Intent {
 	if c == nil {
 		return nil
 	}
-	for i := range c.raw {
+	for i := range c.at {
 		c.decode(i)
 	}
 	return c.list
@@ -162,7 +164,7 @@ func (c *Catalog) Find(id string) *Intent {
 	if c == nil {
 		return nil
 	}
-	if in, ok := c.byID[id]; ok || c.raw == nil {
+	if in, ok := c.byID[id]; ok || c.file == nil {
 		return in
 	}
 	for i, x := range c.ids {

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -342,15 +343,33 @@ func (l *Ledger) saveFragment(fragment []byte) (string, error) {
 	return state.StateDir + "/" + name, nil
 }
 
+// headSize is the fixed length of state/ledger.head: the JSON padded with
+// spaces, so that every rewrite is one small write over the same bytes (no
+// temporary file, no rename, no truncation: each costs more than the append
+// itself on an ordinary disk).
+const headSize = 128
+
 // writeHead records the newest line in state/ledger.head, so that verify on
 // this machine notices when lines are later removed from the end. It is a
 // cache: failing to write it loses nothing.
 func (l *Ledger) writeHead(h Head) {
 	b, err := json.Marshal(h)
+	if err != nil || len(b) >= headSize {
+		return
+	}
+	line := append(b, bytes.Repeat([]byte(" "), headSize-1-len(b))...)
+	line = append(line, '\n')
+	f, err := os.OpenFile(state.Path(l.Root, headName), os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
-	_ = state.WriteFile(state.Path(l.Root, headName), append(b, '\n'), 0o644, false)
+	defer f.Close()
+	if _, err := f.WriteAt(line, 0); err != nil {
+		return
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > headSize {
+		_ = f.Truncate(headSize) // a head written by an older version
+	}
 }
 
 // spoolPending reports whether state/spool/ holds anything to drain.

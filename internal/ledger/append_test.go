@@ -490,7 +490,7 @@ func TestHeadFileShape(t *testing.T) {
 	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 2 || raw["seq"] != 1.0 {
 		t.Errorf("head %s", b)
 	}
-	if !regexp.MustCompile(`^\{"seq":1,"hash":"sha256:[0-9a-f]{64}"\}\n$`).Match(b) {
+	if !regexp.MustCompile(`^\{"seq":1,"hash":"sha256:[0-9a-f]{64}"\} *\n$`).Match(b) || len(b) != headSize {
 		t.Errorf("head %q", b)
 	}
 }

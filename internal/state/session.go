@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,9 +45,6 @@ type Session struct {
 	Intent       string             `json:"intent,omitempty"`
 	AgentIntents map[string]string  `json:"agent_intents,omitempty"`
 	Pending      map[string]Pending `json:"pending,omitempty"`
-	// Hashes are the file digests this session saw, per agent ("" = the main
-	// agent) and root-relative path: on read and on its own writes.
-	Hashes map[string]map[string]string `json:"hashes,omitempty"`
 }
 
 // ActiveIntent returns the intent selected for agent (falling back to the
@@ -74,102 +72,277 @@ func (s *Session) Select(agent, id string) {
 	s.AgentIntents[agent] = id
 }
 
-// RecordedHash returns the digest agent last saw for rel.
-func (s *Session) RecordedHash(agent, rel string) (string, bool) {
-	h, ok := s.Hashes[agent][rel]
-	return h, ok
+// Pending entries live in one append-only log per session,
+// state/pending/<session key>.jsonl: PreToolUse appends a line, PostToolUse
+// finds the newest line for its tool_use_id and appends a "done" line. On
+// this path every avoided file creation, truncation or rename counts: an
+// append costs microseconds where rewriting the session file under its lock
+// costs a temporary file and a rename. Appends and compaction hold the
+// session's lock, so compaction never loses an entry.
+
+// pendingCompactAt is the log size past which PostToolUse compacts it.
+const pendingCompactAt = 64 << 10
+
+// pendingLine is one line of the log: an entry, or a done marker.
+type pendingLine struct {
+	ID   string `json:"id"`
+	Done bool   `json:"done,omitempty"`
+	Pending
 }
 
-// Record remembers the digest agent saw for rel.
-func (s *Session) Record(agent, rel, hash string) {
-	if s.Hashes == nil {
-		s.Hashes = map[string]map[string]string{}
-	}
-	if s.Hashes[agent] == nil {
-		s.Hashes[agent] = map[string]string{}
-	}
-	s.Hashes[agent][rel] = hash
-}
-
-// A tool call's pending entry is a file of its own,
-// state/pending/<session key>.<tool_use_id key>.json: PreToolUse writes it
-// with one write and no lock (the id is unique to the call), PostToolUse
-// reads and removes it. Rewriting the whole session file under its lock on
-// every PreToolUse would cost a lock, a temporary file and a rename on every
-// tool call.
-
-func (ss Sessions) pendingPath(session, toolUseID string) string {
-	return Path(ss.Root, "pending", SessionKey(session)+"."+Key(toolUseID)+".json")
+func (ss Sessions) pendingPath(session string) string {
+	return Path(ss.Root, "pending", SessionKey(session)+".jsonl")
 }
 
 // PutPending stores what PreToolUse leaves for the PostToolUse of the same
 // tool_use_id.
-func (ss Sessions) PutPending(session, toolUseID string, p Pending) error {
+func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p Pending) error {
 	if toolUseID == "" {
 		return nil
 	}
-	data, err := json.Marshal(p)
-	if err != nil {
+	return ss.appendPending(ctx, session, pendingLine{ID: toolUseID, Pending: p})
+}
+
+// DonePending marks toolUseID's entry as recorded, compacting the log when
+// it has grown.
+func (ss Sessions) DonePending(ctx context.Context, session, toolUseID string, now time.Time) error {
+	if toolUseID == "" {
+		return nil
+	}
+	if err := ss.appendPending(ctx, session, pendingLine{ID: toolUseID, Done: true}); err != nil {
 		return err
 	}
-	path := ss.pendingPath(session, toolUseID)
-	if err := os.WriteFile(path, data, 0o644); errors.Is(err, fs.ErrNotExist) {
-		if err := Ensure(ss.Root, "pending"); err != nil {
-			return err
-		}
-		err = os.WriteFile(path, data, 0o644)
-		if err != nil {
-			return fmt.Errorf("store pending call: %w", err)
-		}
-	} else if err != nil {
-		return fmt.Errorf("store pending call: %w", err)
+	if st, err := os.Stat(ss.pendingPath(session)); err == nil && st.Size() > pendingCompactAt {
+		return ss.compactPending(ctx, session, now)
 	}
 	return nil
 }
 
-// GetPending returns the entry PreToolUse left for toolUseID, if any.
-func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
-	var p Pending
-	if toolUseID == "" {
-		return p, false
+func (ss Sessions) appendPending(ctx context.Context, session string, l pendingLine) error {
+	data, err := json.Marshal(l)
+	if err != nil {
+		return err
 	}
-	data, err := os.ReadFile(ss.pendingPath(session, toolUseID))
-	if err != nil || json.Unmarshal(data, &p) != nil {
+	if err := Ensure(ss.Root, "pending"); err != nil {
+		return err
+	}
+	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(session), ss.Timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	f, err := os.OpenFile(ss.pendingPath(session), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	_, werr := f.Write(append(data, '\n'))
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return fmt.Errorf("store pending call: %w", werr)
+	}
+	return nil
+}
+
+// GetPending returns the entry PreToolUse left for toolUseID, if any and not
+// yet recorded.
+func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
+	if toolUseID == "" {
 		return Pending{}, false
 	}
-	return p, true
-}
-
-// DropPending removes the entry of a call that PostToolUse has recorded.
-func (ss Sessions) DropPending(session, toolUseID string) {
-	if toolUseID != "" {
-		_ = os.Remove(ss.pendingPath(session, toolUseID))
+	data, err := os.ReadFile(ss.pendingPath(session))
+	if err != nil {
+		return Pending{}, false
 	}
+	idField, _ := json.Marshal(toolUseID)
+	needle := []byte(`{"id":` + string(idField) + `,`)
+	for len(data) > 0 {
+		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+		line := data[i:]
+		data = data[:i]
+		if !bytes.HasPrefix(line, needle) {
+			continue
+		}
+		var l pendingLine
+		if json.Unmarshal(line, &l) != nil || l.Done {
+			return Pending{}, false
+		}
+		return l.Pending, true
+	}
+	return Pending{}, false
 }
 
-// PrunePending removes entries older than PendingTTL (calls whose
-// PostToolUse never came) and returns how many are left per session key.
-func (ss Sessions) PrunePending(now time.Time) map[string]int {
-	left := map[string]int{}
+// compactPending drops recorded entries and entries older than PendingTTL
+// (calls whose PostToolUse never came).
+func (ss Sessions) compactPending(ctx context.Context, session string, now time.Time) error {
+	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(session), ss.Timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := ss.pendingPath(session)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, livePending(data, now), 0o644, false)
+}
+
+// livePending keeps the entry lines of data that are neither done nor expired.
+func livePending(data []byte, now time.Time) []byte {
+	done := map[string]bool{}
+	var lines []pendingLine
+	var raw [][]byte
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var l pendingLine
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		if l.Done {
+			done[l.ID] = true
+			continue
+		}
+		lines, raw = append(lines, l), append(raw, line)
+	}
+	var out []byte
+	for i, l := range lines {
+		if done[l.ID] || now.Sub(l.At) > PendingTTL {
+			continue
+		}
+		out = append(append(out, raw[i]...), '\n')
+	}
+	return out
+}
+
+// CountPending returns how many calls of each session key await their
+// PostToolUse.
+func (ss Sessions) CountPending(now time.Time) map[string]int {
+	counts := map[string]int{}
 	dir := Path(ss.Root, "pending")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return left
+		return counts
 	}
 	for _, e := range entries {
-		info, err := e.Info()
+		key, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
-		if now.Sub(info.ModTime()) > PendingTTL {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+		counts[key] = bytes.Count(livePending(data, now), []byte("\n"))
+	}
+	return counts
+}
+
+// The digests a session saw (on reads and on its own writes), per agent and
+// path, live in another append-only log, state/seen/<session key>.jsonl,
+// for the same reason: a PostToolUse appends a line instead of rewriting the
+// session file. The newest line for an agent and path wins; the log is
+// compacted to one line per agent and path when it grows.
+
+// seenCompactAt is the log size past which it is compacted.
+const seenCompactAt = 256 << 10
+
+type seenLine struct {
+	Agent string `json:"a,omitempty"`
+	Path  string `json:"p"`
+	Hash  string `json:"h"`
+}
+
+func (ss Sessions) seenPath(session string) string {
+	return Path(ss.Root, "seen", SessionKey(session)+".jsonl")
+}
+
+// RecordSeen remembers the digests agent saw, by root-relative path.
+func (ss Sessions) RecordSeen(ctx context.Context, session, agent string, hashes map[string]string) error {
+	if len(hashes) == 0 {
+		return nil
+	}
+	paths := make([]string, 0, len(hashes))
+	for p := range hashes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var buf bytes.Buffer
+	for _, p := range paths {
+		line, err := json.Marshal(seenLine{Agent: agent, Path: p, Hash: hashes[p]})
+		if err != nil {
+			return err
+		}
+		buf.Write(append(line, '\n'))
+	}
+	if err := Ensure(ss.Root, "seen"); err != nil {
+		return err
+	}
+	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(session), ss.Timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := ss.seenPath(session)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("record seen files: %w", err)
+	}
+	_, werr := f.Write(buf.Bytes())
+	st, serr := f.Stat()
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return fmt.Errorf("record seen files: %w", werr)
+	}
+	if serr == nil && st.Size() > seenCompactAt {
+		return ss.compactSeen(path)
+	}
+	return nil
+}
+
+// Seen returns the digests agent last saw, by root-relative path.
+func (ss Sessions) Seen(session, agent string) map[string]string {
+	out := map[string]string{}
+	data, err := os.ReadFile(ss.seenPath(session))
+	if err != nil {
+		return out
+	}
+	for _, raw := range bytes.Split(data, []byte("\n")) {
+		var l seenLine
+		if len(raw) == 0 || json.Unmarshal(raw, &l) != nil || l.Agent != agent {
 			continue
 		}
-		if key, _, ok := strings.Cut(e.Name(), "."); ok {
-			left[key]++
+		out[l.Path] = l.Hash
+	}
+	return out
+}
+
+// compactSeen keeps the newest line per agent and path; the caller holds
+// the session lock.
+func (ss Sessions) compactSeen(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	type key struct{ agent, path string }
+	newest := map[key]int{}
+	lines := bytes.Split(data, []byte("\n"))
+	for i, raw := range lines {
+		var l seenLine
+		if json.Unmarshal(raw, &l) == nil {
+			newest[key{l.Agent, l.Path}] = i
 		}
 	}
-	return left
+	var out []byte
+	for i, raw := range lines {
+		var l seenLine
+		if json.Unmarshal(raw, &l) == nil && newest[key{l.Agent, l.Path}] == i {
+			out = append(append(out, raw...), '\n')
+		}
+	}
+	return WriteFile(path, out, 0o644, false)
 }
 
 // Sessions is the state of every session of one workspace.
@@ -253,11 +426,25 @@ func (ss Sessions) List() ([]*Session, error) {
 		}
 		var s Session
 		if json.Unmarshal(data, &s) == nil {
+			s.LastSeen = ss.lastActivity(&s)
 			out = append(out, &s)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastSeen.After(out[j].LastSeen) })
 	return out, nil
+}
+
+// lastActivity is the newest of the session file's last_seen and the
+// modification times of its logs: tool calls append to the logs without
+// rewriting the session file.
+func (ss Sessions) lastActivity(s *Session) time.Time {
+	last := s.LastSeen
+	for _, p := range []string{ss.pendingPath(s.ID), ss.seenPath(s.ID)} {
+		if st, err := os.Stat(p); err == nil && st.ModTime().After(last) {
+			last = st.ModTime().UTC()
+		}
+	}
+	return last
 }
 
 // Default is the workspace default selection, state/default.json.

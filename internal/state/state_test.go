@@ -1,0 +1,198 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestKey(t *testing.T) {
+	long := strings.Repeat("a", 129)
+	tests := []struct {
+		id   string
+		safe bool
+	}{
+		{"abc123", true},
+		{"6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", true},
+		{"a.b_c-d", true},
+		{strings.Repeat("a", 128), true},
+		{long, false},
+		{".", false},
+		{"..", false},
+		{"../../x", false},
+		{"a/b", false},
+		{`a\b`, false},
+		{"a\x00b", false},
+		{"naïve", false},
+		{"a b", false},
+	}
+	for _, tt := range tests {
+		got := Key(tt.id)
+		if tt.safe && got != tt.id {
+			t.Errorf("Key(%q) = %q, want it unchanged", tt.id, got)
+		}
+		if !tt.safe && (!strings.HasPrefix(got, "h-") || len(got) != 66 || strings.ContainsAny(got, `/\.`)) {
+			t.Errorf("Key(%q) = %q, want h-<sha256>", tt.id, got)
+		}
+	}
+	if Key("") != "" || SessionKey("") != NoSession {
+		t.Error("empty ids")
+	}
+	if Key("../../x") == Key("../../y") {
+		t.Error("distinct ids share a key")
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	unlock, err := Lock(ctx, root, LockLedger, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(ctx, root, LockLedger, 30*time.Millisecond); !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("second lock: %v, want ErrLockTimeout", err)
+	}
+	unlock()
+	again, err := Lock(ctx, root, LockLedger, time.Second)
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	again()
+	if _, err := os.Stat(filepath.Join(Path(root, "locks"), "ledger.lock")); err != nil {
+		t.Errorf("lock file: %v", err)
+	}
+	if data, err := os.ReadFile(Path(root, ".gitignore")); err != nil || string(data) != "*\n" {
+		t.Errorf("state/.gitignore = %q, %v", data, err)
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	for _, durable := range []bool{false, true} {
+		if err := WriteFile(p, []byte(fmt.Sprint(durable)), 0o640, durable); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(p)
+		st, _ := os.Stat(p)
+		if string(data) != fmt.Sprint(durable) || st.Mode().Perm() != 0o640 {
+			t.Errorf("durable=%v: %q %v", durable, data, st.Mode())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+}
+
+func TestSessions(t *testing.T) {
+	root := t.TempDir()
+	ss := Sessions{Root: root, Timeout: time.Second}
+	ctx := context.Background()
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	if s, err := ss.Read("../../evil"); err != nil || s.Intent != "" {
+		t.Fatalf("unknown session: %+v %v", s, err)
+	}
+	err := ss.Update(ctx, "../../evil", now, func(s *Session) error {
+		s.Select("", "INT-001")
+		s.Select("sub", "INT-002")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ss.Read("../../evil")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ActiveIntent("") != "INT-001" || s.ActiveIntent("sub") != "INT-002" || s.ActiveIntent("other") != "INT-001" || !s.LastSeen.Equal(now) {
+		t.Fatalf("session = %+v", s)
+	}
+	if err := ss.RecordSeen(ctx, "../../evil", "sub", map[string]string{"src/a.go": "sha256:1", "src/b.go": "sha256:2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.RecordSeen(ctx, "../../evil", "sub", map[string]string{"src/a.go": "sha256:3"}); err != nil {
+		t.Fatal(err)
+	}
+	if seen := ss.Seen("../../evil", "sub"); seen["src/a.go"] != "sha256:3" || seen["src/b.go"] != "sha256:2" {
+		t.Errorf("Seen = %v", seen)
+	}
+	if seen := ss.Seen("../../evil", ""); len(seen) != 0 {
+		t.Errorf("hashes are per agent: %v", seen)
+	}
+	if err := ss.compactSeen(ss.seenPath("../../evil")); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(ss.seenPath("../../evil")); strings.Count(string(data), "\n") != 2 {
+		t.Errorf("compacted log:\n%s", data)
+	}
+	if seen := ss.Seen("../../evil", "sub"); seen["src/a.go"] != "sha256:3" {
+		t.Errorf("after compaction: %v", seen)
+	}
+	entries, _ := os.ReadDir(Path(root, "sessions"))
+	if all, _ := ss.List(); len(all) != 1 || all[0].LastSeen.Before(now) {
+		t.Errorf("List last seen: %+v", all)
+	}
+	if len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "h-") {
+		t.Errorf("session files: %v", entries)
+	}
+	all, err := ss.List()
+	if err != nil || len(all) != 1 || all[0].ID != "../../evil" {
+		t.Errorf("List = %v, %v", all, err)
+	}
+}
+
+func TestPendingLog(t *testing.T) {
+	root := t.TempDir()
+	ss := Sessions{Root: root, Timeout: time.Second}
+	ctx := context.Background()
+	now := time.Now()
+	for i := 0; i < 3; i++ {
+		p := Pending{IntentID: "INT-001", PreHash: map[string]string{"a": fmt.Sprint(i)}, At: now}
+		if err := ss.PutPending(ctx, "s1", fmt.Sprintf("toolu_%d", i), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The newest entry for an id wins; other sessions do not see it.
+	if err := ss.PutPending(ctx, "s1", "toolu_1", Pending{IntentID: "INT-002", At: now}); err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := ss.GetPending("s1", "toolu_1"); !ok || p.IntentID != "INT-002" {
+		t.Fatalf("GetPending = %+v %v", p, ok)
+	}
+	if p, ok := ss.GetPending("s1", "toolu_2"); !ok || p.PreHash["a"] != "2" {
+		t.Fatalf("GetPending = %+v %v", p, ok)
+	}
+	if _, ok := ss.GetPending("s2", "toolu_2"); ok {
+		t.Fatal("another session's entry")
+	}
+	if err := ss.DonePending(ctx, "s1", "toolu_2", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ss.GetPending("s1", "toolu_2"); ok {
+		t.Fatal("a recorded call is still pending")
+	}
+	if got := ss.CountPending(now)["s1"]; got != 3 {
+		t.Errorf("CountPending = %d, want 3 (toolu_0 and both toolu_1 lines)", got)
+	}
+	// Compaction drops done and expired entries and keeps the rest.
+	old := Pending{At: now.Add(-2 * PendingTTL)}
+	if err := ss.PutPending(ctx, "s1", "toolu_old", old); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.compactPending(ctx, "s1", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ss.GetPending("s1", "toolu_old"); ok {
+		t.Error("expired entry kept")
+	}
+	if _, ok := ss.GetPending("s1", "toolu_0"); !ok {
+		t.Error("live entry lost")
+	}
+}
