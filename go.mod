@@ -3,7 +3,6 @@ module github.com/intenthook/intenthook
 go 1.26.8
 
 require (
-	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gobwas/glob v1.1.0
 	github.com/gofrs/flock v0.13.1
 	github.com/google/uuid v1.6.0
@@ -15,14 +14,9 @@ require (
 )
 
 require (
-	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
-	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/tools v0.48.0 // indirect
-	gopkg.in/warnings.v0 v0.1.2 // indirect
 )

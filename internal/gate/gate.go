@@ -52,9 +52,10 @@ type Gate struct {
 	sessions  state.Sessions
 	session   *state.Session
 	explain   *explainer
-	notes     []string          // non-fatal warnings for stderr
-	pending   *state.Pending    // what a shell call leaves for post beyond its targets
-	seen      map[string]string // digests the call's agent saw, read on first use
+	notes     []string       // non-fatal warnings for stderr
+	pending   *state.Pending // what a shell call leaves for post beyond its targets
+	// seen, when set, answers recordedHash without the session log (tests).
+	seen map[string]string
 }
 
 // Open finds the call's governed root and loads its snapshot. It returns a
@@ -118,11 +119,11 @@ func (g *Gate) activeIntent() (id, from string) {
 // recordedHash returns the digest the call's session and agent last saw
 // for rel, on a read or its own write.
 func (g *Gate) recordedHash(rel string) (string, bool) {
-	if g.seen == nil {
-		g.seen = g.sessions.Seen(g.call.SessionID, g.call.AgentID)
+	if g.seen != nil {
+		h, ok := g.seen[rel]
+		return h, ok
 	}
-	h, ok := g.seen[rel]
-	return h, ok
+	return g.sessions.SeenHash(g.call.SessionID, g.call.AgentID, rel)
 }
 
 // recordSeen remembers what the call's agent saw or wrote, and the model

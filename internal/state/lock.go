@@ -2,7 +2,9 @@ package state
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -26,13 +28,17 @@ type Unlock func()
 // Lock files are never deleted: deleting one would let two processes hold
 // "the same" lock on different inodes.
 func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock, error) {
-	if err := Ensure(root, "locks"); err != nil {
-		return nil, err
-	}
 	fl := flock.New(filepath.Join(Path(root, "locks"), name+".lock"))
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The first lock of a workspace: make state/locks/ and try again.
+		if err := Ensure(root, "locks"); err != nil {
+			return nil, err
+		}
+		ok, err = fl.TryLockContext(ctx, 2*time.Millisecond)
+	}
 	if err != nil && ctx.Err() == nil {
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}

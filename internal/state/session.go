@@ -123,26 +123,36 @@ func (ss Sessions) appendPending(ctx context.Context, session string, l pendingL
 	if err != nil {
 		return err
 	}
-	if err := Ensure(ss.Root, "pending"); err != nil {
-		return err
+	if err := ss.appendLog(ctx, session, ss.pendingPath(session), "pending", append(data, '\n')); err != nil {
+		return fmt.Errorf("store pending call: %w", err)
 	}
+	return nil
+}
+
+// appendLog appends data to one of session's logs with one write, under the
+// session lock: compaction replaces a log by renaming a new file over it,
+// and an append racing it would land in the replaced file.
+func (ss Sessions) appendLog(ctx context.Context, session, path, subdir string, data []byte) error {
 	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(session), ss.Timeout)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	f, err := os.OpenFile(ss.pendingPath(session), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("store pending call: %w", err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := Ensure(ss.Root, subdir); err != nil {
+			return err
+		}
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	}
-	_, werr := f.Write(append(data, '\n'))
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
 	if err := f.Close(); werr == nil {
 		werr = err
 	}
-	if werr != nil {
-		return fmt.Errorf("store pending call: %w", werr)
-	}
-	return nil
+	return werr
 }
 
 // GetPending returns the entry PreToolUse left for toolUseID, if any and not
@@ -245,7 +255,7 @@ func (ss Sessions) CountPending(now time.Time) map[string]int {
 // compacted to one line per agent and path when it grows.
 
 // seenCompactAt is the log size past which it is compacted.
-const seenCompactAt = 256 << 10
+const seenCompactAt = 64 << 10
 
 type seenLine struct {
 	Agent string `json:"a,omitempty"`
@@ -275,53 +285,48 @@ func (ss Sessions) RecordSeen(ctx context.Context, session, agent string, hashes
 		}
 		buf.Write(append(line, '\n'))
 	}
-	if err := Ensure(ss.Root, "seen"); err != nil {
-		return err
+	path := ss.seenPath(session)
+	if err := ss.appendLog(ctx, session, path, "seen", buf.Bytes()); err != nil {
+		return fmt.Errorf("record seen files: %w", err)
 	}
+	if st, err := os.Stat(path); err == nil && st.Size() > seenCompactAt {
+		return ss.compactSeen(ctx, session)
+	}
+	return nil
+}
+
+// SeenHash returns the digest agent last saw for rel. It reads the log
+// from its end and decodes only the lines that name rel.
+func (ss Sessions) SeenHash(session, agent, rel string) (string, bool) {
+	data, err := os.ReadFile(ss.seenPath(session))
+	if err != nil {
+		return "", false
+	}
+	name, _ := json.Marshal(rel)
+	needle := append([]byte(`"p":`), name...)
+	for len(data) > 0 {
+		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
+		line := data[i:]
+		data = data[:i]
+		if !bytes.Contains(line, needle) {
+			continue
+		}
+		var l seenLine
+		if json.Unmarshal(line, &l) == nil && l.Path == rel && l.Agent == agent {
+			return l.Hash, true
+		}
+	}
+	return "", false
+}
+
+// compactSeen keeps the newest line per agent and path.
+func (ss Sessions) compactSeen(ctx context.Context, session string) error {
 	unlock, err := Lock(ctx, ss.Root, LockSession+"-"+SessionKey(session), ss.Timeout)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	path := ss.seenPath(session)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("record seen files: %w", err)
-	}
-	_, werr := f.Write(buf.Bytes())
-	st, serr := f.Stat()
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	if werr != nil {
-		return fmt.Errorf("record seen files: %w", werr)
-	}
-	if serr == nil && st.Size() > seenCompactAt {
-		return ss.compactSeen(path)
-	}
-	return nil
-}
-
-// Seen returns the digests agent last saw, by root-relative path.
-func (ss Sessions) Seen(session, agent string) map[string]string {
-	out := map[string]string{}
-	data, err := os.ReadFile(ss.seenPath(session))
-	if err != nil {
-		return out
-	}
-	for _, raw := range bytes.Split(data, []byte("\n")) {
-		var l seenLine
-		if len(raw) == 0 || json.Unmarshal(raw, &l) != nil || l.Agent != agent {
-			continue
-		}
-		out[l.Path] = l.Hash
-	}
-	return out
-}
-
-// compactSeen keeps the newest line per agent and path; the caller holds
-// the session lock.
-func (ss Sessions) compactSeen(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err

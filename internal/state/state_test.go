@@ -120,20 +120,23 @@ func TestSessions(t *testing.T) {
 	if err := ss.RecordSeen(ctx, "../../evil", "sub", map[string]string{"src/a.go": "sha256:3"}); err != nil {
 		t.Fatal(err)
 	}
-	if seen := ss.Seen("../../evil", "sub"); seen["src/a.go"] != "sha256:3" || seen["src/b.go"] != "sha256:2" {
-		t.Errorf("Seen = %v", seen)
+	if h, _ := ss.SeenHash("../../evil", "sub", "src/a.go"); h != "sha256:3" {
+		t.Errorf("SeenHash(a) = %q", h)
 	}
-	if seen := ss.Seen("../../evil", ""); len(seen) != 0 {
-		t.Errorf("hashes are per agent: %v", seen)
+	if h, _ := ss.SeenHash("../../evil", "sub", "src/b.go"); h != "sha256:2" {
+		t.Errorf("SeenHash(b) = %q", h)
 	}
-	if err := ss.compactSeen(ss.seenPath("../../evil")); err != nil {
+	if _, ok := ss.SeenHash("../../evil", "", "src/a.go"); ok {
+		t.Error("hashes are per agent")
+	}
+	if err := ss.compactSeen(ctx, "../../evil"); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(ss.seenPath("../../evil")); strings.Count(string(data), "\n") != 2 {
 		t.Errorf("compacted log:\n%s", data)
 	}
-	if seen := ss.Seen("../../evil", "sub"); seen["src/a.go"] != "sha256:3" {
-		t.Errorf("after compaction: %v", seen)
+	if h, _ := ss.SeenHash("../../evil", "sub", "src/a.go"); h != "sha256:3" {
+		t.Errorf("after compaction: %q", h)
 	}
 	entries, _ := os.ReadDir(Path(root, "sessions"))
 	if all, _ := ss.List(); len(all) != 1 || all[0].LastSeen.Before(now) {
@@ -194,5 +197,33 @@ func TestPendingLog(t *testing.T) {
 	}
 	if _, ok := ss.GetPending("s1", "toolu_0"); !ok {
 		t.Error("live entry lost")
+	}
+}
+
+// TestLogAppendsSurviveCompaction: compaction replaces the log while
+// appends go on; no entry may be lost.
+func TestLogAppendsSurviveCompaction(t *testing.T) {
+	root := t.TempDir()
+	ss := Sessions{Root: root, Timeout: 5 * time.Second}
+	ctx := context.Background()
+	now := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 50; i++ {
+			_ = ss.compactPending(ctx, "s", now)
+		}
+	}()
+	const n = 300
+	for i := 0; i < n; i++ {
+		if err := ss.PutPending(ctx, "s", fmt.Sprint("t", i), Pending{At: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	for i := 0; i < n; i++ {
+		if _, ok := ss.GetPending("s", fmt.Sprint("t", i)); !ok {
+			t.Fatalf("entry t%d lost", i)
+		}
 	}
 }

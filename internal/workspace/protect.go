@@ -1,17 +1,11 @@
 package workspace
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/intenthook/intenthook/internal/intents"
 )
 
@@ -90,52 +84,3 @@ func matchPattern(pat, rel string) bool {
 
 func hasMeta(s string) bool { return strings.ContainsAny(s, `*?[]{}\`) }
 
-// IgnoreFile is the .intentignore path relative to the root.
-const IgnoreFile = ".orchestration/.intentignore"
-
-// Ignore holds the .intentignore patterns (gitignore syntax, relative to the root).
-type Ignore struct {
-	m     gitignore.Matcher
-	empty bool
-}
-
-// LoadIgnore reads root's .intentignore; a missing file ignores nothing.
-func LoadIgnore(root string) (*Ignore, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(IgnoreFile)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Ignore{empty: true}, nil
-	}
-	if err != nil {
-		return &Ignore{empty: true}, fmt.Errorf("read %s: %w", IgnoreFile, err)
-	}
-	return ParseIgnore(data), nil
-}
-
-// ParseIgnore parses .intentignore content.
-func ParseIgnore(data []byte) *Ignore {
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, nil))
-	}
-	return &Ignore{m: gitignore.NewMatcher(ps), empty: len(ps) == 0}
-}
-
-// Match reports whether rel (root-relative, / separated) is ignored. A path
-// is also ignored when one of its parent directories is.
-func (ig *Ignore) Match(rel string, isDir bool) bool {
-	if ig == nil || ig.empty {
-		return false
-	}
-	parts := strings.Split(rel, "/")
-	for i := 1; i < len(parts); i++ {
-		if ig.m.Match(parts[:i], true) {
-			return true
-		}
-	}
-	return ig.m.Match(parts, isDir)
-}
