@@ -1,0 +1,98 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, content string) string {
+	t.Helper()
+	root := t.TempDir()
+	p := filepath.Join(root, File)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func env(kv ...string) func(string) string {
+	return func(k string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == k {
+				return kv[i+1]
+			}
+		}
+		return ""
+	}
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string // "" = no file
+		env     []string
+		check   func(*Config) bool
+		wantErr string
+		warn    string
+	}{
+		{name: "defaults", check: func(c *Config) bool {
+			return c.FailMode == "open" && c.ProtectGovernanceFiles && c.Shell.Opaque == Ask && c.Shell.Backstop &&
+				c.ContextBudgetBytes == 9500 && c.LockTimeout == 2*time.Second && c.StaleCheck && c.LessonsFile == ".orchestration/CLAUDE.md"
+		}},
+		{name: "settings override", content: "fail_mode: closed\nlock_timeout: 500ms\nshell: {destructive: deny, opaque: allow, backstop: false}\ntools: {mcp__db__query: write}\ncontext_budget_bytes: 4000\n",
+			check: func(c *Config) bool {
+				return c.Closed() && c.LockTimeout == 500*time.Millisecond && c.Shell.Destructive == Deny && c.Shell.Opaque == Allow &&
+					!c.Shell.Backstop && c.Tools["mcp__db__query"] == "write" && c.ContextBudgetBytes == 4000
+			}},
+		{name: "env overrides fail mode", content: "fail_mode: open\n", env: []string{"INTENTHOOK_FAIL_MODE", "closed"}, check: func(c *Config) bool { return c.Closed() }},
+		{name: "env ignored when bogus", env: []string{"INTENTHOOK_FAIL_MODE", "maybe"}, check: func(c *Config) bool { return !c.Closed() }},
+		{name: "unknown key warns", content: "fail_mode: open\ncolour: blue\n", warn: `unknown setting "colour"`, check: func(c *Config) bool { return true }},
+		{name: "bad value", content: "shell: {opaque: sometimes}\n", wantErr: `shell.opaque is "sometimes"`},
+		{name: "bad fail mode", content: "fail_mode: shut\n", wantErr: "fail_mode"},
+		{name: "not a mapping", content: "- a\n- b\n", wantErr: "expected a mapping"},
+		{name: "not yaml", content: "a: [\n", wantErr: File},
+		{name: "zero budget", content: "context_budget_bytes: 0\n", wantErr: "context_budget_bytes must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tt.content != "" {
+				root = write(t, tt.content)
+			}
+			c, err := Load(root, env(tt.env...))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				if c == nil {
+					t.Fatal("no config alongside the error: the fail mode would be unknown")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(c) {
+				t.Errorf("config = %+v", c)
+			}
+			if tt.warn != "" && (len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], tt.warn)) {
+				t.Errorf("warnings = %v", c.Warnings)
+			}
+		})
+	}
+}
+
+// A broken config still tells the hook its fail mode from the environment.
+func TestLoadErrorKeepsFailMode(t *testing.T) {
+	root := write(t, "a: [\n")
+	c, err := Load(root, env("INTENTHOOK_FAIL_MODE", "closed"))
+	if err == nil || c == nil || !c.Closed() {
+		t.Fatalf("c=%+v err=%v", c, err)
+	}
+}
