@@ -2,8 +2,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -178,6 +176,4 @@ func relOrGiven(t *target) string {
 	return t.given
 }
 
-func quoted(s string) string { return fmt.Sprintf("%q", s) }
 
-var _ = strings.TrimSpace
