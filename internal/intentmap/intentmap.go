@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/markdown"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,7 +94,7 @@ func Apply(ctx context.Context, root string, timeout time.Duration, changes ...C
 	if strings.TrimSpace(src) == "" {
 		src = title + "\n" // a missing or empty map starts with its heading
 	}
-	d := parseDoc(src)
+	d := &doc{markdown.Parse(src)}
 	for _, c := range changes {
 		switch c.Kind {
 		case Added:
@@ -126,17 +127,17 @@ func Files(root, intentID string) ([]string, error) {
 	if err != nil || data == "" {
 		return nil, err
 	}
-	d := parseDoc(data)
+	d := &doc{markdown.Parse(data)}
 	s := d.section(intentID)
 	if s < 0 {
 		return nil, nil
 	}
-	f := d.find(s+1, d.end(s), 3, is("Files"))
+	f := d.Find(s+1, d.End(s), 3, is("Files"))
 	if f < 0 {
 		return nil, nil
 	}
 	var paths []string
-	for i, fe := f+1, d.end(f); i < fe; i++ {
+	for i, fe := f+1, d.End(f); i < fe; i++ {
 		if p, ok := d.entry(i); ok {
 			paths = append(paths, p)
 		}
@@ -168,7 +169,7 @@ func is(name string) func(string) bool {
 // section returns the line of the intent's "## <ID>: <name>" heading, or -1.
 // It matches on the ID alone: the intent may have been renamed since.
 func (d *doc) section(id string) int {
-	return d.find(0, len(d.lines), 2, func(title string) bool {
+	return d.Find(0, len(d.Lines), 2, func(title string) bool {
 		return title == id || strings.HasPrefix(title, id+":")
 	})
 }
@@ -176,10 +177,10 @@ func (d *doc) section(id string) int {
 // entry returns the path of a file bullet ("- `path`", maybe followed by a
 // person's note) at line i.
 func (d *doc) entry(i int) (string, bool) {
-	if d.code[i] || !listItem(d.lines[i]) {
+	if d.Code[i] || !markdown.ListItem(d.Lines[i]) {
 		return "", false
 	}
-	rest := strings.TrimLeft(text(d.lines[i]), " \t")
+	rest := strings.TrimLeft(markdown.Text(d.Lines[i]), " \t")
 	rest = strings.TrimLeft(rest[2:], " ")
 	if !strings.HasPrefix(rest, "`") {
 		return "", false
@@ -194,57 +195,57 @@ func (d *doc) ensureSection(c Change) int {
 		return s
 	}
 	h := "## " + c.IntentID
-	if name := strings.TrimSpace(oneLine(c.IntentName)); name != "" {
+	if name := strings.TrimSpace(markdown.OneLine(c.IntentName, 0)); name != "" {
 		h += ": " + name
 	}
-	d.appendTo(0, len(d.lines), h)
+	d.AppendTo(0, len(d.Lines), h)
 	return d.section(c.IntentID)
 }
 
 func (d *doc) addFile(c Change) {
-	p := quotePath(c.Path)
+	p := markdown.QuotePath(c.Path)
 	entry := "- `" + p + "`"
 	s := d.ensureSection(c)
-	e := d.end(s)
-	f := d.find(s+1, e, 3, is("Files"))
+	e := d.End(s)
+	f := d.Find(s+1, e, 3, is("Files"))
 	if f < 0 {
 		// Files comes first in a section, before the evolution log.
-		if ev := d.find(s+1, e, 3, is("Evolution Log")); ev >= 0 {
+		if ev := d.Find(s+1, e, 3, is("Evolution Log")); ev >= 0 {
 			block := []string{"### Files", "", entry, ""}
-			if !blank(d.lines[ev-1]) {
+			if !markdown.Blank(d.Lines[ev-1]) {
 				block = append([]string{""}, block...)
 			}
-			d.insert(ev, block...)
+			d.Insert(ev, block...)
 		} else {
-			d.appendTo(s, e, "### Files", "", entry)
+			d.AppendTo(s, e, "### Files", "", entry)
 		}
 		return
 	}
-	fe := d.end(f)
+	fe := d.End(f)
 	for i := f + 1; i < fe; i++ {
 		if got, ok := d.entry(i); ok && got == p {
 			return
 		}
 	}
-	d.appendTo(f, fe, entry)
+	d.AppendTo(f, fe, entry)
 }
 
 // removeFile takes the path out of its intent's Files (every bullet naming it,
 // should a person have listed it twice). The evolution log is history and
 // keeps its lines.
 func (d *doc) removeFile(c Change) {
-	p := quotePath(c.Path)
+	p := markdown.QuotePath(c.Path)
 	s := d.section(c.IntentID)
 	if s < 0 {
 		return
 	}
-	f := d.find(s+1, d.end(s), 3, is("Files"))
+	f := d.Find(s+1, d.End(s), 3, is("Files"))
 	if f < 0 {
 		return
 	}
-	for i := f + 1; i < d.end(f); {
+	for i := f + 1; i < d.End(f); {
 		if got, ok := d.entry(i); ok && got == p {
-			d.remove(i)
+			d.Remove(i)
 			continue
 		}
 		i++
@@ -259,19 +260,22 @@ func (d *doc) addEvolution(c Change) {
 	if class == "" {
 		class = "INTENT_EVOLUTION"
 	}
-	line := fmt.Sprintf("- _[EVOLUTION %s]_ `%s` — %s", c.Time.UTC().Format(time.DateOnly), quotePath(c.Path), oneLine(class))
+	line := fmt.Sprintf("- _[EVOLUTION %s]_ `%s` — %s", c.Time.UTC().Format(time.DateOnly), markdown.QuotePath(c.Path), markdown.OneLine(class, 0))
 	s := d.section(c.IntentID)
-	e := d.end(s)
-	ev := d.find(s+1, e, 3, is("Evolution Log"))
+	e := d.End(s)
+	ev := d.Find(s+1, e, 3, is("Evolution Log"))
 	if ev < 0 {
-		d.appendTo(s, e, "### Evolution Log", "", line)
+		d.AppendTo(s, e, "### Evolution Log", "", line)
 		return
 	}
-	ee := d.end(ev)
+	ee := d.End(ev)
 	for i := ev + 1; i < ee; i++ {
-		if !d.code[i] && text(d.lines[i]) == line {
+		if !d.Code[i] && markdown.Text(d.Lines[i]) == line {
 			return
 		}
 	}
-	d.appendTo(ev, ee, line)
+	d.AppendTo(ev, ee, line)
 }
+
+// doc is a Markdown file with this package's edits.
+type doc struct{ *markdown.Doc }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/markdown"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,21 +81,21 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 	}
 	code, intent := word(l.Code), word(l.Intent)
 	path := "-"
-	if p := oneLine(strings.ReplaceAll(l.Path, "`", ""), 0); p != "" {
+	if p := markdown.OneLine(strings.ReplaceAll(l.Path, "`", ""), 0); p != "" {
 		path = "`" + p + "`"
 	}
 	msg := "-"
 	if strings.TrimSpace(l.Message) != "" {
-		msg = oneLine(l.Message, maxText)
+		msg = markdown.OneLine(l.Message, maxText)
 	}
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
-		e := d.end(s)
+		e := d.End(s)
 		for i := s + 1; i < e; i++ {
-			if d.code[i] {
+			if d.Code[i] {
 				continue
 			}
-			t := text(d.lines[i])
+			t := markdown.Text(d.Lines[i])
 			m := lessonLine().FindStringSubmatchIndex(t)
 			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || t[m[6]:m[7]] != path {
 				continue
@@ -105,10 +106,10 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 				count, _ := strconv.Atoi(t[m[10]:m[11]])
 				n = count + 1
 			}
-			d.lines[i] = t[:keep] + fmt.Sprintf(" (×%d, last %s)", n, stamp(l.Time)) + d.lines[i][len(t):]
+			d.Lines[i] = t[:keep] + fmt.Sprintf(" (×%d, last %s)", n, stamp(l.Time)) + d.Lines[i][len(t):]
 			return
 		}
-		d.appendTo(s, e, fmt.Sprintf("- [%s] %s: %s %s %s: %s", stamp(l.Time), code, intent, word(l.Tool), path, msg))
+		d.AppendTo(s, e, fmt.Sprintf("- [%s] %s: %s %s %s: %s", stamp(l.Time), code, intent, word(l.Tool), path, msg))
 	})
 }
 
@@ -119,10 +120,10 @@ func Note(ctx context.Context, root, file string, timeout time.Duration, text, i
 	if strings.TrimSpace(text) == "" {
 		return errors.New("record note: empty text")
 	}
-	t := oneLine(text, maxText)
+	t := markdown.OneLine(text, maxText)
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
-		d.appendTo(s, d.end(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
+		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
 	})
 }
 
@@ -162,7 +163,7 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 	if strings.TrimSpace(src) == "" {
 		src = template
 	}
-	d := parseDoc(src)
+	d := &doc{markdown.Parse(src)}
 	edit(d)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("lessons: %w", err)
@@ -177,18 +178,18 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 // appending the section to a file that lacks it.
 func (d *doc) lessonsSection() int {
 	match := func(title string) bool { return strings.EqualFold(title, section) }
-	if s := d.find(0, len(d.lines), 2, match); s >= 0 {
+	if s := d.Find(0, len(d.Lines), 2, match); s >= 0 {
 		return s
 	}
-	d.appendTo(0, len(d.lines), "## "+section)
-	return d.find(0, len(d.lines), 2, match)
+	d.AppendTo(0, len(d.Lines), "## "+section)
+	return d.Find(0, len(d.Lines), 2, match)
 }
 
 // word writes a code, intent or tool as one token, so that a line can be read
 // back by its fields: spaces and backticks are escaped too, and an empty
 // value is "-".
 func word(s string) string {
-	s = oneLine(s, 0)
+	s = markdown.OneLine(s, 0)
 	if s == "" {
 		return "-"
 	}
@@ -197,3 +198,6 @@ func word(s string) string {
 
 // stamp is RFC 3339 in UTC to the second, the same on every machine.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// doc is a Markdown file with this package's edits.
+type doc struct{ *markdown.Doc }
