@@ -19,7 +19,7 @@ type Doc struct {
 	eol   string   // terminator of new lines: the file's own, so a CRLF file stays CRLF
 	level []int    // per line: its ATX heading level, 0 for any other line
 	title []string // per heading line: its Text without the #s
-	Code  []bool   // per line: inside a fenced Code block (fences included)
+	Code  []bool   // per line: inside a fenced code block (fences included)
 }
 
 func Parse(data string) *Doc {
