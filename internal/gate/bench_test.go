@@ -2,16 +2,16 @@ package gate
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/intenthook/intenthook/internal/bench"
+	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hook/claude"
 )
 
-// BenchmarkPre runs the whole PreToolUse pipeline in process on the
-// workload of `make bench`: 200 intents, a 100 000-record ledger.
-func BenchmarkPre(b *testing.B) {
+// benchHook runs one hook pipeline in process on the workload of `make
+// bench`: 200 intents, a 100 000-record ledger.
+func benchHook(b *testing.B, event string, run func(*Gate, context.Context) (hook.Decision, error)) {
 	ws := b.TempDir()
 	if err := bench.Workspace(ws, 200, 100_000); err != nil {
 		b.Fatal(err)
@@ -19,7 +19,7 @@ func BenchmarkPre(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		call, err := claude.Decode(bench.Event(ws, "PreToolUse", "toolu_b"))
+		call, err := claude.Decode(bench.Event(ws, event, "toolu_b"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -27,32 +27,11 @@ func BenchmarkPre(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if d, err := g.Pre(ctx); err != nil || d.Verdict != 0 {
+		if d, err := run(g, ctx); err != nil || d.Verdict != hook.Allow {
 			b.Fatal(d, err)
 		}
 	}
 }
 
-// BenchmarkPost runs PostToolUse for the same call, appending to the ledger.
-func BenchmarkPost(b *testing.B) {
-	ws := b.TempDir()
-	if err := bench.Workspace(ws, 200, 100_000); err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		call, err := claude.Decode(bench.Event(ws, "PostToolUse", "toolu_b"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		g, err := Open(&Env{Wd: ws}, call)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := g.Post(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
-	_ = filepath.Join
-}
+func BenchmarkPre(b *testing.B)  { benchHook(b, hook.PreToolUse, (*Gate).Pre) }
+func BenchmarkPost(b *testing.B) { benchHook(b, hook.PostToolUse, (*Gate).Post) }

@@ -176,3 +176,13 @@ func FuzzDecodeEvent(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode is the decoding every hook call starts with.
+func BenchmarkDecode(b *testing.B) {
+	ev := []byte(`{"session_id":"6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77","transcript_path":"/home/u/.claude/projects/p/s.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/home/u/p/src/a.go","old_string":"a","new_string":"b"},"tool_use_id":"toolu_01ABC"}`)
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
