@@ -175,5 +175,3 @@ func relOrGiven(t *target) string {
 	}
 	return t.given
 }
-
-

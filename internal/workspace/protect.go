@@ -83,4 +83,3 @@ func matchPattern(pat, rel string) bool {
 }
 
 func hasMeta(s string) bool { return strings.ContainsAny(s, `*?[]{}\`) }
-
