@@ -137,14 +137,18 @@ func (c *Config) check() error {
 		}
 		return fmt.Errorf("%s: %s is %q, want one of %v", File, key, v, allowed)
 	}
-	return errors.Join(
+	var classes []error
+	for tool, class := range c.Tools {
+		classes = append(classes, oneOf("tools."+tool, class, "write", "delete", "shell", "read", "select", "exempt", "unclassified"))
+	}
+	return errors.Join(append(classes,
 		oneOf("fail_mode", c.FailMode, "open", "closed"),
 		oneOf("outside_workspace", c.OutsideWorkspace, Deny, Allow),
 		oneOf("shell.destructive", c.Shell.Destructive, Ask, Deny, Allow),
 		oneOf("shell.opaque", c.Shell.Opaque, Ask, Deny, Allow),
 		positive("context_budget_bytes", c.ContextBudgetBytes),
 		positive("lock_timeout", int(c.LockTimeout)),
-	)
+	)...)
 }
 
 func positive(key string, v int) error {

@@ -57,6 +57,7 @@ func TestLoad(t *testing.T) {
 		{name: "bad fail mode", content: "fail_mode: shut\n", wantErr: "fail_mode"},
 		{name: "not a mapping", content: "- a\n- b\n", wantErr: "expected a mapping"},
 		{name: "not yaml", content: "a: [\n", wantErr: File},
+		{name: "bad tool class", content: "tools: {mcp__x__y: writer}\n", wantErr: `tools.mcp__x__y is "writer"`},
 		{name: "zero budget", content: "context_budget_bytes: 0\n", wantErr: "context_budget_bytes must be positive"},
 	}
 	for _, tt := range tests {

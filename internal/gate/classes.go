@@ -52,12 +52,3 @@ func Classify(tool string, overrides map[string]string) Class {
 	}
 	return ClassUnclassified
 }
-
-// ValidClass reports whether c names a class (for config validation).
-func ValidClass(c string) bool {
-	switch Class(c) {
-	case ClassWrite, ClassDelete, ClassShell, ClassRead, ClassSelect, ClassExempt, ClassUnclassified:
-		return true
-	}
-	return false
-}
