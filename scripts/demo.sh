@@ -38,6 +38,8 @@ event() {
   elif [[ "$out" == *'"permissionDecision":"allow"'* ]]; then
     echo "    → ALLOW with context for the agent:"
     sed -E 's/.*"additionalContext":"(.*)"\}\}$/\1/; s/\\n/\n/g; s/\\"/"/g' <<<"$out" | sed 's/^/      /'
+  elif [ "$hook" = post ]; then
+    echo "    → recorded${err:+ ($err)}"
   else
     echo "    → allow (silent)"
   fi
