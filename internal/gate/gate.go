@@ -8,7 +8,6 @@ package gate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -83,11 +82,12 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	if g.Catalog, err = intents.LoadCached(root, filepath.Join(root, filepath.FromSlash(intents.File))); err != nil {
 		return g, err
 	}
-	var errs []error
+	// A bad extra protected glob or an unreadable .intentignore must not
+	// switch governance off: the rest applies, and the user is told.
 	g.protected, err = workspace.NewProtected(cfg.ProtectGovernanceFiles, cfg.ProtectedPaths)
-	errs = append(errs, err)
+	g.note(err)
 	g.ignore, err = workspace.LoadIgnore(root)
-	errs = append(errs, err)
+	g.note(err)
 	cwd := call.Cwd
 	if cwd == "" {
 		cwd = env.Wd
@@ -95,8 +95,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	g.resolver = workspace.NewResolver(root, cwd, cfg.OutsideAllow, getenv)
 	g.sessions = state.Sessions{Root: root, Timeout: cfg.LockTimeout}
 	g.session, err = g.sessions.Read(call.SessionID)
-	errs = append(errs, err)
-	return g, errors.Join(errs...)
+	return g, err
 }
 
 // activeIntent returns the intent id in force for the call's session and
@@ -159,7 +158,7 @@ func (g *Gate) updateSession(ctx context.Context, fn func(*state.Session)) error
 
 // Budget is the cap on every string handed to the agent.
 func (g *Gate) Budget() int {
-	if g == nil || g.Config == nil {
+	if g == nil || g.Config == nil || g.Config.ContextBudgetBytes <= 0 {
 		return config.Default().ContextBudgetBytes
 	}
 	return g.Config.ContextBudgetBytes

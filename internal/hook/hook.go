@@ -94,6 +94,9 @@ func (d Decision) Stricter(o Decision) bool { return d.Verdict > o.Verdict }
 
 // Clip cuts s to at most max bytes on a rune boundary, marking the cut.
 func Clip(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
 	if len(s) <= max {
 		return s
 	}

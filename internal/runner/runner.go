@@ -97,13 +97,25 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 // fail applies the fail mode to err: open answers exit 0 with a warning,
 // closed denies with internal_error. Without a governed root the error is
 // nobody's business: governance is off there.
-func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) int {
+func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) (code int) {
+	defer func() {
+		// The last line of defence: even a failure while failing must not
+		// print a trace or exit with another code.
+		if r := recover(); r != nil {
+			fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", oneLine(fmt.Sprint(r)))
+			code = 0
+		}
+	}()
 	if cfg == nil {
 		root := workspace.Discover(workspace.Candidates(env.Root, nil, "", getenv("CLAUDE_PROJECT_DIR"), env.Wd))
 		if root == "" {
 			return 0
 		}
 		cfg, _ = config.Load(root, getenv)
+	}
+	budget := cfg.ContextBudgetBytes
+	if budget <= 0 {
+		budget = config.Default().ContextBudgetBytes // an invalid setting is what failed
 	}
 	msg := oneLine(err.Error())
 	if cfg.Closed() && !h.AlwaysOpen {
@@ -112,7 +124,7 @@ func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
 	if event == hook.PreToolUse {
-		ans := claude.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, cfg.ContextBudgetBytes)
+		ans := claude.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
 		io.WriteString(std.Stdout, ans.Stdout)
 	}
 	return 0

@@ -226,6 +226,8 @@ func (w *walker) dispatch(c *call) {
 		w.install(c)
 	case "ln":
 		w.ln(c)
+	case "link":
+		w.link(c)
 	case "rsync", "scp":
 		w.remoteCopy(c)
 	case "dd":

@@ -32,39 +32,52 @@ func copyOptions() options {
 
 func (w *walker) cp(c *call) {
 	p := copyOptions().parse(c.args)
-	_, dest := w.destinations(c.f, p)
-	w.targets(c, writes, dest)
-}
-
-func (w *walker) mv(c *call) {
-	p := copyOptions().parse(c.args)
 	sources, dest := w.destinations(c.f, p)
-	w.targets(c, deletes, sources)
-	w.targets(c, writes, dest)
-}
-
-func (w *walker) install(c *call) {
-	p := options{
-		short: "mogtS",
-		long:  []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"},
-	}.parse(c.args)
-	if p.has("d", "directory") {
-		w.targets(c, writes, p.operands) // every operand is a directory to create
-		return
+	if cpLinks(p) {
+		w.targets(c, linkSources, sources)
 	}
-	_, dest := w.destinations(c.f, p)
 	w.targets(c, writes, dest)
 }
 
+// cpLinks reports whether cp was told -l or --link, which GNU getopt also takes abbreviated
+// (--l, --li, --lin): no other long option of cp starts with an l.
+func cpLinks(p parsed) bool {
+	for _, o := range p.opts {
+		if o.name != "" && strings.HasPrefix("link", o.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ln makes hard links unless told -s: their sources are reported too, since a hard link makes a
+// file writable under a second name. A symbolic link is left to the gate's path resolution.
 func (w *walker) ln(c *call) {
 	p := copyOptions().parse(c.args)
+	hard := !p.has("s", "symbolic")
 	if _, ok := p.value("t", "target-directory"); ok || len(p.operands) != 1 {
-		_, dest := w.destinations(c.f, p)
+		sources, dest := w.destinations(c.f, p)
+		if hard {
+			w.targets(c, linkSources, sources)
+		}
 		w.targets(c, writes, dest)
 		return
 	}
 	// `ln -s /a/b` makes ./b
+	if hard {
+		w.targets(c, linkSources, p.operands)
+	}
 	w.targets(c, writes, []arg{inside(literal(""), p.operands[0])})
+}
+
+// link is `link FILE1 FILE2`: the link(2) call, which makes FILE2 a hard link to FILE1.
+func (w *walker) link(c *call) {
+	p := options{}.parse(c.args)
+	if len(p.operands) != 2 {
+		return // link refuses to run
+	}
+	w.target(c.f, c.name, linkSources, p.operands[0])
+	w.target(c.f, c.name, writes, p.operands[1])
 }
 
 // remoteCopy is rsync and scp: like cp, except that an operand may name another host, and that

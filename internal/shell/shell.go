@@ -19,6 +19,7 @@ import (
 type Analysis struct {
 	Writes      []string   // files and directories the command creates or changes
 	Deletes     []string   // files and directories it removes
+	LinkSources []string   // files and directories it gives another name by a hard link (ln, link, cp -l)
 	Destructive []string   // why the command is destructive, e.g. "rm -rf build"
 	Opaque      []string   // why the command cannot be analysed, e.g. "eval"
 	Reads       []string   // files a viewer (cat, head, sed -n, grep on one file…) shows
@@ -91,6 +92,9 @@ type walker struct {
 func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }
 func (w *walker) delete(p string) { w.found.Deletes = append(w.found.Deletes, p) }
 func (w *walker) read(p string)   { w.found.Reads = append(w.found.Reads, p) }
+func (w *walker) linkSource(p string) {
+	w.found.LinkSources = append(w.found.LinkSources, p)
+}
 func (w *walker) opaque(why string) {
 	w.found.Opaque = append(w.found.Opaque, shorten(why))
 }
@@ -108,6 +112,7 @@ func (w *walker) result() Analysis {
 	a := w.found
 	a.Writes = unique(a.Writes)
 	a.Deletes = unique(a.Deletes)
+	a.LinkSources = unique(a.LinkSources)
 	a.Destructive = unique(a.Destructive)
 	a.Opaque = unique(a.Opaque)
 	a.Reads = unique(a.Reads)

@@ -254,18 +254,23 @@ func (in *stdin) note(r *syntax.Redirect) {
 type effect int
 
 const (
-	writes effect = iota
-	deletes
+	writes      effect = iota
+	deletes            // the path is removed
+	linkSources        // the path gets another name by a hard link, which the link name can write
 )
 
+// String names the path in reasons: "write target", "delete target", "link source".
 func (e effect) String() string {
-	if e == deletes {
-		return "delete"
+	switch e {
+	case deletes:
+		return "delete target"
+	case linkSources:
+		return "link source"
 	}
-	return "write"
+	return "write target"
 }
 
-// target reports a path that the program who writes or deletes. A word the text cannot pin down
+// target reports a path that the program who writes, deletes or hard-links. A word the text cannot pin down
 // makes the command opaque rather than being guessed at.
 func (w *walker) target(f *frame, who string, e effect, a arg) {
 	switch {
@@ -274,16 +279,18 @@ func (w *walker) target(f *frame, who string, e effect, a arg) {
 	case a.feed != "":
 		w.opaque(fmt.Sprintf("%s feeds %s its targets at run time", a.feed, who))
 	case !a.literal:
-		w.opaque(fmt.Sprintf("%s target is not a literal word: %s", e, a.raw))
+		w.opaque(fmt.Sprintf("%s is not a literal word: %s", e, a.raw))
 	case a.text == "" || isDevice(a.text):
 		// nothing on disk changes
 	default:
 		p, ok := f.place(a.text)
 		switch {
 		case !ok:
-			w.opaque(fmt.Sprintf("%s target %s follows a cd to an unknown directory", e, a.text))
+			w.opaque(fmt.Sprintf("%s %s follows a cd to an unknown directory", e, a.text))
 		case e == deletes:
 			w.delete(p)
+		case e == linkSources:
+			w.linkSource(p)
 		default:
 			w.write(p)
 		}

@@ -2,12 +2,9 @@ package workspace
 
 import (
 	"strings"
-	"syscall"
 
 	"github.com/gobwas/glob"
 )
-
-var syscallENOTDIR = syscall.ENOTDIR
 
 var absCompiler = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
 

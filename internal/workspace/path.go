@@ -1,8 +1,7 @@
 package workspace
 
 import (
-	"errors"
-	"os"
+		"os"
 	"path/filepath"
 	"strings"
 )
@@ -73,10 +72,11 @@ func (r *Resolver) Resolve(p string) Resolved {
 		if err != nil {
 			return Resolved{Given: p, Place: Outside}
 		}
-		abs = filepath.Join(base, abs)
+		// Not filepath.Join, which would clean ".." before links are seen.
+		abs = base + string(filepath.Separator) + abs
 	}
 	lexical := filepath.Clean(abs)
-	res.Abs = realPath(lexical)
+	res.Abs = realPath(abs)
 	if rel, ok := within(r.root, lexical); ok {
 		res.Linked = rel != mustRel(r.root, res.Abs)
 	} else {
@@ -105,40 +105,55 @@ func within(root, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// realPath resolves the symlinks of the longest existing prefix of p, and a
-// dangling symlink at its end, so that a write through a link lands where the
-// file system would put it.
+// realPath resolves p the way the kernel would: component by component,
+// following each symbolic link before applying a later "..", so that
+// "link/../x" lands beside the link's target, not beside the link. Past the
+// first missing component nothing can be a link, and the rest is lexical.
 func realPath(p string) string {
-	return resolveDepth(filepath.Clean(p), 0)
+	return resolveDepth(p, 0)
 }
 
 func resolveDepth(p string, depth int) string {
-	if depth > 40 {
-		return p
+	if depth > 40 || !filepath.IsAbs(p) {
+		return filepath.Clean(p) // a link loop: the write would fail anyway
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	fi, err := os.Lstat(p)
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		// A dangling link: follow it by hand.
-		target, err := os.Readlink(p)
-		if err != nil {
-			return p
+	vol := filepath.VolumeName(p)
+	cur := vol + string(filepath.Separator)
+	missing := false
+	for _, part := range strings.Split(p[len(vol):], string(filepath.Separator)) {
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
 		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(resolveDepth(filepath.Dir(p), depth+1), target)
+		next := filepath.Join(cur, part)
+		if missing {
+			cur = next
+			continue
 		}
-		return resolveDepth(filepath.Clean(target), depth+1)
+		fi, err := os.Lstat(next)
+		switch {
+		case err != nil:
+			missing = true
+			cur = next
+		case fi.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(next)
+			if err != nil {
+				cur = next
+				continue
+			}
+			if !filepath.IsAbs(target) {
+				// Not filepath.Join: it would clean "target/.." lexically.
+				target = cur + string(filepath.Separator) + target
+			}
+			cur = resolveDepth(target, depth+1)
+		default:
+			cur = next
+		}
 	}
-	if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscallENOTDIR) {
-		return p
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return p
-	}
-	return filepath.Join(resolveDepth(parent, depth), filepath.Base(p))
+	return cur
 }
 
 func globBase(g string) (base, rest string) {

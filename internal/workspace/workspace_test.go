@@ -68,6 +68,17 @@ func TestResolve(t *testing.T) {
 	if err := os.Symlink("../lib", filepath.Join(root, "src/lib")); err != nil {
 		t.Fatal(err)
 	}
+	// A link into a deep directory outside: "deep/.." is that directory's
+	// parent, still outside, whatever the lexical path says.
+	if err := os.MkdirAll(filepath.Join(outside, "a/deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "a/deep"), filepath.Join(root, "src/deep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../src/deep/../../..", filepath.Join(root, "src/loop")); err != nil {
+		t.Fatal(err)
+	}
 	r := NewResolver(root, filepath.Join(root, "src"), nil, os.Getenv)
 	tmp := NewResolver(root, root, []string{outside + "/**"}, os.Getenv)
 	tests := []struct {
@@ -87,6 +98,10 @@ func TestResolve(t *testing.T) {
 		{"dangling symlink pointing outside", r, "dangling", Outside, ""},
 		{"symlink within root lands elsewhere", r, "lib/x.go", Inside, "lib/x.go"},
 		{"root itself", r, root, Inside, "."},
+		{"symlink then dot-dot escapes", r, "deep/../escaped.txt", Outside, ""},
+		{"symlink then dot-dot, absolute", r, root + "/src/deep/../x", Outside, ""},
+		{"relative link through a link", r, "loop/x", Outside, ""},
+		{"dot-dot before any link stays lexical", r, "new/../a.go", Inside, "src/a.go"},
 		{"outside_allow", tmp, filepath.Join(outside, "scratch"), Temp, ""},
 		{"outside_allow dir itself", tmp, outside, Temp, ""},
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -129,9 +130,18 @@ func decodeResponse(c *hook.Call, resp map[string]json.RawMessage) {
 }
 
 // NativePath converts a Windows-shaped path (C:\… or \\server\…) to /
-// separators. Other paths keep their backslashes: on Unix a backslash is an
-// ordinary file name character.
+// separators when intenthook runs on Windows. Everywhere else a backslash is
+// an ordinary file name character: converting would make the hook check a
+// path other than the one the tool writes ("C:\a\b/../x" is one directory
+// name and "..", not three levels).
 func NativePath(p string) string {
+	return nativePath(p, runtime.GOOS)
+}
+
+func nativePath(p, goos string) string {
+	if goos != "windows" {
+		return p
+	}
 	windows := strings.HasPrefix(p, `\\`) ||
 		(len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && isLetter(p[0]))
 	if !windows {

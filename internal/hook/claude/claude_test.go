@@ -25,7 +25,7 @@ func TestDecode(t *testing.T) {
 		{
 			name:  "TV2 Windows Write with non-ASCII",
 			event: `{"session_id":"6f2f","cwd":"D:\\work\\sample","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"D:\\work\\jobs\\0042-見積り\\report.md","content":"# 調べたこと\n"},"tool_response":{"type":"create","filePath":"D:\\work\\jobs\\0042-見積り\\report.md","structuredPatch":[],"originalFile":null},"tool_use_id":"toolu_01ABC","duration_ms":42}`,
-			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: "D:/work/sample", ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{"D:/work/jobs/0042-見積り/report.md"}, HasHunks: true},
+			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: NativePath(`D:\work\sample`), ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{NativePath(`D:\work\jobs\0042-見積り\report.md`)}, HasHunks: true},
 		},
 		{
 			name:  "Edit response with hunks and original file",
@@ -51,11 +51,6 @@ func TestDecode(t *testing.T) {
 			name:  "unix backslash kept",
 			event: `{"tool_name":"Write","tool_input":{"file_path":"/p/a\\b.txt"}}`,
 			want:  hook.Call{ToolName: "Write", Paths: []string{`/p/a\b.txt`}},
-		},
-		{
-			name:  "UNC path converted",
-			event: `{"tool_name":"Write","tool_input":{"file_path":"\\\\server\\share\\a.txt"}}`,
-			want:  hook.Call{ToolName: "Write", Paths: []string{"//server/share/a.txt"}},
 		},
 		{
 			name:  "failure event",
@@ -88,6 +83,25 @@ func TestDecode(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
 			}
 		})
+	}
+}
+
+// TestNativePath: backslashes become separators only in Windows-shaped
+// paths, and only on Windows; elsewhere they are file name characters.
+func TestNativePath(t *testing.T) {
+	tests := []struct{ in, goos, want string }{
+		{`C:\work\a.txt`, "windows", "C:/work/a.txt"},
+		{`c:/work\a.txt`, "windows", "c:/work/a.txt"},
+		{`\\server\share\a.txt`, "windows", "//server/share/a.txt"},
+		{`work\a.txt`, "windows", `work\a.txt`},
+		{`C:\work\a.txt`, "linux", `C:\work\a.txt`},
+		{`C:\a\b/../../../x`, "linux", `C:\a\b/../../../x`},
+		{`/p/a\b.txt`, "linux", `/p/a\b.txt`},
+	}
+	for _, tt := range tests {
+		if got := nativePath(tt.in, tt.goos); got != tt.want {
+			t.Errorf("nativePath(%q, %s) = %q, want %q", tt.in, tt.goos, got, tt.want)
+		}
 	}
 }
 
