@@ -112,3 +112,49 @@ func mustWriteFile(t *testing.T, path, content string) {
 		t.Error(err)
 	}
 }
+
+// TestExclusiveSelectionRace: with exclusive_intents, sessions selecting the
+// same intent at the same moment cannot both win.
+func TestExclusiveSelectionRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 40 processes")
+	}
+	bin := binary(t)
+	for round := 0; round < 10; round++ {
+		root := t.TempDir()
+		mustWriteFile(t, filepath.Join(root, ".orchestration/active_intents.yaml"), concurrencyCatalog)
+		mustWriteFile(t, filepath.Join(root, ".orchestration/config.yaml"), "exclusive_intents: true\n")
+		const sessions = 4
+		codes := make([]int, sessions)
+		var wg sync.WaitGroup
+		for s := 0; s < sessions; s++ {
+			wg.Add(1)
+			go func(s int) {
+				defer wg.Done()
+				ev := fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"intenthook select INT-001"},"tool_use_id":"t%d"}`, s, root, s)
+				cmd := exec.Command(bin, "pre")
+				cmd.Stdin = bytes.NewReader([]byte(ev))
+				err := cmd.Run()
+				if ee, ok := err.(*exec.ExitError); ok {
+					codes[s] = ee.ExitCode()
+				} else if err != nil {
+					codes[s] = -1
+				}
+			}(s)
+		}
+		wg.Wait()
+		winners := 0
+		for _, c := range codes {
+			switch c {
+			case 0:
+				winners++
+			case 2:
+			default:
+				t.Fatalf("round %d: exit codes %v", round, codes)
+			}
+		}
+		if winners != 1 {
+			t.Fatalf("round %d: %d sessions hold the exclusive intent (exit codes %v)", round, winners, codes)
+		}
+	}
+}

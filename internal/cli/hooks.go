@@ -20,6 +20,7 @@ func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Co
 		Annotations: map[string]string{"hook": event},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			env := a.env()
+			env.Hook = true
 			if explain {
 				env.Explain = a.stderr
 			}

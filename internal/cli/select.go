@@ -78,6 +78,7 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 			return err
 		}
 		fmt.Fprintln(a.stdout, text)
+		fmt.Fprintln(a.stderr, "intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default")
 		return nil
 	}
 	var d hook.Decision

@@ -171,20 +171,29 @@ func prefixAll(p string, items []string) []string {
 	return out
 }
 
-// othersWrites are the paths other tool calls recorded since the snapshot:
-// a parallel agent's write is not this command's doing.
+// othersWrites are the paths other tool calls wrote while this command ran:
+// those another call recorded since the snapshot, and those another call
+// that is still in flight was allowed to write. A parallel agent's write is
+// not this command's doing. Denied calls wrote nothing and do not count.
 func (g *Gate) othersWrites(since time.Time) map[string]bool {
 	out := map[string]bool{}
 	recs, _ := ledger.ReadTail(g.Root, traceWindow)
 	for i := range recs {
 		r := &recs[i]
+		m := &r.Metadata.Intenthook
+		if m.Decision != "allow" || (m.Event != ledger.EventPostToolUse && m.Event != ledger.EventPostToolUseFailure) || m.ToolUseID == g.call.ToolUseID {
+			continue
+		}
 		t, err := time.Parse(time.RFC3339Nano, r.Timestamp)
-		if err != nil || t.Before(since.Add(-time.Millisecond)) || r.Metadata.Intenthook.ToolUseID == g.call.ToolUseID {
+		if err != nil || t.Before(since.Add(-time.Second)) {
 			continue
 		}
 		for _, f := range r.Files {
 			out[f.Path] = true
 		}
+	}
+	for rel := range g.sessions.InFlight(g.call.ToolUseID) {
+		out[rel] = true
 	}
 	return out
 }

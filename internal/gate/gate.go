@@ -29,6 +29,10 @@ type Env struct {
 	Now     func() time.Time
 	Explain io.Writer // non-nil with --explain
 	Version string    // stamped on ledger records
+	// Hook is set for the hook commands: only they look for the root in
+	// $CLAUDE_PROJECT_DIR too (SPEC §1); commands people run walk up from
+	// --root or the working directory.
+	Hook bool
 }
 
 func (e *Env) now() time.Time {
@@ -53,6 +57,7 @@ type Gate struct {
 	explain   *explainer
 	notes     []string       // non-fatal warnings for stderr
 	pending   *state.Pending // what a shell call leaves for post beyond its targets
+	denied    *target        // the target a deny names, for its ledger record
 	// seen, when set, answers recordedHash without the session log (tests).
 	seen map[string]string
 }
@@ -66,7 +71,11 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		getenv = os.Getenv
 	}
 	g := &Gate{env: env, call: call, explain: newExplainer(env.Explain)}
-	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, getenv("CLAUDE_PROJECT_DIR"), env.Wd))
+	projectDir := ""
+	if env.Hook {
+		projectDir = getenv("CLAUDE_PROJECT_DIR")
+	}
+	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, projectDir, env.Wd))
 	if root == "" {
 		g.explain.step("governance", "off", "no .orchestration/active_intents.yaml above the call's paths, cwd or project dir")
 		g.explain.flush()

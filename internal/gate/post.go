@@ -87,7 +87,10 @@ func (g *Gate) postWrite(ctx context.Context, class Class, intentID string, pend
 
 // observe reads a changed file's before and after.
 func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, error) {
-	c := change{rel: res.Rel, scope: pending.Scope}
+	c := change{rel: res.Rel, scope: pending.Scope[res.Rel]}
+	if _, pre := pending.PreHash[res.Rel]; pre && c.scope == "" {
+		c.scope = ScopePass
+	}
 	if c.scope == "" {
 		c.scope = g.scopeOf(res.Rel, pending.IntentID)
 	}
@@ -139,10 +142,13 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		m := &r.Metadata.Intenthook
 		m.MutationClass, m.PreHash, m.PostHash = c.class, ledger.NullString(c.pre), ledger.NullString(c.post)
 		m.ScopeValidation, m.Decision = c.scope, "allow"
+		rs := ranges(g.call, c.content)
 		if g.call.Failed {
-			m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "tool failed"))
+			// A failed call changed nothing: whatever the file holds now is
+			// someone else's doing, not this call's.
+			m.Success, m.Error, m.PostHash, rs = false, ledger.NullString(orDefault(g.call.Error, "tool failed")), "", nil
 		}
-		r.Files = []ledger.File{g.fileEntry(c.rel, ranges(g.call, c.content), intentID)}
+		r.Files = []ledger.File{g.fileEntry(c.rel, rs, intentID)}
 		recs = append(recs, r)
 		g.explain.step("record", c.class, ev("path", c.rel), ev("pre", c.pre), ev("post", c.post), ev("scope", c.scope))
 		if g.call.Failed || intentID == "" || c.scope == ScopeIgnored {
@@ -157,14 +163,18 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		}
 		mapChanges = append(mapChanges, mc)
 	}
-	written := make(map[string]string, len(changes))
-	for _, c := range changes {
-		written[c.rel] = c.post
-	}
-	if err := g.recordSeen(ctx, written); err != nil {
-		return err
-	}
+	// The records first: they are spooled rather than lost when the ledger
+	// is busy, and must not wait on the session's state. A failed call's
+	// file was not written by this agent, so what it holds now is not what
+	// the agent saw: the recorded hashes stay as they were.
 	g.note(g.appendRecords(ctx, recs...))
+	if !g.call.Failed {
+		written := make(map[string]string, len(changes))
+		for _, c := range changes {
+			written[c.rel] = c.post
+		}
+		g.note(g.recordSeen(ctx, written))
+	}
 	if g.call.Failed {
 		for _, c := range changes {
 			g.note(g.lesson(ctx, "tool_failure", intentID, c.rel, orDefault(g.call.Error, "tool failed")))
@@ -189,11 +199,19 @@ func (g *Gate) postOther(ctx context.Context, intentID string) error {
 	r := g.record(g.event(), intentID)
 	m := &r.Metadata.Intenthook
 	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
-	if g.call.Failed {
-		m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "tool failed"))
-	}
+	g.failed(ctx, m, intentID)
 	g.note(g.appendRecords(ctx, r))
 	return nil
+}
+
+// failed marks a record of a failed call and records the lesson.
+func (g *Gate) failed(ctx context.Context, m *ledger.Meta, intentID string) {
+	if !g.call.Failed {
+		return
+	}
+	msg := orDefault(g.call.Error, "tool failed")
+	m.Success, m.Error = false, ledger.NullString(msg)
+	g.note(g.lesson(ctx, "tool_failure", intentID, "", msg))
 }
 
 // currentHashes hashes the governed files among paths, by root-relative path.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -23,15 +22,13 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	m := &call.Metadata.Intenthook
 	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
 	m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
-	if g.call.Failed {
-		m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "command failed"))
-	}
+	g.failed(ctx, m, intentID)
 	g.note(g.appendRecords(ctx, call))
 
 	var changes []change
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
-		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope, ScopePass)}
+		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope[rel], ScopePass)}
 		if content, err := os.ReadFile(abs); err == nil {
 			c.content, c.post = content, digest.Bytes(content)
 		}
@@ -59,9 +56,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		}
 	}
 	if len(reads) > 0 {
-		if err := g.recordSeen(ctx, reads); err != nil {
-			return hook.Decision{}, err
-		}
+		g.note(g.recordSeen(ctx, reads))
 	}
 	return d, nil
 }

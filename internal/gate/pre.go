@@ -9,8 +9,17 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// Pre runs the PreToolUse decision chain (SPEC §5) for the call.
+// Pre runs the PreToolUse decision chain (SPEC §5) for the call. Every deny
+// is also appended to the ledger, whichever step gave it.
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
+	d, err := g.pre(ctx)
+	if err == nil && d.Verdict == hook.Deny {
+		g.recordDenial(ctx, g.denied, d)
+	}
+	return d, err
+}
+
+func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	class := Classify(g.call.ToolName, g.Config.Tools)
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	switch class {
@@ -47,7 +56,7 @@ func (g *Gate) decideTargets(ctx context.Context, targets []*target) (hook.Decis
 	for _, t := range targets {
 		d := g.runChain(t)
 		if d.Verdict == hook.Deny {
-			g.recordDenial(ctx, t, d)
+			g.denied = t
 			return d, nil
 		}
 		if d.Stricter(worst) {
@@ -155,7 +164,10 @@ func (g *Gate) storePending(ctx context.Context, ts []*target) error {
 		}
 		p.PreHash[t.res.Rel] = t.hash()
 		if t.scope != ScopePass {
-			p.Scope = t.scope
+			if p.Scope == nil {
+				p.Scope = map[string]string{}
+			}
+			p.Scope[t.res.Rel] = t.scope
 		}
 	}
 	return g.sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p)

@@ -44,7 +44,9 @@ func classify(tool, rel, pre, post string, deleteTool, failed bool, declared str
 	switch {
 	case deleteTool || (post == "" && !failed):
 		return FileDeletion
-	case pre == "":
+	case pre == "" && !(failed && post != ""):
+		// (A failed call on a file that exists created nothing, even when
+		// its before is unknown.)
 		return FileCreation
 	}
 	class := ASTRefactor
@@ -228,6 +230,10 @@ func (g *Gate) lesson(ctx context.Context, code, intentID, rel, msg string) erro
 // recordDenial appends a deny as a FAIL record and, for scope and stale
 // denials, records a lesson.
 func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
+	if t == nil {
+		t = &target{}
+		t.intentID, _ = g.activeIntent()
+	}
 	r := g.record(ledger.EventPreToolUse, t.intentID)
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "deny", ledger.NullString(d.Code), false

@@ -27,8 +27,8 @@ func (g *Gate) Select(ctx context.Context, id string) (hook.Decision, error) {
 		}
 		return hook.Decision{}, err
 	}
-	if err := g.updateSession(ctx, func(s *state.Session) { s.Select(g.call.AgentID, in.ID) }); err != nil {
-		return hook.Decision{}, err
+	if d, claimed, err := g.bind(ctx, in); err != nil || claimed {
+		return d, err
 	}
 	g.recordSelect(ctx, in)
 	who := "this session"
@@ -114,13 +114,7 @@ func (g *Gate) activate(ctx context.Context, id string) (*intents.Intent, string
 		return nil, "", nil, err
 	}
 	if len(holders) > 0 && g.Config.ExclusiveIntents {
-		return deny(denial{
-			code:     CodeIntentClaimed,
-			headline: fmt.Sprintf("intent %s is held by another live session", id),
-			why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
-			instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
-			evidence: evidence,
-		}.decision())
+		return deny(claimed(id, holders, evidence))
 	}
 	if in.Status == intents.Pending {
 		if err := g.start(ctx, in); err != nil {
@@ -132,6 +126,42 @@ func (g *Gate) activate(ctx context.Context, id string) (*intents.Intent, string
 		warning = fmt.Sprintf("warning: intent %s is also held by %s; coordinate to avoid overlapping edits", id, strings.Join(holders, ", "))
 	}
 	return in, warning, nil, nil
+}
+
+func claimed(id string, holders, evidence []string) hook.Decision {
+	return denial{
+		code:     CodeIntentClaimed,
+		headline: fmt.Sprintf("intent %s is held by another live session", id),
+		why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
+		instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
+		evidence: evidence,
+	}.decision()
+}
+
+// bind records the selection in the session's state. With
+// exclusive_intents, the check that no other live session holds the intent
+// and the binding happen under the catalog lock, so two sessions selecting
+// at once cannot both win.
+func (g *Gate) bind(ctx context.Context, in *intents.Intent) (hook.Decision, bool, error) {
+	set := func() error {
+		return g.updateSession(ctx, func(s *state.Session) { s.Select(g.call.AgentID, in.ID) })
+	}
+	if !g.Config.ExclusiveIntents {
+		return hook.Decision{}, false, set()
+	}
+	unlock, err := state.Lock(ctx, g.Root, state.LockCatalog, g.Config.LockTimeout)
+	if err != nil {
+		return hook.Decision{}, false, err
+	}
+	defer unlock()
+	holders, err := g.liveHolders(in.ID)
+	if err != nil {
+		return hook.Decision{}, false, err
+	}
+	if len(holders) > 0 {
+		return claimed(in.ID, holders, []string{ev("intent", in.ID), ev("session", g.call.SessionID)}), true, nil
+	}
+	return hook.Decision{}, false, set()
 }
 
 func (g *Gate) dependenciesIncomplete(in *intents.Intent, evidence []string) (hook.Decision, bool) {

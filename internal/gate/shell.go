@@ -10,6 +10,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/shell"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // preShell is step 4: a shell command's write and delete targets go through
@@ -22,6 +23,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return g.Select(ctx, id)
 	}
 	if d, ok := g.checkSelfCalls(a); ok {
+		return d, nil
+	}
+	if d, ok := g.checkLinkSources(a.LinkSources); ok {
 		return d, nil
 	}
 	g.pending = g.snapshot(ctx)
@@ -65,6 +69,33 @@ func (g *Gate) analyse() shell.Analysis {
 		return err == nil && st.IsDir()
 	}
 	return shell.Analyse(g.call.Command, isDir)
+}
+
+// checkLinkSources refuses hard links to protected files: a second name
+// for the catalog or the ledger would make it writable under a name no
+// protected glob covers.
+func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
+	for _, src := range sources {
+		t := g.newTarget(src, g.call.ToolName, false)
+		if d := g.checkPath(t); d != nil {
+			if d.Verdict == hook.Deny {
+				g.denied = t
+				return *d, true
+			}
+			continue
+		}
+		if _, ok := g.protected.Match(t.res.Rel); ok || workspace.Nested(t.res.Rel) {
+			g.denied = t
+			return denial{
+				code:     CodeProtectedPath,
+				headline: fmt.Sprintf("%s links to %q: the file is protected", t.tool, t.res.Rel),
+				why:      "a hard link is a second name for a governance file; agents may not change those under any name",
+				instead:  "leave governance files to the user; ask the user to make this change",
+				evidence: g.evidence(t),
+			}.decision(), true
+		}
+	}
+	return hook.Decision{}, false
 }
 
 // checkSelfCalls sorts the agent's calls of intenthook itself (SPEC §8):

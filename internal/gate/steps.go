@@ -40,6 +40,15 @@ func (g *Gate) checkPath(t *target) *hook.Decision {
 	return &d
 }
 
+// subject names what a target is about: a file, or for a shell command
+// without one (a destructive command), the command.
+func subject(t *target) string {
+	if t.res.Rel == "" && t.res.Abs == "" {
+		return fmt.Sprintf("%s %q", t.tool, t.given)
+	}
+	return fmt.Sprintf("%s to %q", t.tool, t.res.Rel)
+}
+
 func symlinkNote(t *target) string {
 	if t.res.Linked {
 		return " (the path resolves through a symbolic link)"
@@ -50,6 +59,16 @@ func symlinkNote(t *target) string {
 // checkProtected denies writes to governance files, even in scope (step 7).
 func (g *Gate) checkProtected(t *target) *hook.Decision {
 	glob, ok := g.protected.Match(t.res.Rel)
+	why := fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, glob)
+	switch {
+	case ok:
+	case workspace.Nested(t.res.Rel):
+		ok, why = true, t.res.Rel+" is inside a nested .orchestration/ directory; a governance directory below the root would let a subtree govern itself"
+	default:
+		if file, alias := g.protected.Alias(g.Root, t.res.Abs); alias {
+			ok, why = true, fmt.Sprintf("%s is a hard link to %s, which is governance state", t.res.Rel, file)
+		}
+	}
 	if !ok {
 		g.explain.step("protected", "pass")
 		return nil
@@ -57,7 +76,7 @@ func (g *Gate) checkProtected(t *target) *hook.Decision {
 	d := denial{
 		code:     CodeProtectedPath,
 		headline: fmt.Sprintf("%s to %q: the file is protected", t.tool, t.res.Rel),
-		why:      fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, glob),
+		why:      why,
 		instead:  "leave governance files to the user; ask the user to make this change",
 		evidence: g.evidence(t),
 	}.decision()
@@ -84,7 +103,7 @@ func (g *Gate) checkIntentSelected(t *target) *hook.Decision {
 	}
 	d := denial{
 		code:     CodeIntentRequired,
-		headline: fmt.Sprintf("%s to %q needs an active intent, and this session has none", t.tool, t.res.Rel),
+		headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
 		why:      "every change must be traceable to a declared intent; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
 		instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
 		evidence: g.evidence(t),

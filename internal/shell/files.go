@@ -50,6 +50,26 @@ func cpLinks(p parsed) bool {
 	return false
 }
 
+func (w *walker) mv(c *call) {
+	p := copyOptions().parse(c.args)
+	sources, dest := w.destinations(c.f, p)
+	w.targets(c, deletes, sources)
+	w.targets(c, writes, dest)
+}
+
+func (w *walker) install(c *call) {
+	p := options{
+		short: "mogtS",
+		long:  []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"},
+	}.parse(c.args)
+	if p.has("d", "directory") {
+		w.targets(c, writes, p.operands) // every operand is a directory to create
+		return
+	}
+	_, dest := w.destinations(c.f, p)
+	w.targets(c, writes, dest)
+}
+
 // ln makes hard links unless told -s: their sources are reported too, since a hard link makes a
 // file writable under a second name. A symbolic link is left to the gate's path resolution.
 func (w *walker) ln(c *call) {

@@ -6,7 +6,8 @@ import (
 )
 
 // FuzzShellAnalyse checks that Analyse never panics (its recover guard would report an internal
-// error) and never invents a target: each write and delete ends in a name the command spells out.
+// error) and never invents a target: each write, delete and link source ends in a name the command
+// spells out.
 func FuzzShellAnalyse(f *testing.F) {
 	for _, seed := range []string{
 		`echo hi > out.txt`,
@@ -28,6 +29,7 @@ func FuzzShellAnalyse(f *testing.F) {
 		`f() { rm -rf tmp; }; if true; then f; fi`,
 		`cd "$D" && touch f; cd / && rm -r a{b,c} ~/x`,
 		`ln -s /opt/tool/bin/tool && rsync -a src/ host:/x`,
+		`ln .orchestration/active_intents.yaml src/cat.yaml; cp -al a dir; link x y`,
 		"echo 'unterminated",
 		`a\
 b > c\
@@ -43,7 +45,8 @@ d`,
 			}
 		}
 		spelled := withoutQuoting(cmd)
-		for _, target := range append(append([]string{}, a.Writes...), a.Deletes...) {
+		targets := append(append(append([]string{}, a.Writes...), a.Deletes...), a.LinkSources...)
+		for _, target := range targets {
 			if target == "" {
 				t.Fatalf("Analyse(%q) reports an empty target", cmd)
 			}

@@ -151,6 +151,41 @@ func TestAnalyse(t *testing.T) {
 		{`ln -s /opt/tool/bin/tool dir`, Analysis{Writes: list("dir/tool")}},
 		{`ln -sf /opt/target`, Analysis{Writes: list("target")}},
 
+		// Hard links: the source gets a second, writable name.
+		{`ln .orchestration/active_intents.yaml src/cat.yaml`, Analysis{Writes: list("src/cat.yaml"), LinkSources: list(".orchestration/active_intents.yaml")}},
+		{`ln -f a.yaml b.yaml`, Analysis{Writes: list("b.yaml"), LinkSources: list("a.yaml")}},
+		{`ln -s a.yaml b.yaml`, Analysis{Writes: list("b.yaml")}},
+		{`ln -sf a.yaml b.yaml`, Analysis{Writes: list("b.yaml")}},
+		{`ln --symbolic a.yaml b.yaml`, Analysis{Writes: list("b.yaml")}},
+		{`ln -t dir x.yaml y.yaml`, Analysis{Writes: list("dir/x.yaml", "dir/y.yaml"), LinkSources: list("x.yaml", "y.yaml")}},
+		{`ln --target-directory=out a b`, Analysis{Writes: list("out/a", "out/b"), LinkSources: list("a", "b")}},
+		{`ln x.yaml y.yaml dir`, Analysis{Writes: list("dir/x.yaml", "dir/y.yaml"), LinkSources: list("x.yaml", "y.yaml")}},
+		{`ln /etc/app.conf`, Analysis{Writes: list("app.conf"), LinkSources: list("/etc/app.conf")}},
+		{`ln -- -odd name`, Analysis{Writes: list("name"), LinkSources: list("-odd")}},
+		{`cd sub && ln a.yaml b.yaml`, Analysis{Writes: list("sub/b.yaml"), LinkSources: list("sub/a.yaml")}},
+		{`ln a b; ln a c`, Analysis{Writes: list("b", "c"), LinkSources: list("a")}},
+		{`ln "$SRC" b`, Analysis{Writes: list("b"), Opaque: list(`link source is not a literal word: "$SRC"`)}},
+		{`cd "$D" && ln a b`, Analysis{Opaque: list("link source a follows a cd to an unknown directory", "write target b follows a cd to an unknown directory")}},
+		{`ls | xargs ln -t dir`, Analysis{Opaque: list("xargs feeds ln its targets at run time")}},
+		{`link a.yaml b.yaml`, Analysis{Writes: list("b.yaml"), LinkSources: list("a.yaml")}},
+		{`link a.yaml`, Analysis{}},
+		{`cp -l a.yaml b.yaml`, Analysis{Writes: list("b.yaml"), LinkSources: list("a.yaml")}},
+		{`cp --link a.yaml dir`, Analysis{Writes: list("dir/a.yaml"), LinkSources: list("a.yaml")}},
+		{`cp --li a.yaml b.yaml`, Analysis{Writes: list("b.yaml"), LinkSources: list("a.yaml")}},
+		{`cp -al .orchestration backup`, Analysis{Writes: list("backup"), LinkSources: list(".orchestration")}},
+		{`cp -la a b`, Analysis{Writes: list("b"), LinkSources: list("a")}},
+		{`cp -rl src out`, Analysis{Writes: list("out/src"), LinkSources: list("src")}},
+		{`cp --link -r src dst`, Analysis{Writes: list("dst"), LinkSources: list("src")}},
+		{`cp -lt dir a b`, Analysis{Writes: list("dir/a", "dir/b"), LinkSources: list("a", "b")}},
+		{`cp -r src dst`, Analysis{Writes: list("dst")}},
+		{`cp -s a b`, Analysis{Writes: list("b")}},
+		{`cp -l *.yaml dir/`, Analysis{Opaque: list("link source is not a literal word: *.yaml", "write target is not a literal word: dir/*.yaml")}},
+		{`sudo ln a.yaml b.yaml`, Analysis{Writes: list("b.yaml"), LinkSources: list("a.yaml")}},
+		{`sudo -u root cp -al a b`, Analysis{Writes: list("b"), LinkSources: list("a")}},
+		{`bash -c 'ln .orchestration/active_intents.yaml src/cat.yaml'`, Analysis{Writes: list("src/cat.yaml"), LinkSources: list(".orchestration/active_intents.yaml")}},
+		{`sh -c "cd sub && link a b"`, Analysis{Writes: list("sub/b"), LinkSources: list("sub/a")}},
+		{`mv a b`, Analysis{Writes: list("b"), Deletes: list("a")}},
+
 		// Other writers.
 		{`dd if=/dev/zero of=disk.img bs=1M count=1`, Analysis{Writes: list("disk.img")}},
 		{`dd if=in of=/dev/null`, Analysis{}},
@@ -397,6 +432,7 @@ func normal(a Analysis) Analysis {
 		return s
 	}
 	a.Writes, a.Deletes, a.Destructive = orNil(a.Writes), orNil(a.Deletes), orNil(a.Destructive)
+	a.LinkSources = orNil(a.LinkSources)
 	a.Opaque, a.Reads = orNil(a.Opaque), orNil(a.Reads)
 	if len(a.Self) == 0 {
 		a.Self = nil

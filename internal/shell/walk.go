@@ -270,8 +270,8 @@ func (e effect) String() string {
 	return "write target"
 }
 
-// target reports a path that the program who writes, deletes or hard-links. A word the text cannot pin down
-// makes the command opaque rather than being guessed at.
+// target reports a path that the program who writes, deletes or hard-links. A word the text
+// cannot pin down makes the command opaque rather than being guessed at.
 func (w *walker) target(f *frame, who string, e effect, a arg) {
 	switch {
 	case a.proc:

@@ -26,8 +26,10 @@ type Pending struct {
 	AgentID  string            `json:"agent_id,omitempty"`
 	Tool     string            `json:"tool,omitempty"`
 	PreHash  map[string]string `json:"pre_hash,omitempty"` // rel path -> digest ("" = absent)
-	Scope    string            `json:"scope,omitempty"`    // PASS, EXEMPT, IGNORED
-	At       time.Time         `json:"at"`
+	// Scope is how each path passed the chain when not plainly in scope
+	// (IGNORED): PASS is left out.
+	Scope map[string]string `json:"scope,omitempty"`
+	At    time.Time         `json:"at"`
 	// Backstop marks a shell call whose work tree was snapshotted: Snapshot
 	// holds the digest of each path git status reported before the call
 	// ("" for a deleted one).
@@ -221,6 +223,35 @@ func livePending(data []byte, now time.Time) []byte {
 			continue
 		}
 		out = append(append(out, raw[i]...), '\n')
+	}
+	return out
+}
+
+// InFlight returns the paths that calls other than except, in any session,
+// were allowed to write in the last hour and have not yet recorded. (A call
+// whose PostToolUse never came stops counting after the hour.)
+func (ss Sessions) InFlight(except string) map[string]bool {
+	out := map[string]bool{}
+	dir := Path(ss.Root, "pending")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	now := time.Now()
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		for _, raw := range bytes.Split(livePending(data, now), []byte("\n")) {
+			var l pendingLine
+			if json.Unmarshal(raw, &l) != nil || l.ID == except || now.Sub(l.At) > time.Hour {
+				continue
+			}
+			for rel := range l.PreHash {
+				out[rel] = true
+			}
+		}
 	}
 	return out
 }

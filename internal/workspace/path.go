@@ -1,7 +1,7 @@
 package workspace
 
 import (
-		"os"
+	"os"
 	"path/filepath"
 	"strings"
 )

@@ -3,6 +3,8 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -60,6 +62,32 @@ func (p *Protected) Match(rel string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Alias reports whether the existing file at abs is another name (a hard
+// link) of a literal governance file under root, and which. A hard link
+// would make a protected file writable under a name no glob covers.
+func (p *Protected) Alias(root, abs string) (string, bool) {
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.Mode().IsRegular() || !hardLinked(fi) {
+		return "", false
+	}
+	for _, g := range p.patterns {
+		if hasMeta(g) {
+			continue
+		}
+		if gi, err := os.Stat(filepath.Join(root, filepath.FromSlash(g))); err == nil && os.SameFile(fi, gi) {
+			return g, true
+		}
+	}
+	return "", false
+}
+
+// Nested reports whether rel lies in a governance directory below the root:
+// a .orchestration/ of its own would make that subtree a workspace that
+// governs itself.
+func Nested(rel string) bool {
+	return strings.Contains(rel, "/.orchestration/")
 }
 
 // matchPattern matches rel against a protected glob. The shapes protected
