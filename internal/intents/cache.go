@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -22,12 +21,13 @@ import (
 // catalog.
 //
 // The cache holds a header (format and key; the catalog's problems; an index
-// of ids with the offset and length of each intent) and then one JSON line
-// per intent, so that a hook reads the header and the one intent it needs.
+// of ids with the offset and length of each intent) and then the intents in
+// the binary form of codec.go, so that a hook reads the header and the one
+// intent it needs.
 
 // cacheMagic names the cache's format; it changes whenever the cached shape
 // does, so that an old binary's cache is rebuilt rather than misread.
-const cacheMagic = "intenthook-catalog-cache/4 "
+const cacheMagic = "intenthook-catalog-cache/5 "
 
 const cacheName = "catalog.cache"
 
@@ -117,7 +117,12 @@ func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete 
 		return nil, !ok || !ok2
 	}
 	c = &Catalog{byID: map[string]*Intent{}, file: f, list: make([]*Intent, n), ids: make([]string, n), at: make([][2]int64, n)}
-	if json.Unmarshal(problems, &c.Problems) != nil {
+	raw, err := hex.DecodeString(string(problems))
+	if err != nil {
+		return nil, true
+	}
+	d := &decoder{b: raw}
+	if c.Problems = d.problems(); d.err != nil {
 		return nil, true
 	}
 	for i := 0; i < n; i++ {
@@ -150,7 +155,7 @@ func (c *Catalog) decode(i int) *Intent {
 	raw := make([]byte, c.at[i][1])
 	_, err := c.file.ReadAt(raw, c.at[i][0])
 	if err == nil {
-		err = json.Unmarshal(raw, in)
+		in, err = decodeIntent(raw)
 	}
 	if err != nil {
 		// The cache was written by this format; a damaged line reads as
@@ -174,33 +179,20 @@ func (c *Catalog) firstIndex(id string) int {
 }
 
 func writeCache(root, path, key string, c *Catalog) {
-	var body bytes.Buffer
-	enc := json.NewEncoder(&body)
-	enc.SetEscapeHTML(false)
+	var body []byte
 	var index strings.Builder
 	for _, in := range c.list {
-		start := body.Len()
-		if enc.Encode(in) != nil {
-			return
-		}
-		fmt.Fprintf(&index, "%s %d %d\n", strconv.Quote(in.ID), start, body.Len()-start)
+		start := len(body)
+		body = appendIntent(body, in)
+		fmt.Fprintf(&index, "%s %d %d\n", strconv.Quote(in.ID), start, len(body)-start)
 	}
-	problems, err := json.Marshal(emptyIfNil(c.Problems))
-	if err != nil {
-		return
-	}
+	e := &encoder{}
+	e.problems(c.Problems)
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, problems, len(c.list), index.String())
-	out.Write(body.Bytes())
+	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, hex.EncodeToString(e.b), len(c.list), index.String())
+	out.Write(body)
 	if state.Ensure(root) != nil {
 		return
 	}
 	_ = state.WriteFile(path, out.Bytes(), 0o644, false)
-}
-
-func emptyIfNil(ps []Problem) []Problem {
-	if ps == nil {
-		return []Problem{}
-	}
-	return ps
 }

@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -164,6 +165,19 @@ func FuzzParseCatalog(f *testing.F) {
 		for _, in := range c.All() {
 			_, _ = in.Match("src/a.go")
 			_ = in.Valid()
+			// The cache's codec gives back what it was given.
+			b := appendIntent(nil, in)
+			back, err := decodeIntent(b)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			back.scope = in.scope
+			if !reflect.DeepEqual(back, in) {
+				t.Fatalf("codec round trip:\n%+v\n%+v", back, in)
+			}
+			for i := 0; i < len(b); i++ {
+				_, _ = decodeIntent(b[:i]) // truncated: an error, never a panic
+			}
 		}
 	})
 }
