@@ -146,9 +146,18 @@ func (c *Config) check() error {
 		oneOf("outside_workspace", c.OutsideWorkspace, Deny, Allow),
 		oneOf("shell.destructive", c.Shell.Destructive, Ask, Deny, Allow),
 		oneOf("shell.opaque", c.Shell.Opaque, Ask, Deny, Allow),
-		positive("context_budget_bytes", c.ContextBudgetBytes),
+		within("context_budget_bytes", c.ContextBudgetBytes, 512, 10000),
 		positive("lock_timeout", int(c.LockTimeout)),
 	)...)
+}
+
+// within bounds a setting: Claude Code cuts hook strings at 10,000
+// characters, and below 512 bytes no intent context fits.
+func within(key string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s: %s must be between %d and %d", File, key, lo, hi)
+	}
+	return nil
 }
 
 func positive(key string, v int) error {

@@ -58,7 +58,8 @@ func TestLoad(t *testing.T) {
 		{name: "not a mapping", content: "- a\n- b\n", wantErr: "expected a mapping"},
 		{name: "not yaml", content: "a: [\n", wantErr: File},
 		{name: "bad tool class", content: "tools: {mcp__x__y: writer}\n", wantErr: `tools.mcp__x__y is "writer"`},
-		{name: "zero budget", content: "context_budget_bytes: 0\n", wantErr: "context_budget_bytes must be positive"},
+		{name: "zero budget", content: "context_budget_bytes: 0\n", wantErr: "context_budget_bytes must be between 512 and 10000"},
+		{name: "budget past Claude Code's cut", content: "context_budget_bytes: 20000\n", wantErr: "context_budget_bytes must be between 512 and 10000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,7 +34,10 @@ func Encode(event string, d hook.Decision, budget int) Answer {
 	switch {
 	case d.Verdict == hook.Deny || d.Violation:
 		a.Exit = 2
-		a.Stderr = hook.Clip(d.Message, budget) + "\n" + a.Stderr
+		a.Stderr = hook.Clip(d.Message+"\n"+a.Stderr, budget)
+		if !strings.HasSuffix(a.Stderr, "\n") {
+			a.Stderr += "\n"
+		}
 		return a
 	}
 	out := output{SystemMessage: hook.Clip(d.Warning, budget)}
