@@ -1,11 +1,10 @@
 package gate
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/gitcmd"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -59,17 +58,11 @@ func (g *Gate) dirtyPaths(ctx context.Context) (map[string]string, bool) {
 	return paths, true
 }
 
-// git runs git in the root with arguments only: no event data reaches a shell.
+// git runs git in the root with arguments only: no event data reaches a
+// shell. GIT_OPTIONAL_LOCKS=0 keeps git status from taking the index lock
+// under the agent's own git commands.
 func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.Root}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
+	return gitcmd.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
 }
 
 // snapshot takes the backstop's before-picture for a shell call.

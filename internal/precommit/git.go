@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/gitcmd"
 	"io"
 	"os"
 	"os/exec"
@@ -54,23 +55,7 @@ func (g *git) command(ctx context.Context, args ...string) *exec.Cmd {
 
 // output runs git and returns its stdout; a failure carries git's stderr.
 func (g *git) output(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := g.command(ctx, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], firstLine(msg))
-	}
-	return out, nil
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
+	return gitcmd.Output(ctx, g.dir, g.env, args...)
 }
 
 // stagedPaths lists the paths the commit adds, copies, changes, renames or
@@ -141,7 +126,8 @@ func (g *git) readIndex(ctx context.Context, paths []string, each func(i int, ob
 	case writeErr != nil:
 		return fmt.Errorf("git cat-file: %w", writeErr)
 	case waitErr != nil:
-		return fmt.Errorf("git cat-file: %s", firstLine(strings.TrimSpace(stderr.String()+" "+waitErr.Error())))
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()+" "+waitErr.Error()), "\n")
+		return fmt.Errorf("git cat-file: %s", msg)
 	}
 	return nil
 }

@@ -7,13 +7,12 @@
 package setup
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/gitcmd"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -99,7 +98,7 @@ func Root(ctx context.Context, flagRoot, wd string) (string, error) {
 	if root := workspace.FindRoot(wd); root != "" {
 		return root, nil
 	}
-	if top, err := gitOutput(ctx, wd, "rev-parse", "--show-toplevel"); err == nil && top != "" {
+	if top, err := gitcmd.Line(ctx, wd, "rev-parse", "--show-toplevel"); err == nil && top != "" {
 		return filepath.FromSlash(top), nil
 	}
 	return wd, nil
@@ -271,22 +270,4 @@ func modeOf(path string, def os.FileMode) os.FileMode {
 		return st.Mode().Perm()
 	}
 	return def
-}
-
-// gitOutput runs git with an argument list in dir and returns its trimmed
-// stdout.
-func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return strings.TrimSuffix(string(out), "\n"), nil
 }
