@@ -342,12 +342,24 @@ func (ss Sessions) SeenHash(session, agent, rel string) (string, bool) {
 		if !bytes.Contains(line, needle) {
 			continue
 		}
-		var l seenLine
-		if json.Unmarshal(line, &l) == nil && l.Path == rel && l.Agent == agent {
+		if l, ok := parseSeen(line); ok && l.Path == rel && l.Agent == agent {
 			return l.Hash, true
 		}
 	}
 	return "", false
+}
+
+// parseSeen reads a seen line through generic JSON values: a first decode
+// of a struct type costs a new process more than the whole lookup.
+func parseSeen(line []byte) (seenLine, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return seenLine{}, false
+	}
+	var l seenLine
+	_ = json.Unmarshal(m["a"], &l.Agent)
+	ok := json.Unmarshal(m["p"], &l.Path) == nil && json.Unmarshal(m["h"], &l.Hash) == nil
+	return l, ok
 }
 
 // compactSeen keeps the newest line per agent and path.
@@ -410,11 +422,41 @@ func (ss Sessions) Read(id string) (*Session, error) {
 	if err != nil {
 		return s, fmt.Errorf("read session state: %w", err)
 	}
-	if err := json.Unmarshal(data, s); err != nil {
+	if err := decodeSession(data, s); err != nil {
 		// State can be rebuilt; a damaged file must not wedge the agent.
 		return &Session{ID: id}, nil
 	}
 	return s, nil
+}
+
+// decodeSession reads a session file through generic JSON values rather
+// than the Session type: every hook reads one, and decoding a struct type
+// for the first time costs a new process more than the rest of the read.
+func decodeSession(data []byte, s *Session) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	str := func(key string) string {
+		var v string
+		_ = json.Unmarshal(m[key], &v)
+		return v
+	}
+	s.ID, s.Model, s.Transcript, s.Intent = str("session_id"), str("model"), str("transcript_path"), str("intent")
+	if t, err := time.Parse(time.RFC3339Nano, str("last_seen")); err == nil {
+		s.LastSeen = t
+	}
+	var agents map[string]json.RawMessage
+	if json.Unmarshal(m["agent_intents"], &agents) == nil && len(agents) > 0 {
+		s.AgentIntents = make(map[string]string, len(agents))
+		for agent, raw := range agents {
+			var id string
+			if json.Unmarshal(raw, &id) == nil {
+				s.AgentIntents[agent] = id
+			}
+		}
+	}
+	return nil
 }
 
 // Update runs fn on the session's state under its lock and writes the result.
