@@ -220,6 +220,9 @@ ledger either way.`,
 				a.printVerify(results)
 			}
 			if !ok {
+				if err := g.Editor().RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
+					return err
+				}
 				return exitError{exitFail}
 			}
 			if _, err := g.Editor().Apply(cmd.Context(), lifecycle.Transition{ID: in.ID, To: intents.Complete, Verified: true, Reason: "every acceptance criterion met"}); err != nil {
@@ -235,6 +238,17 @@ ledger either way.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "time limit per check")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
+}
+
+// verifySummary is one line per criterion that is not met, for the ledger.
+func verifySummary(rs []acceptance.Result) string {
+	var parts []string
+	for _, r := range rs {
+		if !r.OK() {
+			parts = append(parts, r.Description+": "+string(r.Outcome))
+		}
+	}
+	return "not complete: " + strings.Join(parts, "; ")
 }
 
 func (a *app) printVerify(rs []acceptance.Result) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/intenthook/intenthook/internal/gitcmd"
+	"github.com/intenthook/intenthook/internal/workspace"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,7 +116,7 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 	var outside []string
 	for rel, h := range changed {
 		switch {
-		case seen[rel], strings.HasPrefix(rel, ".orchestration/"), g.ignore.Match(rel, false), others[rel]:
+		case seen[rel], workspace.Sidecar(rel, g.Config.LessonsFile), g.ignore.Match(rel, false), others[rel]:
 			continue
 		}
 		if in != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/gitrev"
@@ -57,13 +58,18 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 		return "", ErrNeedsVerify
 	}
 	var from intents.Status
-	err := e.edit(ctx, t.ID, func(data []byte, in *intents.Intent) ([]byte, error) {
+	err := e.edit(ctx, t.ID, func(data []byte, c *intents.Catalog, in *intents.Intent) ([]byte, error) {
 		from = in.Status
 		if t.From != "" && in.Status != t.From {
 			return nil, nil
 		}
 		if err := intents.CheckTransition(in.Status, t.To); err != nil {
 			return nil, err
+		}
+		if t.To == intents.InProgress && in.Status == intents.Pending {
+			if open := openDependencies(c, in); len(open) > 0 {
+				return nil, fmt.Errorf("%s cannot start: depends_on must be COMPLETE first: %s", in.ID, strings.Join(open, ", "))
+			}
 		}
 		return splice.SetStatus(data, t.ID, string(t.To), e.now())
 	})
@@ -84,7 +90,10 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, reason string) ([]string, int, error) {
 	var scope []string
 	var version int
-	err := e.edit(ctx, id, func(data []byte, in *intents.Intent) ([]byte, error) {
+	err := e.edit(ctx, id, func(data []byte, _ *intents.Catalog, in *intents.Intent) ([]byte, error) {
+		if in.Status == intents.Complete || in.Status == intents.Archived {
+			return nil, fmt.Errorf("%s is %s: its scope is closed (widening it would widen what commits may touch)", id, in.Status)
+		}
 		scope = slices.Clone(in.OwnedScope)
 		for _, r := range remove {
 			i := slices.Index(scope, r)
@@ -119,9 +128,32 @@ func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, rea
 	return scope, version, e.Ledger.Append(ctx, r)
 }
 
+// openDependencies names in's depends_on that are not COMPLETE.
+func openDependencies(c *intents.Catalog, in *intents.Intent) []string {
+	var open []string
+	for _, dep := range in.DependsOn {
+		status := "missing"
+		if d := c.Find(dep); d != nil {
+			status = string(d.Status)
+		}
+		if status != string(intents.Complete) {
+			open = append(open, dep+" ("+status+")")
+		}
+	}
+	return open
+}
+
+// RecordVerify records an `intents verify` that did not complete the intent.
+func (e *Editor) RecordVerify(ctx context.Context, id, summary string) error {
+	r := e.record(ledger.EventVerify, id)
+	m := &r.Metadata.Intenthook
+	m.Success, m.Reason = false, summary
+	return e.Ledger.Append(ctx, r)
+}
+
 // edit runs change on the catalog under its lock; a nil result with no
 // error means there is nothing to write.
-func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *intents.Intent) ([]byte, error)) error {
+func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *intents.Catalog, *intents.Intent) ([]byte, error)) error {
 	unlock, err := state.Lock(ctx, e.Root, state.LockCatalog, e.LockTimeout)
 	if err != nil {
 		return err
@@ -140,7 +172,7 @@ func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *inten
 	if in == nil {
 		return fmt.Errorf("intent %s not found in %s", id, intents.File)
 	}
-	out, err := change(data, in)
+	out, err := change(data, c, in)
 	if err != nil || out == nil {
 		return err
 	}

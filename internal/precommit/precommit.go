@@ -8,7 +8,6 @@ package precommit
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -172,11 +171,12 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 	return out
 }
 
-// exempt reports whether a path needs no intent: governance files under
+// exempt reports whether a path needs no intent: the governance files under
 // .orchestration/ (the catalog and ledger have checks of their own) and
-// .intentignore'd paths.
+// .intentignore'd paths. Any other file under .orchestration/ is judged like
+// every file.
 func exempt(rel string, ig *workspace.Ignore) bool {
-	return strings.HasPrefix(rel, ".orchestration/") || ig.Match(rel, false)
+	return workspace.Sidecar(rel, "") || ig.Match(rel, false)
 }
 
 // inScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -80,7 +79,7 @@ func load(ctx context.Context, g *git, rp repoPaths, root string) (*Snapshot, er
 	for i, p := range gitPaths {
 		st := &s.Staged[i]
 		switch {
-		case strings.HasPrefix(st.Path, ".orchestration/"):
+		case workspace.Sidecar(st.Path, ""):
 			// Governance files are exempt: no need to read them (the
 			// ledger can be large).
 		case !batchable(p):

@@ -83,6 +83,22 @@ func (p *Protected) Alias(root, abs string) (string, bool) {
 	return "", false
 }
 
+// Sidecar reports whether rel is one of the governance files intenthook and
+// people keep under .orchestration/ (lessonsFile is the configured lessons
+// file, "" for the default). Other files there are ordinary files: an
+// agent's script under .orchestration/ needs an intent like any other.
+func Sidecar(rel, lessonsFile string) bool {
+	if lessonsFile == "" {
+		lessonsFile = ".orchestration/CLAUDE.md"
+	}
+	switch rel {
+	case ".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/agent_trace.jsonl", ".orchestration/intent_map.md", lessonsFile:
+		return true
+	}
+	return strings.HasPrefix(rel, ".orchestration/state/")
+}
+
 // Nested reports whether rel lies in a governance directory below the root:
 // a .orchestration/ of its own would make that subtree a workspace that
 // governs itself.
