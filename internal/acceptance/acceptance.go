@@ -78,6 +78,7 @@ func runCheck(ctx context.Context, root, check string, timeout time.Duration, r 
 	// data is ever part of it.
 	cmd := exec.CommandContext(ctx, "sh", "-c", check)
 	cmd.Dir = root
+	ownGroup(cmd)
 	var buf bytes.Buffer
 	cmd.Stdout = &buf
 	cmd.Stderr = &buf

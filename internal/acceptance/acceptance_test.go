@@ -2,8 +2,10 @@ package acceptance
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +41,44 @@ func TestRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTimeoutKillsTheCheck: a timed-out check's own children die with it.
+func TestTimeoutKillsTheCheck(t *testing.T) {
+	root := t.TempDir()
+	pidFile := filepath.Join(root, "pid")
+	rs := Run(context.Background(), root, []intents.Criterion{{Description: "d", Check: "sleep 30 & echo $! > pid; wait"}}, 300*time.Millisecond, false)
+	if rs[0].Outcome != TimedOut {
+		t.Fatalf("got %+v", rs[0])
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Signal 0 probes: the process must be gone (reaped by init, or a zombie
+	// no longer running sleep).
+	deadline := time.Now().Add(5 * time.Second)
+	for processRunning(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check's child %d outlived the timeout", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func processRunning(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// State field after "(comm) ": Z is a zombie, already dead.
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
 }
 
 func TestAllOKAndTail(t *testing.T) {

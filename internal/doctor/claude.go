@@ -84,7 +84,34 @@ func checkClaude(root string, env Env) []Check {
 		checks = append(checks, c)
 		found = append(found, hs...)
 	}
-	return append(checks, checkCommands(found, env.LookPath))
+	checks = append(checks, checkCommands(found, env.LookPath))
+	if c, off := checkDisabled(files, env.Getenv); off {
+		checks = append(checks, c)
+	}
+	return checks
+}
+
+// checkDisabled fails when the hooks are wired but switched off: by
+// "disableAllHooks" in a settings file, or by INTENTHOOK_DISABLE=1 in a
+// settings file's env block or in this environment.
+func checkDisabled(files []settingsFile, getenv func(string) string) (Check, bool) {
+	const name = "hooks enabled"
+	for _, f := range files {
+		if v, ok := f.Doc.Get("disableAllHooks"); ok && v == true {
+			return Check{Fail, name, f.Name + ` sets "disableAllHooks": true`, "remove it: Claude Code runs no hook at all while it is set"}, true
+		}
+		if e, ok := f.Doc.Get("env"); ok {
+			if obj, ok := e.(*hookconfig.Object); ok {
+				if v, ok := obj.Get("INTENTHOOK_DISABLE"); ok && v == "1" {
+					return Check{Fail, name, f.Name + " sets INTENTHOOK_DISABLE=1 for every hook", "remove it from the env block: every intenthook hook is a silent no-op while it is set"}, true
+				}
+			}
+		}
+	}
+	if getenv != nil && getenv("INTENTHOOK_DISABLE") == "1" {
+		return Check{Fail, name, "INTENTHOOK_DISABLE=1 in this environment", "unset it: every intenthook hook is a silent no-op while it is set"}, true
+	}
+	return Check{}, false
 }
 
 // projectEnv is the environment a hook command expands in: Claude Code sets

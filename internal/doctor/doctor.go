@@ -144,7 +144,9 @@ func checkConfig(root string, getenv func(string) string) Check {
 	case err != nil:
 		return Check{Fail, "config", oneLine(err.Error()), "fix " + config.File + " (the README lists every setting and its values)"}
 	case len(c.Warnings) > 0:
-		return Check{Fail, "config", strings.Join(c.Warnings, "; "), "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
+		// Unknown keys are warnings (SPEC §13): a newer version's setting
+		// must not fail an older doctor.
+		return Check{Warn, "config", strings.Join(c.Warnings, "; "), "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(config.File))); err != nil {
 		return Check{Status: Pass, Name: "config", Detail: "no " + config.File + ": the defaults apply"}

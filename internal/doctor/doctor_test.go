@@ -152,7 +152,6 @@ func TestRunBrokenPieces(t *testing.T) {
 		LookPath: func(name string) (string, error) { return "", errors.New("no " + name) }})
 	want := map[string]string{
 		"catalog":           "error(s), the first: .orchestration/active_intents.yaml:2: bad: error:",
-		"config":            `unknown setting "fail_mod"`,
 		"state directory":   "create state directory",
 		"hook PreToolUse":   "does not run for Edit, MultiEdit, NotebookEdit, Bash",
 		"hook PostToolUse":  "no handler runs intenthook post",
@@ -167,12 +166,47 @@ func TestRunBrokenPieces(t *testing.T) {
 			t.Errorf("%s: %+v, want a failure with %q and a hint", name, c, detail)
 		}
 	}
+	if c := find(checks, "config"); c.Status != Warn || !strings.Contains(c.Detail, `unknown setting "fail_mod"`) || c.Hint == "" {
+		t.Errorf("config: %+v, want a warning (unknown keys are warnings) with a hint", c)
+	}
 	if c := find(checks, "lock"); c.Status != Skip {
 		t.Errorf("lock %+v, want skipped", c)
 	}
 	var out bytes.Buffer
 	Write(&out, checks)
-	if !strings.HasSuffix(out.String(), "doctor: 11 check(s) failed\n") {
+	if !strings.HasSuffix(out.String(), "doctor: 10 check(s) failed\n") {
 		t.Errorf("report:\n%s", out.String())
+	}
+}
+
+func TestDisabledHooks(t *testing.T) {
+	for _, tt := range []struct {
+		name, settings string
+		env            string
+		want           string
+	}{
+		{"disableAllHooks", `{"disableAllHooks": true}`, "", `"disableAllHooks": true`},
+		{"settings env", `{"env": {"INTENTHOOK_DISABLE": "1"}}`, "", "INTENTHOOK_DISABLE=1 for every hook"},
+		{"process env", `{}`, "1", "INTENTHOOK_DISABLE=1 in this environment"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := hookconfig.Decode([]byte(tt.settings))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, off := checkDisabled([]settingsFile{{Name: ".claude/settings.json", Doc: doc}}, func(k string) string {
+				if k == "INTENTHOOK_DISABLE" {
+					return tt.env
+				}
+				return ""
+			})
+			if !off || c.Status != Fail || !strings.Contains(c.Detail, tt.want) || c.Hint == "" {
+				t.Errorf("checkDisabled = %+v, %v", c, off)
+			}
+		})
+	}
+	doc, _ := hookconfig.Decode([]byte(`{"env": {"OTHER": "1"}, "disableAllHooks": false}`))
+	if _, off := checkDisabled([]settingsFile{{Name: "s", Doc: doc}}, func(string) string { return "" }); off {
+		t.Error("enabled hooks reported as disabled")
 	}
 }

@@ -3,6 +3,7 @@ package precommit
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -160,5 +161,15 @@ func TestCheckLedgerErrorsBounded(t *testing.T) {
 	}
 	if got := r.Findings[maxLedgerFindings].Message; got != "… and 2 more (intenthook ledger verify lists them)" {
 		t.Errorf("last finding %q", got)
+	}
+}
+
+func TestFindingQuotesControlCharacters(t *testing.T) {
+	f := Finding{Error, CodeOutOfScope, "a\nprecommit: ok", "not in scope"}
+	if got := f.String(); strings.Contains(got, "\n") || !strings.Contains(got, `"a\nprecommit: ok"`) {
+		t.Errorf("String() = %q", got)
+	}
+	if got := (Finding{Warning, CodeUntraced, "src/a b.go", "m"}).String(); got != "warning untraced src/a b.go: m" {
+		t.Errorf("String() = %q", got)
 	}
 }

@@ -63,7 +63,7 @@ func installGitHook(ctx context.Context, root string, force bool) (Change, error
 func preCommitScript(rootFromTop string) []byte {
 	cmd := "exec intenthook precommit"
 	if rootFromTop != "" {
-		cmd = "exec intenthook --root " + shellQuote(rootFromTop) + " precommit"
+		cmd = "exec intenthook precommit --root " + shellQuote(rootFromTop)
 	}
 	return []byte(`#!/bin/sh
 # Installed by "intenthook init --git-hook": refuse a commit whose staged

@@ -290,7 +290,7 @@ func TestInitGitHookBelowTheTop(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, ".git", "hooks", "pre-commit"))
-	if want := `exec intenthook --root 'it'\''s here' precommit`; !strings.Contains(string(b), want) {
+	if want := `exec intenthook precommit --root 'it'\''s here'`; !strings.Contains(string(b), want) {
 		t.Errorf("hook %q lacks %q", b, want)
 	}
 }

@@ -10,6 +10,11 @@ import (
 // in the same directory, then a rename. With durable set (files people own:
 // catalog, map, lessons) the file and its directory are fsynced.
 func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err error) {
+	// A symlinked file (a settings file shared between repositories, say)
+	// is written where it points, and stays a link.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -91,6 +91,27 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
+func TestWriteFileThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "shared.json")
+	link := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("shared.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(link, []byte("new"), 0o644, true); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "new" {
+		t.Errorf("target = %q", data)
+	}
+}
+
 func TestSessions(t *testing.T) {
 	root := t.TempDir()
 	ss := Sessions{Root: root, Timeout: time.Second}
