@@ -391,7 +391,13 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 	if err := state.Ensure(l.Root, spoolDir); err != nil {
 		return fmt.Errorf("spool %d records after %v: %w", len(recs), cause, err)
 	}
+	// Spool files are drained in the order of their names. The wall clock
+	// can step back (a VM's clock is adjusted), so a name never sorts
+	// before one already waiting: a writer's records keep their order.
 	base := time.Now().UnixNano()
+	if last := l.lastSpooled(); base <= last {
+		base = last + 1
+	}
 	for i, r := range recs {
 		c := *r
 		c.Metadata.Intenthook.Seq = 0
@@ -406,6 +412,25 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 		}
 	}
 	return nil
+}
+
+// lastSpooled returns the largest name (in nanoseconds) in state/spool/.
+func (l *Ledger) lastSpooled() int64 {
+	entries, err := os.ReadDir(state.Path(l.Root, spoolDir))
+	if err != nil {
+		return 0
+	}
+	var last int64
+	for _, e := range entries {
+		if !isSpoolFile(e.Name()) {
+			continue
+		}
+		prefix, _, _ := strings.Cut(e.Name(), "-")
+		if n, err := strconv.ParseInt(prefix, 10, 64); err == nil && n > last {
+			last = n
+		}
+	}
+	return last
 }
 
 type spooled struct {
