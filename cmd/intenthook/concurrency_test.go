@@ -46,6 +46,9 @@ func TestConcurrentPostProcesses(t *testing.T) {
 	root := t.TempDir()
 	mustWriteFile(t, filepath.Join(root, ".orchestration/active_intents.yaml"), concurrencyCatalog)
 	mustWriteFile(t, filepath.Join(root, ".orchestration/state/default.json"), `{"intent_id":"INT-001"}`)
+	// Under a loaded CI machine a 2 s lock wait can run out; records would
+	// still be spooled, but the intent map would warn on stderr.
+	mustWriteFile(t, filepath.Join(root, ".orchestration/config.yaml"), "lock_timeout: 20s\n")
 	const workers, perWorker = 8, 40
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*perWorker)
@@ -129,7 +132,7 @@ func TestExclusiveSelectionRace(t *testing.T) {
 	for round := 0; round < 10; round++ {
 		root := t.TempDir()
 		mustWriteFile(t, filepath.Join(root, ".orchestration/active_intents.yaml"), concurrencyCatalog)
-		mustWriteFile(t, filepath.Join(root, ".orchestration/config.yaml"), "exclusive_intents: true\n")
+		mustWriteFile(t, filepath.Join(root, ".orchestration/config.yaml"), "exclusive_intents: true\nlock_timeout: 20s\n")
 		const sessions = 4
 		codes := make([]int, sessions)
 		var wg sync.WaitGroup
