@@ -34,7 +34,12 @@ func TestRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := Run(context.Background(), root, []intents.Criterion{tt.c}, 300*time.Millisecond, tt.confirm)
+			// Room for a loaded machine, except where the timeout is the point.
+			timeout := 20 * time.Second
+			if tt.want == TimedOut {
+				timeout = 300 * time.Millisecond
+			}
+			rs := Run(context.Background(), root, []intents.Criterion{tt.c}, timeout, tt.confirm)
 			r := rs[0]
 			if r.Outcome != tt.want || r.ExitCode != tt.code || r.Output != tt.output {
 				t.Fatalf("got %+v", r)
