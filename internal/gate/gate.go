@@ -9,6 +9,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/gitrev"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,6 +59,8 @@ type Gate struct {
 	notes     []string       // non-fatal warnings for stderr
 	pending   *state.Pending // what a shell call leaves for post beyond its targets
 	denied    *target        // the target a deny names, for its ledger record
+	defaultID *string        // state/default.json, read on first use
+	rev       *string        // the git commit records name, read on first use
 	// seen, when set, answers recordedHash without the session log (tests).
 	seen map[string]string
 }
@@ -118,10 +121,23 @@ func (g *Gate) activeIntent() (id, from string) {
 	if g.session.Intent != "" {
 		return g.session.Intent, "session"
 	}
-	if id := state.ReadDefault(g.Root); id != "" {
-		return id, "workspace default"
+	if g.defaultID == nil {
+		id := state.ReadDefault(g.Root)
+		g.defaultID = &id
+	}
+	if *g.defaultID != "" {
+		return *g.defaultID, "workspace default"
 	}
 	return "", ""
+}
+
+// revision is the git commit records name, read once per call.
+func (g *Gate) revision() string {
+	if g.rev == nil {
+		rev := gitrev.Revision(g.Root)
+		g.rev = &rev
+	}
+	return *g.rev
 }
 
 // recordedHash returns the digest the call's session and agent last saw

@@ -3,6 +3,8 @@ package gate
 import (
 	"context"
 
+	"github.com/intenthook/intenthook/internal/digest"
+
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
@@ -92,7 +94,7 @@ func (g *Gate) newTarget(p, tool string, del bool) *target {
 	var memo *string
 	t.hash = func() string {
 		if memo == nil {
-			h, _ := hashFile(t.res.Abs)
+			h, _ := digest.File(t.res.Abs)
 			memo = &h
 		}
 		return *memo
@@ -119,7 +121,7 @@ var chain = []step{
 	{"approval", (*Gate).checkApproval},
 }
 
-// errStop is returned by a step that ends the chain with an allow.
+// allowStop is returned by a step that ends the chain with an allow.
 var allowStop = &hook.Decision{Verdict: hook.Allow}
 
 func (g *Gate) runChain(t *target) hook.Decision {

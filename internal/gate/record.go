@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
-	"github.com/intenthook/intenthook/internal/gitrev"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -157,7 +156,7 @@ func modelID(m string) string {
 // record starts a ledger record for this call.
 func (g *Gate) record(event, intentID string) *ledger.Record {
 	r := &ledger.Record{}
-	if rev := gitrev.Revision(g.Root); rev != "" {
+	if rev := g.revision(); rev != "" {
 		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
 	}
 	r.Metadata.Intenthook = ledger.Meta{

@@ -56,6 +56,7 @@ func (g *Gate) SelectDefault(ctx context.Context, id string) (hook.Decision, err
 	if err := state.WriteDefault(g.Root, in.ID, g.env.now()); err != nil {
 		return hook.Decision{}, err
 	}
+	g.defaultID = &in.ID
 	g.recordSelect(ctx, in)
 	return hook.Decision{Verdict: hook.AllowWithContext, Message: "intenthook: workspace default intent is " + in.ID, Context: g.selectionContext(in, warning)}, nil
 }
@@ -64,6 +65,7 @@ func (g *Gate) SelectDefault(ctx context.Context, id string) (hook.Decision, err
 // workspace default.
 func (g *Gate) Clear(ctx context.Context, def bool) error {
 	if def {
+		g.defaultID = nil
 		return state.WriteDefault(g.Root, "", g.env.now())
 	}
 	return g.updateSession(ctx, func(s *state.Session) { s.Select(g.call.AgentID, "") })

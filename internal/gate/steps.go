@@ -5,13 +5,10 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/config"
-	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
-
-func hashFile(abs string) (string, error) { return digest.File(abs) }
 
 // checkPath resolves the target (step 6): inside the root it goes on; under a
 // temporary directory it is allowed without a record; elsewhere it is denied.
