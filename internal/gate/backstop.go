@@ -108,15 +108,16 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string) map[s
 // the intent's scope become ordinary records; changes outside it are
 // violations: recorded, and answered with exit 2 telling the model to
 // revert them.
-func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending, seen map[string]bool) (hook.Decision, []change) {
+func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, []change) {
 	changed := g.changedSince(ctx, pending.Snapshot)
 	others := g.othersWrites(pending.At)
 	in := g.Catalog.Find(intentID)
 	var inScope []change
 	var outside []string
 	for rel, h := range changed {
+		_, analysed := pending.PreHash[rel] // a target the chain already judged
 		switch {
-		case seen[rel], workspace.Sidecar(rel, g.Config.LessonsFile), g.ignore.Match(rel, false), others[rel]:
+		case analysed, workspace.Sidecar(rel, g.Config.LessonsFile), g.ignore.Match(rel, false), others[rel]:
 			continue
 		}
 		if in != nil {

@@ -40,12 +40,8 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	}
 	var d hook.Decision
 	if pending.Backstop {
-		seen := map[string]bool{}
-		for rel := range pending.PreHash {
-			seen[rel] = true
-		}
 		var more []change
-		d, more = g.backstop(ctx, intentID, pending, seen)
+		d, more = g.backstop(ctx, intentID, pending)
 		changes = append(changes, more...)
 	}
 	sortChanges(changes)
