@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
 )
 
 func checkGit(ctx context.Context, env Env) Check {
@@ -30,11 +32,11 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 	if !gitOK {
 		return Check{Status: Skip, Name: name, Detail: "no git"}
 	}
-	top, err := gitOut(ctx, root, "rev-parse", "--show-toplevel")
+	top, err := git.Line(ctx, root, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return Check{Status: Skip, Name: name, Detail: "not a git repository"}
 	}
-	hooks, err := gitOut(ctx, root, "rev-parse", "--git-path", "hooks")
+	hooks, err := git.Line(ctx, root, "rev-parse", "--git-path", "hooks")
 	if err != nil {
 		return Check{Status: Skip, Name: name, Detail: err.Error()}
 	}
@@ -55,11 +57,4 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 	}
 	return Check{Warn, name, "no pre-commit hook runs intenthook precommit",
 		"intenthook init --git-hook installs one; the README shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
-}
-
-func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	return strings.TrimSpace(string(out)), err
 }

@@ -3,13 +3,14 @@ package gate
 import (
 	"context"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/gitcmd"
-	"github.com/intenthook/intenthook/internal/workspace"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/workspace"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -63,7 +64,7 @@ func (g *Gate) dirtyPaths(ctx context.Context) (map[string]string, bool) {
 // shell. GIT_OPTIONAL_LOCKS=0 keeps git status from taking the index lock
 // under the agent's own git commands.
 func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
-	return gitcmd.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
+	return git.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
 }
 
 // snapshot takes the backstop's before-picture for a shell call.

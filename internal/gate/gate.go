@@ -9,11 +9,12 @@ package gate
 import (
 	"context"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/gitrev"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/git"
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -134,7 +135,7 @@ func (g *Gate) activeIntent() (id, from string) {
 // revision is the git commit records name, read once per call.
 func (g *Gate) revision() string {
 	if g.rev == nil {
-		rev := gitrev.Revision(g.Root)
+		rev := git.Revision(g.Root)
 		g.rev = &rev
 	}
 	return *g.rev

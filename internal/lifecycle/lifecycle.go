@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/intenthook/intenthook/internal/gitrev"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/intents/splice"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -192,7 +192,7 @@ func (e *Editor) now() time.Time {
 
 func (e *Editor) record(event, id string) *ledger.Record {
 	r := &ledger.Record{}
-	if rev := gitrev.Revision(e.Root); rev != "" {
+	if rev := git.Revision(e.Root); rev != "" {
 		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
 	}
 	r.Metadata.Intenthook = ledger.Meta{

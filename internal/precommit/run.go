@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -33,7 +34,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if root == "" {
 		return &Result{}, nil
 	}
-	g, rp, err := locate(ctx, start, root)
+	g, rp, err := git.Locate(ctx, start, root)
 	if err != nil {
 		return nil, err
 	}
@@ -47,15 +48,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 // request is one index entry to read and what to do with it.
 type request struct {
 	path   string // git path
-	handle func(*object) error
+	handle func(*git.Object) error
 }
 
 // load gathers the snapshot: the staged paths, their staged content's
 // digests, the staged catalog and .intentignore (all read through one
 // cat-file process), the ledger's newest record per staged path, and the
 // ledger's verification.
-func load(ctx context.Context, g *git, rp repoPaths, root string) (*Snapshot, error) {
-	paths, err := g.stagedPaths(ctx)
+func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapshot, error) {
+	paths, err := stagedPaths(ctx, g)
 	if err != nil {
 		return nil, err
 	}
@@ -63,15 +64,15 @@ func load(ctx context.Context, g *git, rp repoPaths, root string) (*Snapshot, er
 	var catalog, ignore []byte
 	var catalogStaged, ignoreStaged bool
 	var reqs []request
-	if p, ok := rp.toGit(intents.File); ok {
+	if p, ok := rp.ToGit(intents.File); ok {
 		reqs = append(reqs, request{p, readAll(&catalog, &catalogStaged)})
 	}
-	if p, ok := rp.toGit(workspace.IgnoreFile); ok {
+	if p, ok := rp.ToGit(workspace.IgnoreFile); ok {
 		reqs = append(reqs, request{p, readAll(&ignore, &ignoreStaged)})
 	}
 	var gitPaths []string
 	for _, p := range paths {
-		if rel, ok := rp.toRoot(p); ok { // else outside the workspace: not governed
+		if rel, ok := rp.ToRoot(p); ok { // else outside the workspace: not governed
 			s.Staged = append(s.Staged, Staged{Path: rel})
 			gitPaths = append(gitPaths, p)
 		}
@@ -82,13 +83,13 @@ func load(ctx context.Context, g *git, rp repoPaths, root string) (*Snapshot, er
 		case workspace.Sidecar(st.Path, ""):
 			// Governance files are exempt: no need to read them (the
 			// ledger can be large).
-		case !batchable(p):
+		case !git.Batchable(p):
 			st.Unreadable = "git cat-file cannot be asked for a path with a line break"
 		default:
 			reqs = append(reqs, request{p, hashInto(st)})
 		}
 	}
-	if err := g.readIndex(ctx, requestPaths(reqs), func(i int, obj *object) error { return reqs[i].handle(obj) }); err != nil {
+	if err := readIndex(ctx, g, requestPaths(reqs), func(i int, obj *git.Object) error { return reqs[i].handle(obj) }); err != nil {
 		return nil, err
 	}
 	if err := loadCatalog(s, root, catalog, catalogStaged); err != nil {
@@ -114,8 +115,8 @@ func requestPaths(reqs []request) []string {
 
 // readAll keeps a staged file's content; found stays false when the index
 // has no entry.
-func readAll(dst *[]byte, found *bool) func(*object) error {
-	return func(obj *object) error {
+func readAll(dst *[]byte, found *bool) func(*git.Object) error {
+	return func(obj *git.Object) error {
 		if obj == nil || obj.Type != "blob" {
 			return nil
 		}
@@ -127,8 +128,8 @@ func readAll(dst *[]byte, found *bool) func(*object) error {
 
 // hashInto records a staged path's content digest, streamed: a staged file
 // can be large, and only its hash is needed.
-func hashInto(st *Staged) func(*object) error {
-	return func(obj *object) error {
+func hashInto(st *Staged) func(*git.Object) error {
+	return func(obj *git.Object) error {
 		switch {
 		case obj == nil:
 			st.Deleted = true

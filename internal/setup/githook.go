@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/gitcmd"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
 
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -19,14 +20,14 @@ import (
 // A hook that already runs intenthook precommit is kept; any other hook is
 // someone's and is replaced only with force.
 func installGitHook(ctx context.Context, root string, force bool) (Change, error) {
-	dir, err := gitcmd.Line(ctx, root, "rev-parse", "--git-path", "hooks")
+	dir, err := git.Line(ctx, root, "rev-parse", "--git-path", "hooks")
 	if err != nil {
 		return Change{}, fmt.Errorf("--git-hook needs a git repository: %w", err)
 	}
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(root, dir)
 	}
-	prefix, err := gitcmd.Line(ctx, root, "rev-parse", "--show-prefix")
+	prefix, err := git.Line(ctx, root, "rev-parse", "--show-prefix")
 	if err != nil {
 		return Change{}, err
 	}

@@ -10,12 +10,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/gitcmd"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/git"
 
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
@@ -98,7 +99,7 @@ func Root(ctx context.Context, flagRoot, wd string) (string, error) {
 	if root := workspace.FindRoot(wd); root != "" {
 		return root, nil
 	}
-	if top, err := gitcmd.Line(ctx, wd, "rev-parse", "--show-toplevel"); err == nil && top != "" {
+	if top, err := git.Line(ctx, wd, "rev-parse", "--show-toplevel"); err == nil && top != "" {
 		return filepath.FromSlash(top), nil
 	}
 	return wd, nil

@@ -1,8 +1,9 @@
-// Package gitrev finds the commit at HEAD of the git repository holding a
-// directory by reading the repository's files (HEAD, loose refs, packed-refs,
-// worktree links). It never runs git: a hook pays for every process it starts.
-// It does not read the reftable ref format, the object store or the index.
-package gitrev
+package git
+
+// Reading HEAD without git: a hook pays for every process it starts, so the
+// commit records name is found from the repository's files (HEAD, loose refs,
+// packed-refs, worktree links). The reftable ref format, the object store and
+// the index are not read here.
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package gitrev
+package git
 
 import (
 	"os"

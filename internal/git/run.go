@@ -1,7 +1,10 @@
-// Package gitcmd runs git with argument lists, never shell strings: paths
-// and names reach git untouched, and a failure carries the first line of
-// what git said. Reading HEAD without starting git is package gitrev's.
-package gitcmd
+// Package git is intenthook's one way to git: it runs git with argument
+// lists, never shell strings (paths and names reach git untouched, and a
+// failure carries the first line of what git said), reads objects in batches
+// through one `git cat-file --batch` process, relates a workspace root to its
+// work tree, and reads HEAD from the repository's files without starting git
+// at all. It knows nothing of intents or ledgers.
+package git
 
 import (
 	"bytes"

@@ -1,0 +1,130 @@
+package git
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Object is one reply of `git cat-file --batch`.
+type Object struct {
+	Type string
+	Size int64
+	Body io.Reader // exactly Size bytes
+}
+
+// Batchable reports whether an object name can be asked for on cat-file's
+// input, which is one name per line (a trailing CR is dropped by git).
+func Batchable(name string) bool {
+	return !strings.ContainsRune(name, '\n') && !strings.HasSuffix(name, "\r")
+}
+
+// ReadObjects reads the objects names (each Batchable: ":0:<path>" for an
+// index entry, "<rev>:<path>" for a blob of a commit) with one `git cat-file
+// --batch` process, calling each with the position of the name and its
+// object, or nil when the name resolves to nothing.
+func (r *Repo) ReadObjects(ctx context.Context, names []string, each func(i int, obj *Object) error) (err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := r.Command(ctx, "cat-file", "--batch", "--buffer")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git cat-file: %w", err)
+	}
+	// Requests go in from their own goroutine: git answers while it reads,
+	// and a writer that waited for the reader would deadlock on full pipes.
+	written := make(chan error, 1)
+	go func() { written <- writeRequests(stdin, names) }()
+	readErr := readReplies(bufio.NewReaderSize(stdout, 64<<10), len(names), each)
+	if readErr != nil {
+		cancel() // stop git, so that the writer and Wait return
+	}
+	writeErr := <-written
+	waitErr := cmd.Wait()
+	switch {
+	case readErr != nil:
+		return readErr
+	case writeErr != nil:
+		return fmt.Errorf("git cat-file: %w", writeErr)
+	case waitErr != nil:
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()+" "+waitErr.Error()), "\n")
+		return fmt.Errorf("git cat-file: %s", msg)
+	}
+	return nil
+}
+
+func writeRequests(w io.WriteCloser, names []string) error {
+	bw := bufio.NewWriter(w)
+	for _, n := range names {
+		if _, err := bw.WriteString(n + "\n"); err != nil {
+			_ = w.Close()
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		_ = w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// readReplies parses n replies: "<oid> <type> <size>\n<content>\n", or
+// "<name> missing\n" for a name that resolves to nothing.
+func readReplies(r *bufio.Reader, n int, each func(int, *Object) error) error {
+	for i := range n {
+		header, err := r.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("git cat-file: reply %d: %w", i+1, err)
+		}
+		header = strings.TrimSuffix(header, "\n")
+		if strings.HasSuffix(header, " missing") {
+			if err := each(i, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		obj, err := parseHeader(header)
+		if err != nil {
+			return err
+		}
+		body := io.LimitReader(r, obj.Size)
+		obj.Body = body
+		if err := each(i, obj); err != nil {
+			return err
+		}
+		// Whatever each left unread, and the newline after the content.
+		if _, err := io.Copy(io.Discard, body); err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		if b, err := r.ReadByte(); err != nil || b != '\n' {
+			return errors.New("git cat-file: reply not followed by a newline")
+		}
+	}
+	return nil
+}
+
+func parseHeader(h string) (*Object, error) {
+	f := strings.Fields(h)
+	if len(f) != 3 {
+		return nil, fmt.Errorf("git cat-file: unexpected reply %q", h)
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return nil, fmt.Errorf("git cat-file: unexpected reply %q", h)
+	}
+	return &Object{Type: f[1], Size: size}, nil
+}
