@@ -4,19 +4,11 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/gobwas/glob"
+	"github.com/intenthook/intenthook/internal/glob"
 )
 
-// scopeCompiler pins the glob semantics of owned_scope: `/` separates
-// segments, `*` and `?` stay within one, `**/` spans zero or more.
-var scopeCompiler = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
-
-type scopePattern struct {
-	text string
-	g    *glob.Pattern
-	// dir is set for "p/**": the pattern also covers p itself.
-	dir string
-}
+// scopePattern is one owned_scope glob, in the dialect of package glob.
+type scopePattern = glob.Pattern
 
 func compileScope(text string) (scopePattern, error) {
 	switch {
@@ -32,27 +24,15 @@ func compileScope(text string) (scopePattern, error) {
 			return scopePattern{}, errors.New(`must not contain ".."`)
 		}
 	}
-	g, err := scopeCompiler.Compile(text)
-	if err != nil {
-		return scopePattern{}, err
-	}
-	p := scopePattern{text: text, g: g}
-	if dir, ok := strings.CutSuffix(text, "/**"); ok {
-		p.dir = dir
-	}
-	return p, nil
-}
-
-func (p scopePattern) match(rel string) bool {
-	return p.g.Match(rel) || (p.dir != "" && p.dir == rel)
+	return glob.Compile(text)
 }
 
 // Match returns the first owned_scope pattern that covers rel, a cleaned
 // root-relative path with / separators.
 func (in *Intent) Match(rel string) (pattern string, ok bool) {
 	for _, p := range in.patterns() {
-		if p.match(rel) {
-			return p.text, true
+		if p.Match(rel) {
+			return p.String(), true
 		}
 	}
 	return "", false
@@ -65,7 +45,7 @@ func MatchGlob(pattern, rel string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return p.match(rel), nil
+	return p.Match(rel), nil
 }
 
 // patterns compiles owned_scope on first use: a cached catalog arrives

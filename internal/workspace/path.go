@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/glob"
 )
 
 // Where a resolved path lies.
@@ -88,7 +90,7 @@ func (r *Resolver) Resolve(p string) Resolved {
 	}
 	res.Place = Outside
 	for _, g := range r.allowOut {
-		if ok, _ := matchAbs(g, filepath.ToSlash(res.Abs)); ok {
+		if ok, _ := glob.Match(g, filepath.ToSlash(res.Abs)); ok {
 			res.Place = Temp
 			break
 		}
