@@ -26,7 +26,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	if intentID == "" {
 		intentID, _ = g.activeIntent()
 	}
-	g.explain.step("intent", "found", ev("intent", intentID), fmt.Sprintf("pending=%v", hasPending))
+	g.explain.step("intent", "found", hook.Ev("intent", intentID), fmt.Sprintf("pending=%v", hasPending))
 	var d hook.Decision
 	var err error
 	switch class {
@@ -66,7 +66,7 @@ func (g *Gate) postWrite(ctx context.Context, class Class, intentID string, pend
 	for _, p := range g.call.Paths {
 		res := g.resolver.Resolve(p)
 		if res.Place != workspace.Inside {
-			g.explain.step("record", "skip", ev("path", res.Abs), "(outside the root)")
+			g.explain.step("record", "skip", hook.Ev("path", res.Abs), "(outside the root)")
 			continue
 		}
 		c, err := g.observe(res, pending)
@@ -150,7 +150,7 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		}
 		r.Files = []ledger.File{g.fileEntry(c.rel, rs, intentID)}
 		recs = append(recs, r)
-		g.explain.step("record", c.class, ev("path", c.rel), ev("pre", c.pre), ev("post", c.post), ev("scope", c.scope))
+		g.explain.step("record", c.class, hook.Ev("path", c.rel), hook.Ev("pre", c.pre), hook.Ev("post", c.post), hook.Ev("scope", c.scope))
 		if g.call.Failed || intentID == "" || c.scope == ScopeIgnored {
 			continue
 		}
@@ -227,7 +227,7 @@ func (g *Gate) currentHashes(paths []string) map[string]string {
 			continue
 		}
 		out[res.Rel] = h
-		g.explain.step("hash", "recorded", ev("path", res.Rel), ev("hash", h))
+		g.explain.step("hash", "recorded", hook.Ev("path", res.Rel), hook.Ev("hash", h))
 	}
 	return out
 }

@@ -137,7 +137,7 @@ func (g *Gate) runChain(t *target) hook.Decision {
 		return *d
 	}
 	t.scope = orDefault(t.scope, ScopePass)
-	g.explain.step("decide", "allow", ev("path", t.res.Rel), ev("intent", t.intentID))
+	g.explain.step("decide", "allow", hook.Ev("path", t.res.Rel), hook.Ev("intent", t.intentID))
 	return hook.Decision{}
 }
 
@@ -180,7 +180,7 @@ func (g *Gate) evidence(t *target) []string {
 	if t.intent != nil {
 		status = string(t.intent.Status)
 	}
-	return []string{ev("path", relOrGiven(t)), ev("intent", t.intentID), ev("status", status), ev("session", g.call.SessionID)}
+	return []string{hook.Ev("path", relOrGiven(t)), hook.Ev("intent", t.intentID), hook.Ev("status", status), hook.Ev("session", g.call.SessionID)}
 }
 
 func relOrGiven(t *target) string {

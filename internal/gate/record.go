@@ -241,7 +241,7 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 		r.Files = []ledger.File{g.fileEntry(t.res.Rel, nil, t.intentID)}
 	}
 	g.note(g.appendRecords(ctx, r))
-	if d.Code == CodeScopeViolation || d.Code == CodeStaleFile {
+	if d.Code == hook.CodeScopeViolation || d.Code == hook.CodeStaleFile {
 		g.note(g.lesson(ctx, d.Code, t.intentID, t.res.Rel, firstLine(d.Message)))
 	}
 }
@@ -264,6 +264,6 @@ func firstLine(s string) string {
 // note keeps a non-fatal error for stderr: the decision stands without it.
 func (g *Gate) note(err error) {
 	if err != nil {
-		g.notes = append(g.notes, "intenthook: warning: "+oneLine(err.Error()))
+		g.notes = append(g.notes, "intenthook: warning: "+hook.OneLine(err.Error()))
 	}
 }

@@ -22,7 +22,7 @@ func (g *Gate) Select(ctx context.Context, id string) (hook.Decision, error) {
 	in, warning, deny, err := g.activate(ctx, id)
 	if err != nil || deny != nil {
 		if deny != nil {
-			g.explain.step("select", "deny", ev("intent", id), "code="+deny.Code)
+			g.explain.step("select", "deny", hook.Ev("intent", id), "code="+deny.Code)
 			return *deny, nil
 		}
 		return hook.Decision{}, err
@@ -35,7 +35,7 @@ func (g *Gate) Select(ctx context.Context, id string) (hook.Decision, error) {
 	if g.call.AgentID != "" {
 		who = "agent " + g.call.AgentID
 	}
-	g.explain.step("select", "allow", ev("intent", in.ID), ev("for", who))
+	g.explain.step("select", "allow", hook.Ev("intent", in.ID), hook.Ev("for", who))
 	return hook.Decision{
 		Verdict: hook.AllowWithContext,
 		Message: fmt.Sprintf("intenthook: %s selected intent %s (%s)", who, in.ID, in.Name),
@@ -87,16 +87,16 @@ func (g *Gate) selectionContext(in *intents.Intent, warning string) string {
 // activate checks that id can be worked on, starting it when PENDING. It
 // returns a warning when other live sessions hold the intent.
 func (g *Gate) activate(ctx context.Context, id string) (*intents.Intent, string, *hook.Decision, error) {
-	evidence := []string{ev("intent", id), ev("session", g.call.SessionID)}
+	evidence := []string{hook.Ev("intent", id), hook.Ev("session", g.call.SessionID)}
 	deny := func(d hook.Decision) (*intents.Intent, string, *hook.Decision, error) { return nil, "", &d, nil }
 	if id == "" {
-		return deny(denial{
-			code:     CodeIntentNotFound,
-			headline: "no intent id given",
-			why:      "intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
-			instead:  "run `intenthook select <ID>` with one of those ids",
-			evidence: evidence,
-		}.decision())
+		return deny(hook.Denial{
+			Code:     hook.CodeIntentNotFound,
+			Headline: "no intent id given",
+			Why:      "intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
+			Instead:  "run `intenthook select <ID>` with one of those ids",
+			Evidence: evidence,
+		}.Decision())
 	}
 	in := g.Catalog.Find(id)
 	switch {
@@ -131,13 +131,13 @@ func (g *Gate) activate(ctx context.Context, id string) (*intents.Intent, string
 }
 
 func claimed(id string, holders, evidence []string) hook.Decision {
-	return denial{
-		code:     CodeIntentClaimed,
-		headline: fmt.Sprintf("intent %s is held by another live session", id),
-		why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
-		instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
-		evidence: evidence,
-	}.decision()
+	return hook.Denial{
+		Code:     hook.CodeIntentClaimed,
+		Headline: fmt.Sprintf("intent %s is held by another live session", id),
+		Why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
+		Instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
+		Evidence: evidence,
+	}.Decision()
 }
 
 // bind records the selection in the session's state. With
@@ -161,7 +161,7 @@ func (g *Gate) bind(ctx context.Context, in *intents.Intent) (hook.Decision, boo
 		return hook.Decision{}, false, err
 	}
 	if len(holders) > 0 {
-		return claimed(in.ID, holders, []string{ev("intent", in.ID), ev("session", g.call.SessionID)}), true, nil
+		return claimed(in.ID, holders, []string{hook.Ev("intent", in.ID), hook.Ev("session", g.call.SessionID)}), true, nil
 	}
 	return hook.Decision{}, false, set()
 }
@@ -180,13 +180,13 @@ func (g *Gate) dependenciesIncomplete(in *intents.Intent, evidence []string) (ho
 	if len(open) == 0 {
 		return hook.Decision{}, false
 	}
-	return denial{
-		code:     CodeDependencyIncomplete,
-		headline: fmt.Sprintf("intent %s cannot start: it depends on unfinished work", in.ID),
-		why:      "depends_on must be COMPLETE first: " + strings.Join(open, ", "),
-		instead:  "work on the intents it depends on first, or ask the user",
-		evidence: evidence,
-	}.decision(), true
+	return hook.Denial{
+		Code:     hook.CodeDependencyIncomplete,
+		Headline: fmt.Sprintf("intent %s cannot start: it depends on unfinished work", in.ID),
+		Why:      "depends_on must be COMPLETE first: " + strings.Join(open, ", "),
+		Instead:  "work on the intents it depends on first, or ask the user",
+		Evidence: evidence,
+	}.Decision(), true
 }
 
 // start moves a PENDING intent to IN_PROGRESS in the catalog file, changing

@@ -86,13 +86,13 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 		}
 		if _, ok := g.protected.Match(t.res.Rel); ok || workspace.Nested(t.res.Rel) {
 			g.denied = t
-			return denial{
-				code:     CodeProtectedPath,
-				headline: fmt.Sprintf("%s links to %q: the file is protected", t.tool, t.res.Rel),
-				why:      "a hard link is a second name for a governance file; agents may not change those under any name",
-				instead:  "leave governance files to the user; ask the user to make this change",
-				evidence: g.evidence(t),
-			}.decision(), true
+			return hook.Denial{
+				Code:     hook.CodeProtectedPath,
+				Headline: fmt.Sprintf("%s links to %q: the file is protected", t.tool, t.res.Rel),
+				Why:      "a hard link is a second name for a governance file; agents may not change those under any name",
+				Instead:  "leave governance files to the user; ask the user to make this change",
+				Evidence: g.evidence(t),
+			}.Decision(), true
 		}
 	}
 	return hook.Decision{}, false
@@ -102,25 +102,25 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 // select alone is a selection, read-only commands pass, the rest are the
 // human's levers.
 func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
-	evidence := []string{ev("command", oneLine(g.call.Command)), ev("session", g.call.SessionID)}
+	evidence := []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
 	for _, c := range a.Self {
 		switch c.Kind {
 		case shell.SelfSelect:
-			return denial{
-				code:     CodeShellUnsafe,
-				headline: "intenthook select inside a compound command",
-				why:      "the hook can only perform a selection that is the whole command",
-				instead:  "run intenthook select alone: `intenthook select <ID>`, then run the rest",
-				evidence: evidence,
-			}.decision(), true
+			return hook.Denial{
+				Code:     hook.CodeShellUnsafe,
+				Headline: "intenthook select inside a compound command",
+				Why:      "the hook can only perform a selection that is the whole command",
+				Instead:  "run intenthook select alone: `intenthook select <ID>`, then run the rest",
+				Evidence: evidence,
+			}.Decision(), true
 		case shell.SelfLever:
-			return denial{
-				code:     CodeProtectedPath,
-				headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
-				why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
-				instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|validate, status, ledger query|verify, blame and lesson",
-				evidence: evidence,
-			}.decision(), true
+			return hook.Denial{
+				Code:     hook.CodeProtectedPath,
+				Headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
+				Why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
+				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|validate, status, ledger query|verify, blame and lesson",
+				Evidence: evidence,
+			}.Decision(), true
 		}
 	}
 	return hook.Decision{}, false
@@ -146,13 +146,13 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 		return hook.Decision{}
 	case config.Deny:
 		g.explain.step("shell", "deny", why)
-		return denial{
-			code:     CodeShellUnsafe,
-			headline: "the command is not allowed: " + why,
-			why:      "the workspace settings deny such shell commands",
-			instead:  "use the Write and Edit tools for file changes, or ask the user to run the command",
-			evidence: []string{ev("command", oneLine(g.call.Command)), ev("session", g.call.SessionID)},
-		}.decision()
+		return hook.Denial{
+			Code:     hook.CodeShellUnsafe,
+			Headline: "the command is not allowed: " + why,
+			Why:      "the workspace settings deny such shell commands",
+			Instead:  "use the Write and Edit tools for file changes, or ask the user to run the command",
+			Evidence: []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)},
+		}.Decision()
 	}
 	g.explain.step("shell", "ask", why)
 	return hook.Decision{Verdict: hook.Ask, Message: "intenthook: " + why}

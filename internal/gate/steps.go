@@ -17,23 +17,23 @@ func (g *Gate) checkPath(t *target) *hook.Decision {
 	switch t.res.Place {
 	case workspace.Inside:
 		t.governed = true
-		g.explain.step("resolve-path", "pass", ev("given", t.given), ev("path", t.res.Rel), ev("root", g.resolver.Root()))
+		g.explain.step("resolve-path", "pass", hook.Ev("given", t.given), hook.Ev("path", t.res.Rel), hook.Ev("root", g.resolver.Root()))
 		return nil
 	case workspace.Temp:
-		g.explain.step("resolve-path", "allow", ev("path", t.res.Abs), "(temporary directory)")
+		g.explain.step("resolve-path", "allow", hook.Ev("path", t.res.Abs), "(temporary directory)")
 		return allowStop
 	}
 	if g.Config.OutsideWorkspace == config.Allow {
-		g.explain.step("resolve-path", "allow", ev("path", t.res.Abs), "(outside_workspace: allow)")
+		g.explain.step("resolve-path", "allow", hook.Ev("path", t.res.Abs), "(outside_workspace: allow)")
 		return allowStop
 	}
-	d := denial{
-		code:     CodePathOutsideWorkspace,
-		headline: fmt.Sprintf("%s to %q is outside the workspace %s", t.tool, t.res.Abs, g.resolver.Root()),
-		why:      "files outside the governed workspace are not covered by any intent" + symlinkNote(t),
-		instead:  "write inside the workspace, or use a temporary directory (/tmp) for scratch files",
-		evidence: []string{ev("path", t.given), ev("resolved", t.res.Abs), ev("session", g.call.SessionID)},
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodePathOutsideWorkspace,
+		Headline: fmt.Sprintf("%s to %q is outside the workspace %s", t.tool, t.res.Abs, g.resolver.Root()),
+		Why:      "files outside the governed workspace are not covered by any intent" + symlinkNote(t),
+		Instead:  "write inside the workspace, or use a temporary directory (/tmp) for scratch files",
+		Evidence: []string{hook.Ev("path", t.given), hook.Ev("resolved", t.res.Abs), hook.Ev("session", g.call.SessionID)},
+	}.Decision()
 	return &d
 }
 
@@ -70,13 +70,13 @@ func (g *Gate) checkProtected(t *target) *hook.Decision {
 		g.explain.step("protected", "pass")
 		return nil
 	}
-	d := denial{
-		code:     CodeProtectedPath,
-		headline: fmt.Sprintf("%s to %q: the file is protected", t.tool, t.res.Rel),
-		why:      why,
-		instead:  "leave governance files to the user; ask the user to make this change",
-		evidence: g.evidence(t),
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodeProtectedPath,
+		Headline: fmt.Sprintf("%s to %q: the file is protected", t.tool, t.res.Rel),
+		Why:      why,
+		Instead:  "leave governance files to the user; ask the user to make this change",
+		Evidence: g.evidence(t),
+	}.Decision()
 	return &d
 }
 
@@ -87,7 +87,7 @@ func (g *Gate) checkIgnored(t *target) *hook.Decision {
 		return nil
 	}
 	t.scope = "IGNORED"
-	g.explain.step("intentignore", "allow", ev("path", t.res.Rel), "(listed in .orchestration/.intentignore)")
+	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .orchestration/.intentignore)")
 	return allowStop
 }
 
@@ -95,16 +95,16 @@ func (g *Gate) checkIgnored(t *target) *hook.Decision {
 func (g *Gate) checkIntentSelected(t *target) *hook.Decision {
 	t.intentID, t.from = g.activeIntent()
 	if t.intentID != "" {
-		g.explain.step("intent-selected", "pass", ev("intent", t.intentID), ev("from", t.from))
+		g.explain.step("intent-selected", "pass", hook.Ev("intent", t.intentID), hook.Ev("from", t.from))
 		return nil
 	}
-	d := denial{
-		code:     CodeIntentRequired,
-		headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
-		why:      "every change must be traceable to a declared intent; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
-		instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
-		evidence: g.evidence(t),
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodeIntentRequired,
+		Headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
+		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
+		Instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
+		Evidence: g.evidence(t),
+	}.Decision()
 	return &d
 }
 
@@ -120,68 +120,68 @@ func (g *Gate) checkIntentStatus(t *target) *hook.Decision {
 	case t.intent.Status != intents.InProgress:
 		d = notInProgress(t.intent, g.evidence(t))
 	default:
-		g.explain.step("intent-status", "pass", ev("intent", t.intentID), ev("status", string(t.intent.Status)))
+		g.explain.step("intent-status", "pass", hook.Ev("intent", t.intentID), hook.Ev("status", string(t.intent.Status)))
 		return nil
 	}
 	return &d
 }
 
 func (g *Gate) notFound(id string, evidence []string) hook.Decision {
-	return denial{
-		code:     CodeIntentNotFound,
-		headline: fmt.Sprintf("intent %s is not in .orchestration/active_intents.yaml", id),
-		why:      "the selected intent does not exist; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
-		instead:  "select an existing intent with `intenthook select <ID>`, or ask the user to add this one",
-		evidence: evidence,
-	}.decision()
+	return hook.Denial{
+		Code:     hook.CodeIntentNotFound,
+		Headline: fmt.Sprintf("intent %s is not in .orchestration/active_intents.yaml", id),
+		Why:      "the selected intent does not exist; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
+		Instead:  "select an existing intent with `intenthook select <ID>`, or ask the user to add this one",
+		Evidence: evidence,
+	}.Decision()
 }
 
 func invalidIntent(in *intents.Intent, evidence []string) hook.Decision {
-	return denial{
-		code:     CodeCatalogInvalid,
-		headline: fmt.Sprintf("intent %s is invalid in .orchestration/active_intents.yaml", in.ID),
-		why:      strings.Join(in.Errors(), "; "),
-		instead:  "ask the user to fix the intent (intenthook intents validate), or select a valid intent",
-		evidence: evidence,
-	}.decision()
+	return hook.Denial{
+		Code:     hook.CodeCatalogInvalid,
+		Headline: fmt.Sprintf("intent %s is invalid in .orchestration/active_intents.yaml", in.ID),
+		Why:      strings.Join(in.Errors(), "; "),
+		Instead:  "ask the user to fix the intent (intenthook intents validate), or select a valid intent",
+		Evidence: evidence,
+	}.Decision()
 }
 
 func notInProgress(in *intents.Intent, evidence []string) hook.Decision {
-	d := denial{
-		code:     CodeIntentNotInProgress,
-		headline: fmt.Sprintf("intent %s (%s) is %s, not IN_PROGRESS", in.ID, in.Name, in.Status),
-		evidence: evidence,
+	d := hook.Denial{
+		Code:     hook.CodeIntentNotInProgress,
+		Headline: fmt.Sprintf("intent %s (%s) is %s, not IN_PROGRESS", in.ID, in.Name, in.Status),
+		Evidence: evidence,
 	}
 	switch in.Status {
 	case intents.Pending:
-		d.why = "work on a PENDING intent has not started"
-		d.instead = fmt.Sprintf("run `intenthook select %s` to start it, then retry", in.ID)
+		d.Why = "work on a PENDING intent has not started"
+		d.Instead = fmt.Sprintf("run `intenthook select %s` to start it, then retry", in.ID)
 	case intents.Blocked:
-		d.why = "the intent is BLOCKED until the user resolves its blocker"
-		d.instead = "ask the user to resolve the blocker (intenthook intents transition " + in.ID + " IN_PROGRESS), or select another intent"
+		d.Why = "the intent is BLOCKED until the user resolves its blocker"
+		d.Instead = "ask the user to resolve the blocker (intenthook intents transition " + in.ID + " IN_PROGRESS), or select another intent"
 	case intents.Complete:
-		d.why = "completed work is immutable"
-		d.instead = "select the intent for the new work, or ask the user to create one"
+		d.Why = "completed work is immutable"
+		d.Instead = "select the intent for the new work, or ask the user to create one"
 	case intents.Archived:
-		d.why = "archived intents are closed for good"
-		d.instead = "select the intent for the new work, or ask the user to create one"
+		d.Why = "archived intents are closed for good"
+		d.Instead = "select the intent for the new work, or ask the user to create one"
 	}
-	return d.decision()
+	return d.Decision()
 }
 
 // checkAllowedTools applies the intent's allowed_tools (step 11).
 func (g *Gate) checkAllowedTools(t *target) *hook.Decision {
 	if t.intent.AllowsTool(t.tool) {
-		g.explain.step("allowed-tools", "pass", ev("tool", t.tool))
+		g.explain.step("allowed-tools", "pass", hook.Ev("tool", t.tool))
 		return nil
 	}
-	d := denial{
-		code:     CodeToolNotAllowed,
-		headline: fmt.Sprintf("%s may not write under intent %s", t.tool, t.intent.ID),
-		why:      fmt.Sprintf("%s allows only %s to write", t.intent.ID, strings.Join(t.intent.AllowedTools, ", ")),
-		instead:  "make the change with one of those tools",
-		evidence: g.evidence(t),
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodeToolNotAllowed,
+		Headline: fmt.Sprintf("%s may not write under intent %s", t.tool, t.intent.ID),
+		Why:      fmt.Sprintf("%s allows only %s to write", t.intent.ID, strings.Join(t.intent.AllowedTools, ", ")),
+		Instead:  "make the change with one of those tools",
+		Evidence: g.evidence(t),
+	}.Decision()
 	return &d
 }
 
@@ -189,16 +189,16 @@ func (g *Gate) checkAllowedTools(t *target) *hook.Decision {
 func (g *Gate) checkScope(t *target) *hook.Decision {
 	if pattern, ok := t.intent.Match(t.res.Rel); ok {
 		t.pattern = pattern
-		g.explain.step("scope", "pass", ev("path", t.res.Rel), ev("pattern", pattern))
+		g.explain.step("scope", "pass", hook.Ev("path", t.res.Rel), hook.Ev("pattern", pattern))
 		return nil
 	}
-	d := denial{
-		code:     CodeScopeViolation,
-		headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
-		why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
-		instead:  "change only files in that scope, select another intent (intenthook select <ID>), or ask the user to amend owned_scope",
-		evidence: g.evidence(t),
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodeScopeViolation,
+		Headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
+		Why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
+		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or ask the user to amend owned_scope",
+		Evidence: g.evidence(t),
+	}.Decision()
 	return &d
 }
 
@@ -211,16 +211,16 @@ func (g *Gate) checkStale(t *target) *hook.Decision {
 	seen, ok := g.recordedHash(t.res.Rel)
 	now := t.hash()
 	if !ok || seen == "" || now == "" || now == seen {
-		g.explain.step("stale", "pass", ev("recorded", seen), ev("current", now))
+		g.explain.step("stale", "pass", hook.Ev("recorded", seen), hook.Ev("current", now))
 		return nil
 	}
-	d := denial{
-		code:     CodeStaleFile,
-		headline: fmt.Sprintf("%q changed since you last read it", t.res.Rel),
-		why:      "another agent or a person modified the file after your last read or write; writing now would overwrite their change",
-		instead:  "re-read the file, then retry",
-		evidence: append(g.evidence(t), ev("recorded", seen), ev("current", now)),
-	}.decision()
+	d := hook.Denial{
+		Code:     hook.CodeStaleFile,
+		Headline: fmt.Sprintf("%q changed since you last read it", t.res.Rel),
+		Why:      "another agent or a person modified the file after your last read or write; writing now would overwrite their change",
+		Instead:  "re-read the file, then retry",
+		Evidence: append(g.evidence(t), hook.Ev("recorded", seen), hook.Ev("current", now)),
+	}.Decision()
 	return &d
 }
 

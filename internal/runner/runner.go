@@ -119,7 +119,7 @@ func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate
 	}
 	msg := oneLine(err.Error())
 	if cfg.Closed() && !h.AlwaysOpen {
-		fmt.Fprintf(std.Stderr, "intenthook: deny [%s] %s\n", gate.CodeInternalError, msg)
+		fmt.Fprintf(std.Stderr, "intenthook: deny [%s] %s\n", hook.CodeInternalError, msg)
 		return 2
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)

@@ -1,0 +1,72 @@
+package hook
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Deny codes (SPEC §3): the stable word in the first line of a deny message.
+const (
+	CodeIntentRequired       = "intent_required"
+	CodeIntentNotFound       = "intent_not_found"
+	CodeIntentNotInProgress  = "intent_not_in_progress"
+	CodeDependencyIncomplete = "dependency_incomplete"
+	CodeToolNotAllowed       = "tool_not_allowed"
+	CodePathOutsideWorkspace = "path_outside_workspace"
+	CodeProtectedPath        = "protected_path"
+	CodeScopeViolation       = "scope_violation"
+	CodeStaleFile            = "stale_file"
+	CodeIntentClaimed        = "intent_claimed"
+	CodeShellUnsafe          = "shell_unsafe"
+	CodeCatalogInvalid       = "catalog_invalid"
+	CodeTargetUnknown        = "target_unknown"
+	CodeInternalError        = "internal_error"
+)
+
+// Denial is the four-part message a model reads to correct itself: what
+// happened, why, what to do instead, and the evidence.
+type Denial struct {
+	Code     string
+	Headline string
+	Why      string
+	Instead  string
+	Evidence []string // key=value pairs, see Ev
+}
+
+// Decision renders the denial as a deny.
+func (d Denial) Decision() Decision {
+	var b strings.Builder
+	fmt.Fprintf(&b, "intenthook: deny [%s] %s", d.Code, OneLine(d.Headline))
+	if d.Why != "" {
+		fmt.Fprintf(&b, "\nwhy: %s", d.Why)
+	}
+	if d.Instead != "" {
+		fmt.Fprintf(&b, "\ninstead: %s", d.Instead)
+	}
+	if len(d.Evidence) > 0 {
+		fmt.Fprintf(&b, "\nevidence: %s", strings.Join(d.Evidence, " "))
+	}
+	return Decision{Verdict: Deny, Code: d.Code, Message: b.String()}
+}
+
+// OneLine keeps a value on one line: the first line of a deny message is
+// parsed by tools.
+func OneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == 0 {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Ev formats one key=value pair of evidence, quoting values with spaces.
+func Ev(key, value string) string {
+	if value == "" {
+		value = "-"
+	}
+	if strings.ContainsAny(value, " \t\n\"") {
+		value = fmt.Sprintf("%q", value)
+	}
+	return key + "=" + value
+}
