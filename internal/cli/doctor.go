@@ -19,11 +19,8 @@ Claude Code's matcher rules), that the hook command finds an executable, git,
 the git pre-commit backstop, and the ledger. Each failed check says what to do.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			start := a.root
-			if start == "" {
-				start, _ = os.Getwd()
-			}
-			checks := doctor.Run(cmd.Context(), doctor.Env{Start: start, Getenv: a.getenv, Version: Version, LookPath: exec.LookPath})
+			wd, _ := os.Getwd()
+			checks := doctor.Run(cmd.Context(), doctor.Env{Root: a.root, Start: wd, Getenv: a.getenv, Version: Version, LookPath: exec.LookPath})
 			doctor.Write(a.stdout, checks)
 			if doctor.Failed(checks) {
 				return exitError{exitFail}

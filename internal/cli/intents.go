@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/intents"
-	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 func (a *app) intentsCommand() *cobra.Command {
@@ -63,13 +60,9 @@ func (a *app) catalogPath(args []string) (path, shown string, err error) {
 	if len(args) == 1 {
 		return args[0], args[0], nil
 	}
-	start := a.root
-	if start == "" {
-		start, _ = os.Getwd()
-	}
-	root := workspace.FindRoot(start)
-	if root == "" {
-		return "", "", withHint(errors.New("no .orchestration/active_intents.yaml here or above"), "pass the catalog file, or --root DIR")
+	root, err := a.workspaceRoot()
+	if err != nil {
+		return "", "", withHint(err, "or pass the catalog file")
 	}
 	return filepath.Join(root, filepath.FromSlash(intents.File)), intents.File, nil
 }

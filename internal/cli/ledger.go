@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,25 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/ledger"
-	"github.com/intenthook/intenthook/internal/workspace"
 )
-
-// governedRoot finds the workspace root for a command run by a person.
-func (a *app) governedRoot() (string, error) {
-	start := a.root
-	if start == "" {
-		start, _ = os.Getwd()
-	}
-	abs, err := filepath.Abs(start)
-	if err != nil {
-		return "", err
-	}
-	root := workspace.FindRoot(abs)
-	if root == "" {
-		return "", withHint(errors.New("no governed workspace here: .orchestration/active_intents.yaml not found"), "run inside a governed workspace, or pass --root DIR")
-	}
-	return root, nil
-}
 
 func (a *app) ledgerCommand() *cobra.Command {
 	cmd := &cobra.Command{
@@ -52,7 +33,7 @@ func (a *app) ledgerQueryCommand() *cobra.Command {
 		Short: "Print ledger records, newest last",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := a.governedRoot()
+			root, err := a.workspaceRoot()
 			if err != nil {
 				return err
 			}
@@ -164,7 +145,7 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 		Short: "Check that every record parses, seq rises by one and the hash chain holds; exit 1 on errors",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := a.governedRoot()
+			root, err := a.workspaceRoot()
 			if err != nil {
 				return err
 			}
@@ -205,7 +186,7 @@ func (a *app) blameCommand() *cobra.Command {
 		Short: "Show which intents, sessions and tools changed a file, newest first",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := a.governedRoot()
+			root, err := a.workspaceRoot()
 			if err != nil {
 				return err
 			}

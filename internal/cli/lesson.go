@@ -14,7 +14,7 @@ func (a *app) lessonCommand() *cobra.Command {
 		Short: "Append a lesson to the shared brain (.orchestration/CLAUDE.md)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := a.governedRoot()
+			root, err := a.workspaceRoot()
 			if err != nil {
 				return err
 			}

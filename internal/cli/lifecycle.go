@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/acceptance"
-	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 )
@@ -24,12 +23,12 @@ func (a *app) listCommand() *cobra.Command {
 		Short: "List the intents: id, status, version, name and scope",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			g, err := a.openGate(&hook.Call{})
+			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
 			}
 			var list []*intents.Intent
-			for _, in := range g.Catalog.All() {
+			for _, in := range ws.Catalog.All() {
 				if status == "" || string(in.Status) == strings.ToUpper(status) {
 					list = append(list, in)
 				}
@@ -75,21 +74,17 @@ func (a *app) showCommand() *cobra.Command {
 		Short: "Show one intent (--context: the <intent_context> an agent receives)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := a.openGate(&hook.Call{})
+			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
 			}
-			in := g.Catalog.Find(args[0])
+			in := ws.Catalog.Find(args[0])
 			if in == nil {
 				return withHint(fmt.Errorf("intent %s not found", args[0]), "list intents with 'intenthook intents list'")
 			}
 			switch {
 			case asContext:
-				text, err := g.Context(in.ID)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(a.stdout, text)
+				fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
 				return nil
 			case asJSON:
 				return a.printJSON(in)
@@ -164,12 +159,12 @@ other byte is kept. The change is recorded in the ledger.`,
 			if force && reason == "" {
 				return errors.New("--force needs --reason")
 			}
-			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
 			}
 			to := intents.Status(strings.ToUpper(args[1]))
-			from, err := g.Editor().Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
+			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
 			if errors.Is(err, lifecycle.ErrNeedsVerify) {
 				return withHint(err, "run 'intenthook intents verify "+args[0]+"'")
 			}
@@ -197,11 +192,11 @@ criterion is met, the intent becomes COMPLETE. The report is recorded in the
 ledger either way.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
 			}
-			in := g.Catalog.Find(args[0])
+			in := ws.Catalog.Find(args[0])
 			switch {
 			case in == nil:
 				return fmt.Errorf("intent %s not found", args[0])
@@ -210,7 +205,7 @@ ledger either way.`,
 			case in.Status != intents.InProgress:
 				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are verified", in.ID, in.Status)
 			}
-			results := acceptance.Run(cmd.Context(), g.Root, in.AcceptanceCriteria, timeout, confirm)
+			results := acceptance.Run(cmd.Context(), ws.Root, in.AcceptanceCriteria, timeout, confirm)
 			ok := acceptance.AllOK(results)
 			if asJSON {
 				if err := a.printJSON(map[string]any{"intent": in.ID, "passed": ok, "criteria": emptyIfNil(results)}); err != nil {
@@ -220,12 +215,12 @@ ledger either way.`,
 				a.printVerify(results)
 			}
 			if !ok {
-				if err := g.Editor().RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
+				if err := ws.Editor("", "intenthook", Version).RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
 					return err
 				}
 				return exitError{exitFail}
 			}
-			if _, err := g.Editor().Apply(cmd.Context(), lifecycle.Transition{ID: in.ID, To: intents.Complete, Verified: true, Reason: "every acceptance criterion met"}); err != nil {
+			if _, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: in.ID, To: intents.Complete, Verified: true, Reason: "every acceptance criterion met"}); err != nil {
 				return err
 			}
 			if !asJSON {
@@ -284,11 +279,11 @@ func (a *app) scopeCommand() *cobra.Command {
 			if len(add) == 0 && len(remove) == 0 {
 				return errors.New("nothing to change: give --add or --remove")
 			}
-			g, err := a.openGate(&hook.Call{ToolName: "intenthook"})
+			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
 			}
-			scope, version, err := g.Editor().Amend(cmd.Context(), args[0], add, remove, reason)
+			scope, version, err := ws.Editor("", "intenthook", Version).Amend(cmd.Context(), args[0], add, remove, reason)
 			if err != nil {
 				return err
 			}

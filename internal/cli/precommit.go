@@ -28,6 +28,8 @@ Outside a governed workspace it exits 0 silently.`,
 			start := a.root
 			if start == "" {
 				start, _ = os.Getwd()
+			} else if _, err := a.workspaceRoot(); err != nil {
+				return err // an explicit --root must be governed
 			}
 			res, err := precommit.Run(cmd.Context(), precommit.Options{Start: start, Strict: strict})
 			if err != nil {

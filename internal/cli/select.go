@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/spf13/cobra"
-
-	"github.com/intenthook/intenthook/internal/gate"
-	"github.com/intenthook/intenthook/internal/hook"
 )
 
 func (a *app) selectCommand() *cobra.Command {
@@ -56,15 +56,17 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	g, err := a.openGate(&hook.Call{SessionID: session, AgentID: agent})
+	ws, err := a.openWorkspace()
 	if err != nil {
 		return err
 	}
+	who := selection.Who{Session: session, Agent: agent, Default: def}
+	sel := selection.Selector{WS: ws, Editor: ws.Editor(session, "", Version)}
 	if clear {
 		if !def && session == "" {
 			return errors.New("--clear needs --session or --default")
 		}
-		if err := g.Clear(ctx, def); err != nil {
+		if err := sel.Clear(ctx, who); err != nil {
 			return err
 		}
 		fmt.Fprintln(a.stdout, "cleared")
@@ -73,42 +75,30 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 	if !def && session == "" {
 		// Nothing to bind: print the context (the agent's hook already
 		// selected, if an agent ran this).
-		text, err := g.Context(id)
-		if err != nil {
-			return err
+		in := ws.Catalog.Find(id)
+		if in == nil {
+			return withHint(fmt.Errorf("intent %s not found in %s", id, intents.File), "list intents with 'intenthook intents list'")
 		}
-		fmt.Fprintln(a.stdout, text)
+		fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
 		fmt.Fprintln(a.stderr, "intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default")
 		return nil
 	}
-	var d hook.Decision
-	if def {
-		d, err = g.SelectDefault(ctx, id)
-	} else {
-		d, err = g.Select(ctx, id)
-	}
+	res, err := sel.Select(ctx, who, id)
 	if err != nil {
 		return err
 	}
-	if d.Verdict == hook.Deny {
-		fmt.Fprintln(a.stderr, d.Message)
+	if res.Intent == nil {
+		fmt.Fprintln(a.stderr, res.Decision.Message)
 		return exitError{exitFail}
 	}
-	fmt.Fprintln(a.stdout, d.Message)
-	fmt.Fprintln(a.stdout, d.Context)
+	rec := ledger.NewRecord(ws.Revision(), ledger.Meta{
+		Event: ledger.EventSelect, IntentID: ledger.NullString(res.Intent.ID), SessionID: session, AgentID: ledger.NullString(agent),
+		ScopeValidation: "EXEMPT", Decision: "allow",
+	})
+	if err := ws.Ledger(Version).Append(ctx, rec); err != nil {
+		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
+	}
+	fmt.Fprintln(a.stdout, res.Decision.Message)
+	fmt.Fprintln(a.stdout, res.Decision.Context)
 	return nil
-}
-
-// openGate opens the workspace for a command run by a person: the root comes
-// from --root or the working directory, and must be governed.
-func (a *app) openGate(call *hook.Call) (*gate.Gate, error) {
-	env := a.env()
-	g, err := gate.Open(env, call)
-	if err != nil {
-		return nil, err
-	}
-	if g == nil {
-		return nil, withHint(errors.New("no governed workspace here: .orchestration/active_intents.yaml not found"), "run inside a governed workspace, or pass --root DIR")
-	}
-	return g, nil
 }

@@ -42,7 +42,7 @@ the workspace default intent; and the newest ledger record. Session ids shown
 here are what 'intenthook select ID --session SID' takes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root, err := a.governedRoot()
+			root, err := a.workspaceRoot()
 			if err != nil {
 				return err
 			}

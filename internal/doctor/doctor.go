@@ -45,7 +45,8 @@ type Check struct {
 
 // Env is what doctor looks at besides the file system.
 type Env struct {
-	Start    string              // --root, or the working directory
+	Root     string              // --root: the root itself, not walked up from
+	Start    string              // the working directory, walked up when Root is empty
 	Getenv   func(string) string // the environment
 	Version  string              // this binary's version
 	LookPath func(string) (string, error)
@@ -58,10 +59,9 @@ const lockTimeout = time.Second
 // Run performs every check, in order.
 func Run(ctx context.Context, env Env) []Check {
 	checks := []Check{{Status: Pass, Name: "version", Detail: fmt.Sprintf("intenthook %s (%s %s/%s)", env.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)}}
-	start, _ := filepath.Abs(env.Start)
-	root := workspace.FindRoot(start)
-	if root == "" {
-		checks = append(checks, Check{Fail, "workspace root", "no .orchestration/active_intents.yaml in " + start + " or above",
+	root, err := workspace.Locate(env.Root, env.Start)
+	if err != nil {
+		checks = append(checks, Check{Fail, "workspace root", err.Error(),
 			"run intenthook init at the top of the repository, or pass --root DIR"})
 		for _, name := range []string{"catalog", "config", "state directory", "lock", "claude hooks", "ledger"} {
 			checks = append(checks, Check{Status: Skip, Name: name, Detail: "no workspace root"})

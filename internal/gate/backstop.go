@@ -118,7 +118,7 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 	for rel, h := range changed {
 		_, analysed := pending.PreHash[rel] // a target the chain already judged
 		switch {
-		case analysed, workspace.Sidecar(rel, g.Config.LessonsFile), g.ignore.Match(rel, false), others[rel]:
+		case analysed, workspace.Sidecar(rel, g.Config.LessonsFile), g.Ignore.Match(rel, false), others[rel]:
 			continue
 		}
 		if in != nil {
@@ -173,7 +173,7 @@ func prefixAll(p string, items []string) []string {
 // not this command's doing. Denied calls wrote nothing and do not count.
 func (g *Gate) othersWrites(since time.Time) map[string]bool {
 	out := map[string]bool{}
-	recs, _ := ledger.ReadTail(g.Root, traceWindow)
+	recs, _ := ledger.ReadTail(g.Root, workspace.TraceWindow)
 	for i := range recs {
 		r := &recs[i]
 		m := &r.Metadata.Intenthook
@@ -188,7 +188,7 @@ func (g *Gate) othersWrites(since time.Time) map[string]bool {
 			out[f.Path] = true
 		}
 	}
-	for rel := range g.sessions.InFlight(g.call.ToolUseID) {
+	for rel := range g.Sessions.InFlight(g.call.ToolUseID) {
 		out[rel] = true
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -31,10 +32,10 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		return hook.Decision{Context: fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
 	}
 	budget := g.Budget()
-	text := preamble + "\n\nIntents you can select:\n" + selectable(g.Catalog, budget/3)
+	text := preamble + "\n\nIntents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	if in != nil {
 		text += "\n\nYour active intent:\n"
-		text += g.intentContext(in, "", budget-len(text))
+		text += g.IntentContext(in, "", budget-len(text))
 	}
 	return hook.Decision{Context: text}, nil
 }

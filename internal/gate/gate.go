@@ -11,14 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/intenthook/intenthook/internal/git"
-
-	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -44,29 +39,25 @@ func (e *Env) now() time.Time {
 	return e.Now()
 }
 
-// Gate is one hook call's view of its workspace.
+// Gate is one hook call's view of its workspace: the call, the session it
+// belongs to, and the pipelines over them. Everything the workspace holds
+// for every command (root, settings, catalog, state) is the embedded
+// Workspace's.
 type Gate struct {
-	env       *Env
-	call      *hook.Call
-	Root      string
-	Config    *config.Config
-	Catalog   *intents.Catalog
-	protected *workspace.Protected
-	ignore    *workspace.Ignore
-	resolver  *workspace.Resolver
-	sessions  state.Sessions
-	session   *state.Session
-	explain   *explainer
-	notes     []string       // non-fatal warnings for stderr
-	pending   *state.Pending // what a shell call leaves for post beyond its targets
-	denied    *target        // the target a deny names, for its ledger record
-	defaultID *string        // state/default.json, read on first use
-	rev       *string        // the git commit records name, read on first use
+	*workspace.Workspace
+	env      *Env
+	call     *hook.Call
+	resolver *workspace.Resolver
+	session  *state.Session
+	explain  *explainer
+	notes    []string       // non-fatal warnings for stderr
+	pending  *state.Pending // what a shell call leaves for post beyond its targets
+	denied   *target        // the target a deny names, for its ledger record
 	// seen, when set, answers recordedHash without the session log (tests).
 	seen map[string]string
 }
 
-// Open finds the call's governed root and loads its snapshot. It returns a
+// Open finds the call's governed root and loads its workspace. It returns a
 // nil Gate (and no error) when the call is ungoverned. A Gate with a non-nil
 // Config is returned alongside load errors so that the fail mode is known.
 func Open(env *Env, call *hook.Call) (*Gate, error) {
@@ -74,40 +65,32 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	g := &Gate{env: env, call: call, explain: newExplainer(env.Explain)}
+	explain := newExplainer(env.Explain)
 	projectDir := ""
 	if env.Hook {
 		projectDir = getenv("CLAUDE_PROJECT_DIR")
 	}
 	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, projectDir, env.Wd))
 	if root == "" {
-		g.explain.step("governance", "off", "no .orchestration/active_intents.yaml above the call's paths, cwd or project dir")
-		g.explain.flush()
+		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the call's paths, cwd or project dir")
+		explain.flush()
 		return nil, nil
 	}
-	g.Root = root
-	cfg, err := config.Load(root, getenv)
-	g.Config = cfg
+	ws, err := workspace.Load(root, getenv, env.now)
+	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
 	if err != nil {
 		return g, err
 	}
 	g.explain.step("governance", "on", "root="+root)
-	if g.Catalog, err = intents.LoadCached(root, filepath.Join(root, filepath.FromSlash(intents.File))); err != nil {
-		return g, err
+	for _, w := range ws.Warnings {
+		g.note(w)
 	}
-	// A bad extra protected glob or an unreadable .intentignore must not
-	// switch governance off: the rest applies, and the user is told.
-	g.protected, err = workspace.NewProtected(cfg.ProtectGovernanceFiles, cfg.ProtectedPaths)
-	g.note(err)
-	g.ignore, err = workspace.LoadIgnore(root)
-	g.note(err)
 	cwd := call.Cwd
 	if cwd == "" {
 		cwd = env.Wd
 	}
-	g.resolver = workspace.NewResolver(root, cwd, cfg.OutsideAllow, getenv)
-	g.sessions = state.Sessions{Root: root, Timeout: cfg.LockTimeout}
-	g.session, err = g.sessions.Read(call.SessionID)
+	g.resolver = ws.Resolver(cwd)
+	g.session, err = g.Sessions.Read(call.SessionID)
 	return g, err
 }
 
@@ -122,23 +105,10 @@ func (g *Gate) activeIntent() (id, from string) {
 	if g.session.Intent != "" {
 		return g.session.Intent, "session"
 	}
-	if g.defaultID == nil {
-		id := state.ReadDefault(g.Root)
-		g.defaultID = &id
-	}
-	if *g.defaultID != "" {
-		return *g.defaultID, "workspace default"
+	if id := g.Default(); id != "" {
+		return id, "workspace default"
 	}
 	return "", ""
-}
-
-// revision is the git commit records name, read once per call.
-func (g *Gate) revision() string {
-	if g.rev == nil {
-		rev := git.Revision(g.Root)
-		g.rev = &rev
-	}
-	return *g.rev
 }
 
 // recordedHash returns the digest the call's session and agent last saw
@@ -148,13 +118,13 @@ func (g *Gate) recordedHash(rel string) (string, bool) {
 		h, ok := g.seen[rel]
 		return h, ok
 	}
-	return g.sessions.SeenHash(g.call.SessionID, g.call.AgentID, rel)
+	return g.Sessions.SeenHash(g.call.SessionID, g.call.AgentID, rel)
 }
 
 // recordSeen remembers what the call's agent saw or wrote, and the model
 // and transcript of its session when they are news.
 func (g *Gate) recordSeen(ctx context.Context, hashes map[string]string) error {
-	if err := g.sessions.RecordSeen(ctx, g.call.SessionID, g.call.AgentID, hashes); err != nil {
+	if err := g.Sessions.RecordSeen(ctx, g.call.SessionID, g.call.AgentID, hashes); err != nil {
 		return fmt.Errorf("session state: %w", err)
 	}
 	if (g.call.Model != "" && g.call.Model != g.session.Model) || (g.call.TranscriptPath != "" && g.call.TranscriptPath != g.session.Transcript) {
@@ -165,7 +135,7 @@ func (g *Gate) recordSeen(ctx context.Context, hashes map[string]string) error {
 
 // updateSession changes the call's session state under its lock.
 func (g *Gate) updateSession(ctx context.Context, fn func(*state.Session)) error {
-	err := g.sessions.Update(ctx, g.call.SessionID, g.env.now(), func(s *state.Session) error {
+	err := g.Sessions.Update(ctx, g.call.SessionID, g.env.now(), func(s *state.Session) error {
 		if g.call.Model != "" {
 			s.Model = g.call.Model
 		}
@@ -180,14 +150,6 @@ func (g *Gate) updateSession(ctx context.Context, fn func(*state.Session)) error
 		return fmt.Errorf("session state: %w", err)
 	}
 	return nil
-}
-
-// Budget is the cap on every string handed to the agent.
-func (g *Gate) Budget() int {
-	if g == nil || g.Config == nil || g.Config.ContextBudgetBytes <= 0 {
-		return config.Default().ContextBudgetBytes
-	}
-	return g.Config.ContextBudgetBytes
 }
 
 // Explain prints the explanation gathered so far.

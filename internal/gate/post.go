@@ -18,9 +18,9 @@ import (
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	class := Classify(g.call.ToolName, g.Config.Tools)
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
-	pending, hasPending := g.sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
+	pending, hasPending := g.Sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
 	if hasPending {
-		defer func() { g.note(g.sessions.DonePending(ctx, g.call.SessionID, g.call.ToolUseID, g.env.now())) }()
+		defer func() { g.note(g.Sessions.DonePending(ctx, g.call.SessionID, g.call.ToolUseID, g.env.now())) }()
 	}
 	intentID := pending.IntentID
 	if intentID == "" {
@@ -112,7 +112,7 @@ func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, e
 // scopeOf judges a path that has no PreToolUse verdict stored (its pre hook
 // did not run): ignored, inside the intent's scope, or not.
 func (g *Gate) scopeOf(rel, intentID string) string {
-	if g.ignore.Match(rel, false) {
+	if g.Ignore.Match(rel, false) {
 		return ScopeIgnored
 	}
 	if intentID == "" {

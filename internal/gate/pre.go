@@ -26,7 +26,7 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	switch class {
 	case ClassSelect:
-		return g.Select(ctx, g.call.IntentID)
+		return g.selectIntent(ctx, g.call.IntentID)
 	case ClassShell:
 		return g.preShell(ctx)
 	case ClassWrite, ClassDelete:
@@ -172,7 +172,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target) error {
 			p.Scope[t.res.Rel] = t.scope
 		}
 	}
-	return g.sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p)
+	return g.Sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p)
 }
 
 func (g *Gate) evidence(t *target) []string {

@@ -155,20 +155,14 @@ func modelID(m string) string {
 
 // record starts a ledger record for this call.
 func (g *Gate) record(event, intentID string) *ledger.Record {
-	r := &ledger.Record{}
-	if rev := g.revision(); rev != "" {
-		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
-	}
-	r.Metadata.Intenthook = ledger.Meta{
+	return ledger.NewRecord(g.Revision(), ledger.Meta{
 		Event:     event,
 		IntentID:  ledger.NullString(intentID),
 		SessionID: g.call.SessionID,
 		AgentID:   ledger.NullString(g.call.AgentID),
 		ToolName:  g.call.ToolName,
 		ToolUseID: g.call.ToolUseID,
-		Success:   true,
-	}
-	return r
+	})
 }
 
 // fileEntry attributes ranges of rel to this conversation and its intent.
@@ -204,15 +198,11 @@ func (g *Gate) model() string {
 	return g.session.Model
 }
 
-func (g *Gate) ledger() *ledger.Ledger {
-	return &ledger.Ledger{Root: g.Root, LockTimeout: g.Config.LockTimeout, Fsync: g.Config.Ledger.Fsync, Now: g.env.Now, ToolVersion: g.env.Version}
-}
-
 // appendRecords writes records; a record that cannot be written is spooled
 // by the ledger, so an error here means even the spool failed. Decisions
 // stand regardless: the error becomes a note on stderr.
 func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error {
-	if err := g.ledger().Append(ctx, recs...); err != nil {
+	if err := g.Ledger(g.env.Version).Append(ctx, recs...); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil

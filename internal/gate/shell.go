@@ -20,7 +20,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	a := g.analyse()
 	g.explain.step("shell", "parsed", fmt.Sprintf("writes=%v deletes=%v destructive=%v opaque=%v", a.Writes, a.Deletes, a.Destructive, a.Opaque))
 	if id := a.SelectID(); id != "" {
-		return g.Select(ctx, id)
+		return g.selectIntent(ctx, id)
 	}
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
@@ -84,7 +84,7 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 			}
 			continue
 		}
-		if _, ok := g.protected.Match(t.res.Rel); ok || workspace.Nested(t.res.Rel) {
+		if _, ok := g.Protected.Match(t.res.Rel); ok || workspace.Nested(t.res.Rel) {
 			g.denied = t
 			return hook.Denial{
 				Code:     hook.CodeProtectedPath,

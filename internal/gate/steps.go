@@ -7,6 +7,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -55,14 +56,14 @@ func symlinkNote(t *target) string {
 
 // checkProtected denies writes to governance files, even in scope (step 7).
 func (g *Gate) checkProtected(t *target) *hook.Decision {
-	glob, ok := g.protected.Match(t.res.Rel)
+	glob, ok := g.Protected.Match(t.res.Rel)
 	why := fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, glob)
 	switch {
 	case ok:
 	case workspace.Nested(t.res.Rel):
 		ok, why = true, t.res.Rel+" is inside a nested .orchestration/ directory; a governance directory below the root would let a subtree govern itself"
 	default:
-		if file, alias := g.protected.Alias(g.Root, t.res.Abs); alias {
+		if file, alias := g.Protected.Alias(g.Root, t.res.Abs); alias {
 			ok, why = true, fmt.Sprintf("%s is a hard link to %s, which is governance state", t.res.Rel, file)
 		}
 	}
@@ -82,7 +83,7 @@ func (g *Gate) checkProtected(t *target) *hook.Decision {
 
 // checkIgnored lets .intentignore'd paths through without an intent (step 8).
 func (g *Gate) checkIgnored(t *target) *hook.Decision {
-	if !g.ignore.Match(t.res.Rel, false) {
+	if !g.Ignore.Match(t.res.Rel, false) {
 		g.explain.step("intentignore", "pass")
 		return nil
 	}
@@ -101,7 +102,7 @@ func (g *Gate) checkIntentSelected(t *target) *hook.Decision {
 	d := hook.Denial{
 		Code:     hook.CodeIntentRequired,
 		Headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
-		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
+		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selection.Selectable(g.Catalog, g.Budget()/2),
 		Instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
 		Evidence: g.evidence(t),
 	}.Decision()
@@ -114,59 +115,16 @@ func (g *Gate) checkIntentStatus(t *target) *hook.Decision {
 	var d hook.Decision
 	switch {
 	case t.intent == nil:
-		d = g.notFound(t.intentID, g.evidence(t))
+		d = selection.NotFound(g.Catalog, t.intentID, g.Budget(), g.evidence(t))
 	case !t.intent.Valid():
-		d = invalidIntent(t.intent, g.evidence(t))
+		d = selection.Invalid(t.intent, g.evidence(t))
 	case t.intent.Status != intents.InProgress:
-		d = notInProgress(t.intent, g.evidence(t))
+		d = selection.NotInProgress(t.intent, g.evidence(t))
 	default:
 		g.explain.step("intent-status", "pass", hook.Ev("intent", t.intentID), hook.Ev("status", string(t.intent.Status)))
 		return nil
 	}
 	return &d
-}
-
-func (g *Gate) notFound(id string, evidence []string) hook.Decision {
-	return hook.Denial{
-		Code:     hook.CodeIntentNotFound,
-		Headline: fmt.Sprintf("intent %s is not in .orchestration/active_intents.yaml", id),
-		Why:      "the selected intent does not exist; intents you can select:\n" + selectable(g.Catalog, g.Budget()/2),
-		Instead:  "select an existing intent with `intenthook select <ID>`, or ask the user to add this one",
-		Evidence: evidence,
-	}.Decision()
-}
-
-func invalidIntent(in *intents.Intent, evidence []string) hook.Decision {
-	return hook.Denial{
-		Code:     hook.CodeCatalogInvalid,
-		Headline: fmt.Sprintf("intent %s is invalid in .orchestration/active_intents.yaml", in.ID),
-		Why:      strings.Join(in.Errors(), "; "),
-		Instead:  "ask the user to fix the intent (intenthook intents validate), or select a valid intent",
-		Evidence: evidence,
-	}.Decision()
-}
-
-func notInProgress(in *intents.Intent, evidence []string) hook.Decision {
-	d := hook.Denial{
-		Code:     hook.CodeIntentNotInProgress,
-		Headline: fmt.Sprintf("intent %s (%s) is %s, not IN_PROGRESS", in.ID, in.Name, in.Status),
-		Evidence: evidence,
-	}
-	switch in.Status {
-	case intents.Pending:
-		d.Why = "work on a PENDING intent has not started"
-		d.Instead = fmt.Sprintf("run `intenthook select %s` to start it, then retry", in.ID)
-	case intents.Blocked:
-		d.Why = "the intent is BLOCKED until the user resolves its blocker"
-		d.Instead = "ask the user to resolve the blocker (intenthook intents transition " + in.ID + " IN_PROGRESS), or select another intent"
-	case intents.Complete:
-		d.Why = "completed work is immutable"
-		d.Instead = "select the intent for the new work, or ask the user to create one"
-	case intents.Archived:
-		d.Why = "archived intents are closed for good"
-		d.Instead = "select the intent for the new work, or ask the user to create one"
-	}
-	return d.Decision()
 }
 
 // checkAllowedTools applies the intent's allowed_tools (step 11).

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -34,14 +35,19 @@ func testGate(t *testing.T, session *state.Session) *Gate {
 	if session == nil {
 		session = &state.Session{}
 	}
-	return &Gate{
-		env:       &Env{},
-		call:      &hook.Call{SessionID: "s1"},
+	ws := &workspace.Workspace{
 		Root:      root,
 		Config:    config.Default(),
 		Catalog:   c,
-		protected: prot,
-		ignore:    workspace.ParseIgnore([]byte("*.log\n")),
+		Protected: prot,
+		Ignore:    workspace.ParseIgnore([]byte("*.log\n")),
+		Getenv:    os.Getenv,
+		Now:       time.Now,
+	}
+	return &Gate{
+		Workspace: ws,
+		env:       &Env{},
+		call:      &hook.Call{SessionID: "s1"},
 		resolver:  workspace.NewResolver(root, root, []string{"/tmp/**"}, os.Getenv),
 		session:   session,
 	}

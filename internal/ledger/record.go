@@ -260,3 +260,15 @@ func SpecURL(ref string) string {
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// NewRecord starts a record with its intenthook metadata m, naming the git
+// commit rev when there is one. Success is set: a failure says so itself.
+func NewRecord(rev string, m Meta) *Record {
+	r := &Record{}
+	if rev != "" {
+		r.VCS = &VCS{Type: "git", Revision: rev}
+	}
+	m.Success = true
+	r.Metadata.Intenthook = m
+	return r
+}

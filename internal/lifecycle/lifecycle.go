@@ -191,13 +191,8 @@ func (e *Editor) now() time.Time {
 }
 
 func (e *Editor) record(event, id string) *ledger.Record {
-	r := &ledger.Record{}
-	if rev := git.Revision(e.Root); rev != "" {
-		r.VCS = &ledger.VCS{Type: "git", Revision: rev}
-	}
-	r.Metadata.Intenthook = ledger.Meta{
+	return ledger.NewRecord(git.Revision(e.Root), ledger.Meta{
 		Event: event, IntentID: ledger.NullString(id), SessionID: e.Session, ToolName: e.Tool,
-		ScopeValidation: "EXEMPT", Decision: "allow", Success: true,
-	}
-	return r
+		ScopeValidation: "EXEMPT", Decision: "allow",
+	})
 }

@@ -19,7 +19,7 @@ func FindRoot(dir string) string {
 	}
 	dir = filepath.Clean(dir)
 	for {
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Marker))); err == nil && st.Mode().IsRegular() {
+		if IsRoot(dir) {
 			return dir
 		}
 		parent := filepath.Dir(dir)
@@ -28,6 +28,12 @@ func FindRoot(dir string) string {
 		}
 		dir = parent
 	}
+}
+
+// IsRoot reports whether dir itself is a governed root.
+func IsRoot(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(Marker)))
+	return err == nil && st.Mode().IsRegular()
 }
 
 // Candidates lists the places a hook call's root is looked for, in order:

@@ -1,4 +1,4 @@
-package gate
+package workspace
 
 import (
 	"io"
@@ -12,26 +12,27 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 )
 
-// traceWindow is how much of the ledger's end the context reads for the
+// TraceWindow is how much of the ledger's end the context reads for the
 // intent's recent records: never the whole ledger.
-const traceWindow = 1 << 20
+const TraceWindow = 1 << 20
 
 // specRead bounds how much of a related spec file is read; the builder
 // keeps at most 2 KB of it.
 const specRead = 8 << 10
 
-// intentContext gathers what the agent should know about in (its related
-// files, spec excerpts and recent trace) and renders it within budget.
-func (g *Gate) intentContext(in *intents.Intent, warning string, budget int) string {
-	files, _ := intentmap.Files(g.Root, in.ID)
+// IntentContext gathers what an agent should know about in (its related
+// files, spec excerpts and recent trace) and renders the <intent_context>
+// within budget. warning, when set, is carried at its top.
+func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int) string {
+	files, _ := intentmap.Files(w.Root, in.ID)
 	var specs []intentctx.SpecExcerpt
 	for _, s := range in.RelatedSpecs {
-		if text, ok := g.readSpec(s.Ref); ok {
+		if text, ok := w.readSpec(s.Ref); ok {
 			specs = append(specs, intentctx.SpecExcerpt{Ref: s.Ref, Text: text})
 		}
 	}
 	var trace []intentctx.TraceEntry
-	recs, _ := ledger.ReadTail(g.Root, traceWindow)
+	recs, _ := ledger.ReadTail(w.Root, TraceWindow)
 	for i := range recs {
 		r := &recs[i]
 		if r.Intent() != in.ID || len(r.Files) == 0 {
@@ -48,11 +49,11 @@ func (g *Gate) intentContext(in *intents.Intent, warning string, budget int) str
 
 // readSpec reads the start of a related spec that is a file in the
 // workspace; URLs and paths leaving the root are not read.
-func (g *Gate) readSpec(ref string) (string, bool) {
+func (w *Workspace) readSpec(ref string) (string, bool) {
 	if strings.Contains(ref, "://") || filepath.IsAbs(ref) {
 		return "", false
 	}
-	res := g.resolver.Resolve(filepath.Join(g.Root, filepath.FromSlash(ref)))
+	res := w.Resolver(w.Root).Resolve(filepath.Join(w.Root, filepath.FromSlash(ref)))
 	if res.Rel == "" {
 		return "", false
 	}

@@ -1,0 +1,275 @@
+// Package selection binds intents to those who work on them (SPEC §6): a
+// session, one agent inside it, or the workspace default. It holds the rules
+// (the intent exists, is valid, can start, is not claimed), starts a PENDING
+// intent, and answers with the intent's context. Hooks call it when an agent
+// selects; a person's `intenthook select` calls it directly. It does not
+// record: callers append the select record their own way.
+package selection
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// LiveWindow is how recently a session must have been seen to count as
+// holding its intent.
+const LiveWindow = 30 * time.Minute
+
+// Who is the holder of a selection.
+type Who struct {
+	Session string
+	Agent   string // one agent inside Session
+	Default bool   // the workspace default instead of a session
+	// Model and Transcript, when set, are remembered with the session.
+	Model, Transcript string
+}
+
+// Describe names the holder for messages.
+func (w Who) Describe() string {
+	switch {
+	case w.Default:
+		return "the workspace"
+	case w.Agent != "":
+		return "agent " + w.Agent
+	}
+	return "this session"
+}
+
+// Selector selects intents in one workspace.
+type Selector struct {
+	WS *workspace.Workspace
+	// Editor starts PENDING intents; its session and tool name the change.
+	Editor *lifecycle.Editor
+}
+
+// Result is a selection's outcome: a deny, or the intent now bound.
+type Result struct {
+	Decision hook.Decision
+	Intent   *intents.Intent // nil on a deny
+	// Session is the holder's session state after binding (nil for the
+	// workspace default or on a deny).
+	Session *state.Session
+}
+
+// Select binds intent id to who after the rules of SPEC §6, starting a
+// PENDING intent.
+func (s *Selector) Select(ctx context.Context, who Who, id string) (Result, error) {
+	in, warning, deny, err := s.activate(ctx, who, id)
+	if err != nil || deny != nil {
+		if deny != nil {
+			return Result{Decision: *deny}, nil
+		}
+		return Result{}, err
+	}
+	var res Result
+	if who.Default {
+		if err := s.WS.SetDefault(in.ID); err != nil {
+			return Result{}, err
+		}
+	} else {
+		sess, claimed, err := s.bind(ctx, who, in)
+		if err != nil || claimed != nil {
+			if claimed != nil {
+				return Result{Decision: *claimed}, nil
+			}
+			return Result{}, err
+		}
+		res.Session = sess
+	}
+	res.Intent = in
+	msg := fmt.Sprintf("intenthook: %s selected intent %s (%s)", who.Describe(), in.ID, in.Name)
+	if who.Default {
+		msg = "intenthook: workspace default intent is " + in.ID
+	}
+	res.Decision = hook.Decision{
+		Verdict: hook.AllowWithContext,
+		Message: msg,
+		Context: s.WS.IntentContext(in, warning, s.WS.Budget()),
+	}
+	return res, nil
+}
+
+// Clear unbinds who's selection.
+func (s *Selector) Clear(ctx context.Context, who Who) error {
+	if who.Default {
+		return s.WS.SetDefault("")
+	}
+	_, err := s.update(ctx, who, func(ss *state.Session) { ss.Select(who.Agent, "") })
+	return err
+}
+
+// activate checks that id can be worked on, starting it when PENDING. It
+// returns a warning when other live sessions hold the intent.
+func (s *Selector) activate(ctx context.Context, who Who, id string) (*intents.Intent, string, *hook.Decision, error) {
+	evidence := []string{hook.Ev("intent", id), hook.Ev("session", who.Session)}
+	deny := func(d hook.Decision) (*intents.Intent, string, *hook.Decision, error) { return nil, "", &d, nil }
+	cat := s.WS.Catalog
+	if id == "" {
+		return deny(hook.Denial{
+			Code:     hook.CodeIntentNotFound,
+			Headline: "no intent id given",
+			Why:      "intents you can select:\n" + Selectable(cat, s.WS.Budget()/2),
+			Instead:  "run `intenthook select <ID>` with one of those ids",
+			Evidence: evidence,
+		}.Decision())
+	}
+	in := cat.Find(id)
+	switch {
+	case in == nil:
+		return deny(NotFound(cat, id, s.WS.Budget(), evidence))
+	case !in.Valid():
+		return deny(Invalid(in, evidence))
+	case in.Status == intents.Pending:
+		if d, ok := dependenciesIncomplete(cat, in, evidence); ok {
+			return deny(d)
+		}
+	case in.Status != intents.InProgress:
+		return deny(NotInProgress(in, evidence))
+	}
+	holders, err := s.liveHolders(who, id)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if len(holders) > 0 && s.WS.Config.ExclusiveIntents {
+		return deny(claimed(id, holders, evidence))
+	}
+	if in.Status == intents.Pending {
+		if err := s.start(ctx, in); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	warning := ""
+	if len(holders) > 0 {
+		warning = fmt.Sprintf("warning: intent %s is also held by %s; coordinate to avoid overlapping edits", id, strings.Join(holders, ", "))
+	}
+	return in, warning, nil, nil
+}
+
+func claimed(id string, holders, evidence []string) hook.Decision {
+	return hook.Denial{
+		Code:     hook.CodeIntentClaimed,
+		Headline: fmt.Sprintf("intent %s is held by another live session", id),
+		Why:      "exclusive_intents is on and " + strings.Join(holders, ", ") + " selected it in the last 30 minutes",
+		Instead:  "select another intent, or ask the user to clear the other session (intenthook select --clear --session <SID>)",
+		Evidence: evidence,
+	}.Decision()
+}
+
+// bind records the selection in the session's state. With
+// exclusive_intents, the check that no other live session holds the intent
+// and the binding happen under the catalog lock, so two sessions selecting
+// at once cannot both win.
+func (s *Selector) bind(ctx context.Context, who Who, in *intents.Intent) (*state.Session, *hook.Decision, error) {
+	set := func() (*state.Session, *hook.Decision, error) {
+		sess, err := s.update(ctx, who, func(ss *state.Session) { ss.Select(who.Agent, in.ID) })
+		return sess, nil, err
+	}
+	if !s.WS.Config.ExclusiveIntents {
+		return set()
+	}
+	unlock, err := state.Lock(ctx, s.WS.Root, state.LockCatalog, s.WS.Config.LockTimeout)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	holders, err := s.liveHolders(who, in.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(holders) > 0 {
+		d := claimed(in.ID, holders, []string{hook.Ev("intent", in.ID), hook.Ev("session", who.Session)})
+		return nil, &d, nil
+	}
+	return set()
+}
+
+// update changes who's session state under its lock, remembering the model
+// and transcript when given.
+func (s *Selector) update(ctx context.Context, who Who, fn func(*state.Session)) (*state.Session, error) {
+	var out *state.Session
+	err := s.WS.Sessions.Update(ctx, who.Session, s.WS.Now(), func(ss *state.Session) error {
+		if who.Model != "" {
+			ss.Model = who.Model
+		}
+		if who.Transcript != "" {
+			ss.Transcript = who.Transcript
+		}
+		fn(ss)
+		out = ss
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session state: %w", err)
+	}
+	return out, nil
+}
+
+func dependenciesIncomplete(cat *intents.Catalog, in *intents.Intent, evidence []string) (hook.Decision, bool) {
+	var open []string
+	for _, dep := range in.DependsOn {
+		if d := cat.Find(dep); d == nil || d.Status != intents.Complete {
+			status := "missing"
+			if d != nil {
+				status = string(d.Status)
+			}
+			open = append(open, dep+" ("+status+")")
+		}
+	}
+	if len(open) == 0 {
+		return hook.Decision{}, false
+	}
+	return hook.Denial{
+		Code:     hook.CodeDependencyIncomplete,
+		Headline: fmt.Sprintf("intent %s cannot start: it depends on unfinished work", in.ID),
+		Why:      "depends_on must be COMPLETE first: " + strings.Join(open, ", "),
+		Instead:  "work on the intents it depends on first, or ask the user",
+		Evidence: evidence,
+	}.Decision(), true
+}
+
+// start moves a PENDING intent to IN_PROGRESS in the catalog file, changing
+// only its status and updated_at, under the catalog lock. Another process
+// may have started it meanwhile: then there is nothing to do.
+func (s *Selector) start(ctx context.Context, in *intents.Intent) error {
+	_, err := s.Editor.Apply(ctx, lifecycle.Transition{ID: in.ID, To: intents.InProgress, From: intents.Pending, Reason: "selected"})
+	if err != nil {
+		return fmt.Errorf("start %s: %w", in.ID, err)
+	}
+	in.Status = intents.InProgress
+	return nil
+}
+
+// liveHolders names the other sessions seen in the last 30 minutes that have
+// id selected.
+func (s *Selector) liveHolders(who Who, id string) ([]string, error) {
+	all, err := s.WS.Sessions.List()
+	if err != nil {
+		return nil, err
+	}
+	now := s.WS.Now()
+	var out []string
+	for _, ss := range all {
+		if ss.ID == who.Session || now.Sub(ss.LastSeen) > LiveWindow {
+			continue
+		}
+		if ss.Intent == id {
+			out = append(out, "session "+ss.ID)
+			continue
+		}
+		for agent, aid := range ss.AgentIntents {
+			if aid == id {
+				out = append(out, "session "+ss.ID+" agent "+agent)
+				break
+			}
+		}
+	}
+	return out, nil
+}
