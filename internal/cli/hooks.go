@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/runner"
@@ -13,6 +15,7 @@ import (
 func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Command {
 	h := runner.Hook{Event: event, Pipeline: p, AlwaysOpen: event == hook.SessionStart}
 	var explain bool
+	var agentName string
 	cmd := &cobra.Command{
 		Use:         use,
 		Short:       short,
@@ -24,6 +27,8 @@ func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Co
 			if explain {
 				env.Explain = a.stderr
 			}
+			h := h
+			h.Agent = agentName
 			if code := runner.Run(h, env, a.io()); code != 0 {
 				return exitError{code}
 			}
@@ -31,6 +36,7 @@ func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Co
 		},
 	}
 	cmd.Flags().BoolVar(&explain, "explain", false, "print each step of the decision chain to stderr (the decision is unchanged)")
+	cmd.Flags().StringVar(&agentName, "agent", "", "the agent whose protocol the event speaks: "+strings.Join(agent.Names(), ", ")+" (default: detected from the event, else claude)")
 	return cmd
 }
 

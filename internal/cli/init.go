@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/setup"
 )
 
@@ -49,7 +51,7 @@ nothing.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&opts.Agent, "agent", "claude", "the agent whose hooks to wire (claude)")
+	cmd.Flags().StringVar(&opts.Agent, "agent", agent.Default, "the agent whose hooks to wire: "+strings.Join(agent.Names(), ", "))
 	cmd.Flags().BoolVar(&opts.GitHook, "git-hook", false, "also install a git pre-commit hook running 'intenthook precommit'")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
 	return cmd

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -23,25 +25,20 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// Status is a check's outcome.
-type Status string
+// Status is a check's outcome, printed as its mark.
+type Status = protocol.Status
 
-// Outcomes, printed as their marks. Only Fail makes doctor fail: Warn is
-// advice, Skip a check that could not run because an earlier one failed.
+// Outcomes. Only Fail makes doctor fail: Warn is advice, Skip a check that
+// could not run because an earlier one failed.
 const (
-	Pass Status = "✓"
-	Fail Status = "✗"
-	Warn Status = "!"
-	Skip Status = "-"
+	Pass = protocol.Pass
+	Fail = protocol.Fail
+	Warn = protocol.Warn
+	Skip = protocol.Skip
 )
 
 // Check is one line of the report.
-type Check struct {
-	Status Status
-	Name   string
-	Detail string
-	Hint   string // what to do, for Fail and Warn
-}
+type Check = protocol.Check
 
 // Env is what doctor looks at besides the file system.
 type Env struct {
@@ -61,8 +58,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks := []Check{{Status: Pass, Name: "version", Detail: fmt.Sprintf("intenthook %s (%s %s/%s)", env.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)}}
 	root, err := workspace.Locate(env.Root, env.Start)
 	if err != nil {
-		checks = append(checks, Check{Fail, "workspace root", err.Error(),
-			"run intenthook init at the top of the repository, or pass --root DIR"})
+		checks = append(checks, Check{Status: Fail, Name: "workspace root", Detail: err.Error(), Hint: "run intenthook init at the top of the repository, or pass --root DIR"})
 		for _, name := range []string{"catalog", "config", "state directory", "lock", "claude hooks", "ledger"} {
 			checks = append(checks, Check{Status: Skip, Name: name, Detail: "no workspace root"})
 		}
@@ -72,7 +68,11 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv))
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
-	checks = append(checks, checkClaude(root, env)...)
+	for _, a := range agent.All() {
+		if configured, cs := a.Check(root, protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath}); configured {
+			checks = append(checks, cs...)
+		}
+	}
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
 	return checks
@@ -111,7 +111,7 @@ func Write(w io.Writer, checks []Check) {
 func checkCatalog(root string) Check {
 	c, err := intents.Load(filepath.Join(root, filepath.FromSlash(intents.File)))
 	if err != nil {
-		return Check{Fail, "catalog", err.Error(), "fix " + intents.File + " (intenthook intents validate shows where)"}
+		return Check{Status: Fail, Name: "catalog", Detail: err.Error(), Hint: "fix " + intents.File + " (intenthook intents validate shows where)"}
 	}
 	var errs, warns []intents.Problem
 	for _, p := range c.Problems {
@@ -122,8 +122,7 @@ func checkCatalog(root string) Check {
 		}
 	}
 	if len(errs) > 0 {
-		return Check{Fail, "catalog", fmt.Sprintf("%d error(s), the first: %s", len(errs), errs[0].Format(intents.File)),
-			"intenthook intents validate lists them; invalid intents cannot be selected or written under"}
+		return Check{Status: Fail, Name: "catalog", Detail: fmt.Sprintf("%d error(s), the first: %s", len(errs), errs[0].Format(intents.File)), Hint: "intenthook intents validate lists them; invalid intents cannot be selected or written under"}
 	}
 	active := 0
 	for _, in := range c.All() {
@@ -142,11 +141,11 @@ func checkConfig(root string, getenv func(string) string) Check {
 	c, err := config.Load(root, getenv)
 	switch {
 	case err != nil:
-		return Check{Fail, "config", oneLine(err.Error()), "fix " + config.File + " (the README lists every setting and its values)"}
+		return Check{Status: Fail, Name: "config", Detail: oneLine(err.Error()), Hint: "fix " + config.File + " (the README lists every setting and its values)"}
 	case len(c.Warnings) > 0:
 		// Unknown keys are warnings (SPEC §13): a newer version's setting
 		// must not fail an older doctor.
-		return Check{Warn, "config", strings.Join(c.Warnings, "; "), "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
+		return Check{Status: Warn, Name: "config", Detail: strings.Join(c.Warnings, "; "), Hint: "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(config.File))); err != nil {
 		return Check{Status: Pass, Name: "config", Detail: "no " + config.File + ": the defaults apply"}
@@ -160,11 +159,11 @@ func checkState(root string) Check {
 	const name = "state directory"
 	hint := "the hooks keep sessions and locks in " + state.StateDir + "/: make it a directory you can write (deleting it is safe)"
 	if err := state.Ensure(root); err != nil {
-		return Check{Fail, name, err.Error(), hint}
+		return Check{Status: Fail, Name: name, Detail: err.Error(), Hint: hint}
 	}
 	f, err := os.CreateTemp(state.Path(root), ".doctor-*")
 	if err != nil {
-		return Check{Fail, name, err.Error(), hint}
+		return Check{Status: Fail, Name: name, Detail: err.Error(), Hint: hint}
 	}
 	_ = f.Close()
 	_ = os.Remove(f.Name())
@@ -177,8 +176,7 @@ func checkLock(ctx context.Context, root string, stateOK bool) Check {
 	}
 	unlock, err := state.Lock(ctx, root, state.LockLedger, lockTimeout)
 	if err != nil {
-		return Check{Fail, "lock", err.Error(),
-			"another process holds the ledger lock (a hung hook?), or this file system has no flock: the hooks would time out"}
+		return Check{Status: Fail, Name: "lock", Detail: err.Error(), Hint: "another process holds the ledger lock (a hung hook?), or this file system has no flock: the hooks would time out"}
 	}
 	unlock()
 	return Check{Status: Pass, Name: "lock", Detail: "the ledger lock can be taken"}
@@ -187,8 +185,7 @@ func checkLock(ctx context.Context, root string, stateOK bool) Check {
 func checkLedger(root string) Check {
 	rep := ledger.Verify(root)
 	if !rep.OK() {
-		return Check{Fail, "ledger", fmt.Sprintf("%d error(s), the first: %s", len(rep.Errors), rep.Errors[0]),
-			"intenthook ledger verify lists them; a commit is refused while the ledger does not verify"}
+		return Check{Status: Fail, Name: "ledger", Detail: fmt.Sprintf("%d error(s), the first: %s", len(rep.Errors), rep.Errors[0]), Hint: "intenthook ledger verify lists them; a commit is refused while the ledger does not verify"}
 	}
 	if rep.Lines == 0 {
 		return Check{Status: Pass, Name: "ledger", Detail: "no records yet"}

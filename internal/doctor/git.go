@@ -14,11 +14,11 @@ import (
 func checkGit(ctx context.Context, env Env) Check {
 	path, err := env.LookPath("git")
 	if err != nil {
-		return Check{Fail, "git", "git is not on PATH", "install git: intenthook precommit and the shell backstop need it"}
+		return Check{Status: Fail, Name: "git", Detail: "git is not on PATH", Hint: "install git: intenthook precommit and the shell backstop need it"}
 	}
 	out, err := exec.CommandContext(ctx, path, "--version").Output()
 	if err != nil {
-		return Check{Fail, "git", path + " --version failed: " + err.Error(), "reinstall git"}
+		return Check{Status: Fail, Name: "git", Detail: path + " --version failed: " + err.Error(), Hint: "reinstall git"}
 	}
 	return Check{Status: Pass, Name: "git", Detail: strings.TrimSpace(string(out))}
 }
@@ -55,6 +55,5 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + c.path}
 		}
 	}
-	return Check{Warn, name, "no pre-commit hook runs intenthook precommit",
-		"intenthook init --git-hook installs one; the README shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
+	return Check{Status: Warn, Name: name, Detail: "no pre-commit hook runs intenthook precommit", Hint: "intenthook init --git-hook installs one; the README shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent/claude"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/hook/claude"
 )
 
 // benchHook runs one hook pipeline in process on the workload of `make
@@ -19,7 +20,11 @@ func benchHook(b *testing.B, event string, run func(*Gate, context.Context) (hoo
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		call, err := claude.Decode(bench.Event(ws, event, "toolu_b"))
+		ev, err := protocol.ParseObject(bench.Event(ws, event, "toolu_b"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		call, err := claude.Decode(ev, event)
 		if err != nil {
 			b.Fatal(err)
 		}

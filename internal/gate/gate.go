@@ -158,3 +158,15 @@ func (g *Gate) Explain() { g.explain.flush() }
 // Notes returns the non-fatal warnings gathered during the call (a record
 // or lesson that could not be written), for stderr.
 func (g *Gate) Notes() []string { return g.notes }
+
+// class is the call's tool class: config's tools: map overrides the agent's
+// own tool table.
+func (g *Gate) class() hook.Class {
+	if c, ok := g.Config.Tools[g.call.ToolName]; ok {
+		return hook.Class(c)
+	}
+	if g.call.Class == "" {
+		return hook.ClassUnclassified
+	}
+	return g.call.Class
+}

@@ -16,7 +16,7 @@ import (
 // Post runs the PostToolUse pipeline (SPEC §7.1): it records what the call
 // changed, with the intent fixed at PreToolUse for the same tool_use_id.
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
-	class := Classify(g.call.ToolName, g.Config.Tools)
+	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	pending, hasPending := g.Sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
 	if hasPending {
@@ -30,15 +30,15 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	var d hook.Decision
 	var err error
 	switch class {
-	case ClassRead:
+	case hook.ClassRead:
 		err = g.postRead(ctx)
-	case ClassWrite, ClassDelete:
+	case hook.ClassWrite, hook.ClassDelete:
 		d, err = g.postWrite(ctx, class, intentID, pending)
-	case ClassShell:
+	case hook.ClassShell:
 		d, err = g.postShell(ctx, intentID, pending)
-	case ClassUnclassified:
+	case hook.ClassUnclassified:
 		err = g.postOther(ctx, intentID)
-	case ClassSelect, ClassExempt:
+	case hook.ClassSelect, hook.ClassExempt:
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	return d, err
@@ -60,7 +60,7 @@ type change struct {
 }
 
 // postWrite records each path of a write or delete tool.
-func (g *Gate) postWrite(ctx context.Context, class Class, intentID string, pending state.Pending) (hook.Decision, error) {
+func (g *Gate) postWrite(ctx context.Context, class hook.Class, intentID string, pending state.Pending) (hook.Decision, error) {
 	var d hook.Decision
 	var changes []change
 	for _, p := range g.call.Paths {
@@ -73,7 +73,7 @@ func (g *Gate) postWrite(ctx context.Context, class Class, intentID string, pend
 		if err != nil {
 			return d, err
 		}
-		c.class = classify(g.call.ToolName, c.rel, c.pre, c.post, class == ClassDelete, g.call.Failed, g.call.MutationClass)
+		c.class = classify(g.call.ToolName, c.rel, c.pre, c.post, class == hook.ClassDelete, g.call.Failed, g.call.MutationClass)
 		if !g.call.Failed && c.pre != "" && c.pre == c.post {
 			d.Notes = append(d.Notes, fmt.Sprintf("intenthook: warning: %s did not change %s (no-op write)", g.call.ToolName, c.rel))
 		}

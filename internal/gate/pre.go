@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/intenthook/intenthook/internal/digest"
 
@@ -22,14 +23,14 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
-	class := Classify(g.call.ToolName, g.Config.Tools)
+	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	switch class {
-	case ClassSelect:
+	case hook.ClassSelect:
 		return g.selectIntent(ctx, g.call.IntentID)
-	case ClassShell:
+	case hook.ClassShell:
 		return g.preShell(ctx)
-	case ClassWrite, ClassDelete:
+	case hook.ClassWrite, hook.ClassDelete:
 		return g.preWrite(ctx, class)
 	}
 	g.explain.step("decide", "allow", "reads, exempt and unclassified tools are not gated")
@@ -37,14 +38,13 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 }
 
 // preWrite checks every path a write or delete tool names.
-func (g *Gate) preWrite(ctx context.Context, class Class) (hook.Decision, error) {
+func (g *Gate) preWrite(ctx context.Context, class hook.Class) (hook.Decision, error) {
 	if len(g.call.Paths) == 0 {
-		g.explain.step("decide", "allow", "the tool names no file")
-		return hook.Decision{}, nil
+		return g.targetUnknown(), nil
 	}
 	var targets []*target
 	for _, p := range g.call.Paths {
-		targets = append(targets, g.newTarget(p, g.call.ToolName, class == ClassDelete))
+		targets = append(targets, g.newTarget(p, g.call.ToolName, class == hook.ClassDelete))
 	}
 	return g.decideTargets(ctx, targets)
 }
@@ -188,4 +188,27 @@ func relOrGiven(t *target) string {
 		return t.res.Rel
 	}
 	return t.given
+}
+
+// targetUnknown denies a write or delete whose files intenthook cannot find
+// in the tool's input: an unknown target is never allowed. Without an
+// intent the agent is first told to select one.
+func (g *Gate) targetUnknown() hook.Decision {
+	t := &target{tool: g.call.ToolName}
+	if d := g.checkIntentSelected(t); d != nil {
+		g.explain.step("target", "unknown", "no intent either")
+		return *d
+	}
+	why := g.call.Unparsed
+	if why == "" {
+		why = "the tool's input names no file"
+	}
+	g.explain.step("target", "unknown", why)
+	return hook.Denial{
+		Code:     hook.CodeTargetUnknown,
+		Headline: fmt.Sprintf("%s changes files, and intenthook cannot tell which", g.call.ToolName),
+		Why:      why + "; every write must be checked against " + t.intentID + "'s owned_scope",
+		Instead:  "name the file explicitly (a write or edit tool with its path, or a well-formed patch), or ask the user",
+		Evidence: []string{hook.Ev("tool", g.call.ToolName), hook.Ev("intent", t.intentID), hook.Ev("session", g.call.SessionID)},
+	}.Decision()
 }

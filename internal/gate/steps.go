@@ -41,6 +41,9 @@ func (g *Gate) checkPath(t *target) *hook.Decision {
 // subject names what a target is about: a file, or for a shell command
 // without one (a destructive command), the command.
 func subject(t *target) string {
+	if t.given == "" && t.res.Abs == "" {
+		return t.tool
+	}
 	if t.res.Rel == "" && t.res.Abs == "" {
 		return fmt.Sprintf("%s %q", t.tool, t.given)
 	}

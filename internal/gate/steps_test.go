@@ -199,19 +199,3 @@ func TestCheckStale(t *testing.T) {
 		})
 	}
 }
-
-func TestClassify(t *testing.T) {
-	for tool, want := range map[string]Class{
-		"Write": ClassWrite, "NotebookEdit": ClassWrite, "Bash": ClassShell, "Read": ClassRead,
-		"Glob": ClassExempt, "Task": ClassExempt, "Agent": ClassExempt, "delete_file": ClassDelete,
-		"select_active_intent": ClassSelect, "mcp__ih__select_active_intent": ClassSelect,
-		"mcp__github__create_issue": ClassUnclassified, "mcp__x__select_active_intent_v2": ClassUnclassified,
-	} {
-		if got := Classify(tool, nil); got != want {
-			t.Errorf("Classify(%s) = %s, want %s", tool, got, want)
-		}
-	}
-	if got := Classify("Bash", map[string]string{"Bash": "exempt"}); got != ClassExempt {
-		t.Errorf("override ignored: %s", got)
-	}
-}

@@ -1,7 +1,8 @@
 // Package hook holds the agent-neutral shapes of a hook call: the Call an
-// agent's event decodes into and the Decision the gate answers with. Agent
-// wire formats live in subpackages (claude); nothing past them knows which
-// agent is on the line.
+// agent's event decodes into (with its tool's class), the Decision the gate
+// answers with, and the Answer a process prints. Agent wire formats live in
+// the packages under internal/agent; nothing past them knows which agent is
+// on the line.
 package hook
 
 import (
@@ -18,6 +19,29 @@ const (
 	SessionStart       = "SessionStart"
 	UserPromptSubmit   = "UserPromptSubmit"
 )
+
+// Class is what a tool does, as far as governance cares (SPEC §4).
+type Class string
+
+// Tool classes.
+const (
+	ClassWrite        Class = "write"
+	ClassDelete       Class = "delete"
+	ClassShell        Class = "shell"
+	ClassRead         Class = "read"
+	ClassSelect       Class = "select"
+	ClassExempt       Class = "exempt"
+	ClassUnclassified Class = "unclassified"
+)
+
+// ValidClass reports whether c names a class (config's tools: map).
+func ValidClass(c string) bool {
+	switch Class(c) {
+	case ClassWrite, ClassDelete, ClassShell, ClassRead, ClassSelect, ClassExempt, ClassUnclassified:
+		return true
+	}
+	return false
+}
 
 // Hunk is one hunk of an edit's structured patch, in new-file lines.
 type Hunk struct {
@@ -37,11 +61,21 @@ type Call struct {
 	Source         string // SessionStart: startup, resume, clear, compact
 	Prompt         string
 
+	// Agent names the agent that sent the event (claude, gemini, …).
+	Agent     string
 	ToolName  string
 	ToolUseID string
+	// Class is the tool's class in the agent's own tool table; config's
+	// tools: map may override it.
+	Class Class
 	// Paths are the file paths the tool names, as given (absolute or
-	// relative to Cwd), Windows-shaped ones with / separators.
-	Paths         []string
+	// relative to Cwd), Windows-shaped ones with / separators. A patch's
+	// added, updated, deleted and moved files are all here.
+	Paths []string
+	// Unparsed is set when a write-class tool's input should name its files
+	// but intenthook could not find them (a patch it cannot read, an input
+	// of an unknown shape): the call's target is unknown.
+	Unparsed      string
 	Command       string // shell tools
 	IntentID      string // select tools
 	MutationClass string // an agent-declared class (seed 004)
@@ -134,4 +168,11 @@ func List(items []string, max int) string {
 		b.WriteString(sep + it)
 	}
 	return b.String()
+}
+
+// Answer is what a hook process prints and how it exits.
+type Answer struct {
+	Exit   int
+	Stdout string
+	Stderr string
 }

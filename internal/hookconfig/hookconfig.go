@@ -1,9 +1,10 @@
-// Package hookconfig holds Claude Code's hook settings as intenthook sees
-// them: the hooks intenthook wires (the same as hooks.example.json), the
-// settings file as an order-keeping JSON document that can be merged without
-// losing a key, and Claude Code's matcher semantics for checking that the
-// wiring covers the tools it must. It reads and edits documents in memory; it
-// does not touch files.
+// Package hookconfig holds Claude-shaped hook settings (the shape Claude
+// Code set, and Gemini CLI, Qwen Code, Codex, Factory Droid and Auggie read
+// too) as intenthook sees them: the settings file as an order-keeping JSON
+// document that can be merged without losing a key, hook command lines, and
+// Claude Code's matcher semantics for checking that the wiring covers the
+// tools it must. Which hooks each agent needs is the agent packages'
+// business. It reads and edits documents in memory; it does not touch files.
 package hookconfig
 
 import (
@@ -14,37 +15,26 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// SettingsFile is Claude Code's shared project settings file, relative to the
-// workspace root.
-const SettingsFile = ".claude/settings.json"
-
 // Program is the hook command's program name, found on PATH: committed
 // settings then work for every teammate, wherever the binary is installed.
 const Program = "intenthook"
 
-// Hook is one wiring of an intenthook subcommand to a Claude Code event.
+// Hook is one wiring of an intenthook subcommand to an event, in the
+// Claude-shaped settings most agents read.
 type Hook struct {
 	Event      string
 	Matcher    string // "" for events without matcher support
 	Subcommand string // pre, post or context
-	Timeout    int    // seconds
+	Args       string // after the subcommand: "--agent gemini"
+	Timeout    int    // in the agent's unit (seconds, or milliseconds)
 }
 
 // Command is the hook's command line.
-func (h Hook) Command() string { return Program + " " + h.Subcommand }
-
-// Claude returns the hooks intenthook needs in Claude Code, in the order and
-// with the matchers and timeouts of hooks.example.json (a test keeps the two
-// in step).
-func Claude() []Hook {
-	const writeAndShell = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
-	return []Hook{
-		{Event: "PreToolUse", Matcher: writeAndShell + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Timeout: 10},
-		{Event: "PostToolUse", Matcher: writeAndShell + "|Read|NotebookRead", Subcommand: "post", Timeout: 10},
-		{Event: "PostToolUseFailure", Matcher: writeAndShell + "|Read|NotebookRead", Subcommand: "post", Timeout: 10},
-		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Timeout: 10},
-		{Event: "UserPromptSubmit", Subcommand: "context", Timeout: 10},
+func (h Hook) Command() string {
+	if h.Args == "" {
+		return Program + " " + h.Subcommand
 	}
+	return Program + " " + h.Subcommand + " " + h.Args
 }
 
 // Invocation is a hook command split into its program and arguments.

@@ -12,10 +12,11 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/hook/claude"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -24,7 +25,10 @@ type Pipeline func(ctx context.Context, g *gate.Gate) (hook.Decision, error)
 
 // Hook describes a hook command.
 type Hook struct {
-	Event    string // the event the answer is shaped for when the input names none
+	Event string // the event the answer is shaped for when the input names none
+	// Agent is --agent: the agent whose protocol the event speaks; empty
+	// means detect it from the event (Claude Code when it cannot tell).
+	Agent    string
 	Pipeline Pipeline
 	// AlwaysOpen hooks never block on errors (context: exit 2 on
 	// UserPromptSubmit would erase the user's prompt).
@@ -53,27 +57,35 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	debug.SetMemoryLimit(256 << 20)
 	var cfg *config.Config
 	event := h.Event
+	ag, err := agent.Lookup(orDefault(h.Agent))
+	if err != nil {
+		return UsageError(h.Event, err, env, std)
+	}
 	defer func() {
 		if r := recover(); r != nil {
-			code = fail(h, event, cfg, fmt.Errorf("internal error: %v", r), std, env, getenv)
+			code = fail(h, ag, event, cfg, fmt.Errorf("internal error: %v", r), std, env, getenv)
 		}
 	}()
-	call, err := claude.Read(std.Stdin)
+	ev, err := protocol.ReadEvent(std.Stdin)
 	if err != nil {
-		return fail(h, event, cfg, err, std, env, getenv)
+		return fail(h, ag, event, cfg, err, std, env, getenv)
 	}
-	if call.Event != "" {
-		event = call.Event
+	if h.Agent == "" {
+		if ag, err = agent.Lookup(agent.Detect(ev)); err != nil {
+			return fail(h, ag, event, cfg, err, std, env, getenv)
+		}
 	}
-	if call.Event == "" {
-		call.Event = h.Event
+	call, err := ag.Decode(ev, h.Event)
+	if err != nil {
+		return fail(h, ag, event, cfg, err, std, env, getenv)
 	}
+	event = call.Event
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
 	}
 	if err != nil {
-		return fail(h, event, cfg, err, std, env, getenv)
+		return fail(h, ag, event, cfg, err, std, env, getenv)
 	}
 	if g == nil {
 		return 0 // governance off: nothing printed, nothing written
@@ -81,10 +93,10 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	ctx := context.Background()
 	d, err := h.Pipeline(ctx, g)
 	if err != nil {
-		return fail(h, event, cfg, err, std, env, getenv)
+		return fail(h, ag, event, cfg, err, std, env, getenv)
 	}
 	d.Notes = append(d.Notes, g.Notes()...)
-	ans := claude.Encode(event, d, g.Budget())
+	ans := ag.Encode(event, d, g.Budget())
 	if h.AlwaysOpen && ans.Exit != 0 {
 		ans.Exit = 0
 	}
@@ -97,7 +109,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 // fail applies the fail mode to err: open answers exit 0 with a warning,
 // closed denies with internal_error. Without a governed root the error is
 // nobody's business: governance is off there.
-func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) (code int) {
+func fail(h Hook, ag protocol.Agent, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) (code int) {
 	defer func() {
 		// The last line of defence: even a failure while failing must not
 		// print a trace or exit with another code.
@@ -118,13 +130,19 @@ func fail(h Hook, event string, cfg *config.Config, err error, std IO, env *gate
 		budget = config.Default().ContextBudgetBytes // an invalid setting is what failed
 	}
 	msg := oneLine(err.Error())
+	if ag.Encode == nil {
+		ag, _ = agent.Lookup(agent.Default)
+	}
 	if cfg.Closed() && !h.AlwaysOpen {
-		fmt.Fprintf(std.Stderr, "intenthook: deny [%s] %s\n", hook.CodeInternalError, msg)
-		return 2
+		d := hook.Decision{Verdict: hook.Deny, Code: hook.CodeInternalError, Message: fmt.Sprintf("intenthook: deny [%s] %s", hook.CodeInternalError, msg)}
+		ans := ag.Encode(event, d, budget)
+		io.WriteString(std.Stdout, ans.Stdout)
+		io.WriteString(std.Stderr, ans.Stderr)
+		return ans.Exit
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
 	if event == hook.PreToolUse {
-		ans := claude.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
+		ans := ag.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
 		io.WriteString(std.Stdout, ans.Stdout)
 	}
 	return 0
@@ -144,5 +162,12 @@ func UsageError(event string, err error, env *gate.Env, std IO) int {
 	if getenv("INTENTHOOK_DISABLE") == "1" {
 		return 0
 	}
-	return fail(Hook{Event: event, AlwaysOpen: event == hook.SessionStart}, event, nil, fmt.Errorf("usage: %w", err), std, env, getenv)
+	return fail(Hook{Event: event, AlwaysOpen: event == hook.SessionStart}, protocol.Agent{}, event, nil, fmt.Errorf("usage: %w", err), std, env, getenv)
+}
+
+func orDefault(name string) string {
+	if name == "" {
+		return agent.Default
+	}
+	return name
 }

@@ -41,9 +41,9 @@ func installGitHook(ctx context.Context, root string, force bool) (Change, error
 	case err != nil:
 		return Change{}, err
 	case bytes.Equal(old, script):
-		return Change{Kept, show, ""}, nil
+		return Change{Action: Kept, Path: show, Note: ""}, nil
 	case bytes.Contains(old, []byte("intenthook precommit")):
-		return Change{Kept, show, "it already runs intenthook precommit"}, nil
+		return Change{Action: Kept, Path: show, Note: "it already runs intenthook precommit"}, nil
 	case !force:
 		return Change{}, &ConflictError{Path: show, Reason: "a different pre-commit hook is installed",
 			Hint: "add the line 'intenthook precommit' to it, or run intenthook init --git-hook --force to replace it"}
@@ -56,7 +56,7 @@ func installGitHook(ctx context.Context, root string, force bool) (Change, error
 	if err := state.WriteFile(path, script, 0o755, true); err != nil {
 		return Change{}, err
 	}
-	return Change{action, show, "runs intenthook precommit"}, nil
+	return Change{Action: action, Path: show, Note: "runs intenthook precommit"}, nil
 }
 
 // preCommitScript is the hook. Git runs hooks at the top of the work tree;

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/git"
 
 	"github.com/intenthook/intenthook/internal/intents"
@@ -48,12 +50,17 @@ type Change struct {
 	Action Action
 	Path   string // workspace-relative, or absolute outside it
 	Note   string
+	// Notes are what a person must still do.
+	Notes []string
 }
 
 func (c Change) String() string {
 	s := fmt.Sprintf("%-8s %s", c.Action, c.Path)
 	if c.Note != "" {
 		s += " (" + c.Note + ")"
+	}
+	for _, n := range c.Notes {
+		s += "\n         note: " + n
 	}
 	return s
 }
@@ -108,8 +115,12 @@ func Root(ctx context.Context, flagRoot, wd string) (string, error) {
 // Init runs every step and returns what each did. Conflicts do not stop the
 // other steps; they come back together as the error, of type Conflicts.
 func Init(ctx context.Context, opts Options) ([]Change, error) {
-	if opts.Agent != "" && opts.Agent != "claude" {
-		return nil, fmt.Errorf("unknown agent %q (supported: claude)", opts.Agent)
+	if opts.Agent == "" {
+		opts.Agent = agent.Default
+	}
+	ag, err := agent.Lookup(opts.Agent)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -119,7 +130,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return writeIntentIgnore(opts.Root, opts.Force) },
 		func() (Change, error) { return ensureLine(opts.Root, ".gitignore", stateIgnore) },
 		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
-		func() (Change, error) { return wireClaude(opts.Root) },
+		func() (Change, error) { return wire(ag, opts.Root) },
 	}
 	if opts.GitHook {
 		steps = append(steps, func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) })
@@ -150,7 +161,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 func writeCatalog(root string, now time.Time) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(intents.File))
 	if exists(path) {
-		return Change{Kept, intents.File, "an existing catalog is never replaced"}, nil
+		return Change{Action: Kept, Path: intents.File, Note: "an existing catalog is never replaced"}, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Change{}, err
@@ -158,7 +169,7 @@ func writeCatalog(root string, now time.Time) (Change, error) {
 	if err := state.WriteFile(path, ExampleCatalog(now), 0o644, true); err != nil {
 		return Change{}, err
 	}
-	return Change{Created, intents.File, "one example PENDING intent: edit it"}, nil
+	return Change{Action: Created, Path: intents.File, Note: "one example PENDING intent: edit it"}, nil
 }
 
 // writeIntentIgnore creates the example .intentignore; an existing one is
@@ -168,10 +179,10 @@ func writeIntentIgnore(root string, force bool) (Change, error) {
 	action := Created
 	if old, err := os.ReadFile(path); err == nil {
 		if string(old) == exampleIgnoreText {
-			return Change{Kept, workspace.IgnoreFile, ""}, nil
+			return Change{Action: Kept, Path: workspace.IgnoreFile, Note: ""}, nil
 		}
 		if !force {
-			return Change{Kept, workspace.IgnoreFile, missingIgnoreNote(old)}, nil
+			return Change{Action: Kept, Path: workspace.IgnoreFile, Note: missingIgnoreNote(old)}, nil
 		}
 		action = Replaced
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -183,7 +194,7 @@ func writeIntentIgnore(root string, force bool) (Change, error) {
 	if err := state.WriteFile(path, []byte(exampleIgnoreText), 0o644, true); err != nil {
 		return Change{}, err
 	}
-	return Change{action, workspace.IgnoreFile, ""}, nil
+	return Change{Action: action, Path: workspace.IgnoreFile, Note: ""}, nil
 }
 
 // missingIgnoreNote says which of the set-up files an existing .intentignore
@@ -219,7 +230,7 @@ func ensureLine(root, name, line string) (Change, error) {
 	exists := err == nil
 	for _, l := range strings.Split(string(old), "\n") {
 		if sameEntry(l, line) {
-			return Change{Kept, name, "has " + line}, nil
+			return Change{Action: Kept, Path: name, Note: "has " + line}, nil
 		}
 	}
 	data := old
@@ -231,9 +242,9 @@ func ensureLine(root, name, line string) (Change, error) {
 		return Change{}, err
 	}
 	if exists {
-		return Change{Updated, name, "added " + line}, nil
+		return Change{Action: Updated, Path: name, Note: "added " + line}, nil
 	}
-	return Change{Created, name, line}, nil
+	return Change{Action: Created, Path: name, Note: line}, nil
 }
 
 // sameEntry reports whether an existing .gitignore or .gitattributes line
@@ -271,4 +282,17 @@ func modeOf(path string, def os.FileMode) os.FileMode {
 		return st.Mode().Perm()
 	}
 	return def
+}
+
+// wire merges the agent's hooks into its configuration.
+func wire(ag protocol.Agent, root string) (Change, error) {
+	c, err := ag.Wire(root)
+	var conflict *protocol.Conflict
+	if errors.As(err, &conflict) {
+		return Change{}, &ConflictError{Path: conflict.Path, Reason: conflict.Reason, Hint: conflict.Hint}
+	}
+	if err != nil {
+		return Change{}, err
+	}
+	return Change{Action: Action(c.Action), Path: c.Path, Note: c.Detail, Notes: c.Notes}, nil
 }

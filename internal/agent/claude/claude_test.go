@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -25,7 +26,7 @@ func TestDecode(t *testing.T) {
 		{
 			name:  "TV2 Windows Write with non-ASCII",
 			event: `{"session_id":"6f2f","cwd":"D:\\work\\sample","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"D:\\work\\jobs\\0042-見積り\\report.md","content":"# 調べたこと\n"},"tool_response":{"type":"create","filePath":"D:\\work\\jobs\\0042-見積り\\report.md","structuredPatch":[],"originalFile":null},"tool_use_id":"toolu_01ABC","duration_ms":42}`,
-			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: NativePath(`D:\work\sample`), ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{NativePath(`D:\work\jobs\0042-見積り\report.md`)}, HasHunks: true},
+			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: protocol.NativePath(`D:\work\sample`), ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{protocol.NativePath(`D:\work\jobs\0042-見積り\report.md`)}, HasHunks: true},
 		},
 		{
 			name:  "Edit response with hunks and original file",
@@ -60,7 +61,32 @@ func TestDecode(t *testing.T) {
 		{
 			name:  "success false in response",
 			event: `{"tool_name":"Write","tool_response":{"success":false,"error":"disk full"}}`,
-			want:  hook.Call{ToolName: "Write", Failed: true, Error: "disk full"},
+			want:  hook.Call{ToolName: "Write", Failed: true, Error: "disk full", Unparsed: "the tool's input names no file"},
+		},
+		{
+			name:  "Copilot CLI through Claude settings: Write with path and file_text",
+			event: `{"hook_event_name":"PreToolUse","session_id":"3f6cf26a","timestamp":"2026-11-22T10:41:40.745Z","cwd":"/w","tool_name":"Write","tool_input":{"path":"/w/hello.txt","file_text":"hello\n"}}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "3f6cf26a", Cwd: "/w", ToolName: "Write", Paths: []string{"/w/hello.txt"}},
+		},
+		{
+			name:  "Copilot CLI through Claude settings: Edit with old_str and new_str, tool_result",
+			event: `{"hook_event_name":"PostToolUse","session_id":"3f","cwd":"/w","tool_name":"Edit","tool_input":{"path":"/w/hello.txt","old_str":"hello","new_str":"hello world"},"tool_result":{"result_type":"success","text_result_for_llm":"File /w/hello.txt updated with changes."}}`,
+			want:  hook.Call{Event: "PostToolUse", SessionID: "3f", Cwd: "/w", ToolName: "Edit", Paths: []string{"/w/hello.txt"}, NewStrings: []string{"hello world"}},
+		},
+		{
+			name:  "Copilot CLI through Claude settings: Edit carrying a bare patch",
+			event: `{"hook_event_name":"PreToolUse","session_id":"3f","cwd":"/w","tool_name":"Edit","tool_input":"*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** Update File: a.go\n*** Move to: b.go\n*** End Patch\n"}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "3f", Cwd: "/w", ToolName: "Edit", Paths: []string{"hello.txt", "a.go", "b.go"}},
+		},
+		{
+			name:  "an Edit whose input is a string but no patch: target unknown",
+			event: `{"tool_name":"Edit","tool_input":"replace x with y"}`,
+			want:  hook.Call{ToolName: "Edit", Unparsed: "not a patch: no \"*** Begin Patch\" line"},
+		},
+		{
+			name:  "Copilot tool_result failure",
+			event: `{"hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"path":"/w/a"},"tool_result":{"result_type":"failure","text_result_for_llm":"denied"}}`,
+			want:  hook.Call{Event: "PostToolUse", ToolName: "Write", Paths: []string{"/w/a"}, Failed: true},
 		},
 		{
 			name:  "wrong types read as absent",
@@ -75,9 +101,16 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Decode([]byte(tt.event))
+			got, err := decode(tt.event)
 			if err != nil {
 				t.Fatal(err)
+			}
+			tt.want.Agent = Name
+			if tt.want.Class == "" {
+				tt.want.Class = Tools[tt.want.ToolName].Class
+				if _, ok := Tools[tt.want.ToolName]; !ok {
+					tt.want.Class = protocol.Classify(tt.want.ToolName)
+				}
 			}
 			if !reflect.DeepEqual(*got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", *got, tt.want)
@@ -86,33 +119,14 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestNativePath: backslashes become separators only in Windows-shaped
-// paths, and only on Windows; elsewhere they are file name characters.
-func TestNativePath(t *testing.T) {
-	tests := []struct{ in, goos, want string }{
-		{`C:\work\a.txt`, "windows", "C:/work/a.txt"},
-		{`c:/work\a.txt`, "windows", "c:/work/a.txt"},
-		{`\\server\share\a.txt`, "windows", "//server/share/a.txt"},
-		{`work\a.txt`, "windows", `work\a.txt`},
-		{`C:\work\a.txt`, "linux", `C:\work\a.txt`},
-		{`C:\a\b/../../../x`, "linux", `C:\a\b/../../../x`},
-		{`/p/a\b.txt`, "linux", `/p/a\b.txt`},
-	}
-	for _, tt := range tests {
-		if got := nativePath(tt.in, tt.goos); got != tt.want {
-			t.Errorf("nativePath(%q, %s) = %q, want %q", tt.in, tt.goos, got, tt.want)
-		}
-	}
-}
-
 func TestDecodeBadInput(t *testing.T) {
 	for _, in := range []string{"", "  \n", "null", "[]", `"x"`, "{", "not json", "{}{}"} {
-		if _, err := Decode([]byte(in)); !errors.Is(err, ErrBadInput) {
+		if _, err := decode(in); !errors.Is(err, protocol.ErrBadInput) {
 			t.Errorf("Decode(%q) err = %v, want ErrBadInput", in, err)
 		}
 	}
-	big := strings.NewReader(`{"a":"` + strings.Repeat("x", MaxEvent) + `"}`)
-	if _, err := Read(big); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "16 MiB") {
+	big := strings.NewReader(`{"a":"` + strings.Repeat("x", protocol.MaxEvent) + `"}`)
+	if _, err := protocol.ReadEvent(big); !errors.Is(err, protocol.ErrBadInput) || !strings.Contains(err.Error(), "16 MiB") {
 		t.Errorf("oversized event: %v", err)
 	}
 }
@@ -139,7 +153,7 @@ func TestEncode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := Encode(tt.event, tt.d, 9500)
+			a := Dialect.Encode(tt.event, tt.d, 9500)
 			if a.Exit != tt.exit || a.Stdout != tt.stdout || a.Stderr != tt.stderr {
 				t.Errorf("got %+v", a)
 			}
@@ -152,7 +166,7 @@ func TestEncode(t *testing.T) {
 
 func TestEncodeBudget(t *testing.T) {
 	long := strings.Repeat("é", 20000)
-	a := Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: long, Context: long}, 9500)
+	a := Dialect.Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: long, Context: long}, 9500)
 	var out struct {
 		H struct {
 			Reason  string `json:"permissionDecisionReason"`
@@ -175,16 +189,20 @@ func FuzzDecodeEvent(f *testing.F) {
 	f.Add([]byte(`{"tool_input":{"file_path":"C:\\x\\y","edits":[{"new_string":1}]}}`))
 	f.Add([]byte(`[1,2]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Decode(data)
+		ev, err := protocol.ParseObject(data)
 		if err != nil {
 			return
+		}
+		c, err := Decode(ev, hook.PreToolUse)
+		if err != nil {
+			t.Fatal(err)
 		}
 		for _, p := range c.Paths {
 			if p == "" {
 				t.Fatal("empty path decoded")
 			}
 		}
-		a := Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Context: c.Command}, 100)
+		a := Dialect.Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Context: c.Command}, 100)
 		if a.Stdout != "" && !json.Valid([]byte(a.Stdout)) {
 			t.Fatalf("invalid JSON answer %q", a.Stdout)
 		}
@@ -195,8 +213,16 @@ func FuzzDecodeEvent(f *testing.F) {
 func BenchmarkDecode(b *testing.B) {
 	ev := []byte(`{"session_id":"6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77","transcript_path":"/home/u/.claude/projects/p/s.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/home/u/p/src/a.go","old_string":"a","new_string":"b"},"tool_use_id":"toolu_01ABC"}`)
 	for i := 0; i < b.N; i++ {
-		if _, err := Decode(ev); err != nil {
+		if _, err := decode(string(ev)); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func decode(event string) (*hook.Call, error) {
+	ev, err := protocol.ParseObject([]byte(event))
+	if err != nil {
+		return nil, err
+	}
+	return Decode(ev, "")
 }

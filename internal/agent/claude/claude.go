@@ -1,0 +1,156 @@
+// Package claude speaks Claude Code's hook protocol (PROTOCOLS.md §1), the
+// one intenthook was born with: it decodes an event into a hook.Call, with
+// Claude Code's tool table, and encodes a hook.Decision as exit 0 with JSON
+// or exit 2 with stderr (never JSON with a non-zero exit). It also accepts
+// what other agents send through Claude-format settings (Copilot CLI's
+// argument names and bare patch strings, the seeds' tool names), wires
+// .claude/settings.json for init and checks it for doctor.
+package claude
+
+import (
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// Name is the --agent value.
+const Name = "claude"
+
+// Agent describes Claude Code.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Claude Code",
+		Verified:       "2.1.330, live",
+		Decode:         Decode,
+		Encode:         Dialect.Encode,
+		ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
+		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
+		Settings:       []string{SettingsFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Dialect is Claude Code's answer format: every verdict, context on every
+// event.
+var Dialect = protocol.Dialect{Title: "Claude Code"}
+
+// Tools is Claude Code's tool table, with the names the seeds' agents and
+// Copilot CLI use through Claude-format settings.
+var Tools = protocol.Tools{
+	"Write":        write,
+	"Edit":         edit,
+	"MultiEdit":    edit,
+	"NotebookEdit": write,
+	"Bash":         {Class: hook.ClassShell},
+	"PowerShell":   {Class: hook.ClassShell},
+	"Read":         {Class: hook.ClassRead, Path: filePath},
+	"NotebookRead": {Class: hook.ClassRead, Path: filePath},
+
+	"Glob": exempt, "Grep": exempt, "LS": exempt, "WebFetch": exempt, "WebSearch": exempt,
+	"Task": exempt, "Agent": exempt, "TodoWrite": exempt, "ExitPlanMode": exempt,
+	"BashOutput": exempt, "KillShell": exempt,
+
+	// The seeds' (Roo Code) names.
+	"write_to_file": write, "apply_diff": edit, "edit": edit, "search_and_replace": edit,
+	"search_replace": edit, "edit_file": edit, "insert_code_block": edit,
+	"apply_patch": {Class: hook.ClassWrite, Patch: "input"},
+	"delete_file":     {Class: hook.ClassDelete, Path: filePath},
+	"execute_command": {Class: hook.ClassShell},
+	"read_file":       {Class: hook.ClassRead, Path: filePath},
+	"list_files":      exempt, "search_files": exempt, "codebase_search": exempt,
+	"ask_followup_question": exempt, "attempt_completion": exempt, "switch_mode": exempt,
+	"new_task": exempt, "update_todo_list": exempt, "read_command_output": exempt,
+	"run_slash_command": exempt, "browser_action": exempt, "skill": exempt,
+	"access_mcp_resource": exempt,
+}
+
+// filePath: Claude Code's file_path, a notebook's notebook_path, and the
+// path that the seeds' tools and Copilot CLI send.
+var filePath = []string{"file_path", "notebook_path", "path"}
+
+var (
+	write  = protocol.Tool{Class: hook.ClassWrite, Path: filePath}
+	edit   = protocol.Tool{Class: hook.ClassWrite, Path: filePath, NewStrings: []string{"new_string", "new_str"}}
+	exempt = protocol.Tool{Class: hook.ClassExempt}
+)
+
+// Decode turns one Claude Code event into a Call. Every field is optional
+// and a field of an unexpected type reads as absent: a hook must not break
+// because an agent version changed a shape.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          ev.Str("hook_event_name"),
+		SessionID:      ev.Str("session_id"),
+		AgentID:        ev.Str("agent_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Model:          ev.Str("model"),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("tool_name"),
+		ToolUseID:      ev.Str("tool_use_id"),
+		Error:          ev.Str("error"),
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	input := ev["tool_input"]
+	Tools.Fill(c, input)
+	fillEdits(c, protocol.AsObject(input))
+	resp := ev.Obj("tool_response")
+	if resp == nil {
+		resp = ev.Obj("tool_result") // Copilot CLI through Claude-format settings
+	}
+	if len(c.Paths) == 0 {
+		// A post event may name its file only in the response.
+		if p := resp.Str("filePath"); p != "" {
+			c.Paths, c.Unparsed = []string{protocol.NativePath(p)}, ""
+		}
+	}
+	if s, ok := protocol.String(input); ok && c.Class == hook.ClassWrite && len(c.Paths) == 0 {
+		// Copilot CLI sends a patch-editing Edit with the bare patch as its input.
+		c.Paths, c.Unparsed = protocol.PatchPaths(s)
+	}
+	DecodeResponse(c, resp)
+	if c.Event == hook.PostToolUseFailure {
+		c.Failed = true
+	}
+	return c, nil
+}
+
+// fillEdits adds the new text of MultiEdit's edits.
+func fillEdits(c *hook.Call, in protocol.Object) {
+	for _, e := range in.Objs("edits") {
+		if s, ok := e.StrOK("new_string"); ok {
+			c.NewStrings = append(c.NewStrings, s)
+		}
+	}
+}
+
+// DecodeResponse reads a Claude-shaped tool response: failure, the original
+// file, the content and the structured patch.
+func DecodeResponse(c *hook.Call, resp protocol.Object) {
+	if resp == nil {
+		return
+	}
+	if ok, isBool := resp.Bool("success"); isBool && !ok {
+		c.Failed = true
+		if c.Error == "" {
+			c.Error = resp.Str("error")
+		}
+	}
+	if rt := resp.Str("result_type"); rt != "" && rt != "success" {
+		c.Failed = true
+	}
+	if s, isStr := resp.StrOK("originalFile"); isStr {
+		c.OriginalFile = &s
+	}
+	if s, isStr := resp.StrOK("content"); isStr {
+		c.ResponseContent = &s
+	}
+	if raw, ok := resp["structuredPatch"]; ok {
+		c.Hunks, c.HasHunks = protocol.Hunks(raw)
+	}
+}

@@ -1,0 +1,135 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// Dialect is the Claude Code answer format (PROTOCOLS.md §1.5) as one agent
+// reads it: exit 0 with JSON, or exit 2 with the message on stderr, never
+// JSON with a non-zero exit. Most agents with Claude-shaped hooks read it;
+// the flags say where they part from Claude Code.
+type Dialect struct {
+	// Title names the agent in messages.
+	Title string
+	// NoAsk: the agent cannot put a question to the user from a hook (it
+	// ignores ask, or runs the tool): ask becomes an instructive deny.
+	NoAsk bool
+	// BareAllow: the agent rejects permissionDecision "allow" (Codex), so
+	// an allow carries only its context.
+	BareAllow bool
+	// DenyJSON: deny as exit 0 with the shared JSON deny, which reaches the
+	// model where exit 2 loses the reason (Copilot CLI running Claude-shaped
+	// hooks).
+	DenyJSON bool
+	// Events maps hook events to the names the agent's answers carry.
+	Events map[string]string
+}
+
+type specific struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+type output struct {
+	Decision           string    `json:"decision,omitempty"`
+	Reason             string    `json:"reason,omitempty"`
+	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
+	SystemMessage      string    `json:"systemMessage,omitempty"`
+}
+
+// Encode renders d as the answer to an event of the given kind.
+func (dl Dialect) Encode(event string, d hook.Decision, budget int) hook.Answer {
+	if dl.NoAsk && d.Verdict == hook.Ask {
+		d = AskAsDeny(d, dl.Title)
+	}
+	var a hook.Answer
+	a.Stderr = notes(d.Notes)
+	name := event
+	if n, ok := dl.Events[event]; ok {
+		name = n
+	}
+	if d.Verdict == hook.Deny || d.Violation {
+		if dl.DenyJSON && d.Verdict == hook.Deny && event == hook.PreToolUse {
+			reason := hook.Clip(d.Message, budget)
+			a.Stdout = JSON(output{Decision: "block", Reason: reason, HookSpecificOutput: &specific{
+				HookEventName: name, PermissionDecision: "deny", PermissionDecisionReason: reason,
+			}})
+			return a
+		}
+		a.Exit = 2
+		a.Stderr = hook.Clip(d.Message+"\n"+a.Stderr, budget)
+		if !strings.HasSuffix(a.Stderr, "\n") {
+			a.Stderr += "\n"
+		}
+		return a
+	}
+	out := output{SystemMessage: hook.Clip(d.Warning, budget)}
+	switch event {
+	case hook.PreToolUse:
+		switch {
+		case d.Verdict == hook.Ask:
+			out.HookSpecificOutput = &specific{HookEventName: name, PermissionDecision: "ask",
+				PermissionDecisionReason: hook.Clip(d.Message, budget), AdditionalContext: hook.Clip(d.Context, budget)}
+		case d.Verdict == hook.AllowWithContext && dl.BareAllow:
+			if d.Context != "" {
+				out.HookSpecificOutput = &specific{HookEventName: name, AdditionalContext: hook.Clip(d.Context, budget)}
+			}
+		case d.Verdict == hook.AllowWithContext:
+			out.HookSpecificOutput = &specific{HookEventName: name, PermissionDecision: "allow",
+				PermissionDecisionReason: hook.Clip(d.Message, budget), AdditionalContext: hook.Clip(d.Context, budget)}
+		}
+	case hook.SessionStart, hook.UserPromptSubmit, hook.PostToolUse:
+		if d.Context != "" {
+			out.HookSpecificOutput = &specific{HookEventName: name, AdditionalContext: hook.Clip(d.Context, budget)}
+		}
+	}
+	if out.HookSpecificOutput != nil || out.SystemMessage != "" {
+		a.Stdout = JSON(out)
+	}
+	return a
+}
+
+// AskAsDeny turns an ask into a deny for an agent that cannot ask its user
+// from a hook: the model reads why, and that a person must decide.
+func AskAsDeny(d hook.Decision, title string) hook.Decision {
+	first, rest, _ := strings.Cut(d.Message, "\n")
+	first = strings.TrimPrefix(first, "intenthook: ")
+	code := d.Code
+	if code == "" {
+		code = "approval_required"
+	}
+	msg := "intenthook: deny [" + code + "] " + first
+	if rest != "" {
+		msg += "\n" + rest
+	}
+	if !strings.Contains(rest, "\ninstead: ") && !strings.HasPrefix(rest, "instead: ") {
+		who := title
+		if who == "" {
+			who = "this agent"
+		}
+		msg += "\ninstead: this needs a person's approval, and " + who + " cannot ask for it from a hook: stop and ask the user to approve it or to do it themselves"
+	}
+	return hook.Decision{Verdict: hook.Deny, Code: code, Message: msg, Notes: d.Notes}
+}
+
+// JSON encodes v on one line with a final newline, keeping < and > as they
+// are (contexts are XML the model reads).
+func JSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return b.String()
+}
+
+func notes(ns []string) string {
+	if len(ns) == 0 {
+		return ""
+	}
+	return strings.Join(ns, "\n") + "\n"
+}

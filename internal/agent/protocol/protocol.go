@@ -1,0 +1,89 @@
+// Package protocol holds what every agent adapter is made of: the Agent
+// descriptor (decode an event into a hook.Call, encode a hook.Decision as
+// the agent reads it, wire the agent's settings, check them), a lenient
+// reader of JSON events, tool tables that map an agent's tool names and
+// input fields to the gate's classes and paths, and the answer dialects the
+// agents share. The adapters themselves live in the packages beside it, one
+// per agent; nothing here knows a particular agent.
+package protocol
+
+import (
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Agent is everything intenthook knows about one coding agent's hooks.
+type Agent struct {
+	Name  string // the --agent value: claude, gemini, …
+	Title string // for people: "Gemini CLI"
+	// Verified says how the protocol was checked: the client version run
+	// live, or "documented, not verified live".
+	Verified string
+	// Decode turns one event into a Call. event is what the hook command
+	// stands for (PreToolUse for `pre`), used when the payload names none.
+	Decode func(ev Object, event string) (*hook.Call, error)
+	// Encode renders d as the answer to a call of event; budget caps every
+	// string handed to the agent.
+	Encode func(event string, d hook.Decision, budget int) hook.Answer
+	// ProjectDirVars are the variables the agent sets to its project
+	// directory in a hook's environment, in the order they are trusted.
+	ProjectDirVars []string
+	// ShellMarkers are variables the agent sets in its shell tool's
+	// environment: a command run with one of them set was run by the agent.
+	ShellMarkers []string
+	// Settings are the agent's committed hook settings files, relative to
+	// the workspace root.
+	Settings []string
+	// Wire merges intenthook's hooks into the agent's configuration under
+	// root, keeping what is there; a second run changes nothing.
+	Wire func(root string) (Change, error)
+	// Check inspects the wiring under root; configured is false when the
+	// agent is not wired at all (doctor then says nothing about it).
+	Check func(root string, env CheckEnv) (configured bool, checks []Check)
+}
+
+// Change is what wiring did to one file.
+type Change struct {
+	Action string // created, updated, kept
+	Path   string // root-relative
+	Detail string
+	// Notes are what a person must still do (trust the hooks in Codex…).
+	Notes []string
+}
+
+// Conflict is a file wiring refused to change, with what to do about it.
+type Conflict struct {
+	Path, Reason, Hint string
+}
+
+func (c *Conflict) Error() string { return c.Path + ": " + c.Reason }
+
+// Status is a check's outcome, printed as its mark. Only Fail makes doctor
+// fail: Warn is advice, Skip a check that could not run.
+type Status string
+
+// Outcomes.
+const (
+	Pass Status = "✓"
+	Fail Status = "✗"
+	Warn Status = "!"
+	Skip Status = "-"
+)
+
+// Check is one line of doctor's report.
+type Check struct {
+	Status Status
+	Name   string
+	Detail string
+	Hint   string // what to do, for Fail and Warn
+}
+
+// CheckEnv is what checks look at besides the workspace's files.
+type CheckEnv struct {
+	Getenv   func(string) string
+	LookPath func(string) (string, error)
+}
+
+// Program is the hook command's program, found on PATH: committed settings
+// then work for every teammate, wherever the binary is installed.
+const Program = hookconfig.Program

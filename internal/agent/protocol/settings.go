@@ -1,0 +1,306 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hookconfig"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// Change actions.
+const (
+	Created = "created"
+	Updated = "updated"
+	Kept    = "kept"
+)
+
+// WireJSON merges hooks into the Claude-shaped JSON settings file rel
+// (`{"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type": "command", …}]}]}}`)
+// under root, keeping every key, hook and the order of keys. The file is
+// rewritten only when a hook was added, so a second run leaves it byte for
+// byte as it was. An event that already runs the hook's subcommand (by any
+// path, with any matcher) is left as it is.
+func WireJSON(root, rel string, hooks []hookconfig.Hook, example string) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := os.ReadFile(path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	settings, err := hookconfig.Decode(data)
+	if err != nil {
+		return Change{}, &Conflict{Path: rel, Reason: "not valid JSON: " + err.Error(),
+			Hint: "fix " + rel + " (or move it aside) and run intenthook init again"}
+	}
+	added, err := hookconfig.Merge(settings, hooks)
+	if err != nil {
+		return Change{}, &Conflict{Path: rel, Reason: err.Error(), Hint: "see " + example + " for the shape the agent expects"}
+	}
+	if len(added) == 0 {
+		return Change{Action: Kept, Path: rel, Detail: "the hooks are wired"}, nil
+	}
+	out, err := hookconfig.Encode(settings)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := WriteFile(path, out); err != nil {
+		return Change{}, err
+	}
+	action := Created
+	if existed {
+		action = Updated
+	}
+	return Change{Action: action, Path: rel, Detail: "added " + describe(added)}, nil
+}
+
+// WriteFile writes a settings file durably, keeping an existing file's mode.
+func WriteFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	return state.WriteFile(path, data, mode, true)
+}
+
+func describe(hooks []hookconfig.Hook) string {
+	parts := make([]string, len(hooks))
+	for i, h := range hooks {
+		parts[i] = fmt.Sprintf("%s: %s", h.Event, h.Command())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Requirement is what one event must run for governance to hold: the
+// subcommand, for each of the names (tools, or session sources) its
+// matchers must select.
+type Requirement struct {
+	Event, Subcommand string
+	Names             []string // nil: the event has no matcher
+}
+
+// SettingsDoc is one settings file that exists and parses.
+type SettingsDoc struct {
+	Name string // as shown: .claude/settings.json, ~/.claude/settings.json
+	Doc  *hookconfig.Object
+}
+
+// LoadSettings reads the files (shown name, path) that exist; a file that
+// does not parse becomes a failed check named check.
+func LoadSettings(check string, files [][2]string) ([]SettingsDoc, []Check) {
+	var docs []SettingsDoc
+	var bad []Check
+	for _, f := range files {
+		data, err := os.ReadFile(f[1])
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err == nil {
+			var doc *hookconfig.Object
+			if doc, err = hookconfig.Decode(data); err == nil {
+				docs = append(docs, SettingsDoc{f[0], doc})
+				continue
+			}
+		}
+		bad = append(bad, Check{Fail, check, f[0] + ": " + err.Error(), "fix the JSON: the agent ignores a settings file it cannot parse"})
+	}
+	return docs, bad
+}
+
+// Wired reports whether any of docs runs an intenthook hook.
+func Wired(docs []SettingsDoc, events []string) bool {
+	for _, d := range docs {
+		for _, e := range events {
+			for _, h := range hookconfig.Handlers(d.Doc, e, nil) {
+				if h.Parsed && h.Invocation.Subcommand() != "" && isIntenthook(h.Invocation.Program) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isIntenthook(program string) bool {
+	base := filepath.Base(strings.ReplaceAll(program, `\`, "/"))
+	return strings.HasPrefix(base, Program)
+}
+
+// JSONCheck evaluates Claude-shaped wiring across settings documents.
+type JSONCheck struct {
+	Agent   string // check names are prefixed with it: "gemini hook BeforeTool"
+	Fix     string // the hint for a missing handler
+	Matches func(matcher, name string) bool
+	Getenv  func(string) string // the environment hook commands expand in
+	Ours    []hookconfig.Hook   // the wiring init writes, for hints
+	// Source names where Ours can be seen, for hints ("hooks.example.json");
+	// empty: intenthook init.
+	Source string
+}
+
+// Requirements checks each requirement and returns the checks with the
+// handlers found.
+func (jc JSONCheck) Requirements(docs []SettingsDoc, reqs []Requirement) ([]Check, []hookconfig.Handler) {
+	var checks []Check
+	var found []hookconfig.Handler
+	for _, r := range reqs {
+		c, hs := jc.requirement(docs, r)
+		checks = append(checks, c)
+		found = append(found, hs...)
+	}
+	return checks, found
+}
+
+func (jc JSONCheck) name(event string) string {
+	if jc.Agent == "" {
+		return "hook " + event
+	}
+	return jc.Agent + " hook " + event
+}
+
+func (jc JSONCheck) requirement(docs []SettingsDoc, r Requirement) (Check, []hookconfig.Handler) {
+	name := jc.name(r.Event)
+	command := Program + " " + r.Subcommand
+	var hs []hookconfig.Handler
+	var where []string
+	for _, d := range docs {
+		found := hookconfig.Runs(d.Doc, r.Event, r.Subcommand, jc.Getenv)
+		if len(found) > 0 {
+			where = append(where, d.Name)
+		}
+		hs = append(hs, found...)
+	}
+	if len(hs) == 0 {
+		return Check{Fail, name, "no handler runs " + command, jc.Fix}, nil
+	}
+	missing := jc.uncovered(hs, r.Names)
+	if len(missing) > 0 {
+		return Check{Fail, name, fmt.Sprintf("%s does not run for %s (matcher %s)", command, strings.Join(missing, ", "), matchers(hs)),
+			fmt.Sprintf("use the matcher %q for %s, as %s", jc.ourMatcher(r.Event), command, jc.source())}, hs
+	}
+	detail := command + " in " + strings.Join(where, ", ")
+	if len(r.Names) > 0 {
+		detail = fmt.Sprintf("%s for %s, in %s", command, strings.Join(r.Names, ", "), strings.Join(where, ", "))
+	}
+	return Check{Status: Pass, Name: name, Detail: detail}, hs
+}
+
+// uncovered returns the names no handler's matcher selects.
+func (jc JSONCheck) uncovered(hs []hookconfig.Handler, names []string) []string {
+	var missing []string
+	for _, n := range names {
+		covered := false
+		for _, h := range hs {
+			covered = covered || jc.Matches(h.Matcher, n)
+		}
+		if !covered {
+			missing = append(missing, n)
+		}
+	}
+	return missing
+}
+
+func (jc JSONCheck) source() string {
+	if jc.Source == "" {
+		return "intenthook init writes it"
+	}
+	return jc.Source + " does"
+}
+
+func (jc JSONCheck) ourMatcher(event string) string {
+	for _, h := range jc.Ours {
+		if h.Event == event {
+			return h.Matcher
+		}
+	}
+	return ""
+}
+
+func matchers(hs []hookconfig.Handler) string {
+	var ms []string
+	for _, h := range hs {
+		ms = append(ms, fmt.Sprintf("%q", h.Matcher))
+	}
+	return strings.Join(ms, ", ")
+}
+
+// CheckCommands checks that each program the handlers run resolves to an
+// executable file: most agents let a tool call through when its hook cannot
+// be run (governance silently off), and Copilot CLI blocks every tool.
+func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(string) (string, error)) Check {
+	programs := map[string]bool{}
+	for _, h := range hs {
+		programs[h.Invocation.Program] = true
+	}
+	if len(programs) == 0 {
+		return Check{Status: Skip, Name: name, Detail: "no intenthook hook configured"}
+	}
+	var ok, bad []string
+	for _, p := range sortedKeys(programs) {
+		path, err := resolve(p, lookPath)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		ok = append(ok, p+" → "+path)
+	}
+	if len(bad) > 0 {
+		return Check{Fail, name, strings.Join(bad, "; "),
+			"install intenthook on the PATH "+title+" runs hooks with (make install, or go install github.com/intenthook/intenthook/cmd/intenthook@latest), or fix the path in the hook command"}
+	}
+	return Check{Status: Pass, Name: name, Detail: strings.Join(ok, ", ")}
+}
+
+// resolve finds the executable a command's program word names: a path when
+// it has a separator, else a PATH lookup, as the shell does.
+func resolve(program string, lookPath func(string) (string, error)) (string, error) {
+	if !strings.ContainsAny(program, `/\`) {
+		path, err := lookPath(program)
+		if err != nil {
+			return "", fmt.Errorf("%s is not on PATH", program)
+		}
+		return path, nil
+	}
+	st, err := os.Stat(program)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s does not exist", program)
+	case !st.Mode().IsRegular() || runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
+		return "", fmt.Errorf("%s is not an executable file", program)
+	}
+	return program, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ProjectEnv is the environment a hook command expands in: the agent sets
+// each of vars to the project it started in.
+func ProjectEnv(root string, vars []string, getenv func(string) string) func(string) string {
+	return func(k string) string {
+		for _, v := range vars {
+			if k == v {
+				return root
+			}
+		}
+		if getenv == nil {
+			return ""
+		}
+		return getenv(k)
+	}
+}

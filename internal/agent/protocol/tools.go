@@ -1,0 +1,151 @@
+package protocol
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/patch"
+)
+
+// Tool says how to read one of an agent's tools: its class, and the input
+// fields that name its files, its command or its new text.
+type Tool struct {
+	Class hook.Class
+	// Path lists input keys that may name the file, first non-empty wins.
+	Path []string
+	// Paths is an input key holding a list of files (each a target).
+	Paths string
+	// Patch is an input key holding a patch in the "*** Begin Patch"
+	// envelope; PatchInput means the input itself is the patch string.
+	Patch      string
+	PatchInput bool
+	// Command is the shell command's key ("command" when empty).
+	Command string
+	// Dir is the key of the directory a shell command runs in, relative to
+	// the event's cwd when not absolute.
+	Dir string
+	// NewStrings lists keys holding the text an edit puts in (for ranges).
+	NewStrings []string
+}
+
+// Tools is an agent's tool table, by the names its events carry.
+type Tools map[string]Tool
+
+// Classify returns the class of a tool the table does not know: the
+// selection tool of intenthook's own MCP server under any server name, else
+// unclassified (allowed and not recorded before the fact, SPEC §4).
+func Classify(name string) hook.Class {
+	if name == "select_active_intent" || (strings.HasPrefix(name, "mcp__") && strings.HasSuffix(name, "__select_active_intent")) {
+		return hook.ClassSelect
+	}
+	return hook.ClassUnclassified
+}
+
+// Fill sets c's class and what its tool's input names, by the table entry
+// for c.ToolName. A write or delete tool whose files cannot be found is
+// marked Unparsed: the gate never lets an unknown target pass.
+func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
+	t, known := ts[c.ToolName]
+	if !known {
+		c.Class = Classify(c.ToolName)
+	} else {
+		c.Class = t.Class
+	}
+	in := AsObject(input)
+	c.IntentID = in.Str("intent_id")
+	c.MutationClass = in.Str("mutation_class")
+	if !known {
+		return
+	}
+	switch t.Class {
+	case hook.ClassShell:
+		key := t.Command
+		if key == "" {
+			key = "command"
+		}
+		c.Command = in.Str(key)
+		if dir := in.Str(t.Dir); t.Dir != "" && dir != "" {
+			c.Cwd = joinDir(c.Cwd, NativePath(dir))
+		}
+		return
+	case hook.ClassRead:
+		if p := in.Str(t.Path...); p != "" {
+			c.Paths = []string{NativePath(p)}
+		}
+		return
+	case hook.ClassWrite, hook.ClassDelete:
+	default:
+		return
+	}
+	for _, k := range t.NewStrings {
+		if s, ok := in.StrOK(k); ok {
+			c.NewStrings = append(c.NewStrings, s)
+		}
+	}
+	if t.Patch != "" || t.PatchInput {
+		text, ok := in.StrOK(t.Patch)
+		if t.PatchInput {
+			text, ok = String(input)
+		}
+		c.Paths, c.Unparsed = patchPaths(text, ok)
+		return
+	}
+	if p := in.Str(t.Path...); p != "" {
+		c.Paths = append(c.Paths, NativePath(p))
+	}
+	for _, p := range in.Strs(t.Paths) {
+		if p != "" {
+			c.Paths = append(c.Paths, NativePath(p))
+		}
+	}
+	if len(c.Paths) == 0 {
+		c.Unparsed = "the tool's input names no file"
+	}
+}
+
+// patchPaths returns the files a patch names, or why it names none.
+func patchPaths(text string, ok bool) ([]string, string) {
+	if !ok {
+		return nil, "the tool's input holds no patch text"
+	}
+	paths, err := patch.Paths(text)
+	if err != nil {
+		return nil, err.Error()
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = NativePath(p)
+	}
+	return out, ""
+}
+
+func joinDir(cwd, dir string) string {
+	if filepath.IsAbs(dir) || cwd == "" {
+		return dir
+	}
+	return filepath.Join(cwd, dir)
+}
+
+// PatchPaths returns the files a patch text names, or why it names none.
+func PatchPaths(text string) ([]string, string) { return patchPaths(text, true) }
+
+// Hunks reads Claude Code's structuredPatch: each hunk's place in the new
+// file. ok is false when raw is not a list.
+func Hunks(raw json.RawMessage) ([]hook.Hunk, bool) {
+	var hunks []struct {
+		NewStart *int `json:"newStart"`
+		NewLines *int `json:"newLines"`
+	}
+	if json.Unmarshal(raw, &hunks) != nil || len(raw) == 0 || raw[0] != '[' {
+		return nil, false
+	}
+	var out []hook.Hunk
+	for _, h := range hunks {
+		if h.NewStart != nil && h.NewLines != nil {
+			out = append(out, hook.Hunk{NewStart: *h.NewStart, NewLines: *h.NewLines})
+		}
+	}
+	return out, true
+}
