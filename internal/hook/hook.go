@@ -61,8 +61,11 @@ type Call struct {
 	Source         string // SessionStart: startup, resume, clear, compact
 	Prompt         string
 
-	// Agent names the agent that sent the event (claude, gemini, …).
+	// Agent names the agent that sent the event (claude, gemini, …), and
+	// Variant which of its shapes ("claude" for Copilot CLI running
+	// Claude-format hooks), for the answer.
 	Agent     string
+	Variant   string
 	ToolName  string
 	ToolUseID string
 	// Class is the tool's class in the agent's own tool table; config's

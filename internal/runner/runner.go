@@ -56,36 +56,36 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(256 << 20)
 	var cfg *config.Config
-	event := h.Event
+	call := &hook.Call{Event: h.Event} // until the event is decoded
 	ag, err := agent.Lookup(orDefault(h.Agent))
 	if err != nil {
 		return UsageError(h.Event, err, env, std)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			code = fail(h, ag, event, cfg, fmt.Errorf("internal error: %v", r), std, env, getenv)
+			code = fail(h, ag, call, cfg, fmt.Errorf("internal error: %v", r), std, env, getenv)
 		}
 	}()
 	ev, err := protocol.ReadEvent(std.Stdin)
 	if err != nil {
-		return fail(h, ag, event, cfg, err, std, env, getenv)
+		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	if h.Agent == "" {
 		if ag, err = agent.Lookup(agent.Detect(ev)); err != nil {
-			return fail(h, ag, event, cfg, err, std, env, getenv)
+			return fail(h, ag, call, cfg, err, std, env, getenv)
 		}
 	}
-	call, err := ag.Decode(ev, h.Event)
+	decoded, err := ag.Decode(ev, h.Event)
 	if err != nil {
-		return fail(h, ag, event, cfg, err, std, env, getenv)
+		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
-	event = call.Event
+	call = decoded
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
 	}
 	if err != nil {
-		return fail(h, ag, event, cfg, err, std, env, getenv)
+		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	if g == nil {
 		return 0 // governance off: nothing printed, nothing written
@@ -93,10 +93,10 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	ctx := context.Background()
 	d, err := h.Pipeline(ctx, g)
 	if err != nil {
-		return fail(h, ag, event, cfg, err, std, env, getenv)
+		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	d.Notes = append(d.Notes, g.Notes()...)
-	ans := ag.Encode(event, d, g.Budget())
+	ans := ag.Encode(call, d, g.Budget())
 	if h.AlwaysOpen && ans.Exit != 0 {
 		ans.Exit = 0
 	}
@@ -109,7 +109,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 // fail applies the fail mode to err: open answers exit 0 with a warning,
 // closed denies with internal_error. Without a governed root the error is
 // nobody's business: governance is off there.
-func fail(h Hook, ag protocol.Agent, event string, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) (code int) {
+func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err error, std IO, env *gate.Env, getenv func(string) string) (code int) {
 	defer func() {
 		// The last line of defence: even a failure while failing must not
 		// print a trace or exit with another code.
@@ -133,16 +133,19 @@ func fail(h Hook, ag protocol.Agent, event string, cfg *config.Config, err error
 	if ag.Encode == nil {
 		ag, _ = agent.Lookup(agent.Default)
 	}
+	if call == nil {
+		call = &hook.Call{Event: h.Event}
+	}
 	if cfg.Closed() && !h.AlwaysOpen {
 		d := hook.Decision{Verdict: hook.Deny, Code: hook.CodeInternalError, Message: fmt.Sprintf("intenthook: deny [%s] %s", hook.CodeInternalError, msg)}
-		ans := ag.Encode(event, d, budget)
+		ans := ag.Encode(call, d, budget)
 		io.WriteString(std.Stdout, ans.Stdout)
 		io.WriteString(std.Stderr, ans.Stderr)
 		return ans.Exit
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
-	if event == hook.PreToolUse {
-		ans := ag.Encode(event, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
+	if call.Event == hook.PreToolUse {
+		ans := ag.Encode(call, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
 		io.WriteString(std.Stdout, ans.Stdout)
 	}
 	return 0
@@ -162,7 +165,7 @@ func UsageError(event string, err error, env *gate.Env, std IO) int {
 	if getenv("INTENTHOOK_DISABLE") == "1" {
 		return 0
 	}
-	return fail(Hook{Event: event, AlwaysOpen: event == hook.SessionStart}, protocol.Agent{}, event, nil, fmt.Errorf("usage: %w", err), std, env, getenv)
+	return fail(Hook{Event: event, AlwaysOpen: event == hook.SessionStart}, protocol.Agent{}, &hook.Call{Event: event}, nil, fmt.Errorf("usage: %w", err), std, env, getenv)
 }
 
 func orDefault(name string) string {

@@ -256,6 +256,8 @@ func (w *walker) dispatch(c *call) {
 		w.git(c)
 	case "patch":
 		w.patch(c)
+	case "apply_patch", "applypatch":
+		w.applyPatch(c)
 	case "psql", "mysql", "mariadb", "sqlite3":
 		w.sql(c)
 	case "chmod", "chown", "chgrp":

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	patchfmt "github.com/intenthook/intenthook/internal/patch"
 )
 
 // Programs that run other code: shells, interpreters, find -exec, patch, databases; and the
@@ -302,6 +304,29 @@ func (w *walker) patch(c *call) {
 		return
 	}
 	w.opaque("patch: targets come from the patch")
+}
+
+// applyPatch reads the files of a patch in the "*** Begin Patch" envelope
+// given on a here-document (Codex applies `apply_patch <<'EOF' … EOF` itself,
+// and no after-tool event follows): each is a target, relative to the
+// command's directory.
+func (w *walker) applyPatch(c *call) {
+	if !c.in.fed || c.in.text == "" {
+		w.opaque(c.name + ": the patch does not come from a here-document")
+		return
+	}
+	files, err := patchfmt.Files(c.in.text)
+	if err != nil {
+		w.opaque(c.name + ": " + err.Error())
+		return
+	}
+	for _, f := range files {
+		e := writes
+		if f.Op == patchfmt.Delete {
+			e = deletes
+		}
+		w.target(c.f, c.name, e, literal(f.Path))
+	}
 }
 
 // sql finds statements that destroy data in a database client's arguments or here-document.

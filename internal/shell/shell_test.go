@@ -55,6 +55,14 @@ func TestAnalyse(t *testing.T) {
 		{`echo 127.0.0.1 | sudo tee /etc/hosts > /dev/null`, Analysis{Writes: list("/etc/hosts")}},
 		{`make 2>&1 | tee >(gzip > log.gz)`, Analysis{Writes: list("log.gz")}},
 
+		// Codex applies a patch given to apply_patch on a here-document itself.
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/new.go\n+package src\n*** Update File: a.go\n*** Move to: b.go\n*** Delete File: old.go\n*** End Patch\nEOF",
+			Analysis{Writes: list("src/new.go", "a.go", "b.go"), Deletes: list("old.go")}},
+		{"cd sub && applypatch <<EOF\n*** Begin Patch\n*** Update File: x.go\n*** End Patch\nEOF", Analysis{Writes: list("sub/x.go")}},
+		{"bash -lc \"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: y.go\n+y\n*** End Patch\nEOF\"", Analysis{Writes: list("y.go")}},
+		{"apply_patch < p.diff", Analysis{Opaque: list("apply_patch: the patch does not come from a here-document")}},
+		{"apply_patch <<'EOF'\nnot a patch\nEOF", Analysis{Opaque: list(`apply_patch: not a patch: no "*** Begin Patch" line`)}},
+
 		// A literal cd moves the targets after it.
 		{`cd sub && echo x > f`, Analysis{Writes: list("sub/f")}},
 		{`cd /srv/app; rm -f cache.db`, Analysis{Deletes: list("/srv/app/cache.db")}},

@@ -153,7 +153,7 @@ func TestEncode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := Dialect.Encode(tt.event, tt.d, 9500)
+			a := Dialect.EncodeEvent(tt.event, tt.d, 9500)
 			if a.Exit != tt.exit || a.Stdout != tt.stdout || a.Stderr != tt.stderr {
 				t.Errorf("got %+v", a)
 			}
@@ -166,7 +166,7 @@ func TestEncode(t *testing.T) {
 
 func TestEncodeBudget(t *testing.T) {
 	long := strings.Repeat("é", 20000)
-	a := Dialect.Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: long, Context: long}, 9500)
+	a := Dialect.EncodeEvent(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Message: long, Context: long}, 9500)
 	var out struct {
 		H struct {
 			Reason  string `json:"permissionDecisionReason"`
@@ -202,7 +202,7 @@ func FuzzDecodeEvent(f *testing.F) {
 				t.Fatal("empty path decoded")
 			}
 		}
-		a := Dialect.Encode(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Context: c.Command}, 100)
+		a := Dialect.EncodeEvent(hook.PreToolUse, hook.Decision{Verdict: hook.AllowWithContext, Context: c.Command}, 100)
 		if a.Stdout != "" && !json.Valid([]byte(a.Stdout)) {
 			t.Fatalf("invalid JSON answer %q", a.Stdout)
 		}

@@ -42,8 +42,13 @@ type output struct {
 	SystemMessage      string    `json:"systemMessage,omitempty"`
 }
 
-// Encode renders d as the answer to an event of the given kind.
-func (dl Dialect) Encode(event string, d hook.Decision, budget int) hook.Answer {
+// Encode renders d as the answer to c.
+func (dl Dialect) Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
+	return dl.EncodeEvent(c.Event, d, budget)
+}
+
+// EncodeEvent renders d as the answer to an event of the given kind.
+func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.Answer {
 	if dl.NoAsk && d.Verdict == hook.Ask {
 		d = AskAsDeny(d, dl.Title)
 	}

@@ -22,9 +22,10 @@ type Agent struct {
 	// Decode turns one event into a Call. event is what the hook command
 	// stands for (PreToolUse for `pre`), used when the payload names none.
 	Decode func(ev Object, event string) (*hook.Call, error)
-	// Encode renders d as the answer to a call of event; budget caps every
+	// Encode renders d as the answer to c (c.Event says which event;
+	// c.Variant which of the agent's shapes it came in); budget caps every
 	// string handed to the agent.
-	Encode func(event string, d hook.Decision, budget int) hook.Answer
+	Encode func(c *hook.Call, d hook.Decision, budget int) hook.Answer
 	// ProjectDirVars are the variables the agent sets to its project
 	// directory in a hook's environment, in the order they are trusted.
 	ProjectDirVars []string
