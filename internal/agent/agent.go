@@ -8,8 +8,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/agent/auggie"
 	"github.com/intenthook/intenthook/internal/agent/claude"
+	"github.com/intenthook/intenthook/internal/agent/cline"
+	"github.com/intenthook/intenthook/internal/agent/codex"
+	"github.com/intenthook/intenthook/internal/agent/copilot"
+	"github.com/intenthook/intenthook/internal/agent/cursor"
+	"github.com/intenthook/intenthook/internal/agent/droid"
+	"github.com/intenthook/intenthook/internal/agent/gemini"
+	"github.com/intenthook/intenthook/internal/agent/opencode"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/agent/qwen"
+	"github.com/intenthook/intenthook/internal/agent/windsurf"
 )
 
 // Default is the agent assumed when nothing says otherwise.
@@ -19,6 +29,8 @@ const Default = claude.Name
 func All() []protocol.Agent {
 	list := []protocol.Agent{
 		claude.Agent(),
+		auggie.Agent(), cline.Agent(), codex.Agent(), copilot.Agent(), cursor.Agent(),
+		droid.Agent(), gemini.Agent(), opencode.Agent(), qwen.Agent(), windsurf.Agent(),
 	}
 	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].Name < list[1+j].Name })
 	return list
@@ -44,7 +56,55 @@ func Names() []string {
 }
 
 // Detect names the agent an event comes from when its shape says so
-// unambiguously, else Default.
+// unambiguously, else Default. The marks are fields or names only that
+// agent sends (AGENT-PROTOCOLS.md): an event that could be Claude Code's is
+// Claude Code's.
 func Detect(ev protocol.Object) string {
+	name := ev.Str("hook_event_name")
+	switch {
+	case ev.Has("agent_action_name") && ev.Has("trajectory_id"):
+		return windsurf.Name
+	case ev.Has("hookName") && ev.Has("taskId"):
+		return cline.Name
+	case name == "" && (ev.Has("sessionId") || ev.Has("toolName")):
+		return copilot.Name
+	case name == "":
+		return Default
+	case gemini.Events[name] != "" && name != "SessionStart":
+		return gemini.Name
+	case ev.Has("cursor_version") || (ev.Has("conversation_id") && ev.Has("generation_id")):
+		return cursor.Name
+	case name == "PromptSubmit" || (ev.Has("conversation_id") && ev.Has("workspace_roots")):
+		return auggie.Name
+	case ev.Has("turn_id"):
+		return codex.Name
+	case ev.Has("prompt_id") || ev.Has("tool_call_id"):
+		return qwen.Name
+	}
+	switch ev.Str("tool_name") {
+	case "Create", "Execute", "ApplyPatch":
+		return droid.Name
+	case "apply_patch":
+		if protocol.AsObject(ev["tool_input"]).Has("command") {
+			return codex.Name
+		}
+	}
+	if copilotThroughClaude(ev) {
+		return copilot.Name
+	}
 	return Default
+}
+
+// copilotThroughClaude recognises Copilot CLI running Claude-format hooks:
+// its result comes as tool_result, its patches as a bare string input, and
+// its file tools carry Copilot's argument names.
+func copilotThroughClaude(ev protocol.Object) bool {
+	if ev.Has("tool_result") {
+		return true
+	}
+	if _, isString := protocol.String(ev["tool_input"]); isString {
+		return true
+	}
+	in := protocol.AsObject(ev["tool_input"])
+	return in.Has("file_text") || (in.Has("old_str") && !in.Has("file_path"))
 }

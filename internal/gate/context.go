@@ -18,6 +18,10 @@ A denied tool call explains why and what to do instead; governance files are cha
 // SessionContext answers SessionStart (every source, compact included, so
 // the context survives compaction) and UserPromptSubmit (SPEC §9).
 func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
+	if g.call.Repeat {
+		g.explain.step("context", "skip", "the agent resends this event without news")
+		return hook.Decision{}, nil
+	}
 	if g.call.Model != "" || g.call.TranscriptPath != "" {
 		if err := g.updateSession(ctx, func(s *state.Session) {}); err != nil {
 			return hook.Decision{}, err

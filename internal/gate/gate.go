@@ -27,9 +27,12 @@ type Env struct {
 	Explain io.Writer // non-nil with --explain
 	Version string    // stamped on ledger records
 	// Hook is set for the hook commands: only they look for the root in
-	// $CLAUDE_PROJECT_DIR too (SPEC §1); commands people run walk up from
-	// --root or the working directory.
+	// the agent's project directory variable too (SPEC §1); commands
+	// people run walk up from --root or the working directory.
 	Hook bool
+	// ProjectDirVars name the variables the calling agent sets to its
+	// project directory ($CLAUDE_PROJECT_DIR for Claude Code).
+	ProjectDirVars []string
 }
 
 func (e *Env) now() time.Time {
@@ -68,7 +71,11 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	explain := newExplainer(env.Explain)
 	projectDir := ""
 	if env.Hook {
-		projectDir = getenv("CLAUDE_PROJECT_DIR")
+		for _, v := range env.ProjectDirVars {
+			if projectDir = getenv(v); projectDir != "" {
+				break
+			}
+		}
 	}
 	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, projectDir, env.Wd))
 	if root == "" {

@@ -60,6 +60,9 @@ type Call struct {
 	Model          string
 	Source         string // SessionStart: startup, resume, clear, compact
 	Prompt         string
+	// Repeat marks an event the agent resends without news (Qwen Code's
+	// UserPromptSubmit before every model round trip): answered with nothing.
+	Repeat bool
 
 	// Agent names the agent that sent the event (claude, gemini, …), and
 	// Variant which of its shapes ("claude" for Copilot CLI running

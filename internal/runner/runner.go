@@ -80,6 +80,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	call = decoded
+	env.ProjectDirVars = ag.ProjectDirVars
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
@@ -118,8 +119,20 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 			code = 0
 		}
 	}()
+	if ag.Encode == nil {
+		ag, _ = agent.Lookup(agent.Default)
+	}
+	if call == nil {
+		call = &hook.Call{Event: h.Event}
+	}
 	if cfg == nil {
-		root := workspace.Discover(workspace.Candidates(env.Root, nil, "", getenv("CLAUDE_PROJECT_DIR"), env.Wd))
+		projectDir := ""
+		for _, v := range ag.ProjectDirVars {
+			if projectDir = getenv(v); projectDir != "" {
+				break
+			}
+		}
+		root := workspace.Discover(workspace.Candidates(env.Root, nil, "", projectDir, env.Wd))
 		if root == "" {
 			return 0
 		}
@@ -130,12 +143,6 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 		budget = config.Default().ContextBudgetBytes // an invalid setting is what failed
 	}
 	msg := oneLine(err.Error())
-	if ag.Encode == nil {
-		ag, _ = agent.Lookup(agent.Default)
-	}
-	if call == nil {
-		call = &hook.Call{Event: h.Event}
-	}
 	if cfg.Closed() && !h.AlwaysOpen {
 		d := hook.Decision{Verdict: hook.Deny, Code: hook.CodeInternalError, Message: fmt.Sprintf("intenthook: deny [%s] %s", hook.CodeInternalError, msg)}
 		ans := ag.Encode(call, d, budget)

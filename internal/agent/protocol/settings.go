@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -255,7 +256,7 @@ func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(st
 	}
 	if len(bad) > 0 {
 		return Check{Fail, name, strings.Join(bad, "; "),
-			"install intenthook on the PATH "+title+" runs hooks with (make install, or go install github.com/intenthook/intenthook/cmd/intenthook@latest), or fix the path in the hook command"}
+			"install intenthook on the PATH " + title + " runs hooks with (make install, or go install github.com/intenthook/intenthook/cmd/intenthook@latest), or fix the path in the hook command"}
 	}
 	return Check{Status: Pass, Name: name, Detail: strings.Join(ok, ", ")}
 }
@@ -303,4 +304,183 @@ func ProjectEnv(root string, vars []string, getenv func(string) string) func(str
 		}
 		return getenv(k)
 	}
+}
+
+// SettingsPaths lists a project settings file (root-relative) and, when
+// HOME is known, a user one ("~/…"), as LoadSettings takes them.
+func SettingsPaths(root, project string, getenv func(string) string, user string) [][2]string {
+	files := [][2]string{{project, filepath.Join(root, filepath.FromSlash(project))}}
+	if getenv != nil && getenv("HOME") != "" && user != "" {
+		files = append(files, [2]string{user, filepath.Join(getenv("HOME"), filepath.FromSlash(strings.TrimPrefix(user, "~/")))})
+	}
+	return files
+}
+
+// ClaudeShaped describes an agent's Claude-shaped settings for
+// CheckClaudeShaped.
+type ClaudeShaped struct {
+	Agent         Agent
+	Root          string
+	Env           CheckEnv
+	Project, User string // settings files: root-relative, and "~/…" or ""
+	Hooks         []hookconfig.Hook
+	Requirements  []Requirement
+	// Matches applies the agent's matcher rules for an event.
+	Matches func(matcher, name string) bool
+}
+
+// CheckClaudeShaped checks an agent's Claude-shaped wiring: configured is
+// false when no settings file runs intenthook at all.
+func CheckClaudeShaped(cs ClaudeShaped) (bool, []Check) {
+	docs, checks := LoadSettings(cs.Agent.Name+" settings", SettingsPaths(cs.Root, cs.Project, cs.Env.Getenv, cs.User))
+	var events []string
+	for _, r := range cs.Requirements {
+		events = append(events, r.Event)
+	}
+	if !Wired(docs, events) {
+		return len(checks) > 0, checks
+	}
+	jc := JSONCheck{Agent: cs.Agent.Name, Fix: "run intenthook init --agent " + cs.Agent.Name, Matches: cs.Matches,
+		Getenv: ProjectEnv(cs.Root, cs.Agent.ProjectDirVars, cs.Env.Getenv), Ours: cs.Hooks}
+	reqs, found := jc.Requirements(docs, cs.Requirements)
+	checks = append(checks, reqs...)
+	return true, append(checks, CheckCommands(cs.Agent.Name+" hook command", cs.Agent.Title, found, cs.Env.LookPath))
+}
+
+// FlatHook is one entry of a flat hooks file (Cursor, Windsurf):
+// `{"hooks": {"<event>": [{"command": "…", …}]}}`.
+type FlatHook struct {
+	Event      string
+	Subcommand string
+	Args       string
+	Extra      []Field // more fields of the entry, in order
+}
+
+// Field is one key and value of a JSON object.
+type Field struct {
+	Key   string
+	Value any // string, bool or json.Number
+}
+
+// Command is the entry's command line.
+func (h FlatHook) Command() string {
+	return hookconfig.Hook{Subcommand: h.Subcommand, Args: h.Args}.Command()
+}
+
+// WireFlat merges hooks into the flat hooks file rel, keeping everything
+// there; an event that already runs the subcommand is left as it is. With
+// version set, a new file starts with "version": 1.
+func WireFlat(root, rel string, version bool, hooks []FlatHook) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := os.ReadFile(path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return Change{}, &Conflict{Path: rel, Reason: "not valid JSON: " + err.Error(), Hint: "fix " + rel + " (or move it aside) and run intenthook init again"}
+	}
+	if _, ok := doc.Get("version"); !ok && version && !existed {
+		doc.Set("version", json.Number("1"))
+	}
+	hv, _ := doc.Get("hooks")
+	hooksObj, ok := hv.(*hookconfig.Object)
+	if hv == nil {
+		hooksObj, ok = &hookconfig.Object{}, true
+		doc.Set("hooks", hooksObj)
+	}
+	if !ok {
+		return Change{}, &Conflict{Path: rel, Reason: `"hooks" is not an object`, Hint: "fix " + rel}
+	}
+	var added []string
+	for _, h := range hooks {
+		v, _ := hooksObj.Get(h.Event)
+		list, isList := v.([]any)
+		if v != nil && !isList {
+			return Change{}, &Conflict{Path: rel, Reason: fmt.Sprintf(`"hooks.%s" is not a list`, h.Event), Hint: "fix " + rel}
+		}
+		if runsFlat(list, h.Subcommand) {
+			continue
+		}
+		entry := &hookconfig.Object{}
+		entry.Set("command", h.Command())
+		for _, f := range h.Extra {
+			entry.Set(f.Key, f.Value)
+		}
+		hooksObj.Set(h.Event, append(list, entry))
+		added = append(added, h.Event+": "+h.Command())
+	}
+	if len(added) == 0 {
+		return Change{Action: Kept, Path: rel, Detail: "the hooks are wired"}, nil
+	}
+	out, err := hookconfig.Encode(doc)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := WriteFile(path, out); err != nil {
+		return Change{}, err
+	}
+	action := Created
+	if existed {
+		action = Updated
+	}
+	return Change{Action: action, Path: rel, Detail: "added " + strings.Join(added, ", ")}, nil
+}
+
+// FlatRuns returns the entries of a flat hooks file's event list that run
+// intenthook's subcommand sub.
+func FlatRuns(list []any, sub string, getenv func(string) string) []hookconfig.Handler {
+	var out []hookconfig.Handler
+	for _, item := range list {
+		o, ok := item.(*hookconfig.Object)
+		if !ok {
+			continue
+		}
+		v, _ := o.Get("command")
+		cmd, _ := v.(string)
+		inv, parsed := hookconfig.ParseCommand(cmd, getenv)
+		if parsed && inv.Subcommand() == sub && isIntenthook(inv.Program) {
+			out = append(out, hookconfig.Handler{Command: cmd, Invocation: inv, Parsed: true})
+		}
+	}
+	return out
+}
+
+func runsFlat(list []any, sub string) bool { return len(FlatRuns(list, sub, nil)) > 0 }
+
+// CheckFlat checks a flat hooks file: each event of hooks runs its
+// subcommand, and the command resolves to an executable.
+func CheckFlat(ag Agent, root, rel string, hooks []FlatHook, env CheckEnv) (bool, []Check) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	name := ag.Name + " hooks"
+	if err != nil {
+		return true, []Check{{Status: Fail, Name: name, Detail: err.Error()}}
+	}
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return true, []Check{{Status: Fail, Name: name, Detail: rel + ": " + err.Error(), Hint: "fix the JSON: " + ag.Title + " ignores a hooks file it cannot parse"}}
+	}
+	hv, _ := doc.Get("hooks")
+	hooksObj, _ := hv.(*hookconfig.Object)
+	var checks []Check
+	var found []hookconfig.Handler
+	for _, h := range hooks {
+		var list []any
+		if hooksObj != nil {
+			v, _ := hooksObj.Get(h.Event)
+			list, _ = v.([]any)
+		}
+		hs := FlatRuns(list, h.Subcommand, ProjectEnv(root, ag.ProjectDirVars, env.Getenv))
+		found = append(found, hs...)
+		if len(hs) == 0 {
+			checks = append(checks, Check{Status: Fail, Name: ag.Name + " hook " + h.Event, Detail: "no hook runs " + Program + " " + h.Subcommand, Hint: "run intenthook init --agent " + ag.Name})
+			continue
+		}
+		checks = append(checks, Check{Status: Pass, Name: ag.Name + " hook " + h.Event, Detail: Program + " " + h.Subcommand + " in " + rel})
+	}
+	return true, append(checks, CheckCommands(ag.Name+" hook command", ag.Title, found, env.LookPath))
 }

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// TestPayloads decodes every captured payload in testdata/agents: the agent
+// is detected from the shape (or given, where the shape is ambiguous), and
+// the call carries the event, class, files and session the gate needs.
+func TestPayloads(t *testing.T) {
+	type want struct {
+		agent   string // detected
+		event   string
+		class   hook.Class
+		session string
+		cwd     string
+		paths   []string
+		command string
+	}
+	tests := map[string]want{
+		"claude/doc-PreToolUse-Write.json":              {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
+		"gemini/doc-BeforeTool-write_file.json":          {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"gemini/doc-AfterTool-write_file.json":           {"gemini", hook.PostToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"gemini/doc-BeforeTool-write_file-relative.json": {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"sub/rel.txt"}, ""},
+		"gemini/doc-BeforeTool-run_shell_command.json":   {"gemini", hook.PreToolUse, hook.ClassShell, "03aaf7a2-0000-4000-8000-000000000001", "/w/sub", nil, "echo shell > shell.txt"},
+		"gemini/doc-BeforeAgent.json":                    {"gemini", hook.UserPromptSubmit, hook.ClassUnclassified, "03aaf7a2-0000-4000-8000-000000000001", "/w", nil, ""},
+		"codex/doc-PreToolUse-apply_patch.json":          {"codex", hook.PreToolUse, hook.ClassWrite, "01a202d3-97d1-4000-8000-000000000001", "/w", []string{"hello.txt", "sub/two.txt", "README.md", "docs/README.md"}, ""},
+		"codex/doc-PostToolUse-apply_patch.json":         {"codex", hook.PostToolUse, hook.ClassWrite, "01a202d3-97d1-4000-8000-000000000001", "/w", []string{"hello.txt"}, ""},
+		"codex/doc-PreToolUse-Bash.json":                 {"codex", hook.PreToolUse, hook.ClassShell, "01a202d3-97d1-4000-8000-000000000001", "/w/sub-not-there", nil, "echo shell > shell.txt"},
+		"codex/doc-SessionStart.json":                    {"claude", hook.SessionStart, hook.ClassUnclassified, "01a202d3-97d1-4000-8000-000000000001", "/w", nil, ""},
+		"qwen/doc-PreToolUse-write_file.json":            {"qwen", hook.PreToolUse, hook.ClassWrite, "aebbd9d0-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"qwen/doc-PostToolUse-run_shell_command.json":    {"qwen", hook.PostToolUse, hook.ClassShell, "aebbd9d0-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
+		"qwen/doc-UserPromptSubmit-empty.json":           {"qwen", hook.UserPromptSubmit, hook.ClassUnclassified, "aebbd9d0-0000-4000-8000-000000000001", "/w", nil, ""},
+		"copilot/doc-preToolUse-create.json":             {"copilot", hook.PreToolUse, hook.ClassWrite, "123bc8b8-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"copilot/doc-preToolUse-apply_patch.json":        {"copilot", hook.PreToolUse, hook.ClassWrite, "123bc8b8-0000-4000-8000-000000000001", "/w", []string{"hello.txt"}, ""},
+		"copilot/doc-postToolUse-bash.json":              {"copilot", hook.PostToolUse, hook.ClassShell, "123bc8b8-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
+		"copilot/doc-claude-PreToolUse-Edit-patch.json":  {"copilot", hook.PreToolUse, hook.ClassWrite, "3f6cf26a-0000-4000-8000-000000000001", "/w", []string{"hello.txt"}, ""},
+		"copilot/doc-claude-PreToolUse-Write.json":       {"copilot", hook.PreToolUse, hook.ClassWrite, "3f6cf26a-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"droid/doc-PreToolUse-Create.json":               {"droid", hook.PreToolUse, hook.ClassWrite, "8d8ff3d4-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"droid/doc-PostToolUse-Create.json":              {"droid", hook.PostToolUse, hook.ClassWrite, "8d8ff3d4-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
+		"droid/doc-PreToolUse-Execute.json":              {"droid", hook.PreToolUse, hook.ClassShell, "8d8ff3d4-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
+		"auggie/doc-PreToolUse-save-file.json":           {"auggie", hook.PreToolUse, hook.ClassWrite, "600fac30-0000-4000-8000-000000000001", "/w", []string{"hello.txt"}, ""},
+		"auggie/doc-PostToolUse-remove-files.json":       {"auggie", hook.PostToolUse, hook.ClassWrite, "600fac30-0000-4000-8000-000000000001", "/w", []string{"shell.txt"}, ""},
+		"auggie/doc-PreToolUse-launch-process.json":      {"auggie", hook.PreToolUse, hook.ClassShell, "600fac30-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
+		"cursor/doc-beforeShellExecution.json":           {"cursor", hook.PreToolUse, hook.ClassShell, "c-1", "/w", nil, "echo x > src/out.txt"},
+		"cursor/doc-afterFileEdit.json":                  {"cursor", hook.PostToolUse, hook.ClassWrite, "c-1", "/w", []string{"/w/src/a.ts"}, ""},
+		"windsurf/doc-pre_write_code.json":               {"windsurf", hook.PreToolUse, hook.ClassWrite, "t-1", "", []string{"/w/src/a.ts"}, ""},
+		"windsurf/doc-pre_run_command.json":              {"windsurf", hook.PreToolUse, hook.ClassShell, "t-1", "/w", nil, "echo x > out.txt"},
+		"cline/doc-PreToolUse-write_to_file.json":        {"cline", hook.PreToolUse, hook.ClassWrite, "task-1", "/w", []string{"src/a.ts"}, ""},
+		"opencode/doc-PreToolUse-write.json":             {"claude", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
+	}
+	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
+	seen := 0
+	for _, f := range files {
+		rel := strings.TrimPrefix(filepath.ToSlash(f), "../../testdata/agents/")
+		w, ok := tests[rel]
+		if !ok {
+			if strings.HasPrefix(filepath.Base(rel), "doc-") {
+				t.Errorf("%s: no expectation in the table", rel)
+			}
+			continue
+		}
+		seen++
+		t.Run(rel, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := protocol.ParseObject(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Detect(ev); got != w.agent {
+				t.Errorf("Detect = %s, want %s", got, w.agent)
+			}
+			// Decode with the agent of the folder (the hooks init writes
+			// pass --agent), with the hook command's own event.
+			ag, err := Lookup(strings.Split(rel, "/")[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmdEvent := w.event
+			c, err := ag.Decode(ev, cmdEvent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Event != w.event || c.Class != w.class || c.SessionID != w.session || c.Cwd != w.cwd || c.Command != w.command || !reflect.DeepEqual(c.Paths, w.paths) {
+				t.Errorf("got event=%s class=%s session=%s cwd=%s command=%q paths=%q unparsed=%q",
+					c.Event, c.Class, c.SessionID, c.Cwd, c.Command, c.Paths, c.Unparsed)
+			}
+			if c.Agent != ag.Name {
+				t.Errorf("Agent = %s", c.Agent)
+			}
+		})
+	}
+	if seen != len(tests) {
+		t.Errorf("%d of %d payloads found", seen, len(tests))
+	}
+}
+
+func TestLookup(t *testing.T) {
+	if len(Names()) != 11 {
+		t.Errorf("agents: %v", Names())
+	}
+	if _, err := Lookup("roo"); err == nil || !strings.Contains(err.Error(), "known: claude, auggie") {
+		t.Errorf("Lookup(roo) = %v", err)
+	}
+	for _, a := range All() {
+		if a.Decode == nil || a.Encode == nil || a.Wire == nil || a.Check == nil || a.Title == "" || a.Verified == "" {
+			t.Errorf("%s is incomplete", a.Name)
+		}
+	}
+}
+
+// TestAnswers pins each agent's answer to each verdict, as AGENT-PROTOCOLS.md
+// found the clients read them.
+func TestAnswers(t *testing.T) {
+	deny := hook.Decision{Verdict: hook.Deny, Code: "scope_violation", Message: "intenthook: deny [scope_violation] Write to \"x\"\nwhy: w\ninstead: i"}
+	ask := hook.Decision{Verdict: hook.Ask, Message: "intenthook: rm -rf build is destructive"}
+	sel := hook.Decision{Verdict: hook.AllowWithContext, Message: "selected", Context: "<intent_context/>"}
+	ctx := hook.Decision{Context: "<c/>"}
+	const askDeny = "intenthook: deny [approval_required] rm -rf build is destructive\ninstead: this needs a person's approval, and %s cannot ask for it from a hook: stop and ask the user to approve it or to do it themselves\n"
+	tests := []struct {
+		agent, variant, event string
+		d                     hook.Decision
+		exit                  int
+		stdout, stderr        string
+	}{
+		{"claude", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"claude", "", hook.PreToolUse, ask, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"intenthook: rm -rf build is destructive"}}` + "\n", ""},
+		{"gemini", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"gemini", "", hook.PreToolUse, ask, 0, `{"decision":"ask","reason":"intenthook: rm -rf build is destructive","systemMessage":"intenthook: rm -rf build is destructive"}` + "\n", ""},
+		{"gemini", "", hook.PreToolUse, sel, 0, "", ""},
+		{"gemini", "", hook.SessionStart, ctx, 0, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"<c/>"}}` + "\n", ""},
+		{"gemini", "", hook.UserPromptSubmit, ctx, 0, `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"<c/>"}}` + "\n", ""},
+		{"codex", "", hook.PreToolUse, ask, 2, "", strings.Replace(askDeny, "%s", "Codex CLI", 1)},
+		{"codex", "", hook.PreToolUse, sel, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"<intent_context/>"}}` + "\n", ""},
+		{"qwen", "", hook.PreToolUse, ask, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"intenthook: rm -rf build is destructive"}}` + "\n", ""},
+		{"droid", "", hook.PreToolUse, ask, 2, "", strings.Replace(askDeny, "%s", "Factory Droid", 1)},
+		{"auggie", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"copilot", "", hook.PreToolUse, deny, 0, `{"permissionDecision":"deny","permissionDecisionReason":` + jsonString(deny.Message) + `}` + "\n", ""},
+		{"copilot", "", hook.PreToolUse, ask, 0, `{"permissionDecision":"ask","permissionDecisionReason":"intenthook: rm -rf build is destructive"}` + "\n", ""},
+		{"copilot", "", hook.SessionStart, ctx, 0, `{"additionalContext":"<c/>"}` + "\n", ""},
+		{"copilot", "claude", hook.PreToolUse, deny, 0, `{"decision":"block","reason":` + jsonString(deny.Message) + `,"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":` + jsonString(deny.Message) + `}}` + "\n", ""},
+		{"cursor", "", hook.PreToolUse, deny, 2, `{"permission":"deny","user_message":` + jsonString(deny.Message) + `,"agent_message":` + jsonString(deny.Message) + `,"userMessage":` + jsonString(deny.Message) + `,"agentMessage":` + jsonString(deny.Message) + `}` + "\n", deny.Message + "\n"},
+		{"cursor", "", hook.PreToolUse, hook.Decision{}, 0, `{"permission":"allow"}` + "\n", ""},
+		{"windsurf", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"cline", "", hook.PreToolUse, deny, 0, `{"cancel":true,"errorMessage":` + jsonString(deny.Message) + `}` + "\n", ""},
+		{"cline", "", hook.SessionStart, ctx, 0, `{"cancel":false,"contextModification":"<c/>"}` + "\n", ""},
+		{"opencode", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+" "+tt.variant+" "+tt.event+" "+tt.d.Verdict.String(), func(t *testing.T) {
+			ag, err := Lookup(tt.agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := ag.Encode(&hook.Call{Event: tt.event, Variant: tt.variant}, tt.d, 9500)
+			if a.Exit != tt.exit || a.Stdout != tt.stdout || a.Stderr != tt.stderr {
+				t.Errorf("got exit=%d\nstdout=%q\nstderr=%q", a.Exit, a.Stdout, a.Stderr)
+			}
+		})
+	}
+}
+
+func jsonString(s string) string {
+	return strings.TrimSuffix(protocol.JSON(s), "\n")
+}

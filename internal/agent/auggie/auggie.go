@@ -1,0 +1,118 @@
+// Package auggie speaks Auggie's hook protocol (AGENT-PROTOCOLS.md §6,
+// verified live against 0.36.0 with a mock tenant): Claude-shaped settings,
+// events keyed by conversation_id with the workspace in workspace_roots,
+// tool paths relative to the workspace, answers that ignore ask (an ask
+// becomes an instructive deny) and drop session and prompt context. Hooks
+// run only when the Augment tenant enables them.
+package auggie
+
+import (
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "auggie"
+
+// SettingsFile is Auggie's project settings file.
+const SettingsFile = ".augment/settings.json"
+
+// Agent describes Auggie.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Auggie",
+		Verified:       "0.36.0, live with a mock tenant (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         Dialect.Encode,
+		ProjectDirVars: []string{"AUGMENT_PROJECT_DIR"},
+		Settings:       []string{SettingsFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Dialect is Auggie's answer format: Claude Code's, without ask.
+var Dialect = protocol.Dialect{Title: "Auggie", NoAsk: true}
+
+// Events maps Auggie's event names to the hook events.
+var Events = map[string]string{"PromptSubmit": hook.UserPromptSubmit}
+
+// Tools is Auggie's tool table.
+var Tools = protocol.Tools{
+	"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}},
+	"str-replace-editor": {Class: hook.ClassWrite, Path: []string{"path"}},
+	"remove-files":       {Class: hook.ClassWrite, Paths: "file_paths"},
+	"apply_patch":        {Class: hook.ClassWrite, Patch: "input"},
+	"launch-process":     {Class: hook.ClassShell, Dir: "cwd"},
+	"view":               {Class: hook.ClassRead, Path: []string{"path"}},
+	"codebase-retrieval": exempt, "web-search": exempt, "web-fetch": exempt, "read-process": exempt,
+	"list-processes": exempt, "kill-process": exempt, "write-process": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one Auggie event into a Call. The session is the
+// conversation, the working directory the first workspace root (relative
+// tool paths are relative to it); there is no transcript path.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:     Name,
+		Event:     ev.Str("hook_event_name"),
+		SessionID: ev.Str("conversation_id"),
+		Prompt:    ev.Str("user_prompt"),
+		ToolName:  ev.Str("tool_name"),
+	}
+	if roots := ev.Strs("workspace_roots"); len(roots) > 0 {
+		c.Cwd = protocol.NativePath(roots[0])
+	}
+	if e, ok := Events[c.Event]; ok {
+		c.Event = e
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	Tools.Fill(c, ev["tool_input"])
+	if e := ev.Str("tool_error"); e != "" {
+		c.Failed, c.Error = true, e
+	}
+	return c, nil
+}
+
+// Hooks returns the hooks intenthook needs in Auggie (timeouts in ms). No
+// session or prompt context: Auggie discards it.
+func Hooks() []hookconfig.Hook {
+	args := "--agent " + Name
+	tools := "save-file|str-replace-editor|remove-files|apply_patch|launch-process"
+	return []hookconfig.Hook{
+		{Event: "PreToolUse", Matcher: tools + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 30000},
+		{Event: "PostToolUse", Matcher: tools + "|view", Subcommand: "post", Args: args, Timeout: 30000},
+	}
+}
+
+// Wire merges the hooks into .augment/settings.json.
+func Wire(root string) (protocol.Change, error) {
+	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the README's Auggie section")
+	if err == nil {
+		ch.Notes = append(ch.Notes, "Auggie runs hooks only when the Augment tenant enables them (a server-side feature flag); nothing says so when it does not")
+	}
+	return ch, err
+}
+
+// Check checks the wiring in .augment/settings.json and ~/.augment/settings.json.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	tools := []string{"save-file", "str-replace-editor", "remove-files", "apply_patch", "launch-process"}
+	configured, checks := protocol.CheckClaudeShaped(protocol.ClaudeShaped{
+		Agent: Agent(), Root: root, Env: env, Project: SettingsFile, User: "~/.augment/settings.json",
+		Hooks: Hooks(), Matches: hookconfig.Matches,
+		Requirements: []protocol.Requirement{
+			{Event: "PreToolUse", Subcommand: "pre", Names: tools},
+			{Event: "PostToolUse", Subcommand: "post", Names: append(append([]string{}, tools...), "view")},
+		},
+	})
+	if configured {
+		checks = append(checks, protocol.Check{Status: protocol.Warn, Name: "auggie hooks enabled", Detail: "cannot be seen from files: Auggie runs hooks only when the Augment tenant's feature flag enables them", Hint: "ask your Augment admin whether hooks are enabled for the tenant"})
+	}
+	return configured, checks
+}

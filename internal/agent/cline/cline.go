@@ -1,0 +1,198 @@
+// Package cline speaks Cline's hook protocol as documented (PROTOCOLS.md
+// §2.7): an executable per event in .clinerules/hooks/ (PreToolUse,
+// PostToolUse, TaskStart, …), reading {hookName, taskId, workspaceRoots,
+// preToolUse: {toolName, parameters}} and answering
+// {"cancel": …, "errorMessage": …, "contextModification": …}.
+package cline
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// Name is the --agent value.
+const Name = "cline"
+
+// HooksDir holds Cline's project hooks, one executable per event.
+const HooksDir = ".clinerules/hooks"
+
+// Agent describes Cline.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:     Name,
+		Title:    "Cline",
+		Verified: "documented, not verified live",
+		Decode:   Decode,
+		Encode:   Encode,
+		Settings: []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit"},
+		Wire:     Wire,
+		Check:    Check,
+	}
+}
+
+// Events maps Cline's hook names to the hook events.
+var Events = map[string]string{
+	"PreToolUse":       hook.PreToolUse,
+	"PostToolUse":      hook.PostToolUse,
+	"TaskStart":        hook.SessionStart,
+	"TaskResume":       hook.SessionStart,
+	"UserPromptSubmit": hook.UserPromptSubmit,
+}
+
+// Tools is Cline's tool table.
+var Tools = protocol.Tools{
+	"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}},
+	"replace_in_file": {Class: hook.ClassWrite, Path: []string{"path"}},
+	"execute_command": {Class: hook.ClassShell},
+	"read_file":       {Class: hook.ClassRead, Path: []string{"path"}},
+	"list_files":      exempt, "search_files": exempt, "list_code_definition_names": exempt,
+	"ask_followup_question": exempt, "attempt_completion": exempt, "new_task": exempt, "plan_mode_respond": exempt,
+	"browser_action": exempt, "web_fetch": exempt, "access_mcp_resource": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one Cline hook input into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	name := ev.Str("hookName")
+	c := &hook.Call{Agent: Name, Event: event, SessionID: ev.Str("taskId")}
+	if e, ok := Events[name]; ok {
+		c.Event = e
+	}
+	if roots := ev.Strs("workspaceRoots"); len(roots) > 0 {
+		c.Cwd = protocol.NativePath(roots[0])
+	}
+	if name == "TaskResume" {
+		c.Source = "resume"
+	}
+	var tool protocol.Object
+	switch c.Event {
+	case hook.PreToolUse:
+		tool = ev.Obj("preToolUse")
+	case hook.PostToolUse:
+		tool = ev.Obj("postToolUse")
+		if ok, isBool := tool.Bool("success"); isBool && !ok {
+			c.Failed = true
+		}
+	case hook.UserPromptSubmit:
+		c.Prompt = ev.Obj("userPromptSubmit").Str("prompt")
+	}
+	if tool != nil {
+		c.ToolName = tool.Str("toolName")
+		Tools.Fill(c, tool["parameters"])
+	}
+	return c, nil
+}
+
+type answer struct {
+	Cancel              bool   `json:"cancel"`
+	ErrorMessage        string `json:"errorMessage,omitempty"`
+	ContextModification string `json:"contextModification,omitempty"`
+}
+
+// Encode answers Cline: a deny cancels with the reason; context goes in
+// contextModification. There is no ask: it becomes an instructive deny.
+func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
+	if d.Verdict == hook.Ask {
+		d = protocol.AskAsDeny(d, "Cline")
+	}
+	a := hook.Answer{}
+	switch {
+	case d.Verdict == hook.Deny:
+		a.Stdout = protocol.JSON(answer{Cancel: true, ErrorMessage: hook.Clip(d.Message, budget)})
+	case d.Violation:
+		a.Stdout = protocol.JSON(answer{ContextModification: hook.Clip(d.Message, budget)})
+	default:
+		a.Stdout = protocol.JSON(answer{ContextModification: hook.Clip(d.Context, budget)})
+	}
+	if len(d.Notes) > 0 {
+		a.Stderr = strings.Join(d.Notes, "\n") + "\n"
+	}
+	return a
+}
+
+// script is the executable for one event.
+func script(sub string) []byte {
+	return []byte("#!/bin/sh\n# Written by intenthook init --agent cline.\nexec " + protocol.Program + " " + sub + " --agent " + Name + "\n")
+}
+
+var scripts = []struct{ event, sub string }{
+	{"PreToolUse", "pre"}, {"PostToolUse", "post"}, {"TaskStart", "context"}, {"TaskResume", "context"}, {"UserPromptSubmit", "context"},
+}
+
+// Wire writes one executable per event; an existing hook of another's is
+// kept and reported.
+func Wire(root string) (protocol.Change, error) {
+	var written, others []string
+	for _, s := range scripts {
+		path := filepath.Join(root, filepath.FromSlash(HooksDir), s.event)
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil && strings.Contains(string(data), protocol.Program+" "+s.sub):
+			continue
+		case err == nil:
+			others = append(others, s.event)
+			continue
+		case !errors.Is(err, fs.ErrNotExist):
+			return protocol.Change{}, err
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return protocol.Change{}, err
+		}
+		if err := state.WriteFile(path, script(s.sub), 0o755, true); err != nil {
+			return protocol.Change{}, err
+		}
+		written = append(written, s.event)
+	}
+	if len(others) > 0 {
+		return protocol.Change{}, &protocol.Conflict{Path: HooksDir, Reason: "hooks of another's exist: " + strings.Join(others, ", "),
+			Hint: "add `" + protocol.Program + " pre|post|context --agent cline` to them by hand"}
+	}
+	if len(written) == 0 {
+		return protocol.Change{Action: protocol.Kept, Path: HooksDir, Detail: "the hooks are wired"}, nil
+	}
+	return protocol.Change{Action: protocol.Created, Path: HooksDir, Detail: strings.Join(written, ", "),
+		Notes: []string{"Cline's hook protocol is wired from its documentation; enable hooks in Cline's settings if your version asks for it"}}, nil
+}
+
+// Check checks that each event's executable runs intenthook.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	dir := filepath.Join(root, filepath.FromSlash(HooksDir))
+	if _, err := os.Stat(dir); err != nil {
+		return false, nil
+	}
+	var checks []protocol.Check
+	configured := false
+	for _, s := range scripts[:3] {
+		path := filepath.Join(dir, s.event)
+		data, err := os.ReadFile(path)
+		name := "cline hook " + s.event
+		st, statErr := os.Stat(path)
+		switch {
+		case err != nil:
+			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: name, Detail: "missing", Hint: "run intenthook init --agent cline"})
+		case !strings.Contains(string(data), protocol.Program+" "+s.sub):
+			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: name, Detail: "does not run " + protocol.Program + " " + s.sub, Hint: "add it to the hook"})
+		case statErr == nil && st.Mode().Perm()&0o111 == 0:
+			configured = true
+			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: name, Detail: "not executable", Hint: "chmod +x " + HooksDir + "/" + s.event})
+		default:
+			configured = true
+			checks = append(checks, protocol.Check{Status: protocol.Pass, Name: name, Detail: protocol.Program + " " + s.sub})
+		}
+	}
+	if !configured {
+		return false, nil
+	}
+	if _, err := env.LookPath(protocol.Program); err != nil {
+		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "cline hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH Cline runs hooks with"})
+	}
+	return true, checks
+}

@@ -1,0 +1,165 @@
+// Package codex speaks OpenAI Codex CLI's hook protocol (AGENT-PROTOCOLS.md
+// §2, verified live against 0.169.0): Claude Code's event names, writes as
+// apply_patch with the patch in tool_input.command (or as a shell command
+// feeding apply_patch a here-document, which the shell analysis reads), tool
+// responses as strings, no ask (an ask would let the tool run: it becomes an
+// instructive deny), and hooks that run only once Codex's hook review has
+// trusted them.
+package codex
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "codex"
+
+// HooksFile is Codex's project hooks file.
+const HooksFile = ".codex/hooks.json"
+
+// Agent describes Codex CLI.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Codex CLI",
+		Verified:       "0.169.0, live (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         Dialect.Encode,
+		ProjectDirVars: nil, // none: the event's cwd anchors the root
+		ShellMarkers:   []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED"},
+		Settings:       []string{HooksFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Dialect is Codex's answer format: no ask, and never a bare
+// permissionDecision "allow" (Codex marks the hook failed).
+var Dialect = protocol.Dialect{Title: "Codex CLI", NoAsk: true, BareAllow: true}
+
+// Tools is Codex's tool table.
+var Tools = protocol.Tools{
+	"apply_patch": {Class: hook.ClassWrite, Patch: "command"},
+	"Bash":        {Class: hook.ClassShell},
+	"Agent":       {Class: hook.ClassExempt},
+	"spawn_agent": {Class: hook.ClassExempt},
+}
+
+// Decode turns one Codex event into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          ev.Str("hook_event_name"),
+		SessionID:      ev.Str("session_id"),
+		AgentID:        ev.Str("agent_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Model:          ev.Str("model"),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("tool_name"),
+		ToolUseID:      ev.Str("tool_use_id"),
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	Tools.Fill(c, ev["tool_input"])
+	if resp, ok := ev.StrOK("tool_response"); ok {
+		// "Exit code: 0\nWall time: …\nOutput: …" for apply_patch.
+		if code, found := exitCode(resp); found && code != 0 {
+			c.Failed, c.Error = true, firstLine(resp)
+		}
+	}
+	return c, nil
+}
+
+func exitCode(resp string) (int, bool) {
+	rest, ok := strings.CutPrefix(resp, "Exit code: ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(firstLine(rest))
+	return n, err == nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// Hooks returns the hooks intenthook needs in Codex (timeouts in seconds).
+func Hooks() []hookconfig.Hook {
+	args := "--agent " + Name
+	return []hookconfig.Hook{
+		{Event: "PreToolUse", Matcher: "apply_patch|Bash|mcp__.*", Subcommand: "pre", Args: args, Timeout: 30},
+		{Event: "PostToolUse", Matcher: "apply_patch|Bash", Subcommand: "post", Args: args, Timeout: 30},
+		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 30},
+		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
+	}
+}
+
+// trustNote says how a person makes Codex run the hooks: it skips an
+// untrusted hook without a word.
+const trustNote = "Codex runs these hooks only in a trusted project and once each is trusted: open `codex` here, approve the intenthook hooks in the hook review (/hooks), and approve again after any edit to " + HooksFile + "; in CI run `codex exec --dangerously-bypass-hook-trust`"
+
+// Wire merges the hooks into .codex/hooks.json.
+func Wire(root string) (protocol.Change, error) {
+	ch, err := protocol.WireJSON(root, HooksFile, Hooks(), "the README's Codex section")
+	if err == nil {
+		ch.Notes = append(ch.Notes, trustNote)
+	}
+	return ch, err
+}
+
+// Check checks the wiring and whether Codex's user configuration records a
+// trust decision for the project's hooks.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	configured, checks := protocol.CheckClaudeShaped(protocol.ClaudeShaped{
+		Agent: Agent(), Root: root, Env: env, Project: HooksFile, User: "~/.codex/hooks.json",
+		Hooks: Hooks(), Matches: hookconfig.Matches,
+		Requirements: []protocol.Requirement{
+			{Event: "PreToolUse", Subcommand: "pre", Names: []string{"apply_patch", "Bash"}},
+			{Event: "PostToolUse", Subcommand: "post", Names: []string{"apply_patch", "Bash"}},
+			{Event: "SessionStart", Subcommand: "context", Names: []string{"startup", "resume", "clear", "compact"}},
+			{Event: "UserPromptSubmit", Subcommand: "context"},
+		},
+	})
+	if !configured {
+		return false, checks
+	}
+	return true, append(checks, checkTrust(root, env.Getenv))
+}
+
+// checkTrust looks in ~/.codex/config.toml for the project's trust level and
+// a trusted hash for its hooks file. The hash itself is Codex's own: a
+// matching entry is the best evidence files can give, not a proof.
+func checkTrust(root string, getenv func(string) string) protocol.Check {
+	const name = "codex hook trust"
+	home := ""
+	if getenv != nil {
+		home = getenv("CODEX_HOME")
+		if home == "" && getenv("HOME") != "" {
+			home = filepath.Join(getenv("HOME"), ".codex")
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(home, "config.toml"))
+	if home == "" || err != nil {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no ~/.codex/config.toml: Codex has trusted neither this project nor its hooks, and skips untrusted hooks silently", Hint: trustNote}
+	}
+	text := string(data)
+	hooksPath := filepath.Join(root, filepath.FromSlash(HooksFile))
+	switch {
+	case !strings.Contains(text, "[projects.\""+root+"\"]"):
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "the project is not trusted in ~/.codex/config.toml: Codex loads no project hooks", Hint: trustNote}
+	case !strings.Contains(text, hooksPath) || !strings.Contains(text, "trusted_hash"):
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no trusted_hash for " + HooksFile + " in ~/.codex/config.toml: Codex skips the hooks silently", Hint: trustNote}
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "~/.codex/config.toml trusts the project and records hashes for " + HooksFile + " (re-approve after editing it)"}
+}

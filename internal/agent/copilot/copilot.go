@@ -1,0 +1,230 @@
+// Package copilot speaks GitHub Copilot CLI's hook protocols
+// (AGENT-PROTOCOLS.md §4, verified live against 1.0.102). Copilot CLI runs
+// two kinds of hooks: its native ones in .github/hooks/*.json (camelCase
+// events named by the hook command, sessionId, toolName, toolArgs as an
+// object or a bare patch string, answers as top-level permissionDecision
+// JSON), and Claude Code's from .claude/settings.json (Claude event names
+// and tool names with Copilot's argument names, decoded by package claude,
+// where exit 2 loses the reason: a deny is answered with the shared JSON).
+package copilot
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/agent/claude"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "copilot"
+
+// HooksFile is the native hooks file init writes.
+const HooksFile = ".github/hooks/intenthook.json"
+
+// Variant of a call that came through Claude-format settings.
+const claudeShaped = "claude"
+
+// Agent describes Copilot CLI.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Copilot CLI",
+		Verified:       "1.0.102, live (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         Encode,
+		ProjectDirVars: nil,
+		Settings:       []string{HooksFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Tools is Copilot CLI's native tool table; the toolset depends on the
+// model (create/edit for Claude models, apply_patch for GPT ones).
+var Tools = protocol.Tools{
+	"create":      {Class: hook.ClassWrite, Path: []string{"path"}},
+	"edit":        {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}},
+	"apply_patch": {Class: hook.ClassWrite, PatchInput: true},
+	"bash":        {Class: hook.ClassShell},
+	"view":        {Class: hook.ClassRead, Path: []string{"path"}},
+	"rg":          exempt, "grep": exempt, "glob": exempt, "task": exempt, "sql": exempt, "web_fetch": exempt,
+	"report_intent": exempt, "update_todo": exempt, "read_bash": exempt, "write_bash": exempt, "stop_bash": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// IsClaudeShaped reports whether an event came through Claude-format
+// settings: it names its event, Claude Code style.
+func IsClaudeShaped(ev protocol.Object) bool { return ev.Has("hook_event_name") }
+
+// Decode turns one Copilot CLI event into a Call. A native event does not
+// name itself: the hook command does (pre, post, context), and a context
+// event carrying a prompt is a prompt.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	if IsClaudeShaped(ev) {
+		c, err := claude.Decode(ev, event)
+		if c != nil {
+			c.Agent, c.Variant = Name, claudeShaped
+		}
+		return c, err
+	}
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          event,
+		SessionID:      ev.Str("sessionId"),
+		TranscriptPath: ev.Str("transcriptPath"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("toolName"),
+	}
+	if c.Event == hook.SessionStart && ev.Has("prompt") && !ev.Has("source") {
+		c.Event = hook.UserPromptSubmit
+	}
+	if c.Source == "new" {
+		c.Source = "startup"
+	}
+	Tools.Fill(c, ev["toolArgs"])
+	if res := ev.Obj("toolResult"); res != nil {
+		if rt := res.Str("resultType"); rt != "" && rt != "success" {
+			c.Failed, c.Error = true, res.Str("textResultForLlm")
+		}
+	}
+	return c, nil
+}
+
+// native is the answer of a native hook: top-level fields only.
+type native struct {
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// claudeDialect answers calls that came through Claude-format settings: a
+// deny as the shared JSON (exit 2 drops the reason there), no ask (untested
+// there), context is not delivered.
+var claudeDialect = protocol.Dialect{Title: "Copilot CLI", NoAsk: true, DenyJSON: true}
+
+// Encode answers Copilot CLI in the dialect of the hook that called.
+func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
+	if c.Variant == claudeShaped {
+		return claudeDialect.Encode(c, d, budget)
+	}
+	a := hook.Answer{}
+	if len(d.Notes) > 0 {
+		a.Stderr = joinLines(d.Notes)
+	}
+	var out native
+	switch {
+	case d.Verdict == hook.Deny:
+		out = native{PermissionDecision: "deny", PermissionDecisionReason: hook.Clip(d.Message, budget)}
+	case d.Verdict == hook.Ask:
+		out = native{PermissionDecision: "ask", PermissionDecisionReason: hook.Clip(d.Message, budget), AdditionalContext: hook.Clip(d.Context, budget)}
+	case d.Violation:
+		// After the fact nothing can be blocked: the model reads what to undo.
+		out = native{AdditionalContext: hook.Clip(d.Message, budget)}
+	case d.Context != "":
+		out = native{AdditionalContext: hook.Clip(d.Context, budget)}
+	}
+	if out != (native{}) {
+		a.Stdout = protocol.JSON(out)
+	}
+	return a
+}
+
+func joinLines(ls []string) string { return strings.Join(ls, "\n") + "\n" }
+
+// Wire writes .github/hooks/intenthook.json, a file of intenthook's own:
+// an existing one is kept as it is.
+func Wire(root string) (protocol.Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(HooksFile))
+	if _, err := os.Stat(path); err == nil {
+		return protocol.Change{Action: protocol.Kept, Path: HooksFile, Detail: "exists"}, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return protocol.Change{}, err
+	}
+	doc := &hookconfig.Object{}
+	doc.Set("version", jsonNumber(1))
+	hooks := &hookconfig.Object{}
+	for _, h := range []struct{ event, sub string }{
+		{"preToolUse", "pre"}, {"postToolUse", "post"}, {"sessionStart", "context"}, {"userPromptSubmitted", "context"},
+	} {
+		cmd := protocol.Program + " " + h.sub + " --agent " + Name
+		entry := &hookconfig.Object{}
+		entry.Set("type", "command")
+		entry.Set("bash", cmd)
+		entry.Set("powershell", cmd)
+		entry.Set("timeoutSec", jsonNumber(30))
+		hooks.Set(h.event, []any{entry})
+	}
+	doc.Set("hooks", hooks)
+	data, err := hookconfig.Encode(doc)
+	if err != nil {
+		return protocol.Change{}, err
+	}
+	if err := protocol.WriteFile(path, data); err != nil {
+		return protocol.Change{}, err
+	}
+	return protocol.Change{Action: protocol.Created, Path: HooksFile, Detail: "preToolUse, postToolUse, sessionStart, userPromptSubmitted",
+		Notes: []string{
+			"Copilot CLI loads repository hooks only in a trusted folder (--trust-folder, or COPILOT_ALLOW_ALL=true for -p runs)",
+			"Copilot CLI blocks every tool when a hook cannot run: keep intenthook on its PATH (intenthook doctor checks it)",
+		}}, nil
+}
+
+// Check checks the native hooks file: every event wired, and the command
+// resolving to an executable (a missing binary blocks every tool).
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(HooksFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return true, []protocol.Check{{Status: protocol.Fail, Name: "copilot hooks", Detail: err.Error()}}
+	}
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return true, []protocol.Check{{Status: protocol.Fail, Name: "copilot hooks", Detail: HooksFile + ": " + err.Error(), Hint: "fix the JSON, or delete it and run intenthook init --agent copilot"}}
+	}
+	hooksV, _ := doc.Get("hooks")
+	hooks, _ := hooksV.(*hookconfig.Object)
+	var checks []protocol.Check
+	var found []hookconfig.Handler
+	for _, e := range []struct{ event, sub string }{{"preToolUse", "pre"}, {"postToolUse", "post"}, {"sessionStart", "context"}} {
+		var v any
+		if hooks != nil {
+			v, _ = hooks.Get(e.event)
+		}
+		ok := false
+		list, _ := v.([]any)
+		for _, item := range list {
+			o, isObj := item.(*hookconfig.Object)
+			if !isObj {
+				continue
+			}
+			cmd, _ := o.Get("bash")
+			s, _ := cmd.(string)
+			inv, parsed := hookconfig.ParseCommand(s, env.Getenv)
+			if parsed && inv.Subcommand() == e.sub {
+				ok = true
+				found = append(found, hookconfig.Handler{Event: e.event, Command: s, Invocation: inv, Parsed: true})
+			}
+		}
+		if ok {
+			checks = append(checks, protocol.Check{Status: protocol.Pass, Name: "copilot hook " + e.event, Detail: "intenthook " + e.sub + " in " + HooksFile})
+		} else {
+			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "copilot hook " + e.event, Detail: "no hook runs intenthook " + e.sub, Hint: "delete " + HooksFile + " and run intenthook init --agent copilot"})
+		}
+	}
+	return true, append(checks, protocol.CheckCommands("copilot hook command", "Copilot CLI", found, env.LookPath))
+}
+
+func jsonNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }

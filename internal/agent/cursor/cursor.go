@@ -1,0 +1,168 @@
+// Package cursor speaks Cursor's hook protocol as documented
+// (PROTOCOLS.md §2.3; Cursor is not installable here, so it is documented,
+// not verified live): .cursor/hooks.json with beforeShellExecution,
+// beforeMCPExecution, preToolUse and their after-events, afterFileEdit for
+// edits (after the fact), conversation_id as the session and
+// workspace_roots for the workspace; answers as {"permission": …} JSON with
+// both casings of the messages.
+package cursor
+
+import (
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// Name is the --agent value.
+const Name = "cursor"
+
+// HooksFile is Cursor's project hooks file.
+const HooksFile = ".cursor/hooks.json"
+
+// Agent describes Cursor.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Cursor",
+		Verified:       "documented, not verified live",
+		Decode:         Decode,
+		Encode:         Encode,
+		ProjectDirVars: []string{"CURSOR_PROJECT_DIR"},
+		Settings:       []string{HooksFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Events maps Cursor's events to the hook events.
+var Events = map[string]string{
+	"beforeShellExecution": hook.PreToolUse,
+	"beforeMCPExecution":   hook.PreToolUse,
+	"preToolUse":           hook.PreToolUse,
+	"afterShellExecution":  hook.PostToolUse,
+	"afterMCPExecution":    hook.PostToolUse,
+	"afterFileEdit":        hook.PostToolUse,
+	"postToolUse":          hook.PostToolUse,
+	"beforeReadFile":       hook.PreToolUse,
+	"sessionStart":         hook.SessionStart,
+	"beforeSubmitPrompt":   hook.UserPromptSubmit,
+}
+
+// Tools is Cursor's tool table for the generic tool events; the shell and
+// file-edit events name their tool themselves.
+var Tools = protocol.Tools{
+	"Shell":            {Class: hook.ClassShell},
+	"run_terminal_cmd": {Class: hook.ClassShell},
+	"edit_file":        {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
+	"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+	"Edit":             {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+	"search_replace":   {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+	"delete_file":      {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
+	"Read":             {Class: hook.ClassRead, Path: []string{"file_path", "path"}},
+	"read_file":        {Class: hook.ClassRead, Path: []string{"target_file", "file_path", "path"}},
+}
+
+// Decode turns one Cursor event into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	name := ev.Str("hook_event_name")
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          event,
+		SessionID:      ev.Str("conversation_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Model:          ev.Str("model"),
+		Prompt:         ev.Str("prompt"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		ToolUseID:      ev.Str("generation_id"),
+	}
+	if e, ok := Events[name]; ok {
+		c.Event = e
+	}
+	if c.Cwd == "" {
+		if roots := ev.Strs("workspace_roots"); len(roots) > 0 {
+			c.Cwd = protocol.NativePath(roots[0])
+		}
+	}
+	switch name {
+	case "beforeShellExecution", "afterShellExecution":
+		c.ToolName, c.Class, c.Command = "Shell", hook.ClassShell, ev.Str("command")
+	case "afterFileEdit":
+		c.ToolName, c.Class = "Edit", hook.ClassWrite
+		if p := ev.Str("file_path"); p != "" {
+			c.Paths = []string{protocol.NativePath(p)}
+		}
+		for _, e := range ev.Objs("edits") {
+			if s, ok := e.StrOK("new_string"); ok {
+				c.NewStrings = append(c.NewStrings, s)
+			}
+		}
+	case "beforeReadFile":
+		c.ToolName, c.Class = "Read", hook.ClassRead
+	case "beforeMCPExecution", "afterMCPExecution":
+		c.ToolName = ev.Str("tool_name")
+		input, _ := ev.StrOK("tool_input") // a JSON string
+		Tools.Fill(c, []byte(input))
+	default:
+		c.ToolName = ev.Str("tool_name")
+		Tools.Fill(c, ev["tool_input"])
+	}
+	return c, nil
+}
+
+type answer struct {
+	Permission   string `json:"permission,omitempty"`
+	UserMessage  string `json:"user_message,omitempty"`
+	AgentMessage string `json:"agent_message,omitempty"`
+	UserMsg      string `json:"userMessage,omitempty"`
+	AgentMsg     string `json:"agentMessage,omitempty"`
+	Continue     *bool  `json:"continue,omitempty"`
+}
+
+// Encode answers Cursor: before-events with a permission (and exit 2 with
+// the reason on stderr for a deny, which Cursor's documentation and
+// third-party adapters agree blocks); a prompt always continues.
+func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
+	msg := hook.Clip(d.Message, budget)
+	var a hook.Answer
+	switch {
+	case c.Event == hook.UserPromptSubmit:
+		yes := true
+		a.Stdout = protocol.JSON(answer{Continue: &yes})
+	case d.Verdict == hook.Deny || d.Violation:
+		a.Exit = 2
+		a.Stdout = protocol.JSON(answer{Permission: "deny", UserMessage: msg, AgentMessage: msg, UserMsg: msg, AgentMsg: msg})
+		a.Stderr = msg + "\n"
+	case c.Event == hook.PreToolUse && d.Verdict == hook.Ask:
+		a.Stdout = protocol.JSON(answer{Permission: "ask", UserMessage: msg, AgentMessage: msg, UserMsg: msg, AgentMsg: msg})
+	case c.Event == hook.PreToolUse:
+		a.Stdout = protocol.JSON(answer{Permission: "allow"})
+	}
+	return a
+}
+
+// Hooks is the wiring init writes.
+func Hooks() []protocol.FlatHook {
+	args := "--agent " + Name
+	return []protocol.FlatHook{
+		{Event: "beforeShellExecution", Subcommand: "pre", Args: args},
+		{Event: "beforeMCPExecution", Subcommand: "pre", Args: args},
+		{Event: "preToolUse", Subcommand: "pre", Args: args},
+		{Event: "afterShellExecution", Subcommand: "post", Args: args},
+		{Event: "afterFileEdit", Subcommand: "post", Args: args},
+		{Event: "postToolUse", Subcommand: "post", Args: args},
+		{Event: "sessionStart", Subcommand: "context", Args: args},
+	}
+}
+
+// Wire merges the hooks into .cursor/hooks.json.
+func Wire(root string) (protocol.Change, error) {
+	ch, err := protocol.WireFlat(root, HooksFile, true, Hooks())
+	if err == nil {
+		ch.Notes = append(ch.Notes, "Cursor's protocol is wired from its documentation, not verified against a live client; older Cursor versions have no before-edit event, so edits are only recorded after the fact and precommit carries the fence")
+	}
+	return ch, err
+}
+
+// Check checks .cursor/hooks.json.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	return protocol.CheckFlat(Agent(), root, HooksFile, Hooks(), env)
+}

@@ -1,0 +1,105 @@
+// Package droid speaks Factory Droid's hook protocol (AGENT-PROTOCOLS.md
+// §5, verified live against 0.225.2): Claude Code's wire format with its own
+// tool names (Create, Edit with old_str/new_str, ApplyPatch, Execute), tool
+// responses as JSON-encoded strings, and no ask (Droid defers to its own
+// permission mode, so an ask becomes an instructive deny).
+package droid
+
+import (
+	"github.com/intenthook/intenthook/internal/agent/claude"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "droid"
+
+// SettingsFile is Droid's project settings file.
+const SettingsFile = ".factory/settings.json"
+
+// Agent describes Factory Droid.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Factory Droid",
+		Verified:       "0.225.2, live (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         Dialect.Encode,
+		ProjectDirVars: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+		Settings:       []string{SettingsFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Dialect is Droid's answer format: Claude Code's, without ask.
+var Dialect = protocol.Dialect{Title: "Factory Droid", NoAsk: true}
+
+// Tools is Droid's tool table.
+var Tools = protocol.Tools{
+	"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"Edit":       {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}},
+	"ApplyPatch": {Class: hook.ClassWrite, Patch: "input"},
+	"Execute":    {Class: hook.ClassShell},
+	"Read":       {Class: hook.ClassRead, Path: []string{"file_path"}},
+	"LS":         exempt, "Grep": exempt, "Glob": exempt, "Task": exempt, "TodoWrite": exempt, "WebSearch": exempt, "FetchUrl": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one Droid event into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          ev.Str("hook_event_name"),
+		SessionID:      ev.Str("session_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("tool_name"),
+		ToolUseID:      ev.Str("tool_use_id"),
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	Tools.Fill(c, ev["tool_input"])
+	// File tools answer with JSON encoded a second time; Obj reads both.
+	claude.DecodeResponse(c, ev.Obj("tool_response"))
+	return c, nil
+}
+
+// Hooks returns the hooks intenthook needs in Droid (timeouts in seconds).
+func Hooks() []hookconfig.Hook {
+	args := "--agent " + Name
+	return []hookconfig.Hook{
+		{Event: "PreToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 30},
+		{Event: "PostToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|Read", Subcommand: "post", Args: args, Timeout: 30},
+		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 30},
+		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
+	}
+}
+
+// Wire merges the hooks into .factory/settings.json.
+func Wire(root string) (protocol.Change, error) {
+	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the README's Factory Droid section")
+	if err == nil {
+		ch.Notes = append(ch.Notes, "Droid's project settings layer is read by `droid exec`; pass --settings "+SettingsFile+" if your version does not load it")
+	}
+	return ch, err
+}
+
+// Check checks the wiring in .factory/settings.json and ~/.factory/settings.json.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	tools := []string{"Create", "Edit", "ApplyPatch", "Execute"}
+	return protocol.CheckClaudeShaped(protocol.ClaudeShaped{
+		Agent: Agent(), Root: root, Env: env, Project: SettingsFile, User: "~/.factory/settings.json",
+		Hooks: Hooks(), Matches: hookconfig.Matches,
+		Requirements: []protocol.Requirement{
+			{Event: "PreToolUse", Subcommand: "pre", Names: tools},
+			{Event: "PostToolUse", Subcommand: "post", Names: append(append([]string{}, tools...), "Read")},
+			{Event: "SessionStart", Subcommand: "context"},
+		},
+	})
+}

@@ -1,0 +1,180 @@
+// Package gemini speaks Gemini CLI's hook protocol (AGENT-PROTOCOLS.md §1,
+// verified live against 0.61.0): Claude-like events renamed (BeforeTool,
+// AfterTool, BeforeAgent), its own tool names with paths that may be
+// relative, answers read from the top-level decision (Claude Code's
+// permissionDecision is ignored), no context before a tool, SessionStart
+// matchers compared as exact strings, timeouts in milliseconds.
+package gemini
+
+import (
+	"regexp"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "gemini"
+
+// SettingsFile is Gemini CLI's project settings file.
+const SettingsFile = ".gemini/settings.json"
+
+// Agent describes Gemini CLI.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Gemini CLI",
+		Verified:       "0.61.0, live (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         Encode,
+		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+		ShellMarkers:   []string{"GEMINI_CLI"},
+		Settings:       []string{SettingsFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Events maps Gemini CLI's event names to the hook events.
+var Events = map[string]string{
+	"BeforeTool":   hook.PreToolUse,
+	"AfterTool":    hook.PostToolUse,
+	"BeforeAgent":  hook.UserPromptSubmit,
+	"SessionStart": hook.SessionStart,
+}
+
+// Tools is Gemini CLI's tool table.
+var Tools = protocol.Tools{
+	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"replace":           {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
+	"run_shell_command": {Class: hook.ClassShell, Dir: "dir_path"},
+	"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
+	"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
+	"web_fetch": exempt, "google_web_search": exempt, "write_todos": exempt, "save_memory": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one Gemini CLI event into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          event,
+		SessionID:      ev.Str("session_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("tool_name"),
+	}
+	if e, ok := Events[ev.Str("hook_event_name")]; ok {
+		c.Event = e
+	}
+	Tools.Fill(c, ev["tool_input"])
+	if resp := ev.Obj("tool_response"); resp != nil {
+		// The content written can differ from the input (Gemini may
+		// correct it): the file on disk is what post hashes.
+		if d := resp.Obj("returnDisplay"); d != nil {
+			if orig, ok := d.StrOK("originalContent"); ok {
+				if isNew, _ := d.Bool("isNewFile"); !isNew {
+					c.OriginalFile = &orig
+				}
+			}
+		}
+		if e := resp.Str("error"); e != "" {
+			c.Failed, c.Error = true, e
+		}
+	}
+	return c, nil
+}
+
+// answer is Gemini CLI's before-tool JSON: it reads the top-level decision.
+type answer struct {
+	Decision      string `json:"decision,omitempty"`
+	Reason        string `json:"reason,omitempty"`
+	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+// dialect is how Gemini CLI reads the rest: exit 2 with the reason on
+// stderr and an empty stdout denies (stdout would be read first); context
+// goes in hookSpecificOutput under Gemini's event names.
+var dialect = protocol.Dialect{Title: "Gemini CLI", Events: map[string]string{
+	hook.PreToolUse: "BeforeTool", hook.PostToolUse: "AfterTool", hook.UserPromptSubmit: "BeforeAgent",
+}}
+
+// Encode answers Gemini CLI. A before-tool ask is its own decision (a
+// confirmation in interactive runs; a headless run ends there); an allow
+// carries no context, which Gemini CLI would drop before a tool.
+func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
+	if c.Event == hook.PreToolUse && d.Verdict == hook.Ask {
+		msg := hook.Clip(d.Message, budget)
+		return hook.Answer{Stdout: protocol.JSON(answer{Decision: "ask", Reason: msg, SystemMessage: msg})}
+	}
+	if c.Event == hook.PreToolUse && d.Verdict == hook.AllowWithContext {
+		d = hook.Decision{Warning: d.Warning, Notes: d.Notes}
+	}
+	return dialect.Encode(c, d, budget)
+}
+
+// Hooks returns the hooks intenthook needs in Gemini CLI: tool matchers are
+// unanchored regular expressions; SessionStart has no matcher, since a
+// matcher there is compared as one exact source. Timeouts are in ms.
+func Hooks() []hookconfig.Hook {
+	args := "--agent " + Name
+	return []hookconfig.Hook{
+		{Event: "BeforeTool", Matcher: "^(write_file|replace|run_shell_command|select_active_intent|mcp__.*__select_active_intent)$", Subcommand: "pre", Args: args, Timeout: 10000},
+		{Event: "AfterTool", Matcher: "^(write_file|replace|run_shell_command|read_file)$", Subcommand: "post", Args: args, Timeout: 10000},
+		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 10000},
+		{Event: "BeforeAgent", Subcommand: "context", Args: args, Timeout: 10000},
+	}
+}
+
+// Wire merges the hooks into .gemini/settings.json.
+func Wire(root string) (protocol.Change, error) {
+	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the README's Gemini CLI section")
+	if err == nil && ch.Action != protocol.Kept {
+		ch.Notes = append(ch.Notes, "Gemini CLI runs project hooks only in a trusted folder: trust it when asked, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
+	}
+	return ch, err
+}
+
+// Matches applies Gemini CLI's matcher rules: for tool events an unanchored
+// regular expression ("" and "*" match all); for SessionStart exact
+// equality with the source.
+func Matches(event string) func(matcher, name string) bool {
+	return func(matcher, name string) bool {
+		if matcher == "" || matcher == "*" {
+			return true
+		}
+		if event == "SessionStart" {
+			return matcher == name
+		}
+		re, err := regexp.Compile(matcher)
+		return err == nil && re.MatchString(name)
+	}
+}
+
+// Check checks the wiring in .gemini/settings.json and ~/.gemini/settings.json.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	files := protocol.SettingsPaths(root, SettingsFile, env.Getenv, "~/.gemini/settings.json")
+	docs, checks := protocol.LoadSettings("gemini settings", files)
+	if !protocol.Wired(docs, []string{"BeforeTool", "AfterTool", "SessionStart", "BeforeAgent"}) {
+		return len(checks) > 0, checks
+	}
+	var found []hookconfig.Handler
+	for _, r := range []protocol.Requirement{
+		{Event: "BeforeTool", Subcommand: "pre", Names: []string{"write_file", "replace", "run_shell_command"}},
+		{Event: "AfterTool", Subcommand: "post", Names: []string{"write_file", "replace", "run_shell_command", "read_file"}},
+		{Event: "SessionStart", Subcommand: "context", Names: []string{"startup", "resume", "clear"}},
+		{Event: "BeforeAgent", Subcommand: "context"},
+	} {
+		jc := protocol.JSONCheck{Agent: Name, Fix: "run intenthook init --agent gemini", Matches: Matches(r.Event),
+			Getenv: protocol.ProjectEnv(root, Agent().ProjectDirVars, env.Getenv), Ours: Hooks()}
+		cs, hs := jc.Requirements(docs, []protocol.Requirement{r})
+		checks = append(checks, cs...)
+		found = append(found, hs...)
+	}
+	checks = append(checks, protocol.CheckCommands(Name+" hook command", "Gemini CLI", found, env.LookPath))
+	return true, checks
+}

@@ -1,0 +1,148 @@
+// Package opencode governs OpenCode, whose hooks are in-process plugins
+// (PROTOCOLS.md §2.6): init writes a small plugin that spawns intenthook for
+// each tool call with a Claude-shaped event carrying OpenCode's own tool
+// names and camelCase arguments, and throws the deny message, which OpenCode
+// hands to the model. The plugin is the protocol; this package decodes what
+// it sends.
+package opencode
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// Name is the --agent value.
+const Name = "opencode"
+
+// PluginFile is the plugin init writes.
+const PluginFile = ".opencode/plugin/intenthook.ts"
+
+// Agent describes OpenCode.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:     Name,
+		Title:    "OpenCode",
+		Verified: "plugin API documented; see the README for the live check",
+		Decode:   Decode,
+		Encode:   Dialect.Encode,
+		Settings: []string{PluginFile},
+		Wire:     Wire,
+		Check:    Check,
+	}
+}
+
+// Dialect: the plugin throws stderr on exit 2; it cannot ask.
+var Dialect = protocol.Dialect{Title: "OpenCode", NoAsk: true}
+
+// Tools is OpenCode's tool table.
+var Tools = protocol.Tools{
+	"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}},
+	"edit":      {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
+	"multiedit": {Class: hook.ClassWrite, Path: []string{"filePath"}},
+	"patch":     {Class: hook.ClassWrite, Patch: "patchText"},
+	"bash":      {Class: hook.ClassShell},
+	"read":      {Class: hook.ClassRead, Path: []string{"filePath"}},
+	"list":      exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one event from the plugin into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:     Name,
+		Event:     ev.Str("hook_event_name"),
+		SessionID: ev.Str("session_id"),
+		Cwd:       protocol.NativePath(ev.Str("cwd")),
+		ToolName:  ev.Str("tool_name"),
+		ToolUseID: ev.Str("tool_use_id"),
+		Error:     ev.Str("error"),
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	Tools.Fill(c, ev["tool_input"])
+	for _, e := range protocol.AsObject(ev["tool_input"]).Objs("edits") {
+		if s, ok := e.StrOK("newString"); ok {
+			c.NewStrings = append(c.NewStrings, s)
+		}
+	}
+	c.Failed = c.Error != ""
+	return c, nil
+}
+
+// plugin is the shim: it only carries events to intenthook and a deny back.
+const plugin = `// Written by intenthook init --agent opencode: every tool call goes through
+// intenthook (pre before it, post after it); a deny is thrown, and OpenCode
+// shows its message to the model. Keep it small: intenthook decides.
+export const IntentHook = async ({ directory }) => {
+  const run = async (sub, event) => {
+    const proc = Bun.spawn(["intenthook", sub, "--agent", "opencode"], {
+      cwd: directory,
+      stdin: new Blob([JSON.stringify({ cwd: directory, ...event })]),
+      stdout: "pipe",
+      stderr: "pipe",
+    })
+    const code = await proc.exited
+    return { code, stderr: await new Response(proc.stderr).text() }
+  }
+  return {
+    "tool.execute.before": async (input, output) => {
+      const r = await run("pre", {
+        hook_event_name: "PreToolUse", session_id: input.sessionID, tool_use_id: input.callID,
+        tool_name: input.tool, tool_input: output.args,
+      })
+      if (r.code === 2) throw new Error(r.stderr.trim())
+    },
+    "tool.execute.after": async (input, output) => {
+      await run("post", {
+        hook_event_name: "PostToolUse", session_id: input.sessionID, tool_use_id: input.callID,
+        tool_name: input.tool, tool_input: input.args ?? {}, tool_response: { output: output?.output ?? "" },
+      })
+    },
+  }
+}
+`
+
+// Wire writes the plugin; an existing file is kept.
+func Wire(root string) (protocol.Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(PluginFile))
+	if data, err := os.ReadFile(path); err == nil {
+		if string(data) == plugin {
+			return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "the plugin is in place"}, nil
+		}
+		return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "exists and differs from the one this version writes; delete it to get the current one"}, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return protocol.Change{}, err
+	}
+	if err := protocol.WriteFile(path, []byte(plugin)); err != nil {
+		return protocol.Change{}, err
+	}
+	return protocol.Change{Action: protocol.Created, Path: PluginFile, Detail: "tool.execute.before runs intenthook pre, tool.execute.after intenthook post"}, nil
+}
+
+// Check checks that the plugin is there and calls intenthook.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(PluginFile)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	const name = "opencode plugin"
+	switch {
+	case err != nil:
+		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: err.Error()}}
+	case !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
+		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: PluginFile + " does not run intenthook", Hint: "delete it and run intenthook init --agent opencode"}}
+	}
+	checks := []protocol.Check{{Status: protocol.Pass, Name: name, Detail: PluginFile}}
+	if _, err := env.LookPath(protocol.Program); err != nil {
+		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "opencode hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH OpenCode runs with"})
+	}
+	return true, checks
+}

@@ -1,0 +1,112 @@
+// Package qwen speaks Qwen Code's hook protocol (AGENT-PROTOCOLS.md §3,
+// verified live against 0.24.4): Claude Code's event names and answers, its
+// own tool names, and a UserPromptSubmit resent with an empty prompt before
+// every model round trip (answered with nothing, or the context would repeat
+// on every turn).
+package qwen
+
+import (
+	"github.com/intenthook/intenthook/internal/agent/claude"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Name is the --agent value.
+const Name = "qwen"
+
+// SettingsFile is Qwen Code's project settings file.
+const SettingsFile = ".qwen/settings.json"
+
+// Agent describes Qwen Code.
+func Agent() protocol.Agent {
+	return protocol.Agent{
+		Name:           Name,
+		Title:          "Qwen Code",
+		Verified:       "0.24.4, live (AGENT-PROTOCOLS.md)",
+		Decode:         Decode,
+		Encode:         claude.Dialect.Encode,
+		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
+		ShellMarkers:   []string{"QWEN_CODE"},
+		Settings:       []string{SettingsFile},
+		Wire:           Wire,
+		Check:          Check,
+	}
+}
+
+// Tools is Qwen Code's tool table; file paths are absolute.
+var Tools = protocol.Tools{
+	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"edit":              {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
+	"notebook_edit":     {Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}},
+	"run_shell_command": {Class: hook.ClassShell, Dir: "directory"},
+	"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
+	"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
+	"web_fetch": exempt, "web_search": exempt, "todo_write": exempt, "save_memory": exempt, "agent": exempt,
+}
+
+var exempt = protocol.Tool{Class: hook.ClassExempt}
+
+// Decode turns one Qwen Code event into a Call.
+func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	c := &hook.Call{
+		Agent:          Name,
+		Event:          ev.Str("hook_event_name"),
+		SessionID:      ev.Str("session_id"),
+		AgentID:        ev.Str("agent_id"),
+		TranscriptPath: ev.Str("transcript_path"),
+		Cwd:            protocol.NativePath(ev.Str("cwd")),
+		Model:          ev.Str("model"),
+		Source:         ev.Str("source"),
+		Prompt:         ev.Str("prompt"),
+		ToolName:       ev.Str("tool_name"),
+		ToolUseID:      ev.Str("tool_use_id"),
+		Error:          ev.Str("error"),
+	}
+	if c.Event == "" {
+		c.Event = event
+	}
+	if c.Event == hook.UserPromptSubmit && c.Prompt == "" {
+		c.Repeat = true
+	}
+	Tools.Fill(c, ev["tool_input"])
+	claude.DecodeResponse(c, ev.Obj("tool_response"))
+	if c.Event == hook.PostToolUseFailure {
+		c.Failed = true
+	}
+	return c, nil
+}
+
+// Hooks returns the hooks intenthook needs in Qwen Code (timeouts in
+// seconds; matchers are exact names or aliases).
+func Hooks() []hookconfig.Hook {
+	args := "--agent " + Name
+	tools := "write_file|edit|notebook_edit|run_shell_command"
+	return []hookconfig.Hook{
+		{Event: "PreToolUse", Matcher: tools + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 10},
+		{Event: "PostToolUse", Matcher: tools + "|read_file", Subcommand: "post", Args: args, Timeout: 10},
+		{Event: "PostToolUseFailure", Matcher: tools + "|read_file", Subcommand: "post", Args: args, Timeout: 10},
+		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 10},
+		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 10},
+	}
+}
+
+// Wire merges the hooks into .qwen/settings.json.
+func Wire(root string) (protocol.Change, error) {
+	return protocol.WireJSON(root, SettingsFile, Hooks(), "the README's Qwen Code section")
+}
+
+// Check checks the wiring in .qwen/settings.json and ~/.qwen/settings.json.
+func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	tools := []string{"write_file", "edit", "run_shell_command"}
+	return protocol.CheckClaudeShaped(protocol.ClaudeShaped{
+		Agent: Agent(), Root: root, Env: env, Project: SettingsFile, User: "~/.qwen/settings.json",
+		Hooks: Hooks(), Matches: hookconfig.Matches,
+		Requirements: []protocol.Requirement{
+			{Event: "PreToolUse", Subcommand: "pre", Names: tools},
+			{Event: "PostToolUse", Subcommand: "post", Names: append(append([]string{}, tools...), "read_file")},
+			{Event: "SessionStart", Subcommand: "context", Names: []string{"startup", "resume", "clear", "compact"}},
+			{Event: "UserPromptSubmit", Subcommand: "context"},
+		},
+	})
+}
