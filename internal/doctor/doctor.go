@@ -68,11 +68,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv))
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
-	for _, a := range agent.All() {
-		if configured, cs := a.Check(root, protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath}); configured {
-			checks = append(checks, cs...)
-		}
-	}
+	checks = append(checks, checkAgents(root, env)...)
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
 	return checks
@@ -194,3 +190,23 @@ func checkLedger(root string) Check {
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
+
+// checkAgents checks every agent whose hooks are configured here; with none
+// configured, the default agent's checks say what is missing.
+func checkAgents(root string, env Env) []Check {
+	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath}
+	var checks, fallback []Check
+	for _, a := range agent.All() {
+		configured, cs := a.Check(root, cenv)
+		switch {
+		case configured:
+			checks = append(checks, cs...)
+		case a.Name == agent.Default:
+			fallback = cs
+		}
+	}
+	if len(checks) == 0 {
+		return fallback
+	}
+	return checks
+}

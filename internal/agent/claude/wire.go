@@ -70,8 +70,11 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if c, off := disabled(docs, env.Getenv); off {
 		checks = append(checks, c)
 	}
-	// Claude Code is the default agent: doctor always reports it.
-	return true, checks
+	var events []string
+	for _, r := range requirements() {
+		events = append(events, r.Event)
+	}
+	return protocol.Wired(docs, events) || len(checks) > len(reqChecks)+1, checks
 }
 
 // disabled fails when the hooks are wired but switched off: by
