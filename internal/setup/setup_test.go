@@ -296,8 +296,8 @@ func TestInitGitHookBelowTheTop(t *testing.T) {
 }
 
 func TestInitUnknownAgent(t *testing.T) {
-	if _, err := Init(context.Background(), Options{Root: t.TempDir(), Agent: "cursor"}); err == nil {
-		t.Error("no error for an unknown agent")
+	if _, err := Init(context.Background(), Options{Root: t.TempDir(), Agent: "roo"}); err == nil || !strings.Contains(err.Error(), `unknown agent "roo"`) {
+		t.Errorf("err = %v, want unknown agent", err)
 	}
 }
 
