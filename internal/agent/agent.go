@@ -108,3 +108,18 @@ func copilotThroughClaude(ev protocol.Object) bool {
 	in := protocol.AsObject(ev["tool_input"])
 	return in.Has("file_text") || (in.Has("old_str") && !in.Has("file_path"))
 }
+
+// InShell reports which agent's shell the process runs in, by the
+// variables agents set in their shell tool's environment (Claude Code:
+// CLAUDECODE=1), and the variable that says so. It is a speed bump, not a
+// wall: a program can unset them.
+func InShell(getenv func(string) string) (title, variable string, ok bool) {
+	for _, a := range All() {
+		for _, v := range a.ShellMarkers {
+			if getenv(v) != "" {
+				return a.Title, v, true
+			}
+		}
+	}
+	return "", "", false
+}

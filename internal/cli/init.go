@@ -29,6 +29,9 @@ existing .intentignore and another pre-commit hook. Running it twice changes
 nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.personOnly("intenthook init"); err != nil {
+				return err
+			}
 			wd, _ := os.Getwd()
 			root, err := setup.Root(cmd.Context(), a.root, wd)
 			if err != nil {

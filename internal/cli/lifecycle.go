@@ -159,6 +159,9 @@ other byte is kept. The change is recorded in the ledger.`,
 			if force && reason == "" {
 				return errors.New("--force needs --reason")
 			}
+			if err := a.personOnly("intents transition"); err != nil {
+				return err
+			}
 			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
@@ -192,6 +195,9 @@ criterion is met, the intent becomes COMPLETE. The report is recorded in the
 ledger either way.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.personOnly("intents verify"); err != nil {
+				return err
+			}
 			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
@@ -278,6 +284,9 @@ func (a *app) scopeCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(add) == 0 && len(remove) == 0 {
 				return errors.New("nothing to change: give --add or --remove")
+			}
+			if err := a.personOnly("intents scope"); err != nil {
+				return err
 			}
 			ws, err := a.openWorkspace()
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	agentpkg "github.com/intenthook/intenthook/internal/agent"
+
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/selection"
@@ -56,6 +58,11 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if session != "" || def || clear {
+		if err := a.personOnly("intenthook select with --session, --default or --clear"); err != nil {
+			return err
+		}
+	}
 	ws, err := a.openWorkspace()
 	if err != nil {
 		return err
@@ -80,7 +87,11 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 			return withHint(fmt.Errorf("intent %s not found in %s", id, intents.File), "list intents with 'intenthook intents list'")
 		}
 		fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
-		fmt.Fprintln(a.stderr, "intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default")
+		if _, _, inAgent := agentpkg.InShell(a.getenv); !inAgent {
+			// In an agent's shell the PreToolUse hook has bound the
+			// intent already: the hint would contradict it.
+			fmt.Fprintln(a.stderr, "intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default")
+		}
 		return nil
 	}
 	res, err := sel.Select(ctx, who, id)
