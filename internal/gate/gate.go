@@ -77,9 +77,9 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 			}
 		}
 	}
-	root := workspace.Discover(workspace.Candidates(env.Root, call.Paths, call.Cwd, projectDir, env.Wd))
+	root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
 	if root == "" {
-		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the call's paths, cwd or project dir")
+		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the project dir, cwd or working directory")
 		explain.flush()
 		return nil, nil
 	}

@@ -132,7 +132,7 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 				break
 			}
 		}
-		root := workspace.Discover(workspace.Candidates(env.Root, nil, "", projectDir, env.Wd))
+		root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
 		if root == "" {
 			return 0
 		}

@@ -36,29 +36,27 @@ func IsRoot(dir string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// Candidates lists the places a hook call's root is looked for, in order:
-// --root, each target path (so a `cd /tmp` does not switch governance off for
-// a write into the project), the event cwd, $CLAUDE_PROJECT_DIR and the
-// process's working directory. Relative targets are taken against cwd.
-func Candidates(flagRoot string, targets []string, cwd, projectDir, wd string) []string {
-	var out []string
-	if flagRoot != "" {
-		out = append(out, flagRoot)
-	}
-	base := cwd
-	if base == "" {
-		base = wd
-	}
-	for _, t := range targets {
-		if !filepath.IsAbs(t) {
-			if base == "" {
-				continue
-			}
-			t = filepath.Join(base, t)
+// HookRoot finds the governed root of a hook call. It is anchored, in this
+// order, by --root, by the agent's project directory variable, and by the
+// event's cwd and the process's working directory; never by a target path,
+// since an agent can build a governed root of its own anywhere (with
+// permissive settings) and name a file in it. The event's cwd is the
+// model's to choose (Codex's workdir), the process's working directory the
+// agent's: when both lie in governed roots and the roots differ, the
+// process's wins. Targets are resolved against the root found, symlinks
+// followed, so a path into the workspace is judged by its rules whatever
+// path led there.
+func HookRoot(flagRoot, projectDir, cwd, wd string) string {
+	for _, anchor := range []string{flagRoot, projectDir} {
+		if anchor != "" {
+			return Discover([]string{anchor})
 		}
-		out = append(out, filepath.Dir(filepath.Clean(t)))
 	}
-	return append(out, cwd, projectDir, wd)
+	fromCwd, fromWd := Discover([]string{cwd}), Discover([]string{wd})
+	if fromCwd == "" || (fromWd != "" && fromWd != fromCwd) {
+		return fromWd
+	}
+	return fromCwd
 }
 
 // Discover returns the governed root of the first candidate that has one,

@@ -27,26 +27,28 @@ func mustWrite(t *testing.T, path, content string) {
 	}
 }
 
-func TestDiscover(t *testing.T) {
+func TestHookRoot(t *testing.T) {
 	root := governed(t)
+	fake := governed(t) // a root an agent built for itself
 	other := t.TempDir()
 	tests := []struct {
 		name                   string
 		flag, cwd, project, wd string
-		targets                []string
 		want                   string
 	}{
-		{"cwd inside", "", filepath.Join(root, "src"), "", other, nil, root},
-		{"target governs itself after cd elsewhere", "", other, "", other, []string{filepath.Join(root, "src/a.go")}, root},
-		{"relative target against cwd", "", root, "", other, []string{"src/a.go"}, root},
-		{"project dir", "", other, root, other, nil, root},
-		{"process wd", "", "", "", filepath.Join(root, "x"), nil, root},
-		{"flag first", root, other, "", other, nil, root},
-		{"nothing governed", "", other, "", other, []string{"/nowhere/x"}, ""},
+		{"cwd inside", "", filepath.Join(root, "src"), "", other, root},
+		{"project dir", "", other, root, other, root},
+		{"project dir over a cwd in a fake root", "", fake, root, fake, root},
+		{"an ungoverned project dir is final", "", root, other, root, ""},
+		{"process wd when cwd is elsewhere", "", other, "", filepath.Join(root, "x"), root},
+		{"process wd over a cwd in a fake root", "", fake, "", root, root},
+		{"cwd when the process wd is ungoverned", "", root, "", other, root},
+		{"flag first", root, fake, fake, fake, root},
+		{"nothing governed", "", other, "", other, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Discover(Candidates(tt.flag, tt.targets, tt.cwd, tt.project, tt.wd))
+			got := HookRoot(tt.flag, tt.project, tt.cwd, tt.wd)
 			if got != tt.want {
 				t.Errorf("Discover = %q, want %q", got, tt.want)
 			}
