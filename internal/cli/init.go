@@ -56,6 +56,7 @@ nothing.`,
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", agent.Default, "the agent whose hooks to wire: "+strings.Join(agent.Names(), ", "))
 	cmd.Flags().BoolVar(&opts.GitHook, "git-hook", false, "also install a git pre-commit hook running 'intenthook precommit'")
+	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
 	return cmd
 }

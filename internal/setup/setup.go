@@ -30,6 +30,7 @@ type Options struct {
 	Root    string // the workspace root (see Root)
 	Agent   string // the agent whose hooks to wire: "claude" (the default)
 	GitHook bool   // also install .git/hooks/pre-commit
+	Sandbox bool   // also turn on the agent's OS sandbox for its shell tool
 	Force   bool   // replace files intenthook wrote before (.intentignore, the git hook)
 	Now     func() time.Time
 }
@@ -131,6 +132,15 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return ensureLine(opts.Root, ".gitignore", stateIgnore) },
 		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
 		func() (Change, error) { return wire(ag, opts.Root) },
+	}
+	if opts.Sandbox {
+		if ag.Sandbox == nil {
+			return nil, fmt.Errorf("%s has no OS sandbox intenthook can configure (Claude Code and Codex do)", ag.Title)
+		}
+		steps = append(steps, func() (Change, error) {
+			c, err := ag.Sandbox(opts.Root, protocol.SandboxDenyWrite())
+			return fromAgent(c, err)
+		})
 	}
 	if opts.GitHook {
 		steps = append(steps, func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) })
@@ -286,7 +296,11 @@ func modeOf(path string, def os.FileMode) os.FileMode {
 
 // wire merges the agent's hooks into its configuration.
 func wire(ag protocol.Agent, root string) (Change, error) {
-	c, err := ag.Wire(root)
+	return fromAgent(ag.Wire(root))
+}
+
+// fromAgent turns what an agent package did into Init's terms.
+func fromAgent(c protocol.Change, err error) (Change, error) {
 	var conflict *protocol.Conflict
 	if errors.As(err, &conflict) {
 		return Change{}, &ConflictError{Path: conflict.Path, Reason: conflict.Reason, Hint: conflict.Hint}

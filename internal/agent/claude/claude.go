@@ -28,6 +28,7 @@ func Agent() protocol.Agent {
 		Settings:       []string{SettingsFile},
 		Wire:           Wire,
 		Check:          Check,
+		Sandbox:        Sandbox,
 	}
 }
 

@@ -70,6 +70,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if c, off := disabled(docs, env.Getenv); off {
 		checks = append(checks, c)
 	}
+	checks = append(checks, sandboxCheck(docs, protocol.SandboxDenyWrite()))
 	var events []string
 	for _, r := range requirements() {
 		events = append(events, r.Event)

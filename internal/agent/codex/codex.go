@@ -37,6 +37,7 @@ func Agent() protocol.Agent {
 		Settings:       []string{HooksFile},
 		Wire:           Wire,
 		Check:          Check,
+		Sandbox:        Sandbox,
 	}
 }
 

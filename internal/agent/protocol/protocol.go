@@ -41,6 +41,10 @@ type Agent struct {
 	// Check inspects the wiring under root; configured is false when the
 	// agent is not wired at all (doctor then says nothing about it).
 	Check func(root string, env CheckEnv) (configured bool, checks []Check)
+	// Sandbox, for agents with an OS sandbox for their shell tool, writes
+	// its settings (init --sandbox): writes confined to the workspace and
+	// temp, governance files read-only. Nil: the agent has none.
+	Sandbox func(root string, governance []string) (Change, error)
 }
 
 // Change is what wiring did to one file.
@@ -88,3 +92,28 @@ type CheckEnv struct {
 // Program is the hook command's program, found on PATH: committed settings
 // then work for every teammate, wherever the binary is installed.
 const Program = hookconfig.Program
+
+// SandboxDenyWrite lists what an OS sandbox must keep read-only for the
+// rules to hold: the governance files, every agent's committed hook
+// settings, and git's hooks and config. Not the ledger, state/ or the rest
+// of .git: commits, lessons and anchors write there.
+func SandboxDenyWrite() []string {
+	return []string{
+		".orchestration/active_intents.yaml",
+		".orchestration/config.yaml",
+		".orchestration/.intentignore",
+		".claude/settings.json",
+		".gemini/settings.json",
+		".qwen/settings.json",
+		".codex",
+		".github/hooks",
+		".factory/settings.json",
+		".augment/settings.json",
+		".cursor/hooks.json",
+		".windsurf/hooks.json",
+		".clinerules/hooks",
+		".opencode/plugin",
+		".git/hooks",
+		".git/config",
+	}
+}

@@ -1,0 +1,138 @@
+package claude
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// Sandbox turns on Claude Code's sandbox for its shell tool (bubblewrap on
+// Linux, Seatbelt on macOS) in .claude/settings.json and adds the
+// governance files to sandbox.filesystem.denyWrite, keeping every entry and
+// setting there: sandboxed commands then write only in the workspace and
+// temp, and never the rules. Keys checked against Claude Code 2.1.330's own
+// settings schema: sandbox.enabled, sandbox.filesystem.denyWrite (paths
+// relative to the project root in project settings). A sandbox someone set
+// to false is left off and reported.
+func Sandbox(root string, governance []string) (protocol.Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(SettingsFile))
+	data, err := os.ReadFile(path)
+	existed := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return protocol.Change{}, err
+	}
+	settings, err := hookconfig.Decode(data)
+	if err != nil {
+		return protocol.Change{}, &protocol.Conflict{Path: SettingsFile, Reason: "not valid JSON: " + err.Error(), Hint: "fix it and run intenthook init --sandbox again"}
+	}
+	sandbox, err := object(settings, "sandbox")
+	if err != nil {
+		return protocol.Change{}, &protocol.Conflict{Path: SettingsFile, Reason: err.Error(), Hint: "fix the sandbox block"}
+	}
+	var did, notes []string
+	switch v, ok := sandbox.Get("enabled"); {
+	case !ok:
+		sandbox.Set("enabled", true)
+		did = append(did, "sandbox.enabled")
+	case v == false:
+		notes = append(notes, "sandbox.enabled is false in "+SettingsFile+": left as it is; shell commands are not sandboxed until a person turns it on")
+	}
+	fsObj, err := object(sandbox, "filesystem")
+	if err != nil {
+		return protocol.Change{}, &protocol.Conflict{Path: SettingsFile, Reason: "sandbox." + err.Error(), Hint: "fix the sandbox block"}
+	}
+	have, _ := fsObj.Get("denyWrite")
+	list, isList := have.([]any)
+	if have != nil && !isList {
+		return protocol.Change{}, &protocol.Conflict{Path: SettingsFile, Reason: "sandbox.filesystem.denyWrite is not a list", Hint: "fix the sandbox block"}
+	}
+	var added []string
+	for _, g := range governance {
+		if !slices.ContainsFunc(list, func(v any) bool { return v == g }) {
+			list = append(list, g)
+			added = append(added, g)
+		}
+	}
+	if len(added) > 0 {
+		fsObj.Set("denyWrite", list)
+		did = append(did, "sandbox.filesystem.denyWrite: "+strings.Join(added, ", "))
+	}
+	if len(did) == 0 {
+		return protocol.Change{Action: protocol.Kept, Path: SettingsFile, Detail: "the sandbox settings are in place", Notes: notes}, nil
+	}
+	out, err := hookconfig.Encode(settings)
+	if err != nil {
+		return protocol.Change{}, err
+	}
+	if err := protocol.WriteFile(path, out); err != nil {
+		return protocol.Change{}, err
+	}
+	action := protocol.Updated
+	if !existed {
+		action = protocol.Created
+	}
+	notes = append(notes, "Claude Code's sandbox needs bubblewrap and socat on Linux (apt install bubblewrap socat); without them it warns and runs commands unsandboxed")
+	return protocol.Change{Action: action, Path: SettingsFile, Detail: "added " + strings.Join(did, "; "), Notes: notes}, nil
+}
+
+// object returns o's object member key, adding an empty one.
+func object(o *hookconfig.Object, key string) (*hookconfig.Object, error) {
+	v, ok := o.Get(key)
+	if !ok || v == nil {
+		n := &hookconfig.Object{}
+		o.Set(key, n)
+		return n, nil
+	}
+	n, ok := v.(*hookconfig.Object)
+	if !ok {
+		return nil, errors.New(key + " is not an object")
+	}
+	return n, nil
+}
+
+// sandboxCheck reports whether a sandbox guards the shell tool, and what is
+// unguarded when not.
+func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Check {
+	const name = "claude sandbox"
+	enabled, denied := false, map[string]bool{}
+	for _, d := range docs {
+		sv, _ := d.Doc.Get("sandbox")
+		sb, _ := sv.(*hookconfig.Object)
+		if sb == nil {
+			continue
+		}
+		if v, ok := sb.Get("enabled"); ok && v == true {
+			enabled = true
+		}
+		fv, _ := sb.Get("filesystem")
+		if fo, _ := fv.(*hookconfig.Object); fo != nil {
+			dv, _ := fo.Get("denyWrite")
+			list, _ := dv.([]any)
+			for _, e := range list {
+				if s, ok := e.(string); ok {
+					denied[s] = true
+				}
+			}
+		}
+	}
+	if !enabled {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "the shell tool is not sandboxed: a program the hooks cannot model (a Makefile, a script, awk) can write outside the workspace or to the rules, and only the backstop and precommit notice",
+			Hint: "intenthook init --sandbox turns Claude Code's sandbox on with the governance files read-only"}
+	}
+	var open []string
+	for _, g := range governance {
+		if !denied[g] {
+			open = append(open, g)
+		}
+	}
+	if len(open) > 0 {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but these are writable to sandboxed commands: " + strings.Join(open, ", "), Hint: "intenthook init --sandbox adds them to sandbox.filesystem.denyWrite"}
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox.enabled, governance files in sandbox.filesystem.denyWrite"}
+}
