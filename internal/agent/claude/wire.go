@@ -57,6 +57,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(env.Getenv("HOME"), ".claude", "settings.json")})
 	}
 	docs, checks := protocol.LoadSettings("claude settings", files)
+	unreadable := len(checks) > 0
 	jc := protocol.JSONCheck{
 		Fix:     "run intenthook init to merge the hooks into " + SettingsFile + " (or copy them from hooks.example.json)",
 		Matches: hookconfig.Matches,
@@ -75,7 +76,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	for _, r := range requirements() {
 		events = append(events, r.Event)
 	}
-	return protocol.Wired(docs, events) || len(checks) > len(reqChecks)+1, checks
+	return protocol.Wired(docs, events) || unreadable, checks
 }
 
 // disabled fails when the hooks are wired but switched off: by
