@@ -9,7 +9,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/bench"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/bench"
 )
 
 func main() {
@@ -84,6 +86,32 @@ func run(bin string, runs, warm int) error {
 	row("post, empty ledger", postEmpty, floorE)
 	row("post, 1 000 000-record ledger", postBig, floorB)
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
+	return agentRows(bin, floor, main, runs/2, warm, row)
+}
+
+// agentRows times each agent's pre on its own payload for the same edit,
+// with --agent as init wires it, against the floor fed the same event.
+func agentRows(bin, floor, ws string, runs, warm int, row func(string, time.Duration, time.Duration)) error {
+	fmt.Println()
+	names := slices.Sorted(maps.Keys(bench.AgentEvents(ws, "")))
+	for _, name := range names {
+		var pres, floors []time.Duration
+		for i := 0; i < warm+runs; i++ {
+			ev := bench.AgentEvents(ws, fmt.Sprintf("toolu_agent_%d", i))[name]
+			f, err := timeRun(floor, nil, ws, ev, false)
+			if err != nil {
+				return fmt.Errorf("floor: %w", err)
+			}
+			p, err := timeRun(bin, []string{"pre", "--agent", name}, ws, ev, true)
+			if err != nil {
+				return fmt.Errorf("pre --agent %s: %w", name, err)
+			}
+			if i >= warm {
+				floors, pres = append(floors, f), append(pres, p)
+			}
+		}
+		row("pre --agent "+name+" (its own payload)", median(pres), median(floors))
+	}
 	return nil
 }
 
@@ -95,11 +123,11 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 		id := fmt.Sprintf("toolu_bench_%d", i)
 		preEv := bench.Event(ws, "PreToolUse", id)
 		postEv := bench.Event(ws, "PostToolUse", id)
-		f, err := timeRun(floor, nil, ws, preEv)
+		f, err := timeRun(floor, nil, ws, preEv, false)
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("floor: %w", err)
 		}
-		p, err := timeRun(bin, []string{"pre"}, ws, preEv)
+		p, err := timeRun(bin, []string{"pre"}, ws, preEv, false)
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("pre: %w", err)
 		}
@@ -107,7 +135,7 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 		if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(fmt.Sprintf("x%d\n", i)), 0o644); err != nil {
 			return 0, 0, 0, err
 		}
-		q, err := timeRun(bin, []string{"post"}, ws, postEv)
+		q, err := timeRun(bin, []string{"post"}, ws, postEv, false)
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("post: %w", err)
 		}
@@ -118,7 +146,10 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 	return median(pres), median(posts), median(floors), nil
 }
 
-func timeRun(prog string, args []string, dir string, stdin []byte) (time.Duration, error) {
+// timeRun runs prog once and times it. The call must be an allow: a
+// silent one, or (answered) one whose answer is only JSON on stdout, for the
+// agents that answer every call.
+func timeRun(prog string, args []string, dir string, stdin []byte, answered bool) (time.Duration, error) {
 	cmd := exec.Command(prog, args...)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -130,7 +161,7 @@ func timeRun(prog string, args []string, dir string, stdin []byte) (time.Duratio
 	if err != nil {
 		return 0, fmt.Errorf("%v: %s", err, stderr.String())
 	}
-	if len(out) > 0 || stderr.Len() > 0 {
+	if (len(out) > 0 && !answered) || stderr.Len() > 0 {
 		return 0, fmt.Errorf("unexpected output (the call should be a silent allow): %s%s", out, stderr.String())
 	}
 	return d, nil
