@@ -25,7 +25,7 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.
-BENCH_PKGS := ./internal/hook/claude ./internal/intents ./internal/digest ./internal/intentctx ./internal/ledger ./internal/gate
+BENCH_PKGS := ./internal/agent/claude ./internal/intents ./internal/digest ./internal/intentctx ./internal/ledger ./internal/gate
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS)
 	$(GO) run ./internal/bench/benchhook -bin $(BIN)
