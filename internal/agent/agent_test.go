@@ -25,7 +25,7 @@ func TestPayloads(t *testing.T) {
 		command string
 	}
 	tests := map[string]want{
-		"claude/doc-PreToolUse-Write.json":              {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
+		"claude/doc-PreToolUse-Write.json":               {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
 		"gemini/doc-BeforeTool-write_file.json":          {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"gemini/doc-AfterTool-write_file.json":           {"gemini", hook.PostToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"gemini/doc-BeforeTool-write_file-relative.json": {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"sub/rel.txt"}, ""},

@@ -125,7 +125,7 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 			if _, ok := in.Match(rel); ok {
 				c := change{rel: rel, pre: pending.Snapshot[rel], post: h, scope: ScopePass}
 				c.content, _ = os.ReadFile(filepath.Join(g.Root, filepath.FromSlash(rel)))
-				c.class = classify(g.call.ToolName, rel, c.pre, c.post, false, false, "")
+				c.class = classify(false, rel, c.pre, c.post, false, false, "")
 				inScope = append(inScope, c)
 				continue
 			}

@@ -73,7 +73,7 @@ func (g *Gate) postWrite(ctx context.Context, class hook.Class, intentID string,
 		if err != nil {
 			return d, err
 		}
-		c.class = classify(g.call.ToolName, c.rel, c.pre, c.post, class == hook.ClassDelete, g.call.Failed, g.call.MutationClass)
+		c.class = classify(g.call.WholeFile, c.rel, c.pre, c.post, class == hook.ClassDelete, g.call.Failed, g.call.MutationClass)
 		if !g.call.Failed && c.pre != "" && c.pre == c.post {
 			d.Notes = append(d.Notes, fmt.Sprintf("intenthook: warning: %s did not change %s (no-op write)", g.call.ToolName, c.rel))
 		}

@@ -35,7 +35,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		if c.post == c.pre {
 			continue
 		}
-		c.class = classify("Bash", rel, c.pre, c.post, false, false, "")
+		c.class = classify(false, rel, c.pre, c.post, false, false, "")
 		changes = append(changes, c)
 	}
 	var d hook.Decision

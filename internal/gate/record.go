@@ -32,14 +32,12 @@ const (
 	ScopeIgnored = "IGNORED"
 )
 
-// wholeFileTools replace a file's content; other write tools edit it.
-var wholeFileTools = map[string]bool{"Write": true, "write_to_file": true}
 
 // classify names a change (SPEC §7.3). declared is the agent's own
 // mutation_class, which may refine a modification but never a creation or
 // a deletion. A failed call is named for what it tried to do: its file
 // missing afterwards is no deletion.
-func classify(tool, rel, pre, post string, deleteTool, failed bool, declared string) string {
+func classify(wholeFile bool, rel, pre, post string, deleteTool, failed bool, declared string) string {
 	switch {
 	case deleteTool || (post == "" && !failed):
 		return FileDeletion
@@ -52,7 +50,7 @@ func classify(tool, rel, pre, post string, deleteTool, failed bool, declared str
 	switch {
 	case isDocumentation(rel):
 		class = Documentation
-	case wholeFileTools[tool]:
+	case wholeFile:
 		class = IntentEvolution
 	}
 	switch declared {
@@ -71,9 +69,12 @@ func isDocumentation(rel string) bool {
 }
 
 // ranges attributes lines of content (the file after the call) to the call:
-// an edit's hunks, else the lines where its new strings stand, else the
-// whole file. Each range's hash covers exactly its lines' bytes, newlines
-// included, so a whole-file range's hash is the file's post-hash.
+// the runs of lines an edit's hunks added (context lines are not the
+// call's; a pure deletion adds none, and has no range), else the hunks'
+// extent when they came without their lines, else the lines where its new
+// strings stand, else the whole file. Each range's hash covers exactly its
+// lines' bytes, newlines included, so a whole-file range's hash is the
+// file's post-hash.
 func ranges(c *hook.Call, content []byte) []ledger.Range {
 	if len(content) == 0 {
 		return nil
@@ -86,7 +87,10 @@ func ranges(c *hook.Call, content []byte) []ledger.Range {
 		}
 		return ledger.Range{StartLine: first, EndLine: last, ContentHash: digest.Bytes(content[starts[first-1]:end])}
 	}
-	if !wholeFileTools[c.ToolName] {
+	if !c.WholeFile {
+		if out, ok := addedRanges(c.Hunks, len(starts), span); ok {
+			return out
+		}
 		var out []ledger.Range
 		for _, h := range c.Hunks {
 			if h.NewLines <= 0 || h.NewStart < 1 || h.NewStart > len(starts) {
@@ -111,6 +115,25 @@ func ranges(c *hook.Call, content []byte) []ledger.Range {
 		}
 	}
 	return []ledger.Range{span(1, len(starts))}
+}
+
+// addedRanges turns the added runs of hunks that came with their lines into
+// ranges; ok is false when no hunk has its lines.
+func addedRanges(hunks []hook.Hunk, lines int, span func(first, last int) ledger.Range) (out []ledger.Range, ok bool) {
+	out = []ledger.Range{}
+	for _, h := range hunks {
+		if !h.HasLines {
+			continue
+		}
+		ok = true
+		for _, r := range h.Added {
+			if r.First < 1 || r.First > lines {
+				continue
+			}
+			out = append(out, span(r.First, min(r.Last, lines)))
+		}
+	}
+	return out, ok
 }
 
 // lineStarts returns the byte offset where each line begins.

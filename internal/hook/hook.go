@@ -47,7 +47,15 @@ func ValidClass(c string) bool {
 type Hunk struct {
 	NewStart int
 	NewLines int
+	// Added are the runs of lines the edit put in, as first and last line
+	// of the new file; set when the hunk came with its lines (context lines
+	// are not among them, and a pure deletion has none).
+	Added    []LineRun
+	HasLines bool
 }
+
+// LineRun is a run of lines, first and last inclusive, 1-based.
+type LineRun struct{ First, Last int }
 
 // Call is one tool call (or session event) as the gate sees it. Every field
 // may be empty: agents leave out what they do not have.
@@ -86,6 +94,9 @@ type Call struct {
 	IntentID      string // select tools
 	MutationClass string // an agent-declared class (seed 004)
 	NewStrings    []string
+	// WholeFile marks a tool that writes a file's whole content (Write):
+	// the whole file is its range.
+	WholeFile bool
 
 	// Tool response (PostToolUse).
 	Failed          bool // PostToolUseFailure, or success:false in the response

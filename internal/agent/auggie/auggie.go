@@ -41,7 +41,7 @@ var Events = map[string]string{"PromptSubmit": hook.UserPromptSubmit}
 
 // Tools is Auggie's tool table.
 var Tools = protocol.Tools{
-	"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}},
+	"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
 	"str-replace-editor": {Class: hook.ClassWrite, Path: []string{"path"}},
 	"remove-files":       {Class: hook.ClassWrite, Paths: "file_paths"},
 	"apply_patch":        {Class: hook.ClassWrite, Patch: "input"},

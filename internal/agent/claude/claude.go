@@ -42,7 +42,7 @@ var Tools = protocol.Tools{
 	"Write":        write,
 	"Edit":         edit,
 	"MultiEdit":    edit,
-	"NotebookEdit": write,
+	"NotebookEdit": {Class: hook.ClassWrite, Path: filePath},
 	"Bash":         {Class: hook.ClassShell},
 	"PowerShell":   {Class: hook.ClassShell},
 	"Read":         {Class: hook.ClassRead, Path: filePath},
@@ -55,7 +55,7 @@ var Tools = protocol.Tools{
 	// The seeds' (Roo Code) names.
 	"write_to_file": write, "apply_diff": edit, "edit": edit, "search_and_replace": edit,
 	"search_replace": edit, "edit_file": edit, "insert_code_block": edit,
-	"apply_patch": {Class: hook.ClassWrite, Patch: "input"},
+	"apply_patch":     {Class: hook.ClassWrite, Patch: "input"},
 	"delete_file":     {Class: hook.ClassDelete, Path: filePath},
 	"execute_command": {Class: hook.ClassShell},
 	"read_file":       {Class: hook.ClassRead, Path: filePath},
@@ -71,7 +71,7 @@ var Tools = protocol.Tools{
 var filePath = []string{"file_path", "notebook_path", "path"}
 
 var (
-	write  = protocol.Tool{Class: hook.ClassWrite, Path: filePath}
+	write  = protocol.Tool{Class: hook.ClassWrite, Path: filePath, WholeFile: true}
 	edit   = protocol.Tool{Class: hook.ClassWrite, Path: filePath, NewStrings: []string{"new_string", "new_str"}}
 	exempt = protocol.Tool{Class: hook.ClassExempt}
 )

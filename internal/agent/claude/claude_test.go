@@ -31,7 +31,7 @@ func TestDecode(t *testing.T) {
 		{
 			name:  "Edit response with hunks and original file",
 			event: `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"/p/a.go","old_string":"a","new_string":"b"},"tool_response":{"filePath":"/p/a.go","originalFile":"package a\n","structuredPatch":[{"oldStart":1,"oldLines":1,"newStart":1,"newLines":2,"lines":["-a","+b","+c"]}]}}`,
-			want:  hook.Call{Event: "PostToolUse", ToolName: "Edit", Paths: []string{"/p/a.go"}, NewStrings: []string{"b"}, Hunks: []hook.Hunk{{NewStart: 1, NewLines: 2}}, HasHunks: true, OriginalFile: &orig},
+			want:  hook.Call{Event: "PostToolUse", ToolName: "Edit", Paths: []string{"/p/a.go"}, NewStrings: []string{"b"}, Hunks: []hook.Hunk{{NewStart: 1, NewLines: 2, Added: []hook.LineRun{{First: 1, Last: 2}}, HasLines: true}}, HasHunks: true, OriginalFile: &orig},
 		},
 		{
 			name:  "notebook path, then path, then response filePath",
@@ -106,6 +106,7 @@ func TestDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.want.Agent = Name
+			tt.want.WholeFile = Tools[tt.want.ToolName].WholeFile
 			if tt.want.Class == "" {
 				tt.want.Class = Tools[tt.want.ToolName].Class
 				if _, ok := Tools[tt.want.ToolName]; !ok {

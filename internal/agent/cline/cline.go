@@ -48,7 +48,7 @@ var Events = map[string]string{
 
 // Tools is Cline's tool table.
 var Tools = protocol.Tools{
-	"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}},
+	"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
 	"replace_in_file": {Class: hook.ClassWrite, Path: []string{"path"}},
 	"execute_command": {Class: hook.ClassShell},
 	"read_file":       {Class: hook.ClassRead, Path: []string{"path"}},

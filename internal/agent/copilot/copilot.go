@@ -50,7 +50,7 @@ func Agent() protocol.Agent {
 // Tools is Copilot CLI's native tool table; the toolset depends on the
 // model (create/edit for Claude models, apply_patch for GPT ones).
 var Tools = protocol.Tools{
-	"create":      {Class: hook.ClassWrite, Path: []string{"path"}},
+	"create":      {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
 	"edit":        {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}},
 	"apply_patch": {Class: hook.ClassWrite, PatchInput: true},
 	"bash":        {Class: hook.ClassShell},

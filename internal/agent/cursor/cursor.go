@@ -53,7 +53,7 @@ var Tools = protocol.Tools{
 	"Shell":            {Class: hook.ClassShell},
 	"run_terminal_cmd": {Class: hook.ClassShell},
 	"edit_file":        {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
-	"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+	"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}, WholeFile: true},
 	"Edit":             {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
 	"search_replace":   {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
 	"delete_file":      {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},

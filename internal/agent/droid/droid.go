@@ -38,7 +38,7 @@ var Dialect = protocol.Dialect{Title: "Factory Droid", NoAsk: true}
 
 // Tools is Droid's tool table.
 var Tools = protocol.Tools{
-	"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
 	"Edit":       {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}},
 	"ApplyPatch": {Class: hook.ClassWrite, Patch: "input"},
 	"Execute":    {Class: hook.ClassShell},

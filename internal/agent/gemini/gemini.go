@@ -46,7 +46,7 @@ var Events = map[string]string{
 
 // Tools is Gemini CLI's tool table.
 var Tools = protocol.Tools{
-	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
 	"replace":           {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
 	"run_shell_command": {Class: hook.ClassShell, Dir: "dir_path"},
 	"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},

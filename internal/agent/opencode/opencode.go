@@ -42,7 +42,7 @@ var Dialect = protocol.Dialect{Title: "OpenCode", NoAsk: true}
 
 // Tools is OpenCode's tool table.
 var Tools = protocol.Tools{
-	"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}},
+	"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
 	"edit":      {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
 	"multiedit": {Class: hook.ClassWrite, Path: []string{"filePath"}},
 	"patch":     {Class: hook.ClassWrite, Patch: "patchText"},

@@ -28,6 +28,8 @@ type Tool struct {
 	Dir string
 	// NewStrings lists keys holding the text an edit puts in (for ranges).
 	NewStrings []string
+	// WholeFile marks a tool that writes the whole file.
+	WholeFile bool
 }
 
 // Tools is an agent's tool table, by the names its events carry.
@@ -79,6 +81,7 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	default:
 		return
 	}
+	c.WholeFile = t.WholeFile
 	for _, k := range t.NewStrings {
 		if s, ok := in.StrOK(k); ok {
 			c.NewStrings = append(c.NewStrings, s)
@@ -132,20 +135,54 @@ func joinDir(cwd, dir string) string {
 func PatchPaths(text string) ([]string, string) { return patchPaths(text, true) }
 
 // Hunks reads Claude Code's structuredPatch: each hunk's place in the new
-// file. ok is false when raw is not a list.
+// file and, from its lines (" " context, "-" removed, "+" added), the runs
+// of lines the edit put in. ok is false when raw is not a list.
 func Hunks(raw json.RawMessage) ([]hook.Hunk, bool) {
 	var hunks []struct {
-		NewStart *int `json:"newStart"`
-		NewLines *int `json:"newLines"`
+		NewStart *int     `json:"newStart"`
+		NewLines *int     `json:"newLines"`
+		Lines    []string `json:"lines"`
 	}
-	if json.Unmarshal(raw, &hunks) != nil || len(raw) == 0 || raw[0] != '[' {
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &hunks) != nil {
 		return nil, false
 	}
 	var out []hook.Hunk
 	for _, h := range hunks {
-		if h.NewStart != nil && h.NewLines != nil {
-			out = append(out, hook.Hunk{NewStart: *h.NewStart, NewLines: *h.NewLines})
+		if h.NewStart == nil || h.NewLines == nil {
+			continue
 		}
+		hk := hook.Hunk{NewStart: *h.NewStart, NewLines: *h.NewLines}
+		if h.Lines != nil {
+			hk.HasLines = true
+			hk.Added = addedRuns(*h.NewStart, h.Lines)
+		}
+		out = append(out, hk)
 	}
 	return out, true
+}
+
+// addedRuns walks a hunk's lines from the new file's line start: a context
+// line takes a new-file line and ends a run, an added line takes one and
+// extends the run, a removed line takes none (so "+a -b +c" is one run of
+// two lines), and "\ No newline at end of file" takes none.
+func addedRuns(start int, lines []string) []hook.LineRun {
+	var runs []hook.LineRun
+	line, open := start, false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "+"):
+			if open {
+				runs[len(runs)-1].Last = line
+			} else {
+				runs = append(runs, hook.LineRun{First: line, Last: line})
+				open = true
+			}
+			line++
+		case strings.HasPrefix(l, "-"), strings.HasPrefix(l, `\`):
+		default:
+			line++
+			open = false
+		}
+	}
+	return runs
 }

@@ -36,7 +36,7 @@ func Agent() protocol.Agent {
 
 // Tools is Qwen Code's tool table; file paths are absolute.
 var Tools = protocol.Tools{
-	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}},
+	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
 	"edit":              {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
 	"notebook_edit":     {Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}},
 	"run_shell_command": {Class: hook.ClassShell, Dir: "directory"},
