@@ -58,6 +58,9 @@ type Gate struct {
 	denied   *target        // the target a deny names, for its ledger record
 	// seen, when set, answers recordedHash without the session log (tests).
 	seen map[string]string
+	// learned is the model read from the transcript's tail, once per call,
+	// for sessions whose events do not name it ("" when none was found).
+	learned *string
 }
 
 // Open finds the call's governed root and loads its workspace. It returns a

@@ -41,6 +41,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 	case hook.ClassSelect, hook.ClassExempt:
 		g.explain.step("decide", "skip", "nothing to record")
 	}
+	g.rememberModel(ctx)
 	return d, err
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/transcript"
 )
 
 // Mutation classes (SPEC §7.3).
@@ -31,7 +33,6 @@ const (
 	ScopeExempt  = "EXEMPT"
 	ScopeIgnored = "IGNORED"
 )
-
 
 // classify names a change (SPEC §7.3). declared is the agent's own
 // mutation_class, which may refine a modification but never a creation or
@@ -214,11 +215,31 @@ func (g *Gate) transcript() string {
 	return g.session.Transcript
 }
 
+// model is the model behind the call: named by the event, else known to the
+// session, else read once from the tail of the transcript (Claude Code's -p
+// runs name it on no event) and remembered for the session by
+// rememberModel.
 func (g *Gate) model() string {
-	if g.call.Model != "" {
+	switch {
+	case g.call.Model != "":
 		return g.call.Model
+	case g.session.Model != "":
+		return g.session.Model
+	case g.learned == nil:
+		m := transcript.Model(g.transcript())
+		g.learned = &m
 	}
-	return g.session.Model
+	return *g.learned
+}
+
+// rememberModel keeps a model learned from the transcript in the session
+// state, so later calls need not read the transcript again.
+func (g *Gate) rememberModel(ctx context.Context) {
+	if g.learned == nil || *g.learned == "" || g.session.Model != "" {
+		return
+	}
+	m := *g.learned
+	g.note(g.updateSession(ctx, func(s *state.Session) { s.Model = m }))
 }
 
 // appendRecords writes records; a record that cannot be written is spooled
