@@ -33,7 +33,17 @@ type Shell struct {
 // Ledger holds ledger settings.
 type Ledger struct {
 	Fsync bool `yaml:"fsync"`
+	// Shell says which shell calls get a record of their own: "changes"
+	// (those that changed files, were asked about or failed; denials are
+	// always recorded) or "all".
+	Shell string `yaml:"shell"`
 }
+
+// Values of ledger.shell.
+const (
+	ShellChanges = "changes"
+	ShellAll     = "all"
+)
 
 // Config is the effective settings of one workspace.
 type Config struct {
@@ -68,6 +78,7 @@ func Default() *Config {
 		LessonsFile:            ".orchestration/CLAUDE.md",
 		ContextBudgetBytes:     9500,
 		LockTimeout:            2 * time.Second,
+		Ledger:                 Ledger{Shell: ShellChanges},
 	}
 }
 
@@ -146,6 +157,7 @@ func (c *Config) check() error {
 		oneOf("outside_workspace", c.OutsideWorkspace, Deny, Allow),
 		oneOf("shell.destructive", c.Shell.Destructive, Ask, Deny, Allow),
 		oneOf("shell.opaque", c.Shell.Opaque, Ask, Deny, Allow),
+		oneOf("ledger.shell", c.Ledger.Shell, ShellChanges, ShellAll),
 		within("context_budget_bytes", c.ContextBudgetBytes, 512, 10000),
 		positive("lock_timeout", int(c.LockTimeout)),
 	)...)

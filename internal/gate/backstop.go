@@ -137,24 +137,37 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 	if len(outside) == 0 {
 		return hook.Decision{}, inScope
 	}
-	r := g.record(ledger.EventViolation, intentID)
-	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeOutOfScopeChange, false
-	m.Paths, m.Command = outside, g.call.Command
-	g.note(g.appendRecords(ctx, r))
+	// One violation record per file, each naming it in files[] with what
+	// happened to it, so blame and audits find it like any change.
+	var recs []*ledger.Record
+	for _, rel := range outside {
+		r := g.record(ledger.EventViolation, intentID)
+		m := &r.Metadata.Intenthook
+		m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeOutOfScopeChange, false
+		m.Paths, m.Command, m.CommandHash = []string{rel}, g.call.Command, digest.String(g.call.Command)
+		pre, post := pending.Snapshot[rel], changed[rel]
+		m.PreHash, m.PostHash = ledger.NullString(pre), ledger.NullString(post)
+		m.MutationClass = classify(false, rel, pre, post, false, false, "")
+		r.Files = []ledger.File{g.fileEntry(rel, nil, intentID)}
+		recs = append(recs, r)
+	}
+	g.note(g.appendRecords(ctx, recs...))
 	return g.violation(intentID, in, outside), inScope
 }
 
 func (g *Gate) violation(intentID string, in *intents.Intent, outside []string) hook.Decision {
-	owner := "no intent"
-	scope := "nothing"
-	if in != nil {
-		owner, scope = intentID+"'s", in.ScopeSummary()
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "intenthook: violation [%s] %d file(s) changed outside %s scope\n", CodeOutOfScopeChange, len(outside), owner)
+	if in != nil {
+		fmt.Fprintf(&b, "intenthook: violation [%s] %d file(s) changed outside %s's scope\n", CodeOutOfScopeChange, len(outside), intentID)
+	} else {
+		fmt.Fprintf(&b, "intenthook: violation [%s] %d file(s) changed with no intent selected\n", CodeOutOfScopeChange, len(outside))
+	}
 	fmt.Fprintf(&b, "files:\n%s\n", hook.List(prefixAll("  ", outside), g.Budget()/2))
-	fmt.Fprintf(&b, "why: the command changed files that intent does not own (it owns %s)\n", scope)
+	if in != nil {
+		fmt.Fprintf(&b, "why: the command changed files that intent does not own (it owns %s)\n", in.ScopeSummary())
+	} else {
+		b.WriteString("why: every change must belong to a selected intent, and this session has none\n")
+	}
 	b.WriteString("instead: revert those files now (git checkout -- <file>, or delete files you created), then change only files in scope; ask the user if the change is needed")
 	return hook.Decision{Violation: true, Code: CodeOutOfScopeChange, Message: b.String()}
 }

@@ -7,24 +7,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// postShell records a shell call (SPEC §7.1 step 4): one CONFIGURATION
-// record with the command, then one record per file it changed among the
-// targets PreToolUse found, with the session's recorded hashes refreshed so
-// the agent's own `sed -i` never makes its next Edit stale.
+// postShell records a shell call (SPEC §7.1 step 4): one record per file
+// it changed (among the targets PreToolUse found, and what the backstop
+// saw), with the session's recorded hashes refreshed so the agent's own
+// `sed -i` never makes its next Edit stale; and a CONFIGURATION record of
+// the command itself when it changed files, was asked about or failed (or
+// always, with ledger.shell: all). An `ls` leaves no record.
 func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, error) {
-	call := g.record(g.event(), intentID)
-	m := &call.Metadata.Intenthook
-	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
-	m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
-	g.failed(ctx, m, intentID)
-	g.note(g.appendRecords(ctx, call))
-
 	var changes []change
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
@@ -45,6 +41,16 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		changes = append(changes, more...)
 	}
 	sortChanges(changes)
+	if len(changes) > 0 || pending.Asked || g.call.Failed || d.Violation || g.Config.Ledger.Shell == config.ShellAll {
+		call := g.record(g.event(), intentID)
+		m := &call.Metadata.Intenthook
+		m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
+		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
+		g.failed(ctx, m, intentID)
+		g.note(g.appendRecords(ctx, call))
+	} else {
+		g.explain.step("record", "skip", "the command changed nothing and was neither asked about nor failed")
+	}
 	reads := g.viewerReads()
 	if len(changes) > 0 {
 		if err := g.commit(ctx, intentID, changes); err != nil {

@@ -46,20 +46,25 @@ func (g *Gate) preWrite(ctx context.Context, class hook.Class) (hook.Decision, e
 	for _, p := range g.call.Paths {
 		targets = append(targets, g.newTarget(p, g.call.ToolName, class == hook.ClassDelete))
 	}
-	return g.decideTargets(ctx, targets)
+	d, pass, err := g.decideTargets(targets)
+	if err != nil || d.Verdict == hook.Deny {
+		return d, err
+	}
+	return d, g.storePending(ctx, pass, d.Verdict == hook.Ask)
 }
 
 // decideTargets runs the target chain for each target; the strictest verdict
-// wins and a deny names the first denied target. Allowed targets leave their
-// pre-hashes for PostToolUse.
-func (g *Gate) decideTargets(ctx context.Context, targets []*target) (hook.Decision, error) {
+// wins and a deny names the first denied target. It returns the governed
+// targets that passed, whose pre-hashes the caller leaves for PostToolUse
+// once the call's verdict is known.
+func (g *Gate) decideTargets(targets []*target) (hook.Decision, []*target, error) {
 	var worst hook.Decision
 	var pass []*target
 	for _, t := range targets {
 		d := g.runChain(t)
 		if d.Verdict == hook.Deny {
 			g.denied = t
-			return d, nil
+			return d, nil, nil
 		}
 		if d.Stricter(worst) {
 			worst = d
@@ -68,10 +73,7 @@ func (g *Gate) decideTargets(ctx context.Context, targets []*target) (hook.Decis
 			pass = append(pass, t)
 		}
 	}
-	if err := g.storePending(ctx, pass); err != nil {
-		return hook.Decision{}, err
-	}
-	return worst, nil
+	return worst, pass, nil
 }
 
 // target is one path under the chain, with the facts the steps need.
@@ -150,12 +152,13 @@ func orDefault(s, d string) string {
 
 // storePending records the pre-hash of each allowed target under the
 // call's tool_use_id (step 15), for PostToolUse.
-func (g *Gate) storePending(ctx context.Context, ts []*target) error {
+func (g *Gate) storePending(ctx context.Context, ts []*target, asked bool) error {
 	p := state.Pending{}
 	if g.pending != nil {
 		p = *g.pending
 	}
-	if (len(ts) == 0 && !p.Backstop) || g.call.ToolUseID == "" {
+	p.Asked = asked
+	if (len(ts) == 0 && !p.Backstop && !asked) || g.call.ToolUseID == "" {
 		return nil
 	}
 	p.AgentID, p.Tool, p.At = g.call.AgentID, g.call.ToolName, g.env.now().UTC()

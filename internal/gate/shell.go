@@ -36,7 +36,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	for _, p := range a.Deletes {
 		targets = append(targets, g.newTarget(p, g.call.ToolName, false))
 	}
-	d, err := g.decideTargets(ctx, targets)
+	d, pass, err := g.decideTargets(targets)
 	if err != nil || d.Verdict == hook.Deny {
 		return d, err
 	}
@@ -50,7 +50,10 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 			d = od
 		}
 	}
-	return d, nil
+	if d.Verdict == hook.Deny {
+		return d, nil
+	}
+	return d, g.storePending(ctx, pass, d.Verdict == hook.Ask)
 }
 
 func (g *Gate) analyse() shell.Analysis {

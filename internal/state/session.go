@@ -35,6 +35,9 @@ type Pending struct {
 	// ("" for a deleted one).
 	Backstop bool              `json:"backstop,omitempty"`
 	Snapshot map[string]string `json:"snapshot,omitempty"`
+	// Asked marks a call PreToolUse asked the user about: it is recorded
+	// even when it changed nothing.
+	Asked bool `json:"asked,omitempty"`
 }
 
 // Session is one agent conversation's state.
