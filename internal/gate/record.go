@@ -271,6 +271,9 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "deny", ledger.NullString(d.Code), false
 	m.Reason = firstLine(d.Message)
+	if g.call.Command != "" {
+		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
+	}
 	if t.res.Rel != "" {
 		r.Files = []ledger.File{g.fileEntry(t.res.Rel, nil, t.intentID)}
 	}

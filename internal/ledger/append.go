@@ -19,6 +19,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/redact"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -112,6 +113,36 @@ func (l *Ledger) stamp(r *Record, now time.Time) {
 	}
 	if r.Tool == nil {
 		r.Tool = &Tool{Name: "intenthook", Version: cmp.Or(l.ToolVersion, "dev")}
+	}
+	m := &r.Metadata.Intenthook
+	if m.Format == 0 {
+		m.Format = Format
+	}
+	redactRecord(m)
+}
+
+// redactRecord takes secrets out of the texts a record carries before they
+// reach the committed ledger, which can never be rewritten; the digest of
+// the text as given stays beside it, so a person holding the secret can
+// still match the record.
+func redactRecord(m *Meta) {
+	if s, ok := redact.Text(m.Command); ok {
+		if m.CommandHash == "" {
+			m.CommandHash = digest.String(m.Command)
+		}
+		m.Command = s
+		m.Redacted = append(m.Redacted, "command")
+	}
+	if s, ok := redact.Text(string(m.Error)); ok {
+		if m.ErrorHash == "" {
+			m.ErrorHash = digest.String(string(m.Error))
+		}
+		m.Error = NullString(s)
+		m.Redacted = append(m.Redacted, "error")
+	}
+	if s, ok := redact.Text(m.Reason); ok {
+		m.Reason = s
+		m.Redacted = append(m.Redacted, "reason")
 	}
 }
 

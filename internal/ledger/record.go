@@ -123,10 +123,16 @@ type Meta struct {
 	Success         bool       `json:"success"`
 	Error           NullString `json:"error"`
 
+	// Format is the record format: 2 for records with exact ranges,
+	// quiet shell records and redaction; absent (1) on older lines, which
+	// every reader still reads.
+	Format int `json:"format,omitempty"`
+
 	// Written only when set.
 	Command     string   `json:"command,omitempty"`      // shell records
-	CommandHash string   `json:"command_hash,omitempty"` // digest of Command before it was cut
-	ErrorHash   string   `json:"error_hash,omitempty"`   // digest of Error before it was cut
+	CommandHash string   `json:"command_hash,omitempty"` // digest of the command as given, when Command was cut or redacted
+	ErrorHash   string   `json:"error_hash,omitempty"`   // digest of the error as given, when Error was cut or redacted
+	Redacted    []string `json:"redacted,omitempty"`     // fields whose secrets were replaced
 	Paths       []string `json:"paths,omitempty"`        // violation records
 	Reason      string   `json:"reason,omitempty"`
 	From        string   `json:"from,omitempty"`     // transition records: old status
@@ -147,6 +153,9 @@ func (s NullString) MarshalJSON() ([]byte, error) {
 	}
 	return encodeJSON(string(s))
 }
+
+// Format is the record format new records are written in.
+const Format = 2
 
 // Intent returns the record's intent id, "" when it has none.
 func (r *Record) Intent() string { return string(r.Metadata.Intenthook.IntentID) }
