@@ -31,33 +31,103 @@ const gitTimeout = 5 * time.Second
 const CodeOutOfScopeChange = "out_of_scope_change"
 
 // dirtyPaths returns the root-relative paths `git status` reports as
-// created, changed or deleted, with their current digests. ok is false
+// created, changed or deleted, each with a fingerprint of its size and
+// modification time ("" for a path that is gone): hashing every dirty file
+// on every shell call would cost as much as the repository is large. It
+// runs one git process: the root's place in the work tree is worked out
+// here; the untracked cache is on; a core.fsmonitor program is never run
+// (git's built-in monitor is used when the repository turns it on); and
+// intenthook's own files are left out (.orchestration/ is the ledger's and
+// the hooks' to account for, and the ledger is always dirty). ok is false
 // outside a git repository (or when git is missing).
 func (g *Gate) dirtyPaths(ctx context.Context) (map[string]string, bool) {
+	top, gitDir, ok := git.Top(g.Root)
+	if !ok {
+		return nil, false
+	}
+	prefix, err := filepath.Rel(canonicalDir(top), canonicalDir(g.Root))
+	if err != nil || prefix == ".." || strings.HasPrefix(prefix, "../") {
+		return nil, false
+	}
+	pre := ""
+	if prefix != "." {
+		pre = filepath.ToSlash(prefix) + "/"
+	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	prefix, err := g.git(ctx, "rev-parse", "--show-prefix")
+	args := []string{"-c", "core.untrackedCache=true"}
+	if !git.BuiltinFSMonitor(gitDir) {
+		args = append(args, "-c", "core.fsmonitor=false")
+	}
+	args = append(args, "status", "--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--", ".", ":(exclude).orchestration")
+	out, err := g.git(ctx, args...)
 	if err != nil {
 		return nil, false
 	}
-	out, err := g.git(ctx, "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", ".")
-	if err != nil {
-		return nil, false
-	}
-	pre := strings.TrimSpace(string(prefix))
 	paths := map[string]string{}
 	for _, entry := range strings.Split(string(out), "\x00") {
-		if len(entry) < 4 {
-			continue
-		}
-		rel, ok := strings.CutPrefix(entry[3:], pre)
+		p, fresh, ok := porcelainPath(entry)
 		if !ok {
 			continue
 		}
-		h, _ := digest.File(filepath.Join(g.Root, filepath.FromSlash(rel)))
-		paths[rel] = h
+		rel, ok := strings.CutPrefix(p, pre)
+		if !ok {
+			continue
+		}
+		mark := "e" // in HEAD: the call did not create it
+		if fresh {
+			mark = "n"
+		}
+		paths[rel] = mark + fingerprint(filepath.Join(g.Root, filepath.FromSlash(rel)))
 	}
 	return paths, true
+}
+
+// preMark stands in for the unknown pre-hash of a changed path when
+// classifying it: non-empty when the path was there before the command (in
+// HEAD, or dirty with content in the snapshot), empty when it is new.
+func preMark(after, before string) string {
+	if strings.HasPrefix(after, "e") || strings.HasPrefix(before, "e") || (len(before) > 1 && before[1:] != "") {
+		return "existed"
+	}
+	return ""
+}
+
+// porcelainPath returns the path of one entry of `git status
+// --porcelain=v2 -z`: changed ("1 XY sub mH mI mW hH hI path"), unmerged
+// ("u XY sub m1 m2 m3 mW h1 h2 h3 path") and untracked ("? path") entries;
+// fresh is set for a path not in HEAD (untracked, or added to the index).
+func porcelainPath(entry string) (path string, fresh, ok bool) {
+	fields := map[byte]int{'1': 8, 'u': 10, '?': 1}
+	if entry == "" {
+		return "", false, false
+	}
+	n, known := fields[entry[0]]
+	if !known {
+		return "", false, false
+	}
+	parts := strings.SplitN(entry, " ", n+1)
+	if len(parts) != n+1 {
+		return "", false, false
+	}
+	fresh = entry[0] == '?' || strings.HasPrefix(parts[1], "A")
+	return parts[n], fresh, true
+}
+
+// fingerprint is a file's size and modification time, "" when it is gone.
+func fingerprint(path string) string {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", st.Size(), st.ModTime().UnixNano())
+}
+
+func canonicalDir(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
 }
 
 // git runs git in the root with arguments only: no event data reaches a
@@ -67,9 +137,14 @@ func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
 	return git.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
 }
 
-// snapshot takes the backstop's before-picture for a shell call.
-func (g *Gate) snapshot(ctx context.Context) *state.Pending {
+// snapshot takes the backstop's before-picture for a shell call, unless
+// the analysis proved the command read-only: then git status is not run.
+func (g *Gate) snapshot(ctx context.Context, readOnly bool) *state.Pending {
 	if !g.Config.Shell.Backstop || g.call.ToolUseID == "" {
+		return nil
+	}
+	if readOnly {
+		g.explain.step("backstop", "skip", "the command is proven read-only")
 		return nil
 	}
 	paths, ok := g.dirtyPaths(ctx)
@@ -81,28 +156,30 @@ func (g *Gate) snapshot(ctx context.Context) *state.Pending {
 	return &state.Pending{Backstop: true, Snapshot: paths}
 }
 
-// changedSince returns the paths whose content differs from the snapshot:
-// new in git status, changed since, or restored to their committed state.
-func (g *Gate) changedSince(ctx context.Context, before map[string]string) map[string]string {
+// changedSince returns the paths whose size or modification time differs
+// from the snapshot (new in git status, changed since, or restored to their
+// committed state), each with the digest of its content now ("" when gone):
+// only these are read.
+func (g *Gate) changedSince(ctx context.Context, before map[string]string) (changed, after map[string]string) {
 	after, ok := g.dirtyPaths(ctx)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	changed := map[string]string{}
-	for p, h := range after {
-		if old, seen := before[p]; !seen || old != h {
-			changed[p] = h
+	changed = map[string]string{}
+	for p, fp := range after {
+		if old, seen := before[p]; !seen || old != fp {
+			changed[p] = ""
 		}
 	}
 	for p, old := range before {
-		if _, still := after[p]; still {
-			continue
-		}
-		if h, _ := digest.File(filepath.Join(g.Root, filepath.FromSlash(p))); h != old {
-			changed[p] = h
+		if _, still := after[p]; !still && fingerprint(filepath.Join(g.Root, filepath.FromSlash(p))) != old[1:] {
+			changed[p] = ""
 		}
 	}
-	return changed
+	for p := range changed {
+		changed[p], _ = digest.File(filepath.Join(g.Root, filepath.FromSlash(p)))
+	}
+	return changed, after
 }
 
 // backstop compares the work tree with the call's snapshot. Changes inside
@@ -110,7 +187,7 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string) map[s
 // violations: recorded, and answered with exit 2 telling the model to
 // revert them.
 func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, []change) {
-	changed := g.changedSince(ctx, pending.Snapshot)
+	changed, after := g.changedSince(ctx, pending.Snapshot)
 	others := g.othersWrites(pending.At)
 	in := g.Catalog.Find(intentID)
 	var inScope []change
@@ -123,9 +200,12 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 		}
 		if in != nil {
 			if _, ok := in.Match(rel); ok {
-				c := change{rel: rel, pre: pending.Snapshot[rel], post: h, scope: ScopePass}
+				// The snapshot holds fingerprints, not digests: what the file
+				// held before the command is not known, only whether it was
+				// there.
+				c := change{rel: rel, post: h, scope: ScopePass}
 				c.content, _ = os.ReadFile(filepath.Join(g.Root, filepath.FromSlash(rel)))
-				c.class = classify(false, rel, c.pre, c.post, false, false, "")
+				c.class = classify(false, rel, preMark(after[rel], pending.Snapshot[rel]), c.post, false, false, "")
 				inScope = append(inScope, c)
 				continue
 			}
@@ -145,9 +225,9 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 		m := &r.Metadata.Intenthook
 		m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeOutOfScopeChange, false
 		m.Paths, m.Command, m.CommandHash = []string{rel}, g.call.Command, digest.String(g.call.Command)
-		pre, post := pending.Snapshot[rel], changed[rel]
-		m.PreHash, m.PostHash = ledger.NullString(pre), ledger.NullString(post)
-		m.MutationClass = classify(false, rel, pre, post, false, false, "")
+		post := changed[rel]
+		m.PostHash = ledger.NullString(post)
+		m.MutationClass = classify(false, rel, preMark(after[rel], pending.Snapshot[rel]), post, false, false, "")
 		r.Files = []ledger.File{g.fileEntry(rel, nil, intentID)}
 		recs = append(recs, r)
 	}

@@ -28,7 +28,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d, ok := g.checkLinkSources(a.LinkSources); ok {
 		return d, nil
 	}
-	g.pending = g.snapshot(ctx)
+	g.pending = g.snapshot(ctx, a.ReadOnly)
 	var targets []*target
 	for _, w := range a.Writes {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))

@@ -178,3 +178,45 @@ func isHex(s string) bool {
 	}
 	return true
 }
+
+// Top returns the top of the work tree holding dir (the directory with the
+// .git entry), and its git directory, without running git; ok is false
+// outside a repository.
+func Top(dir string) (top, gitDir string, ok bool) {
+	gitDir, ok = findGitDir(dir)
+	if !ok {
+		return "", "", false
+	}
+	abs, _ := filepath.Abs(dir)
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, gitDir, true
+		}
+		if filepath.Dir(d) == d {
+			return "", "", false
+		}
+	}
+}
+
+// BuiltinFSMonitor reports whether the repository's own config turns on
+// git's built-in file system monitor (core.fsmonitor = true). Any other
+// value names a program to run, which intenthook never lets git start.
+func BuiltinFSMonitor(gitDir string) bool {
+	data, err := os.ReadFile(filepath.Join(readCommonDir(gitDir), "config"))
+	if err != nil {
+		return false
+	}
+	inCore := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			inCore = strings.EqualFold(strings.Trim(line, "[] \t"), "core")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), "fsmonitor") {
+			return strings.EqualFold(strings.TrimSpace(v), "true")
+		}
+	}
+	return false
+}

@@ -25,6 +25,12 @@ type Analysis struct {
 	Reads       []string   // files a viewer (cat, head, sed -n, grep on one file…) shows
 	Self        []SelfCall // calls of intenthook itself
 	Simple      bool       // the whole line is one simple command: no list, pipe, substitution or redirection
+	// ReadOnly is set when the analysis proves the command changes nothing:
+	// every command in it is a known reader (ls, cat, grep, git status…)
+	// without an option that writes or runs something, with no assignment
+	// in front, no write target, nothing opaque or destructive. A command it
+	// cannot prove is not ReadOnly, whatever it really does.
+	ReadOnly bool
 }
 
 // SelfKind says what a call of intenthook from an agent's shell is.
@@ -71,7 +77,9 @@ func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
 	w := &walker{isDir: isDir}
 	file := w.script(&frame{src: cmd}, "")
 	w.found.Simple = file != nil && isSimple(file)
-	return w.result()
+	a = w.result()
+	a.ReadOnly = file != nil && !w.unproven && len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Self) == 0
+	return a
 }
 
 // SelectID returns the intent id when the whole command is `intenthook select <ID>` and nothing
@@ -87,6 +95,8 @@ func (a Analysis) SelectID() string {
 type walker struct {
 	isDir func(string) bool
 	found Analysis
+	// unproven is set by any command the walk cannot prove read-only.
+	unproven bool
 }
 
 func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }

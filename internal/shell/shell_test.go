@@ -367,7 +367,7 @@ func TestReadOnly(t *testing.T) {
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			a := Analyse(cmd, isDir)
-			a.Simple, a.Reads = false, nil
+			a.Simple, a.Reads, a.ReadOnly = false, nil, false
 			if got := normal(a); !reflect.DeepEqual(got, Analysis{}) {
 				t.Errorf("Analyse(%q) = %+v, want nothing", cmd, got)
 			}
@@ -439,6 +439,7 @@ func normal(a Analysis) Analysis {
 		}
 		return s
 	}
+	a.ReadOnly = false // TestProvenReadOnly pins it
 	a.Writes, a.Deletes, a.Destructive = orNil(a.Writes), orNil(a.Deletes), orNil(a.Destructive)
 	a.LinkSources = orNil(a.LinkSources)
 	a.Opaque, a.Reads = orNil(a.Opaque), orNil(a.Reads)
@@ -447,4 +448,67 @@ func normal(a Analysis) Analysis {
 	}
 	a.Simple = false
 	return a
+}
+
+// TestProvenReadOnly pins which commands the analysis proves read-only (the
+// backstop then skips git status) and the traps that turn a reader into a
+// writer or an executor.
+func TestProvenReadOnly(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want bool
+	}{
+		{`ls -la src`, true},
+		{`git status`, true},
+		{`git status --porcelain`, true},
+		{`git log --oneline -5`, true},
+		{`git diff HEAD~1 -- src`, true},
+		{`git -C sub show HEAD:a.go`, true},
+		{`git blame main.go`, true},
+		{`cat a.go | grep foo | wc -l`, true},
+		{`rg TODO src/ && ls`, true},
+		{`find . -name '*.go' -type f`, true},
+		{`head -20 a.go 2>/dev/null`, true},
+		{`echo hi >&2`, true},
+		{`(cd sub && ls)`, true},
+		{`sort x | head`, true},
+		// Not proven.
+		{`echo hi > out.txt`, false},
+		{`git -c core.pager=evil log`, false},
+		{`git diff --output=diff.txt`, false},
+		{`git diff --ext-diff`, false},
+		{`git log --textconv`, false},
+		{`git checkout main`, false},
+		{`git stash`, false},
+		{`git commit -m x`, false},
+		{`GIT_EXTERNAL_DIFF=./x git diff`, false},
+		{`LESSOPEN='|evil %s' less a`, false},
+		{`rg --pre ./evil TODO`, false},
+		{`rg --pre=./evil TODO`, false},
+		{`find . -fprint out.txt`, false},
+		{`find . -exec rm {} +`, false},
+		{`find . -delete`, false},
+		{`sort -o out.txt x`, false},
+		{`sort --output=out.txt x`, false},
+		{`make build`, false},
+		{`go test ./...`, false},
+		{`ls $(touch x)`, false},
+		{`cat "$FILE"`, false},
+		{`for f in *; do cat $f; done`, false},
+		{`if true; then ls; fi`, false},
+		{`eval ls`, false},
+		{`intenthook status`, false},
+		{`env ls`, false},
+		{`xargs cat < list`, false},
+		{`sudo ls`, false},
+		{`f() { ls; }; f`, false},
+		{`ls 'unterminated`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			if got := Analyse(tt.cmd, isDir).ReadOnly; got != tt.want {
+				t.Errorf("ReadOnly(%q) = %v, want %v", tt.cmd, got, tt.want)
+			}
+		})
+	}
 }

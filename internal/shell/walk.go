@@ -132,17 +132,21 @@ func (w *walker) command(f *frame, cmd syntax.Command, in stdin) {
 	case *syntax.Block:
 		w.stmts(f, c.Stmts, in.fed)
 	case *syntax.IfClause:
+		w.unproven = true
 		for clause := c; clause != nil; clause = clause.Else {
 			w.stmts(f, clause.Cond, in.fed)
 			w.stmts(f, clause.Then, in.fed)
 		}
 	case *syntax.WhileClause:
+		w.unproven = true
 		w.stmts(f, c.Cond, in.fed)
 		w.stmts(f, c.Do, in.fed)
 	case *syntax.ForClause:
+		w.unproven = true
 		w.substitutions(f, c.Loop)
 		w.stmts(f, c.Do, in.fed)
 	case *syntax.CaseClause:
+		w.unproven = true
 		w.wordSubstitutions(f, c.Word)
 		for _, item := range c.Items {
 			for _, pattern := range item.Patterns {
@@ -151,18 +155,22 @@ func (w *walker) command(f *frame, cmd syntax.Command, in stdin) {
 			w.stmts(f, item.Stmts, in.fed)
 		}
 	case *syntax.FuncDecl:
+		w.unproven = true
 		// The body runs whenever the function is called, from wherever the shell is then.
 		w.stmt(f.subshell(), c.Body, false)
 	case *syntax.TimeClause:
 		w.stmt(f, c.Stmt, in.fed)
 	case *syntax.CoprocClause:
+		w.unproven = true
 		w.wordSubstitutions(f, c.Name)
 		w.stmt(f.subshell(), c.Stmt, false)
 	case *syntax.TestDecl:
+		w.unproven = true
 		w.wordSubstitutions(f, c.Description)
 		w.stmt(f.subshell(), c.Body, false)
 	default:
 		// Arithmetic, [[ ]], declare and let run commands only through their substitutions.
+		w.unproven = true
 		w.substitutions(f, c)
 	}
 }
@@ -175,6 +183,10 @@ func (w *walker) callExpr(f *frame, c *syntax.CallExpr, in stdin) {
 	for _, word := range c.Args {
 		w.wordSubstitutions(f, word)
 		words = append(words, f.word(word))
+	}
+	// A leading VAR=value can make a reader a writer (GIT_EXTERNAL_DIFF=…).
+	if len(c.Assigns) > 0 || len(words) == 0 || !provesReadOnly(words[0].name, words[1:]) {
+		w.unproven = true
 	}
 	w.run(f, words, in)
 }

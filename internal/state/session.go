@@ -31,8 +31,8 @@ type Pending struct {
 	Scope map[string]string `json:"scope,omitempty"`
 	At    time.Time         `json:"at"`
 	// Backstop marks a shell call whose work tree was snapshotted: Snapshot
-	// holds the digest of each path git status reported before the call
-	// ("" for a deleted one).
+	// holds a fingerprint (size and modification time) of each path git
+	// status reported before the call ("" for a deleted one).
 	Backstop bool              `json:"backstop,omitempty"`
 	Snapshot map[string]string `json:"snapshot,omitempty"`
 	// Asked marks a call PreToolUse asked the user about: it is recorded
