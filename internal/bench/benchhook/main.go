@@ -86,7 +86,101 @@ func run(bin string, runs, warm int) error {
 	row("post, empty ledger", postEmpty, floorE)
 	row("post, 1 000 000-record ledger", postBig, floorB)
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
+	if err := bashRows(bin, floor, dir, main, pre+post, runs/2, warm, row); err != nil {
+		return err
+	}
 	return agentRows(bin, floor, main, runs/2, warm, row)
+}
+
+// bashRows times Bash calls in git repositories: a read-only `ls` against a
+// Write's pre+post, and a build-like command (the backstop's git status
+// runs) against one `git status` there; on the 100 000-record ledger, and
+// in a repository of 50 000 files.
+func bashRows(bin, floor, dir, ledgerWS string, write time.Duration, runs, warm int, row func(string, time.Duration, time.Duration)) error {
+	big := filepath.Join(dir, "bigrepo")
+	if err := bench.Workspace(big, 200, 100_000); err != nil {
+		return err
+	}
+	if err := bench.Files(big, 50_000); err != nil {
+		return err
+	}
+	fmt.Println()
+	for _, ws := range []struct{ name, dir string }{{"100k-record ledger", ledgerWS}, {"50 000-file repository", big}} {
+		if err := gitRepo(ws.dir); err != nil {
+			return err
+		}
+		lsPair, err := measureBash(bin, ws.dir, "ls -la src", runs, warm)
+		if err != nil {
+			return err
+		}
+		buildPair, err := measureBash(bin, ws.dir, "make build", runs, warm)
+		if err != nil {
+			return err
+		}
+		status, err := measureCmd("git", []string{"status", "--porcelain"}, ws.dir, runs, warm)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s: read-only Bash pre+post %s = %.2fx a Write's pre+post (%s); build-like Bash pre+post %s = %.2fx one git status (%s)\n",
+			ws.name, round(lsPair), float64(lsPair)/float64(write), round(write), round(buildPair), float64(buildPair)/float64(status), round(status))
+	}
+	return nil
+}
+
+// gitRepo makes ws a git repository with everything committed, the ledger
+// and state left out as init leaves them.
+func gitRepo(ws string) error {
+	if _, err := os.Stat(filepath.Join(ws, ".git")); err == nil {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".gitignore"), []byte(".orchestration/state/\n"), 0o644); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=b@x", "-c", "user.name=b", "commit", "-qm", "bench"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+	}
+	return nil
+}
+
+// measureBash returns the median of pre+post for one Bash command.
+func measureBash(bin, ws, command string, runs, warm int) (time.Duration, error) {
+	var pairs []time.Duration
+	for i := 0; i < warm+runs; i++ {
+		id := fmt.Sprintf("toolu_bash_%d", i)
+		p, err := timeRun(bin, []string{"pre"}, ws, bench.BashEvent(ws, "PreToolUse", id, command), false)
+		if err != nil {
+			return 0, fmt.Errorf("pre %q: %w", command, err)
+		}
+		q, err := timeRun(bin, []string{"post"}, ws, bench.BashEvent(ws, "PostToolUse", id, command), false)
+		if err != nil {
+			return 0, fmt.Errorf("post %q: %w", command, err)
+		}
+		if i >= warm {
+			pairs = append(pairs, p+q)
+		}
+	}
+	return median(pairs), nil
+}
+
+// measureCmd returns the median time of a command run in dir.
+func measureCmd(prog string, args []string, dir string, runs, warm int) (time.Duration, error) {
+	var ds []time.Duration
+	for i := 0; i < warm+runs; i++ {
+		cmd := exec.Command(prog, args...)
+		cmd.Dir = dir
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, err
+		}
+		if i >= warm {
+			ds = append(ds, time.Since(start))
+		}
+	}
+	return median(ds), nil
 }
 
 // agentRows times each agent's pre on its own payload for the same edit,
