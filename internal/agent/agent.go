@@ -70,7 +70,7 @@ func Detect(ev protocol.Object) string {
 		return copilot.Name
 	case name == "":
 		return Default
-	case gemini.Events[name] != "" && name != "SessionStart":
+	case gemini.Events()[name] != "" && name != "SessionStart":
 		return gemini.Name
 	case ev.Has("cursor_version") || (ev.Has("conversation_id") && ev.Has("generation_id")):
 		return cursor.Name

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -60,18 +59,50 @@ func ParseCommand(command string, getenv func(string) string) (inv Invocation, o
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	cfg := &expand.Config{Env: expand.FuncEnviron(getenv)}
 	words := make([]string, 0, len(call.Args))
 	for _, w := range call.Args {
-		s, err := expand.Literal(cfg, w)
-		if err != nil {
+		var b strings.Builder
+		if !expandWord(&b, w.Parts, getenv) {
 			return inv, false
 		}
-		words = append(words, s)
+		words = append(words, b.String())
 	}
 	return Invocation{Program: words[0], Args: words[1:]}, true
 }
 
+// expandWord writes a word with its quotes removed and its plain variables
+// ($VAR, ${VAR}) expanded; anything more (substitutions, globs, parameter
+// operations, ~) is not expanded here and gives false. (The shell package's
+// own expander pulls in more start-up cost than a hook command needs.)
+func expandWord(b *strings.Builder, parts []syntax.WordPart, getenv func(string) string) bool {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[~") {
+				return false
+			}
+			// Backslashes stay: hook commands on Windows name paths with them.
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if !expandWord(b, p.Parts, getenv) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil {
+				return false
+			}
+			b.WriteString(getenv(p.Param.Value))
+		default:
+			return false
+		}
+	}
+	return true
+}
 // Subcommand returns the intenthook subcommand the invocation runs, or ""
 // when it does not run intenthook. Global flags before the subcommand
 // (--root DIR) are skipped.

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/redact"
 	"github.com/intenthook/intenthook/internal/state"
@@ -106,7 +104,7 @@ func (l *Ledger) stamp(r *Record, now time.Time) {
 		r.Version = SpecVersion
 	}
 	if r.ID == "" {
-		r.ID = uuid.NewString()
+		r.ID = newID()
 	}
 	if r.Timestamp == "" {
 		r.Timestamp = FormatTime(now)
@@ -437,7 +435,7 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 		if err != nil {
 			return fmt.Errorf("spool after %v: %w", cause, err)
 		}
-		name := strconv.FormatInt(base+int64(i), 10) + "-" + uuid.NewString() + ".json"
+		name := strconv.FormatInt(base+int64(i), 10) + "-" + newID() + ".json"
 		if err := state.WriteFile(state.Path(l.Root, spoolDir, name), append(line, '\n'), 0o644, l.Fsync); err != nil {
 			return fmt.Errorf("spool record %s after %v: %w", r.ID, cause, err)
 		}

@@ -2,42 +2,55 @@ package shell
 
 import "strings"
 
-// readOnlyPrograms run nothing and write nothing, whatever their operands,
-// unless an option of theirs listed in writingOptions says otherwise.
-var readOnlyPrograms = map[string]bool{
-	"ls": true, "cat": true, "head": true, "tail": true, "wc": true, "pwd": true, "echo": true,
-	"printf": true, "which": true, "type": true, "stat": true, "file": true, "du": true, "df": true,
-	"tree": true, "less": true, "more": true, "basename": true, "dirname": true, "realpath": true,
-	"readlink": true, "date": true, "whoami": true, "id": true, "uname": true, "true": true,
-	"false": true, "test": true, "[": true, "sort": true, "cut": true, "tr": true, "nl": true,
-	"diff": true, "cmp": true, "md5sum": true, "sha1sum": true, "sha256sum": true, "jq": true,
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "find": true, "git": true,
-	"cd": true, "pushd": true, "popd": true,
+// readOnlyProgram reports whether a program runs nothing and writes
+// nothing, whatever its operands, unless one of writingOptions(name) says
+// otherwise. (Switches, not maps: nothing to build at every start.)
+func readOnlyProgram(name string) bool {
+	switch name {
+	case "ls", "cat", "head", "tail", "wc", "pwd", "echo", "printf", "which", "type", "stat", "file",
+		"du", "df", "tree", "less", "more", "basename", "dirname", "realpath", "readlink", "date",
+		"whoami", "id", "uname", "true", "false", "test", "[", "sort", "cut", "tr", "nl", "diff", "cmp",
+		"md5sum", "sha1sum", "sha256sum", "jq", "grep", "egrep", "fgrep", "rg", "find", "git",
+		"cd", "pushd", "popd":
+		return true
+	}
+	return false
 }
 
 // writingOptions turn a reader into a writer or an executor.
-var writingOptions = map[string][]string{
-	"sort": {"-o", "--output"},
-	"rg":   {"--pre", "--pre-glob"},
-	"find": {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
-	"git":  {"-c", "--output", "--ext-diff", "--textconv", "--exec-path", "--config-env"},
+func writingOptions(name string) []string {
+	switch name {
+	case "sort":
+		return []string{"-o", "--output"}
+	case "rg":
+		return []string{"--pre", "--pre-glob"}
+	case "find":
+		return []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
+	case "git":
+		return []string{"-c", "--output", "--ext-diff", "--textconv", "--exec-path", "--config-env"}
+	}
+	return nil
 }
 
-// readOnlyGit are the git subcommands that only read (without a writing
-// option).
-var readOnlyGit = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "blame": true, "rev-parse": true,
-	"ls-files": true, "describe": true, "shortlog": true, "grep": true, "cat-file": true, "ls-tree": true,
+// readOnlyGit reports whether a git subcommand only reads (without a
+// writing option).
+func readOnlyGit(sub string) bool {
+	switch sub {
+	case "status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "describe", "shortlog",
+		"grep", "cat-file", "ls-tree":
+		return true
+	}
+	return false
 }
 
 // provesReadOnly reports whether one simple command is known to change
 // nothing: a read-only program, none of its writing options, and (for git)
 // a reading subcommand. Anything it does not know is not proven.
 func provesReadOnly(name string, args []arg) bool {
-	if !readOnlyPrograms[name] {
+	if !readOnlyProgram(name) {
 		return false
 	}
-	bad := writingOptions[name]
+	bad := writingOptions(name)
 	for _, a := range args {
 		if !a.literal {
 			return false
@@ -58,7 +71,7 @@ func provesReadOnly(name string, args []arg) bool {
 			i++ // their value
 		case strings.HasPrefix(t, "-"):
 		default:
-			return readOnlyGit[t]
+			return readOnlyGit(t)
 		}
 	}
 	return false

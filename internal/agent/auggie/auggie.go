@@ -37,18 +37,22 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "Auggie", NoAsk: true}
 
 // Events maps Auggie's event names to the hook events.
-var Events = map[string]string{"PromptSubmit": hook.UserPromptSubmit}
+func Events() map[string]string {
+	return map[string]string{"PromptSubmit": hook.UserPromptSubmit}
+}
 
 // Tools is Auggie's tool table.
-var Tools = protocol.Tools{
-	"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-	"str-replace-editor": {Class: hook.ClassWrite, Path: []string{"path"}},
-	"remove-files":       {Class: hook.ClassWrite, Paths: "file_paths"},
-	"apply_patch":        {Class: hook.ClassWrite, Patch: "input"},
-	"launch-process":     {Class: hook.ClassShell, Dir: "cwd"},
-	"view":               {Class: hook.ClassRead, Path: []string{"path"}},
-	"codebase-retrieval": exempt, "web-search": exempt, "web-fetch": exempt, "read-process": exempt,
-	"list-processes": exempt, "kill-process": exempt, "write-process": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
+		"str-replace-editor": {Class: hook.ClassWrite, Path: []string{"path"}},
+		"remove-files":       {Class: hook.ClassWrite, Paths: "file_paths"},
+		"apply_patch":        {Class: hook.ClassWrite, Patch: "input"},
+		"launch-process":     {Class: hook.ClassShell, Dir: "cwd"},
+		"view":               {Class: hook.ClassRead, Path: []string{"path"}},
+		"codebase-retrieval": exempt, "web-search": exempt, "web-fetch": exempt, "read-process": exempt,
+		"list-processes": exempt, "kill-process": exempt, "write-process": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -67,13 +71,13 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if roots := ev.Strs("workspace_roots"); len(roots) > 0 {
 		c.Cwd = protocol.NativePath(roots[0])
 	}
-	if e, ok := Events[c.Event]; ok {
+	if e, ok := Events()[c.Event]; ok {
 		c.Event = e
 	}
 	if c.Event == "" {
 		c.Event = event
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	if e := ev.Str("tool_error"); e != "" {
 		c.Failed, c.Error = true, e
 	}

@@ -38,32 +38,34 @@ var Dialect = protocol.Dialect{Title: "Claude Code"}
 
 // Tools is Claude Code's tool table, with the names the seeds' agents and
 // Copilot CLI use through Claude-format settings.
-var Tools = protocol.Tools{
-	"Write":        write,
-	"Edit":         edit,
-	"MultiEdit":    edit,
-	"NotebookEdit": {Class: hook.ClassWrite, Path: filePath},
-	"Bash":         {Class: hook.ClassShell},
-	"PowerShell":   {Class: hook.ClassShell},
-	"Read":         {Class: hook.ClassRead, Path: filePath},
-	"NotebookRead": {Class: hook.ClassRead, Path: filePath},
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"Write":        write,
+		"Edit":         edit,
+		"MultiEdit":    edit,
+		"NotebookEdit": {Class: hook.ClassWrite, Path: filePath},
+		"Bash":         {Class: hook.ClassShell},
+		"PowerShell":   {Class: hook.ClassShell},
+		"Read":         {Class: hook.ClassRead, Path: filePath},
+		"NotebookRead": {Class: hook.ClassRead, Path: filePath},
 
-	"Glob": exempt, "Grep": exempt, "LS": exempt, "WebFetch": exempt, "WebSearch": exempt,
-	"Task": exempt, "Agent": exempt, "TodoWrite": exempt, "ExitPlanMode": exempt,
-	"BashOutput": exempt, "KillShell": exempt,
+		"Glob": exempt, "Grep": exempt, "LS": exempt, "WebFetch": exempt, "WebSearch": exempt,
+		"Task": exempt, "Agent": exempt, "TodoWrite": exempt, "ExitPlanMode": exempt,
+		"BashOutput": exempt, "KillShell": exempt,
 
-	// The seeds' (Roo Code) names.
-	"write_to_file": write, "apply_diff": edit, "edit": edit, "search_and_replace": edit,
-	"search_replace": edit, "edit_file": edit, "insert_code_block": edit,
-	"apply_patch":     {Class: hook.ClassWrite, Patch: "input"},
-	"delete_file":     {Class: hook.ClassDelete, Path: filePath},
-	"execute_command": {Class: hook.ClassShell},
-	"read_file":       {Class: hook.ClassRead, Path: filePath},
-	"list_files":      exempt, "search_files": exempt, "codebase_search": exempt,
-	"ask_followup_question": exempt, "attempt_completion": exempt, "switch_mode": exempt,
-	"new_task": exempt, "update_todo_list": exempt, "read_command_output": exempt,
-	"run_slash_command": exempt, "browser_action": exempt, "skill": exempt,
-	"access_mcp_resource": exempt,
+		// The seeds' (Roo Code) names.
+		"write_to_file": write, "apply_diff": edit, "edit": edit, "search_and_replace": edit,
+		"search_replace": edit, "edit_file": edit, "insert_code_block": edit,
+		"apply_patch":     {Class: hook.ClassWrite, Patch: "input"},
+		"delete_file":     {Class: hook.ClassDelete, Path: filePath},
+		"execute_command": {Class: hook.ClassShell},
+		"read_file":       {Class: hook.ClassRead, Path: filePath},
+		"list_files":      exempt, "search_files": exempt, "codebase_search": exempt,
+		"ask_followup_question": exempt, "attempt_completion": exempt, "switch_mode": exempt,
+		"new_task": exempt, "update_todo_list": exempt, "read_command_output": exempt,
+		"run_slash_command": exempt, "browser_action": exempt, "skill": exempt,
+		"access_mcp_resource": exempt,
+	}
 }
 
 // filePath: Claude Code's file_path, a notebook's notebook_path, and the
@@ -98,7 +100,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		c.Event = event
 	}
 	input := ev["tool_input"]
-	Tools.Fill(c, input)
+	Tools().Fill(c, input)
 	fillEdits(c, protocol.AsObject(input))
 	resp := ev.Obj("tool_response")
 	if resp == nil {

@@ -106,10 +106,10 @@ func TestDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.want.Agent = Name
-			tt.want.WholeFile = Tools[tt.want.ToolName].WholeFile
+			tt.want.WholeFile = Tools()[tt.want.ToolName].WholeFile
 			if tt.want.Class == "" {
-				tt.want.Class = Tools[tt.want.ToolName].Class
-				if _, ok := Tools[tt.want.ToolName]; !ok {
+				tt.want.Class = Tools()[tt.want.ToolName].Class
+				if _, ok := Tools()[tt.want.ToolName]; !ok {
 					tt.want.Class = protocol.Classify(tt.want.ToolName)
 				}
 			}

@@ -38,23 +38,27 @@ func Agent() protocol.Agent {
 }
 
 // Events maps Cline's hook names to the hook events.
-var Events = map[string]string{
-	"PreToolUse":       hook.PreToolUse,
-	"PostToolUse":      hook.PostToolUse,
-	"TaskStart":        hook.SessionStart,
-	"TaskResume":       hook.SessionStart,
-	"UserPromptSubmit": hook.UserPromptSubmit,
+func Events() map[string]string {
+	return map[string]string{
+		"PreToolUse":       hook.PreToolUse,
+		"PostToolUse":      hook.PostToolUse,
+		"TaskStart":        hook.SessionStart,
+		"TaskResume":       hook.SessionStart,
+		"UserPromptSubmit": hook.UserPromptSubmit,
+	}
 }
 
 // Tools is Cline's tool table.
-var Tools = protocol.Tools{
-	"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-	"replace_in_file": {Class: hook.ClassWrite, Path: []string{"path"}},
-	"execute_command": {Class: hook.ClassShell},
-	"read_file":       {Class: hook.ClassRead, Path: []string{"path"}},
-	"list_files":      exempt, "search_files": exempt, "list_code_definition_names": exempt,
-	"ask_followup_question": exempt, "attempt_completion": exempt, "new_task": exempt, "plan_mode_respond": exempt,
-	"browser_action": exempt, "web_fetch": exempt, "access_mcp_resource": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
+		"replace_in_file": {Class: hook.ClassWrite, Path: []string{"path"}},
+		"execute_command": {Class: hook.ClassShell},
+		"read_file":       {Class: hook.ClassRead, Path: []string{"path"}},
+		"list_files":      exempt, "search_files": exempt, "list_code_definition_names": exempt,
+		"ask_followup_question": exempt, "attempt_completion": exempt, "new_task": exempt, "plan_mode_respond": exempt,
+		"browser_action": exempt, "web_fetch": exempt, "access_mcp_resource": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -63,7 +67,7 @@ var exempt = protocol.Tool{Class: hook.ClassExempt}
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	name := ev.Str("hookName")
 	c := &hook.Call{Agent: Name, Event: event, SessionID: ev.Str("taskId")}
-	if e, ok := Events[name]; ok {
+	if e, ok := Events()[name]; ok {
 		c.Event = e
 	}
 	if roots := ev.Strs("workspaceRoots"); len(roots) > 0 {
@@ -86,7 +90,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	}
 	if tool != nil {
 		c.ToolName = tool.Str("toolName")
-		Tools.Fill(c, tool["parameters"])
+		Tools().Fill(c, tool["parameters"])
 	}
 	return c, nil
 }

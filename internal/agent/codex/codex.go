@@ -46,11 +46,13 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "Codex CLI", NoAsk: true, BareAllow: true}
 
 // Tools is Codex's tool table.
-var Tools = protocol.Tools{
-	"apply_patch": {Class: hook.ClassWrite, Patch: "command"},
-	"Bash":        {Class: hook.ClassShell},
-	"Agent":       {Class: hook.ClassExempt},
-	"spawn_agent": {Class: hook.ClassExempt},
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"apply_patch": {Class: hook.ClassWrite, Patch: "command"},
+		"Bash":        {Class: hook.ClassShell},
+		"Agent":       {Class: hook.ClassExempt},
+		"spawn_agent": {Class: hook.ClassExempt},
+	}
 }
 
 // Decode turns one Codex event into a Call.
@@ -71,7 +73,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Event == "" {
 		c.Event = event
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	if resp, ok := ev.StrOK("tool_response"); ok {
 		// "Exit code: 0\nWall time: …\nOutput: …" for apply_patch.
 		if code, found := exitCode(resp); found && code != 0 {

@@ -49,14 +49,16 @@ func Agent() protocol.Agent {
 
 // Tools is Copilot CLI's native tool table; the toolset depends on the
 // model (create/edit for Claude models, apply_patch for GPT ones).
-var Tools = protocol.Tools{
-	"create":      {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-	"edit":        {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}},
-	"apply_patch": {Class: hook.ClassWrite, PatchInput: true},
-	"bash":        {Class: hook.ClassShell},
-	"view":        {Class: hook.ClassRead, Path: []string{"path"}},
-	"rg":          exempt, "grep": exempt, "glob": exempt, "task": exempt, "sql": exempt, "web_fetch": exempt,
-	"report_intent": exempt, "update_todo": exempt, "read_bash": exempt, "write_bash": exempt, "stop_bash": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"create":      {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
+		"edit":        {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}},
+		"apply_patch": {Class: hook.ClassWrite, PatchInput: true},
+		"bash":        {Class: hook.ClassShell},
+		"view":        {Class: hook.ClassRead, Path: []string{"path"}},
+		"rg":          exempt, "grep": exempt, "glob": exempt, "task": exempt, "sql": exempt, "web_fetch": exempt,
+		"report_intent": exempt, "update_todo": exempt, "read_bash": exempt, "write_bash": exempt, "stop_bash": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -92,7 +94,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Source == "new" {
 		c.Source = "startup"
 	}
-	Tools.Fill(c, ev["toolArgs"])
+	Tools().Fill(c, ev["toolArgs"])
 	if res := ev.Obj("toolResult"); res != nil {
 		if rt := res.Str("resultType"); rt != "" && rt != "success" {
 			c.Failed, c.Error = true, res.Str("textResultForLlm")

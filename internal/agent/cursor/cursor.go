@@ -34,31 +34,35 @@ func Agent() protocol.Agent {
 }
 
 // Events maps Cursor's events to the hook events.
-var Events = map[string]string{
-	"beforeShellExecution": hook.PreToolUse,
-	"beforeMCPExecution":   hook.PreToolUse,
-	"preToolUse":           hook.PreToolUse,
-	"afterShellExecution":  hook.PostToolUse,
-	"afterMCPExecution":    hook.PostToolUse,
-	"afterFileEdit":        hook.PostToolUse,
-	"postToolUse":          hook.PostToolUse,
-	"beforeReadFile":       hook.PreToolUse,
-	"sessionStart":         hook.SessionStart,
-	"beforeSubmitPrompt":   hook.UserPromptSubmit,
+func Events() map[string]string {
+	return map[string]string{
+		"beforeShellExecution": hook.PreToolUse,
+		"beforeMCPExecution":   hook.PreToolUse,
+		"preToolUse":           hook.PreToolUse,
+		"afterShellExecution":  hook.PostToolUse,
+		"afterMCPExecution":    hook.PostToolUse,
+		"afterFileEdit":        hook.PostToolUse,
+		"postToolUse":          hook.PostToolUse,
+		"beforeReadFile":       hook.PreToolUse,
+		"sessionStart":         hook.SessionStart,
+		"beforeSubmitPrompt":   hook.UserPromptSubmit,
+	}
 }
 
 // Tools is Cursor's tool table for the generic tool events; the shell and
 // file-edit events name their tool themselves.
-var Tools = protocol.Tools{
-	"Shell":            {Class: hook.ClassShell},
-	"run_terminal_cmd": {Class: hook.ClassShell},
-	"edit_file":        {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
-	"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}, WholeFile: true},
-	"Edit":             {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
-	"search_replace":   {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
-	"delete_file":      {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
-	"Read":             {Class: hook.ClassRead, Path: []string{"file_path", "path"}},
-	"read_file":        {Class: hook.ClassRead, Path: []string{"target_file", "file_path", "path"}},
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"Shell":            {Class: hook.ClassShell},
+		"run_terminal_cmd": {Class: hook.ClassShell},
+		"edit_file":        {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
+		"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}, WholeFile: true},
+		"Edit":             {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+		"search_replace":   {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
+		"delete_file":      {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
+		"Read":             {Class: hook.ClassRead, Path: []string{"file_path", "path"}},
+		"read_file":        {Class: hook.ClassRead, Path: []string{"target_file", "file_path", "path"}},
+	}
 }
 
 // Decode turns one Cursor event into a Call.
@@ -74,7 +78,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		ToolUseID:      ev.Str("generation_id"),
 	}
-	if e, ok := Events[name]; ok {
+	if e, ok := Events()[name]; ok {
 		c.Event = e
 	}
 	if c.Cwd == "" {
@@ -100,10 +104,10 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	case "beforeMCPExecution", "afterMCPExecution":
 		c.ToolName = ev.Str("tool_name")
 		input, _ := ev.StrOK("tool_input") // a JSON string
-		Tools.Fill(c, []byte(input))
+		Tools().Fill(c, []byte(input))
 	default:
 		c.ToolName = ev.Str("tool_name")
-		Tools.Fill(c, ev["tool_input"])
+		Tools().Fill(c, ev["tool_input"])
 	}
 	return c, nil
 }

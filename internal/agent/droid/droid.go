@@ -37,13 +37,15 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "Factory Droid", NoAsk: true}
 
 // Tools is Droid's tool table.
-var Tools = protocol.Tools{
-	"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-	"Edit":       {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}},
-	"ApplyPatch": {Class: hook.ClassWrite, Patch: "input"},
-	"Execute":    {Class: hook.ClassShell},
-	"Read":       {Class: hook.ClassRead, Path: []string{"file_path"}},
-	"LS":         exempt, "Grep": exempt, "Glob": exempt, "Task": exempt, "TodoWrite": exempt, "WebSearch": exempt, "FetchUrl": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
+		"Edit":       {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}},
+		"ApplyPatch": {Class: hook.ClassWrite, Patch: "input"},
+		"Execute":    {Class: hook.ClassShell},
+		"Read":       {Class: hook.ClassRead, Path: []string{"file_path"}},
+		"LS":         exempt, "Grep": exempt, "Glob": exempt, "Task": exempt, "TodoWrite": exempt, "WebSearch": exempt, "FetchUrl": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -64,7 +66,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Event == "" {
 		c.Event = event
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	// File tools answer with JSON encoded a second time; Obj reads both.
 	claude.DecodeResponse(c, ev.Obj("tool_response"))
 	return c, nil

@@ -37,21 +37,25 @@ func Agent() protocol.Agent {
 }
 
 // Events maps Gemini CLI's event names to the hook events.
-var Events = map[string]string{
-	"BeforeTool":   hook.PreToolUse,
-	"AfterTool":    hook.PostToolUse,
-	"BeforeAgent":  hook.UserPromptSubmit,
-	"SessionStart": hook.SessionStart,
+func Events() map[string]string {
+	return map[string]string{
+		"BeforeTool":   hook.PreToolUse,
+		"AfterTool":    hook.PostToolUse,
+		"BeforeAgent":  hook.UserPromptSubmit,
+		"SessionStart": hook.SessionStart,
+	}
 }
 
 // Tools is Gemini CLI's tool table.
-var Tools = protocol.Tools{
-	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-	"replace":           {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
-	"run_shell_command": {Class: hook.ClassShell, Dir: "dir_path"},
-	"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
-	"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
-	"web_fetch": exempt, "google_web_search": exempt, "write_todos": exempt, "save_memory": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
+		"replace":           {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
+		"run_shell_command": {Class: hook.ClassShell, Dir: "dir_path"},
+		"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
+		"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
+		"web_fetch": exempt, "google_web_search": exempt, "write_todos": exempt, "save_memory": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -68,10 +72,10 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Prompt:         ev.Str("prompt"),
 		ToolName:       ev.Str("tool_name"),
 	}
-	if e, ok := Events[ev.Str("hook_event_name")]; ok {
+	if e, ok := Events()[ev.Str("hook_event_name")]; ok {
 		c.Event = e
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	if resp := ev.Obj("tool_response"); resp != nil {
 		// The content written can differ from the input (Gemini may
 		// correct it): the file on disk is what post hashes.
@@ -99,9 +103,11 @@ type answer struct {
 // dialect is how Gemini CLI reads the rest: exit 2 with the reason on
 // stderr and an empty stdout denies (stdout would be read first); context
 // goes in hookSpecificOutput under Gemini's event names.
-var dialect = protocol.Dialect{Title: "Gemini CLI", Events: map[string]string{
-	hook.PreToolUse: "BeforeTool", hook.PostToolUse: "AfterTool", hook.UserPromptSubmit: "BeforeAgent",
-}}
+func dialect() protocol.Dialect {
+	return protocol.Dialect{Title: "Gemini CLI", Events: map[string]string{
+		hook.PreToolUse: "BeforeTool", hook.PostToolUse: "AfterTool", hook.UserPromptSubmit: "BeforeAgent",
+	}}
+}
 
 // Encode answers Gemini CLI. A before-tool ask is its own decision (a
 // confirmation in interactive runs; a headless run ends there); an allow
@@ -114,7 +120,7 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 	if c.Event == hook.PreToolUse && d.Verdict == hook.AllowWithContext {
 		d = hook.Decision{Warning: d.Warning, Notes: d.Notes}
 	}
-	return dialect.Encode(c, d, budget)
+	return dialect().Encode(c, d, budget)
 }
 
 // Hooks returns the hooks intenthook needs in Gemini CLI: tool matchers are

@@ -41,14 +41,16 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "OpenCode", NoAsk: true}
 
 // Tools is OpenCode's tool table.
-var Tools = protocol.Tools{
-	"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
-	"edit":      {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
-	"multiedit": {Class: hook.ClassWrite, Path: []string{"filePath"}},
-	"patch":     {Class: hook.ClassWrite, Patch: "patchText"},
-	"bash":      {Class: hook.ClassShell},
-	"read":      {Class: hook.ClassRead, Path: []string{"filePath"}},
-	"list":      exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
+		"edit":      {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
+		"multiedit": {Class: hook.ClassWrite, Path: []string{"filePath"}},
+		"patch":     {Class: hook.ClassWrite, Patch: "patchText"},
+		"bash":      {Class: hook.ClassShell},
+		"read":      {Class: hook.ClassRead, Path: []string{"filePath"}},
+		"list":      exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -67,7 +69,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Event == "" {
 		c.Event = event
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	for _, e := range protocol.AsObject(ev["tool_input"]).Objs("edits") {
 		if s, ok := e.StrOK("newString"); ok {
 			c.NewStrings = append(c.NewStrings, s)

@@ -35,14 +35,16 @@ func Agent() protocol.Agent {
 }
 
 // Tools is Qwen Code's tool table; file paths are absolute.
-var Tools = protocol.Tools{
-	"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-	"edit":              {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
-	"notebook_edit":     {Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}},
-	"run_shell_command": {Class: hook.ClassShell, Dir: "directory"},
-	"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
-	"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
-	"web_fetch": exempt, "web_search": exempt, "todo_write": exempt, "save_memory": exempt, "agent": exempt,
+func Tools() protocol.Tools {
+	return protocol.Tools{
+		"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
+		"edit":              {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
+		"notebook_edit":     {Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}},
+		"run_shell_command": {Class: hook.ClassShell, Dir: "directory"},
+		"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
+		"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
+		"web_fetch": exempt, "web_search": exempt, "todo_write": exempt, "save_memory": exempt, "agent": exempt,
+	}
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
@@ -69,7 +71,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Event == hook.UserPromptSubmit && c.Prompt == "" {
 		c.Repeat = true
 	}
-	Tools.Fill(c, ev["tool_input"])
+	Tools().Fill(c, ev["tool_input"])
 	claude.DecodeResponse(c, ev.Obj("tool_response"))
 	if c.Event == hook.PostToolUseFailure {
 		c.Failed = true
