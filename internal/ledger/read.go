@@ -151,8 +151,18 @@ type Query struct {
 // parse are skipped (Verify reports them).
 func Select(root string, q Query) ([]Record, error) {
 	file := cleanPath(q.File)
+	needles := q.needles(file)
 	var out []Record
-	err := Scan(root, func(_ []byte, rec *Record, err error) error {
+	err := scanLines(root, func(_ int, line []byte, complete bool) error {
+		for _, n := range needles {
+			if !bytes.Contains(line, n) {
+				return nil // cannot match: not worth decoding
+			}
+		}
+		if !complete {
+			return nil
+		}
+		rec, err := ParseLine(line)
 		if err != nil || !q.matches(rec, file) {
 			return nil
 		}
@@ -170,6 +180,30 @@ func Select(root string, q Query) ([]Record, error) {
 		out = out[len(out)-q.Limit:]
 	}
 	return out, nil
+}
+
+// needles are byte strings every matching line contains, so that lines
+// without them are skipped before decoding: the intent id, the session id
+// and the path's last element, each only when it is made of characters no
+// JSON encoder escapes (another writer may escape "/" or non-ASCII).
+func (q *Query) needles(file string) [][]byte {
+	var out [][]byte
+	for _, v := range []string{q.Intent, q.Session, path.Base(file)} {
+		if v != "" && v != "." && plain(v) {
+			out = append(out, []byte(v))
+		}
+	}
+	return out
+}
+
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func (q *Query) matches(rec *Record, file string) bool {

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -57,7 +59,12 @@ type seen struct {
 // torn tail, and a state/ledger.head naming a line that is not in the file
 // (lines removed from the end) are errors. Lines in the seeds' older shapes
 // (no seq) are accepted before the first chained line.
-func Verify(root string) Report {
+func Verify(root string) Report { return VerifyEach(root, nil) }
+
+// VerifyEach is Verify, handing each complete line that parses to each as
+// well (valid only during the call): a caller that needs something of the
+// lines gets it from the same pass.
+func VerifyEach(root string, each func(line []byte)) Report {
 	var rep Report
 	lines := map[lineID]seen{}
 	var prev lineID // the line before this one
@@ -82,20 +89,15 @@ func Verify(root string) Report {
 			rep.Head = Head{Seq: seq, Hash: digest.Prefix + hex.EncodeToString(sum[:])}
 		}()
 
-		var c struct {
-			Version  string `json:"version"`
-			Metadata struct {
-				Intenthook struct {
-					Seq  *int64  `json:"seq"`
-					Prev *string `json:"prev"`
-				} `json:"dev.intenthook"`
-			} `json:"metadata"`
-		}
-		if err := json.Unmarshal(line, &c); err != nil {
+		c, err := chainFields(line)
+		if err != nil {
 			errorf(n, "does not parse: %v", err)
 			return nil
 		}
 		rep.Records++
+		if each != nil {
+			each(line)
+		}
 		m := c.Metadata.Intenthook
 		if m.Seq == nil && c.Version == "" && !chained {
 			seq = 0 // an old line: not chained, but the first chained line may follow it
@@ -182,4 +184,74 @@ func quoteOrNull(s *string) string {
 		return "null"
 	}
 	return fmt.Sprintf("%q", *s)
+}
+
+// chain is what Verify reads of a line.
+type chain struct {
+	Version  string `json:"version"`
+	Metadata struct {
+		Intenthook struct {
+			Seq  *int64  `json:"seq"`
+			Prev *string `json:"prev"`
+		} `json:"dev.intenthook"`
+	} `json:"metadata"`
+}
+
+// chainFields reads a line's version, seq and prev. Lines intenthook wrote
+// end in `"metadata":{"dev.intenthook":{"seq":N,"prev":…`: those are read
+// in place after a validity scan, without decoding the record; any other
+// shape is decoded.
+func chainFields(line []byte) (chain, error) {
+	var c chain
+	if !json.Valid(line) {
+		return c, json.Unmarshal(line, &c) // for the error's words
+	}
+	const meta = `"metadata":{"dev.intenthook":{"seq":`
+	i := bytes.LastIndex(line, []byte(meta))
+	if i < 0 || !bytes.HasPrefix(line, []byte(`{"version":"`)) || depthAt(line, i) != 1 {
+		return c, json.Unmarshal(line, &c)
+	}
+	rest := line[i+len(meta):]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	seq, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+	rest, ok := bytes.CutPrefix(rest[j:], []byte(`,"prev":`))
+	if err != nil || !ok {
+		return c, json.Unmarshal(line, &c)
+	}
+	switch {
+	case bytes.HasPrefix(rest, []byte("null")):
+	case len(rest) >= 2+len(digest.Prefix)+2*sha256.Size && rest[0] == '"' && rest[1+len(digest.Prefix)+2*sha256.Size] == '"':
+		p := string(rest[1 : 1+len(digest.Prefix)+2*sha256.Size])
+		c.Metadata.Intenthook.Prev = &p
+	default:
+		return c, json.Unmarshal(line, &c)
+	}
+	c.Version = "0.1.0"
+	c.Metadata.Intenthook.Seq = &seq
+	return c, nil
+}
+
+// depthAt returns how deep in objects and arrays offset i of a valid JSON
+// text lies, outside strings: 1 is a member of the top-level object. (Only
+// the record's own metadata counts, not an object of that shape nested
+// deeper.)
+func depthAt(b []byte, i int) int {
+	depth, inString := 0, false
+	for k := 0; k < i; k++ {
+		switch c := b[k]; {
+		case inString && c == '\\':
+			k++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return depth
 }

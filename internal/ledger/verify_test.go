@@ -221,3 +221,41 @@ func TestVerifyMissingLedger(t *testing.T) {
 		t.Errorf("head without a ledger verified")
 	}
 }
+
+// TestChainFields: the in-place reading agrees with decoding, and a line
+// that only looks like intenthook's (metadata nested deeper, or invalid
+// JSON) is decoded or refused, not misread.
+func TestChainFields(t *testing.T) {
+	prev := `"sha256:` + strings.Repeat("ab", 32) + `"`
+	tests := []struct {
+		name, line string
+		seq        int64
+		prev       string // "" for null
+		err        bool
+	}{
+		{"intenthook's shape", `{"version":"0.1.0","id":"x","files":[],"metadata":{"dev.intenthook":{"seq":17,"prev":` + prev + `,"event":"select"}}}`, 17, strings.Trim(prev, `"`), false},
+		{"first line", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":1,"prev":null}}}`, 1, "", false},
+		{"nested fake metadata", `{"version":"0.1.0","x":{"metadata":{"dev.intenthook":{"seq":99,"prev":null}}},"metadata":{"dev.intenthook":{"seq":5,"prev":null}}}`, 5, "", false},
+		{"fake after the real one", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":5,"prev":null}},"y":{"metadata":{"dev.intenthook":{"seq":99,"prev":null}}}}`, 5, "", false},
+		{"in a string", `{"version":"0.1.0","command":"\"metadata\":{\"dev.intenthook\":{\"seq\":99","metadata":{"dev.intenthook":{"seq":6,"prev":null}}}`, 6, "", false},
+		{"invalid json", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":5,"prev":null}}`, 0, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := chainFields([]byte(tt.line))
+			if (err != nil) != tt.err {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.err {
+				return
+			}
+			m := c.Metadata.Intenthook
+			if m.Seq == nil || *m.Seq != tt.seq {
+				t.Errorf("seq %v, want %d", m.Seq, tt.seq)
+			}
+			if (m.Prev == nil) != (tt.prev == "") || (m.Prev != nil && *m.Prev != tt.prev) {
+				t.Errorf("prev %v, want %q", m.Prev, tt.prev)
+			}
+		})
+	}
+}

@@ -1,13 +1,16 @@
 package precommit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -98,10 +101,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	if err := loadIgnore(s, root, ignore, ignoreStaged); err != nil {
 		return nil, err
 	}
-	if s.Traces, err = traces(root, s.Staged); err != nil {
-		return nil, err
-	}
-	s.Ledger = ledger.Verify(root)
+	s.Traces, s.Ledger = traces(root, s.Staged)
 	return s, nil
 }
 
@@ -174,28 +174,51 @@ func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
 	return err
 }
 
-// traces reads the ledger once and keeps, for each staged path, its newest
-// record of a change: a successful PostToolUse record naming that one file,
-// or an older-shape line carrying a post hash. Denials, violation notes and
-// failed calls are left out: they say what the file held, not that a hooked
-// tool call wrote it.
-func traces(root string, staged []Staged) (map[string]Trace, error) {
+// traces verifies the ledger and, in the same single pass, keeps for each
+// staged path its newest record of a change: a successful PostToolUse
+// record naming that one file, or an older-shape line carrying a post hash.
+// Denials, violation notes and failed calls are left out: they say what the
+// file held, not that a hooked tool call wrote it. Only lines that contain
+// a staged file's name are decoded.
+func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 	want := make(map[string]bool, len(staged))
+	var names [][]byte
+	everyLine := false
 	for _, st := range staged {
 		want[st.Path] = true
+		base := path.Base(st.Path)
+		if plainName(base) {
+			names = append(names, []byte(base))
+		} else {
+			everyLine = true // a name another JSON writer may escape
+		}
 	}
 	out := map[string]Trace{}
-	err := ledger.Scan(root, func(_ []byte, rec *ledger.Record, err error) error {
+	rep := ledger.VerifyEach(root, func(line []byte) {
+		if !everyLine && !slices.ContainsFunc(names, func(n []byte) bool { return bytes.Contains(line, n) }) {
+			return
+		}
+		rec, err := ledger.ParseLine(line)
 		if err != nil || len(rec.Files) != 1 || !want[rec.Files[0].Path] {
-			return nil // Verify reports lines that do not parse
+			return
 		}
 		m := &rec.Metadata.Intenthook
 		written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
 		if !written || !m.Success {
-			return nil
+			return
 		}
 		out[rec.Files[0].Path] = Trace{Seq: m.Seq, PostHash: string(m.PostHash)}
-		return nil
 	})
-	return out, err
+	return out, rep
+}
+
+// plainName is a file name no JSON encoder escapes.
+func plainName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return s != "" && s != "."
 }
