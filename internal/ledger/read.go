@@ -184,12 +184,13 @@ func Select(root string, q Query) ([]Record, error) {
 
 // needles are byte strings every matching line contains, so that lines
 // without them are skipped before decoding: the intent id, the session id
-// and the path's last element, each only when it is made of characters no
-// JSON encoder escapes (another writer may escape "/" or non-ASCII).
+// and the path, each only when it is made of characters JSON writers leave
+// as they are (letters, digits, ".-_/"; a path with others, which another
+// writer may escape, is not used as a needle).
 func (q *Query) needles(file string) [][]byte {
 	var out [][]byte
-	for _, v := range []string{q.Intent, q.Session, path.Base(file)} {
-		if v != "" && v != "." && plain(v) {
+	for _, v := range []string{q.Intent, q.Session, file} {
+		if v != "" && plain(v) {
 			out = append(out, []byte(v))
 		}
 	}
@@ -199,7 +200,7 @@ func (q *Query) needles(file string) [][]byte {
 func plain(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/') {
 			return false
 		}
 	}

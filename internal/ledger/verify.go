@@ -66,7 +66,9 @@ func Verify(root string) Report { return VerifyEach(root, nil) }
 // lines gets it from the same pass.
 func VerifyEach(root string, each func(line []byte)) Report {
 	var rep Report
-	lines := map[lineID]seen{}
+	lines := make(map[lineID]seen, 1024)
+	var lastSum [sha256.Size]byte // the newest line's digest, for the head
+	haveHead := false
 	var prev lineID // the line before this one
 	var prevSeq int64
 	chained := false
@@ -74,25 +76,26 @@ func VerifyEach(root string, each func(line []byte)) Report {
 		rep.Errors = append(rep.Errors, Problem{n, fmt.Sprintf(format, args...)})
 	}
 
-	err := scanLines(root, func(n int, line []byte, complete bool) error {
+	err := scanChecked(root, func(ck *checked) {
+		n, line := ck.n, ck.line
 		rep.Lines = n
-		if !complete {
+		if !ck.complete {
 			errorf(n, "torn tail: %d bytes without a final newline", len(line))
-			return nil
+			return
 		}
-		sum := sha256.Sum256(line)
+		sum := ck.sum
 		id := lineID(sum[:16])
 		seq := prevSeq + 1 // what an unreadable line is taken to be
 		defer func() {
 			lines[id] = seen{seq: seq, line: n}
 			prev, prevSeq = id, seq
-			rep.Head = Head{Seq: seq, Hash: digest.Prefix + hex.EncodeToString(sum[:])}
+			lastSum, rep.Head.Seq, haveHead = sum, seq, true
 		}()
 
-		c, err := chainFields(line)
+		c, err := ck.chain, ck.err
 		if err != nil {
 			errorf(n, "does not parse: %v", err)
-			return nil
+			return
 		}
 		rep.Records++
 		if each != nil {
@@ -101,12 +104,12 @@ func VerifyEach(root string, each func(line []byte)) Report {
 		m := c.Metadata.Intenthook
 		if m.Seq == nil && c.Version == "" && !chained {
 			seq = 0 // an old line: not chained, but the first chained line may follow it
-			return nil
+			return
 		}
 		chained = true
 		if m.Seq == nil {
 			errorf(n, "no seq")
-			return nil
+			return
 		}
 		seq = *m.Seq
 		// A prev of null follows the empty ledger, the line before line 1.
@@ -120,17 +123,20 @@ func VerifyEach(root string, each func(line []byte)) Report {
 		switch {
 		case !found:
 			errorf(n, "prev %s names no earlier line", quoteOrNull(m.Prev))
-			return nil
+			return
 		case !follows:
 			rep.Forks = append(rep.Forks, Problem{n, forkMessage(from)})
 		}
 		if seq != from.seq+1 {
 			errorf(n, "seq %d, want %d", seq, from.seq+1)
 		}
-		return nil
+		return
 	})
 	if err != nil {
 		errorf(0, "%v", err)
+	}
+	if haveHead {
+		rep.Head.Hash = digest.Prefix + hex.EncodeToString(lastSum[:])
 	}
 	checkHead(root, lines, errorf)
 	return rep
@@ -198,27 +204,32 @@ type chain struct {
 }
 
 // chainFields reads a line's version, seq and prev. Lines intenthook wrote
-// end in `"metadata":{"dev.intenthook":{"seq":N,"prev":…`: those are read
-// in place after a validity scan, without decoding the record; any other
-// shape is decoded.
+// end in `"metadata":{"dev.intenthook":{"seq":N,"prev":…`: the validity
+// scan finds the top-level metadata member, and seq and prev are read there
+// in place, without decoding the record; any other shape is decoded.
 func chainFields(line []byte) (chain, error) {
 	var c chain
-	if !json.Valid(line) {
+	ok, at := validRecord(line)
+	if !ok {
 		return c, json.Unmarshal(line, &c) // for the error's words
 	}
-	const meta = `"metadata":{"dev.intenthook":{"seq":`
-	i := bytes.LastIndex(line, []byte(meta))
-	if i < 0 || !bytes.HasPrefix(line, []byte(`{"version":"`)) || depthAt(line, i) != 1 {
+	const meta = `{"dev.intenthook":{"seq":`
+	if at < 0 || !bytes.HasPrefix(line[at:], []byte(meta)) || !bytes.HasPrefix(line, []byte(`{"version":"`)) {
 		return c, json.Unmarshal(line, &c)
 	}
-	rest := line[i+len(meta):]
+	rest := line[at+len(meta):]
 	j := 0
 	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
 		j++
 	}
 	seq, err := strconv.ParseInt(string(rest[:j]), 10, 64)
-	rest, ok := bytes.CutPrefix(rest[j:], []byte(`,"prev":`))
-	if err != nil || !ok {
+	rest, follows := bytes.CutPrefix(rest[j:], []byte(`,"prev":`))
+	// A key given twice would be read as its last value by decoders: such
+	// a line is decoded, not read in place. (Outside strings, where quotes
+	// are escaped, "seq": and "prev": can only be keys.)
+	tail := line[at:]
+	once := bytes.Count(tail, []byte(`"seq":`)) == 1 && bytes.Count(tail, []byte(`"prev":`)) == 1
+	if err != nil || !follows || !once {
 		return c, json.Unmarshal(line, &c)
 	}
 	switch {
@@ -232,26 +243,4 @@ func chainFields(line []byte) (chain, error) {
 	c.Version = "0.1.0"
 	c.Metadata.Intenthook.Seq = &seq
 	return c, nil
-}
-
-// depthAt returns how deep in objects and arrays offset i of a valid JSON
-// text lies, outside strings: 1 is a member of the top-level object. (Only
-// the record's own metadata counts, not an object of that shape nested
-// deeper.)
-func depthAt(b []byte, i int) int {
-	depth, inString := 0, false
-	for k := 0; k < i; k++ {
-		switch c := b[k]; {
-		case inString && c == '\\':
-			k++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return depth
 }

@@ -238,6 +238,7 @@ func TestChainFields(t *testing.T) {
 		{"nested fake metadata", `{"version":"0.1.0","x":{"metadata":{"dev.intenthook":{"seq":99,"prev":null}}},"metadata":{"dev.intenthook":{"seq":5,"prev":null}}}`, 5, "", false},
 		{"fake after the real one", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":5,"prev":null}},"y":{"metadata":{"dev.intenthook":{"seq":99,"prev":null}}}}`, 5, "", false},
 		{"in a string", `{"version":"0.1.0","command":"\"metadata\":{\"dev.intenthook\":{\"seq\":99","metadata":{"dev.intenthook":{"seq":6,"prev":null}}}`, 6, "", false},
+		{"a key given twice is decoded: the last wins", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":5,"prev":null,"seq":9}}}`, 9, "", false},
 		{"invalid json", `{"version":"0.1.0","metadata":{"dev.intenthook":{"seq":5,"prev":null}}`, 0, "", true},
 	}
 	for _, tt := range tests {

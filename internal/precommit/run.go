@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"path/filepath"
 	"slices"
 
@@ -179,16 +178,15 @@ func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
 // record naming that one file, or an older-shape line carrying a post hash.
 // Denials, violation notes and failed calls are left out: they say what the
 // file held, not that a hooked tool call wrote it. Only lines that contain
-// a staged file's name are decoded.
+// a staged file's path are decoded.
 func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 	want := make(map[string]bool, len(staged))
 	var names [][]byte
 	everyLine := false
 	for _, st := range staged {
 		want[st.Path] = true
-		base := path.Base(st.Path)
-		if plainName(base) {
-			names = append(names, []byte(base))
+		if plainName(st.Path) {
+			names = append(names, []byte(st.Path))
 		} else {
 			everyLine = true // a name another JSON writer may escape
 		}
@@ -212,13 +210,14 @@ func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 	return out, rep
 }
 
-// plainName is a file name no JSON encoder escapes.
+// plainName is a path JSON writers leave as it is: letters, digits and
+// ".-_/" (a path with other characters may be escaped by another writer).
 func plainName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/') {
 			return false
 		}
 	}
-	return s != "" && s != "."
+	return s != ""
 }
