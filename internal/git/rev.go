@@ -220,3 +220,22 @@ func BuiltinFSMonitor(gitDir string) bool {
 	}
 	return false
 }
+
+// HeadRef names what HEAD points at, without running git: the branch
+// ("main"), or "detached" when HEAD is a commit, or "" outside a
+// repository.
+func HeadRef(root string) string {
+	gitDir, ok := findGitDir(root)
+	if !ok {
+		return ""
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !isRef {
+		return "detached"
+	}
+	return strings.TrimPrefix(ref, "refs/heads/")
+}

@@ -28,7 +28,7 @@ type batch struct {
 // by a pool of workers (one per CPU) while the file is read: hashing and
 // validating a million lines is most of what verify costs, and each line
 // needs only itself.
-func scanChecked(root string, fn func(c *checked)) error {
+func scanChecked(root string, from int64, fn func(c *checked)) error {
 	work := make(chan *batch, 4)
 	ordered := make(chan *batch, 8)
 	for range max(1, runtime.GOMAXPROCS(0)) {
@@ -55,7 +55,7 @@ func scanChecked(root string, fn func(c *checked)) error {
 			ordered <- cur
 			cur = &batch{done: make(chan struct{})}
 		}
-		err := scanLines(root, func(n int, line []byte, complete bool) error {
+		err := scanLinesFrom(root, from, func(n int, line []byte, complete bool) error {
 			cur.lines = append(cur.lines, checked{n: n, line: append([]byte(nil), line...), complete: complete})
 			if len(cur.lines) == batchLines {
 				send()

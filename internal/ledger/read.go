@@ -40,6 +40,12 @@ func Scan(root string, fn func(line []byte, rec *Record, err error) error) error
 // scanLines streams the ledger's lines with their 1-based numbers. Lines of
 // any length are read; complete is false for bytes after the last newline.
 func scanLines(root string, fn func(n int, line []byte, complete bool) error) error {
+	return scanLinesFrom(root, 0, fn)
+}
+
+// scanLinesFrom is scanLines from byte offset from (the start of a line);
+// lines are numbered from 1 there.
+func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete bool) error) error {
 	f, err := os.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -48,6 +54,11 @@ func scanLines(root string, fn func(n int, line []byte, complete bool) error) er
 		return fmt.Errorf("open ledger: %w", err)
 	}
 	defer f.Close()
+	if from > 0 {
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return fmt.Errorf("read ledger: %w", err)
+		}
+	}
 	br := bufio.NewReaderSize(f, 2*MaxLine)
 	var long []byte // a line longer than the buffer, gathered piece by piece
 	for n := 1; ; n++ {

@@ -11,7 +11,7 @@ import (
 // never use.
 func newID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	_, _ = rand.Read(b[:])  // never fails (crypto/rand)
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // variant 10
 	var out [36]byte

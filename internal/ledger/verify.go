@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,7 @@ type Report struct {
 	Head    Head      // the last line's seq and digest
 	Errors  []Problem // the ledger is damaged or was edited
 	Forks   []Problem // lines continuing an earlier line (a git union merge): accepted
+	Size    int64     // bytes read, from the start of the file
 }
 
 // OK reports whether the ledger verified: forks are not errors.
@@ -65,81 +67,192 @@ func Verify(root string) Report { return VerifyEach(root, nil) }
 // well (valid only during the call): a caller that needs something of the
 // lines gets it from the same pass.
 func VerifyEach(root string, each func(line []byte)) Report {
-	var rep Report
-	lines := make(map[lineID]seen, 1024)
-	var lastSum [sha256.Size]byte // the newest line's digest, for the head
-	haveHead := false
-	var prev lineID // the line before this one
-	var prevSeq int64
-	chained := false
-	errorf := func(n int, format string, args ...any) {
-		rep.Errors = append(rep.Errors, Problem{n, fmt.Sprintf(format, args...)})
-	}
+	v := newVerifier(each)
+	err := scanChecked(root, 0, v.line)
+	return v.finish(root, err)
+}
 
-	err := scanChecked(root, func(ck *checked) {
-		n, line := ck.n, ck.line
-		rep.Lines = n
-		if !ck.complete {
-			errorf(n, "torn tail: %d bytes without a final newline", len(line))
-			return
-		}
-		sum := ck.sum
-		id := lineID(sum[:16])
-		seq := prevSeq + 1 // what an unreadable line is taken to be
-		defer func() {
-			lines[id] = seen{seq: seq, line: n}
-			prev, prevSeq = id, seq
-			lastSum, rep.Head.Seq, haveHead = sum, seq, true
-		}()
+// verifier holds what verify knows while it walks the lines.
+type verifier struct {
+	rep      Report
+	lines    map[lineID]seen
+	lastSum  [sha256.Size]byte // the newest line's digest, for the head
+	haveHead bool
+	prev     lineID // the line before this one
+	prevSeq  int64
+	chained  bool
+	each     func(line []byte)
+	// partial is set when the walk starts after a checkpoint: a prev naming
+	// a line before it cannot be judged, and the walk is abandoned.
+	partial   bool
+	abandoned bool
+	size      int64 // bytes walked, from the start of the file
+}
 
-		c, err := ck.chain, ck.err
-		if err != nil {
-			errorf(n, "does not parse: %v", err)
-			return
-		}
-		rep.Records++
-		if each != nil {
-			each(line)
-		}
-		m := c.Metadata.Intenthook
-		if m.Seq == nil && c.Version == "" && !chained {
-			seq = 0 // an old line: not chained, but the first chained line may follow it
-			return
-		}
-		chained = true
-		if m.Seq == nil {
-			errorf(n, "no seq")
-			return
-		}
-		seq = *m.Seq
-		// A prev of null follows the empty ledger, the line before line 1.
-		from, found, follows := seen{}, true, n == 1
-		if m.Prev != nil {
-			target, ok := parsePrev(*m.Prev)
-			from, found = lines[target]
-			found = ok && found
-			follows = target == prev && n > 1
-		}
-		switch {
-		case !found:
-			errorf(n, "prev %s names no earlier line", quoteOrNull(m.Prev))
-			return
-		case !follows:
-			rep.Forks = append(rep.Forks, Problem{n, forkMessage(from)})
-		}
-		if seq != from.seq+1 {
-			errorf(n, "seq %d, want %d", seq, from.seq+1)
-		}
+func newVerifier(each func([]byte)) *verifier {
+	return &verifier{lines: make(map[lineID]seen, 1024), each: each}
+}
+
+func (v *verifier) errorf(n int, format string, args ...any) {
+	v.rep.Errors = append(v.rep.Errors, Problem{n, fmt.Sprintf(format, args...)})
+}
+
+// line checks one line (SPEC §7.2: seq and prev) against those before it.
+func (v *verifier) line(ck *checked) {
+	n, line := ck.n, ck.line
+	v.rep.Lines = n
+	v.size += int64(len(line))
+	if !ck.complete {
+		v.errorf(n, "torn tail: %d bytes without a final newline", len(line))
 		return
-	})
+	}
+	v.size++ // the newline
+	sum := ck.sum
+	id := lineID(sum[:16])
+	seq := v.prevSeq + 1 // what an unreadable line is taken to be
+	defer func() {
+		v.lines[id] = seen{seq: seq, line: n}
+		v.prev, v.prevSeq = id, seq
+		v.lastSum, v.rep.Head.Seq, v.haveHead = sum, seq, true
+	}()
+	c, err := ck.chain, ck.err
 	if err != nil {
-		errorf(0, "%v", err)
+		v.errorf(n, "does not parse: %v", err)
+		return
 	}
-	if haveHead {
-		rep.Head.Hash = digest.Prefix + hex.EncodeToString(lastSum[:])
+	v.rep.Records++
+	if v.each != nil {
+		v.each(line)
 	}
-	checkHead(root, lines, errorf)
-	return rep
+	m := c.Metadata.Intenthook
+	if m.Seq == nil && c.Version == "" && !v.chained {
+		seq = 0 // an old line: not chained, but the first chained line may follow it
+		return
+	}
+	v.chained = true
+	if m.Seq == nil {
+		v.errorf(n, "no seq")
+		return
+	}
+	seq = *m.Seq
+	// A prev of null follows the empty ledger, the line before line 1.
+	from, found, follows := seen{}, true, n == 1
+	if m.Prev != nil {
+		target, ok := parsePrev(*m.Prev)
+		from, found = v.lines[target]
+		found = ok && found
+		follows = target == v.prev && n > 1
+	}
+	switch {
+	case !found && v.partial:
+		v.abandoned = true // a line before the checkpoint, or none
+		return
+	case !found:
+		v.errorf(n, "prev %s names no earlier line", quoteOrNull(m.Prev))
+		return
+	case !follows:
+		v.rep.Forks = append(v.rep.Forks, Problem{n, forkMessage(from)})
+	}
+	if seq != from.seq+1 {
+		v.errorf(n, "seq %d, want %d", seq, from.seq+1)
+	}
+}
+
+func (v *verifier) finish(root string, err error) Report {
+	if err != nil {
+		v.errorf(0, "%v", err)
+	}
+	if v.haveHead {
+		v.rep.Head.Hash = digest.Prefix + hex.EncodeToString(v.lastSum[:])
+	}
+	v.rep.Size = v.size
+	checkHead(root, v.lines, v.errorf)
+	return v.rep
+}
+
+// Checkpoint is a verified prefix of the ledger: its length in bytes and
+// lines, and its last line's seq and digest.
+type Checkpoint struct {
+	Size  int64  `json:"size"`
+	Lines int    `json:"lines"`
+	Seq   int64  `json:"seq"`
+	Hash  string `json:"hash"`
+}
+
+// CheckpointOf returns the checkpoint a clean report makes: the prefix it
+// read.
+func CheckpointOf(rep Report) Checkpoint {
+	return Checkpoint{Size: rep.Size, Lines: rep.Lines, Seq: rep.Head.Seq, Hash: rep.Head.Hash}
+}
+
+// VerifyFrom verifies only what follows cp, a prefix verified before: it
+// reads the prefix's last line back (its digest must still be cp's: else
+// the prefix changed), then walks the lines after it. ok is false when the
+// checkpoint does not hold, when the ledger was written after its head (by
+// something other than intenthook's appender, which could have changed any
+// line), or when a new line's prev names a line before the checkpoint (a
+// fork from further back): the caller verifies the whole ledger instead.
+// The report counts lines and bytes from the start of the file.
+func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report, ok bool) {
+	if !appendedOnly(root) {
+		return Report{}, false
+	}
+	last, err := lineBefore(root, cp.Size)
+	if err != nil || digest.Bytes(last) != cp.Hash {
+		return Report{}, false
+	}
+	v := newVerifier(each)
+	sum := sha256.Sum256(last)
+	id := lineID(sum[:16])
+	v.lines[id] = seen{seq: cp.Seq, line: cp.Lines}
+	v.prev, v.prevSeq, v.chained, v.partial = id, cp.Seq, true, true
+	v.lastSum, v.haveHead, v.rep.Head.Seq = sum, true, cp.Seq
+	v.rep.Lines, v.size = cp.Lines, cp.Size
+	err = scanChecked(root, cp.Size, func(ck *checked) {
+		ck.n += cp.Lines
+		v.line(ck)
+	})
+	rep = v.finish(root, err)
+	if v.abandoned || slices.ContainsFunc(rep.Errors, func(p Problem) bool { return p.Line == 0 }) {
+		return Report{}, false // the head may name a line before the checkpoint
+	}
+	rep.Records += cp.Lines // the prefix's lines verified before
+	return rep, true
+}
+
+// appendedOnly reports whether the ledger was last written by intenthook's
+// appender: each append writes state/ledger.head after the ledger, so a
+// ledger modified later than its head was changed by something else (an
+// editor, a checkout, a merge), which a checkpoint cannot vouch for.
+func appendedOnly(root string) bool {
+	ls, err := os.Stat(ledgerPath(root))
+	if err != nil {
+		return false
+	}
+	hs, err := os.Stat(state.Path(root, headName))
+	return err == nil && !ls.ModTime().After(hs.ModTime())
+}
+
+// lineBefore returns the line that ends at byte end (its newline at end-1).
+func lineBefore(root string, end int64) ([]byte, error) {
+	f, err := os.Open(ledgerPath(root))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if end <= 0 {
+		return nil, errors.New("empty prefix")
+	}
+	var nl [1]byte
+	if err := readFull(f, nl[:], end-1); err != nil || nl[0] != '\n' {
+		return nil, errors.New("the checkpoint does not end a line")
+	}
+	start, err := lineStart(f, end-1)
+	if err != nil {
+		return nil, err
+	}
+	line := make([]byte, end-1-start)
+	return line, readFull(f, line, start)
 }
 
 func forkMessage(from seen) string {

@@ -1,7 +1,6 @@
 package precommit
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -173,40 +171,32 @@ func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
 	return err
 }
 
-// traces verifies the ledger and, in the same single pass, keeps for each
-// staged path its newest record of a change: a successful PostToolUse
-// record naming that one file, or an older-shape line carrying a post hash.
-// Denials, violation notes and failed calls are left out: they say what the
-// file held, not that a hooked tool call wrote it. Only lines that contain
-// a staged file's path are decoded.
+// traces verifies the ledger and finds, for each staged path, its newest
+// trace, in one pass: over only the lines appended since the branch's
+// remembered checkpoint when it still holds, else over the whole ledger,
+// after which the checkpoint and its index are remembered (a ledger that
+// does not verify is not remembered).
 func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
-	want := make(map[string]bool, len(staged))
-	var names [][]byte
-	everyLine := false
-	for _, st := range staged {
-		want[st.Path] = true
-		if plainName(st.Path) {
-			names = append(names, []byte(st.Path))
-		} else {
-			everyLine = true // a name another JSON writer may escape
-		}
+	ix, cached := loadIndex(root)
+	var rep ledger.Report
+	ok := false
+	if cached {
+		rep, ok = ledger.VerifyFrom(root, ix.Checkpoint, ix.add)
+	}
+	if !ok {
+		ix = &traceIndex{Traces: map[string]Trace{}}
+		rep = ledger.VerifyEach(root, ix.add)
+	}
+	if rep.OK() && rep.Size > 0 && (!ok || ix.Checkpoint.Size != rep.Size) {
+		ix.Checkpoint = ledger.CheckpointOf(rep)
+		ix.save(root)
 	}
 	out := map[string]Trace{}
-	rep := ledger.VerifyEach(root, func(line []byte) {
-		if !everyLine && !slices.ContainsFunc(names, func(n []byte) bool { return bytes.Contains(line, n) }) {
-			return
+	for _, st := range staged {
+		if t, found := ix.Traces[st.Path]; found {
+			out[st.Path] = t
 		}
-		rec, err := ledger.ParseLine(line)
-		if err != nil || len(rec.Files) != 1 || !want[rec.Files[0].Path] {
-			return
-		}
-		m := &rec.Metadata.Intenthook
-		written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
-		if !written || !m.Success {
-			return
-		}
-		out[rec.Files[0].Path] = Trace{Seq: m.Seq, PostHash: string(m.PostHash)}
-	})
+	}
 	return out, rep
 }
 

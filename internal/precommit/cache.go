@@ -1,0 +1,126 @@
+package precommit
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strconv"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// traceIndex is what precommit remembers of a verified prefix of the ledger,
+// per branch, under state/: where the prefix ends, and the newest trace of
+// every file in it. The next precommit verifies and indexes only the lines
+// that follow, so its cost follows what was appended, not the ledger's
+// length. It is a cache: when it is missing, unreadable, or its prefix no
+// longer ends in the line it recorded, precommit reads the whole ledger and
+// writes it anew.
+type traceIndex struct {
+	Checkpoint ledger.Checkpoint `json:"checkpoint"`
+	Traces     map[string]Trace  `json:"traces"`
+}
+
+// indexPath is the cache file of the branch HEAD names.
+func indexPath(root string) string {
+	return state.Path(root, "precommit", state.Key(git.HeadRef(root)+"")+".json")
+}
+
+func loadIndex(root string) (*traceIndex, bool) {
+	data, err := os.ReadFile(indexPath(root))
+	if err != nil {
+		return nil, false
+	}
+	var ix traceIndex
+	if json.Unmarshal(data, &ix) != nil || ix.Traces == nil || ix.Checkpoint.Size <= 0 {
+		return nil, false
+	}
+	return &ix, true
+}
+
+func (ix *traceIndex) save(root string) {
+	data, err := json.Marshal(ix)
+	if err != nil || state.Ensure(root, "precommit") != nil {
+		return
+	}
+	_ = state.WriteFile(indexPath(root), data, 0o644, false) // a cache: losing it costs a full pass
+}
+
+// add indexes one line: a successful PostToolUse record naming one file, or
+// an older-shape line carrying a post hash, is that file's newest trace.
+// Denials, violation notes and failed calls are left out: they say what
+// the file held, not that a hooked tool call wrote it.
+func (ix *traceIndex) add(line []byte) {
+	if path, t, ok := fastTrace(line); ok {
+		ix.Traces[path] = t
+		return
+	}
+	if !bytes.Contains(line, []byte(`"post_hash"`)) && !bytes.Contains(line, []byte(`"relative_path"`)) {
+		return // no record of a change
+	}
+	rec, err := ledger.ParseLine(line)
+	if err != nil || len(rec.Files) != 1 {
+		return
+	}
+	m := &rec.Metadata.Intenthook
+	written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
+	if !written || !m.Success {
+		return
+	}
+	ix.Traces[rec.Files[0].Path] = Trace{Seq: m.Seq, PostHash: string(m.PostHash)}
+}
+
+// fastTrace reads a trace from a line in intenthook's own shape without
+// decoding it: one file, whose path needs no unescaping, a PostToolUse that
+// succeeded, and its seq and post hash. ok is false for anything else,
+// which add then decodes.
+func fastTrace(line []byte) (string, Trace, bool) {
+	const files = `"files":[{"path":"`
+	i := bytes.Index(line, []byte(files))
+	if i < 0 || bytes.Count(line, []byte(`{"path":`)) != 1 || !bytes.Contains(line, []byte(`"event":"PostToolUse"`)) || !bytes.Contains(line, []byte(`"success":true`)) {
+		return "", Trace{}, false
+	}
+	rest := line[i+len(files):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return "", Trace{}, false
+	}
+	path := string(rest[:end])
+	seq, ok := intAfter(line, `"seq":`)
+	if !ok {
+		return "", Trace{}, false
+	}
+	const post = `"post_hash":`
+	j := bytes.Index(line, []byte(post))
+	if j < 0 {
+		return "", Trace{}, false
+	}
+	v := line[j+len(post):]
+	switch {
+	case bytes.HasPrefix(v, []byte("null")):
+		return path, Trace{Seq: seq}, true
+	case len(v) > 0 && v[0] == '"':
+		e := bytes.IndexByte(v[1:], '"')
+		if e < 0 {
+			return "", Trace{}, false
+		}
+		return path, Trace{Seq: seq, PostHash: string(v[1 : 1+e])}, true
+	}
+	return "", Trace{}, false
+}
+
+func intAfter(line []byte, key string) (int64, bool) {
+	i := bytes.Index(line, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	v := line[i+len(key):]
+	j := 0
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	n, err := strconv.ParseInt(string(v[:j]), 10, 64)
+	return n, err == nil
+}
