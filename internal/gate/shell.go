@@ -87,11 +87,15 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 			}
 			continue
 		}
-		if _, ok := g.Protected.Match(t.res.Rel); ok || workspace.Nested(t.res.Rel) {
+		_, protected := g.Protected.Match(t.res.Rel)
+		if st, err := os.Stat(t.res.Abs); err == nil && st.IsDir() && !protected {
+			protected = g.Protected.Within(t.res.Rel, t.res.Abs)
+		}
+		if protected || workspace.Nested(t.res.Rel) {
 			g.denied = t
 			return hook.Denial{
 				Code:     hook.CodeProtectedPath,
-				Headline: fmt.Sprintf("%s links to %q: the file is protected", t.tool, t.res.Rel),
+				Headline: fmt.Sprintf("%s links to %q: it is, or holds, a protected file", t.tool, t.res.Rel),
 				Why:      "a hard link is a second name for a governance file; agents may not change those under any name",
 				Instead:  "leave governance files to the user; ask the user to make this change",
 				Evidence: g.evidence(t),

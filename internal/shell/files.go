@@ -70,24 +70,93 @@ func (w *walker) install(c *call) {
 	w.targets(c, writes, dest)
 }
 
-// ln makes hard links unless told -s: their sources are reported too, since a hard link makes a
-// file writable under a second name. A symbolic link is left to the gate's path resolution.
+// ln makes hard links unless told -s. A link is judged by what it points
+// to: that path is a write target too (a link to a protected file, or out
+// of the workspace, is refused like a write there; a hard link to a file is
+// a second name to write it by), and hard link sources are reported as
+// such. The link is remembered: later targets of the same command that go
+// through it are checked where they land, since the gate resolves paths
+// before the link exists.
 func (w *walker) ln(c *call) {
 	p := copyOptions().parse(c.args)
 	hard := !p.has("s", "symbolic")
-	if _, ok := p.value("t", "target-directory"); ok || len(p.operands) != 1 {
-		sources, dest := w.destinations(c.f, p)
-		if hard {
-			w.targets(c, linkSources, sources)
+	sources, landed := w.destinations(c.f, p)
+	if _, ok := p.value("t", "target-directory"); !ok && len(p.operands) == 1 {
+		// `ln -s /a/b` makes ./b
+		sources, landed = p.operands, []arg{inside(literal(""), p.operands[0])}
+	}
+	if hard {
+		w.targets(c, linkSources, sources)
+	}
+	w.targets(c, writes, landed)
+	for i, src := range sources {
+		if i < len(landed) {
+			w.remember(c.f, landed[i], src, hard)
 		}
-		w.targets(c, writes, dest)
+	}
+}
+
+// remember records that name is a link to src (for a symbolic link, src is
+// relative to the link's directory), and reports what it points to as a
+// write target.
+func (w *walker) remember(f *frame, name, src arg, hard bool) {
+	if !name.literal || !src.literal || name.text == "" || src.text == "" {
+		return // already opaque, or nothing to follow
+	}
+	at, ok := f.place(name.text)
+	if !ok {
 		return
 	}
-	// `ln -s /a/b` makes ./b
-	if hard {
-		w.targets(c, linkSources, p.operands)
+	to := src.text
+	switch {
+	case hard:
+		if to, ok = f.place(src.text); !ok {
+			return
+		}
+	case !strings.HasPrefix(to, "/") && path.Dir(at) != ".":
+		// Not cleaned: the gate resolves symlinks before "..", as the kernel does.
+		to = join(path.Dir(at), to)
 	}
-	w.targets(c, writes, []arg{inside(literal(""), p.operands[0])})
+	w.write(to)
+	w.links = append(w.links, link{at: path.Clean(at), to: to})
+}
+
+// link is a symbolic or hard link made earlier in the command: at its
+// placed name, to what it points at.
+type link struct{ at, to string }
+
+// followLinks reports where a target reaches through links made earlier in
+// the command, following chains of them a few deep: writing to a link, or
+// to a path below a linked directory, writes where it points; deleting a
+// path below a linked directory deletes there (deleting the link itself
+// leaves its target alone).
+func (w *walker) followLinks(p string, e effect) {
+	cur := path.Clean(p)
+	for range 8 {
+		next, exact := "", false
+		for i := len(w.links) - 1; i >= 0 && next == ""; i-- {
+			l := w.links[i]
+			switch {
+			case cur == l.at:
+				next, exact = l.to, true
+			case strings.HasPrefix(cur, l.at+"/"):
+				next = join(l.to, strings.TrimPrefix(cur, l.at+"/"))
+			}
+		}
+		switch {
+		case next == "":
+			return
+		case e == deletes && exact:
+			return
+		case e == deletes:
+			w.delete(next)
+		case e == linkSources:
+			w.linkSource(next)
+		default:
+			w.write(next)
+		}
+		cur = path.Clean(next)
+	}
 }
 
 // link is `link FILE1 FILE2`: the link(2) call, which makes FILE2 a hard link to FILE1.

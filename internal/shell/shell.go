@@ -97,6 +97,8 @@ type walker struct {
 	found Analysis
 	// unproven is set by any command the walk cannot prove read-only.
 	unproven bool
+	// links made earlier in the command, which later targets go through.
+	links []link
 }
 
 func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }

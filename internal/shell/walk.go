@@ -306,6 +306,9 @@ func (w *walker) target(f *frame, who string, e effect, a arg) {
 		default:
 			w.write(p)
 		}
+		if ok {
+			w.followLinks(p, e)
+		}
 	}
 }
 

@@ -28,14 +28,15 @@ var GovernanceFiles = []string{
 
 // Protected matches root-relative paths against the protected globs.
 type Protected struct {
-	patterns []string
-	fold     bool
+	governance bool // the built-in governance files are protected
+	patterns   []string
+	fold       bool
 }
 
 // NewProtected combines the governance files (when governance is on) with
 // extra globs from config. Bad extra globs are reported, the rest still apply.
 func NewProtected(governance bool, extra []string) (*Protected, error) {
-	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows"}
+	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows", governance: governance}
 	if governance {
 		p.patterns = append(p.patterns, GovernanceFiles...)
 	}
@@ -52,6 +53,10 @@ func NewProtected(governance bool, extra []string) (*Protected, error) {
 
 // Match returns the protected glob covering rel, if any.
 func (p *Protected) Match(rel string) (string, bool) {
+	if p.governance && (rel == ".git" || strings.HasSuffix(rel, "/.git")) {
+		// A .git file (a worktree's or submodule's gitdir link) is git's too.
+		return ".git", true
+	}
 	for _, g := range p.patterns {
 		pat, path := g, rel
 		if p.fold {
@@ -99,12 +104,55 @@ func Sidecar(rel, lessonsFile string) bool {
 	return strings.HasPrefix(rel, ".orchestration/state/")
 }
 
-// Nested reports whether rel lies in a governance directory below the root:
-// a .orchestration/ of its own would make that subtree a workspace that
-// governs itself.
+// Nested reports whether rel is, or lies in, a governance directory below
+// the root: a .orchestration/ of its own would make that subtree a
+// workspace that governs itself.
 func Nested(rel string) bool {
-	return strings.Contains(rel, "/.orchestration/")
+	return strings.Contains(rel, "/.orchestration/") || strings.HasSuffix(rel, "/.orchestration")
 }
+
+// Within reports whether the directory rel (root-relative; "" or "." for
+// the root) holds a protected path: a literal protected path below it, or,
+// on disk under abs, a .git or .orchestration entry (nested repositories
+// and workspaces). A hard-link copy of such a directory (cp -al) would give
+// every file in it a second, unprotected name. The walk stops after
+// maxWithin entries and then answers true: a directory that large is not
+// linked wholesale by accident.
+func (p *Protected) Within(rel, abs string) bool {
+	if rel == "" || rel == "." {
+		return true
+	}
+	for _, g := range p.patterns {
+		lit := g
+		if i := strings.IndexAny(g, `*?[]{}\`); i >= 0 {
+			lit = strings.TrimSuffix(g[:i], "/")
+		}
+		if lit != "" && strings.HasPrefix(lit, rel+"/") {
+			return true
+		}
+	}
+	if !p.governance {
+		return false
+	}
+	seen := 0
+	found := errors.New("found")
+	err := filepath.WalkDir(abs, func(_ string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > maxWithin {
+			return found
+		}
+		if n := d.Name(); n == ".git" || n == ".orchestration" {
+			return found
+		}
+		return nil
+	})
+	return errors.Is(err, found)
+}
+
+// maxWithin bounds Within's walk.
+const maxWithin = 5000
 
 // matchPattern matches rel against a protected glob. The shapes protected
 // paths take (a file, "dir/**", "**/dir/**") are matched with string
