@@ -194,6 +194,9 @@ func (g *Gate) checkApproval(t *target) *hook.Decision {
 		reason = fmt.Sprintf("intenthook: intent %s (%s) requires approval for every change: %s %s", t.intent.ID, t.intent.Name, t.tool, t.res.Rel)
 	case t.delete:
 		reason = fmt.Sprintf("intenthook: %s deletes %s under intent %s", t.tool, t.res.Rel, t.intent.ID)
+	case g.call.Class == hook.ClassWrite && workspace.HardLinked(t.res.Abs):
+		// Its other names may lie outside the scope, or outside the workspace.
+		reason = fmt.Sprintf("intenthook: %s writes %s, a file with more than one name (hard links): the change shows under the other names too", t.tool, t.res.Rel)
 	default:
 		g.explain.step("approval", "pass")
 		return nil

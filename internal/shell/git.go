@@ -63,7 +63,63 @@ func (w *walker) git(c *call) {
 		if p.has("D") || (p.has("d", "delete") && p.has("f", "force")) {
 			w.destructive(c.text())
 		}
+	case "update-index":
+		// Hiding a file's changes from git status blinds the backstop and precommit.
+		p := options{}.parse(g.args)
+		if p.has("skip-worktree", "assume-unchanged") {
+			w.destructive(c.text())
+		}
+	case "config":
+		w.gitConfig(g)
+	case "worktree":
+		if len(g.args) > 0 && g.args[0].text == "add" {
+			w.destructive(c.text()) // a second work tree the hooks do not watch
+		}
+	case "clone":
+		w.gitClone(g)
+	case "stash":
+		if len(g.args) > 0 && (g.args[0].text == "drop" || g.args[0].text == "clear") {
+			w.destructive(c.text()) // stashed work, and its records, gone for good
+		}
 	}
+}
+
+// gitConfig asks about the keys that make git run a program or hide files
+// from it: core.hooksPath, core.fsmonitor, core.excludesFile, core.pager,
+// diff.external, filters, aliases and includes.
+func (w *walker) gitConfig(g gitCall) {
+	for _, a := range g.args {
+		if !a.literal {
+			w.opaque("git config: a key that is not a literal word")
+			return
+		}
+		k := strings.ToLower(a.text)
+		switch {
+		case k == "core.hookspath", k == "core.fsmonitor", k == "core.excludesfile", k == "core.pager",
+			k == "core.sshcommand", k == "diff.external", strings.HasPrefix(k, "filter."),
+			strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "include"):
+			if !slices.ContainsFunc(g.args, func(x arg) bool { return x.text == "--get" || x.text == "--list" || x.text == "-l" }) {
+				w.destructive(g.c.text())
+			}
+			return
+		}
+	}
+}
+
+// gitClone asks when the clone lands outside the working directory's tree
+// (its parent, or an absolute path): a repository beside the workspace is
+// a place the hooks do not govern.
+func (w *walker) gitClone(g gitCall) {
+	p := options{short: "obcju", long: []string{"origin", "branch", "config", "jobs", "upload-pack", "template", "reference", "separate-git-dir", "depth", "shallow-since", "shallow-exclude", "filter", "server-option"}}.parse(g.args)
+	if len(p.operands) < 2 {
+		return
+	}
+	dest := p.operands[len(p.operands)-1]
+	if !dest.literal || strings.HasPrefix(dest.text, "/") || dest.text == ".." || strings.HasPrefix(dest.text, "../") {
+		w.destructive(g.c.text())
+		return
+	}
+	w.target(g.f, "git clone", writes, dest)
 }
 
 // gitCall is a git subcommand: the whole call, for reasons, the frame after -C, and the words

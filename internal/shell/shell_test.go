@@ -63,6 +63,21 @@ func TestAnalyse(t *testing.T) {
 		{"apply_patch < p.diff", Analysis{Opaque: list("apply_patch: the patch does not come from a here-document")}},
 		{"apply_patch <<'EOF'\nnot a patch\nEOF", Analysis{Opaque: list(`apply_patch: not a patch: no "*** Begin Patch" line`)}},
 
+		// git that blinds the backstop, runs programs, or works outside the tree: asked.
+		{`git update-index --skip-worktree .orchestration/active_intents.yaml`, Analysis{Destructive: list("git update-index --skip-worktree .orchestration/active_intents.yaml")}},
+		{`git update-index --assume-unchanged a.go`, Analysis{Destructive: list("git update-index --assume-unchanged a.go")}},
+		{`git config core.hooksPath /tmp/h`, Analysis{Destructive: list("git config core.hooksPath /tmp/h")}},
+		{`git config --local core.excludesFile x`, Analysis{Destructive: list("git config --local core.excludesFile x")}},
+		{`git config alias.st '!rm -rf .'`, Analysis{Destructive: list("git config alias.st '!rm -rf .'")}},
+		{`git config --get core.hooksPath`, Analysis{}},
+		{`git config user.name me`, Analysis{}},
+		{`git worktree add ../wt`, Analysis{Destructive: list("git worktree add ../wt")}},
+		{`git worktree list`, Analysis{}},
+		{`git clone https://x/r.git ../r`, Analysis{Destructive: list("git clone https://x/r.git ../r")}},
+		{`git clone https://x/r.git vendor/r`, Analysis{Writes: list("vendor/r")}},
+		{`git stash drop`, Analysis{Destructive: list("git stash drop")}},
+		{`git stash pop`, Analysis{}},
+
 		// Links made earlier in the command: later targets go through them.
 		{`ln -s ../.orchestration/active_intents.yaml src/c && cat src/evil.yaml > src/c`,
 			Analysis{Writes: list("src/c", "src/../.orchestration/active_intents.yaml"), Reads: list("src/evil.yaml")}},

@@ -4,5 +4,5 @@ package workspace
 
 import "os"
 
-// hardLinked is not known here: every existing file is compared.
-func hardLinked(os.FileInfo) bool { return true }
+// linkCount is not known here.
+func linkCount(os.FileInfo) (uint64, bool) { return 0, false }

@@ -7,8 +7,11 @@ import (
 	"syscall"
 )
 
-// hardLinked reports whether the file has more than one name.
-func hardLinked(fi os.FileInfo) bool {
+// linkCount returns how many names the file has, and whether that is known.
+func linkCount(fi os.FileInfo) (uint64, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink > 1
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
 }

@@ -88,6 +88,24 @@ func (p *Protected) Alias(root, abs string) (string, bool) {
 	return "", false
 }
 
+// HardLinked reports whether the regular file at abs is known to have more
+// than one name.
+func HardLinked(abs string) bool {
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	n, known := linkCount(fi)
+	return known && n > 1
+}
+
+// hardLinked reports whether a file may have another name: where the count
+// is not known, every existing file is compared.
+func hardLinked(fi os.FileInfo) bool {
+	n, known := linkCount(fi)
+	return !known || n > 1
+}
+
 // Sidecar reports whether rel is one of the governance files intenthook and
 // people keep under .orchestration/ (lessonsFile is the configured lessons
 // file, "" for the default). Other files there are ordinary files: an
