@@ -7,6 +7,7 @@ package intents
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -131,7 +132,18 @@ func (p Problem) Format(file string) string {
 	if id == "" {
 		id = "-"
 	}
-	return fmt.Sprintf("%s:%d: %s: %s: %s", file, p.Line, id, p.Severity, p.Message)
+	return fmt.Sprintf("%s:%d: %s: %s: %s", file, p.Line, quoteControls(id), p.Severity, quoteControls(p.Message))
+}
+
+// quoteControls keeps a finding on its line: a value with control
+// characters (an id with a newline in it) is printed Go-quoted.
+func quoteControls(s string) string {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // Catalog is a parsed intent catalog.

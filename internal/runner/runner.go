@@ -134,9 +134,16 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 		}
 		root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
 		if root == "" {
-			return 0
+			// No workspace to say how to fail: the environment's fail mode
+			// still holds (bad input must not slip through a closed gate).
+			cfg = config.Default()
+			if getenv("INTENTHOOK_FAIL_MODE") != "closed" {
+				return 0
+			}
+			cfg.FailMode = "closed"
+		} else {
+			cfg, _ = config.Load(root, getenv)
 		}
-		cfg, _ = config.Load(root, getenv)
 	}
 	budget := cfg.ContextBudgetBytes
 	if budget <= 0 {
