@@ -47,6 +47,7 @@ func LoadCached(root, path string) (*Catalog, error) {
 	key := hex.EncodeToString(sum[:])
 	cachePath := state.Path(root, cacheName)
 	if c, ok := readCache(cachePath, key); ok {
+		c.source, c.cachePath = data, cachePath
 		return c, nil
 	}
 	c, err := Parse(data)
@@ -157,6 +158,14 @@ func (c *Catalog) decode(i int) *Intent {
 	if err == nil {
 		in, err = decodeIntent(raw)
 	}
+	if err == nil && c.source != nil && !c.agrees(in) {
+		// Keyed with the catalog's own digest, yet saying something the
+		// catalog does not: a forged cache. It must not change the rules:
+		// the intent reads as invalid, and the cache is removed so the next
+		// call parses the catalog itself.
+		err = fmt.Errorf("does not match %s (removed; the next call re-reads the catalog)", File)
+		_ = os.Remove(c.cachePath)
+	}
 	if err != nil {
 		// The cache was written by this format; a damaged line reads as
 		// an invalid intent rather than as a crash.
@@ -195,4 +204,112 @@ func writeCache(root, path, key string, c *Catalog) {
 		return
 	}
 	_ = state.WriteFile(path, out.Bytes(), 0o644, false)
+}
+
+// agrees checks a cached intent against the catalog text it claims to come
+// from, cheaply: the lines of its list item (from its line to the next item
+// at the same indentation) must name its id, its status and every pattern
+// of its owned_scope. A cache built from the catalog always agrees; one
+// built elsewhere to widen a scope or revive an intent does not.
+func (c *Catalog) agrees(in *Intent) bool {
+	span, ok := c.itemSpan(in.Line)
+	if !ok || !hasValue(span, "id", in.ID) || !hasValue(span, "status", string(in.Status)) {
+		return false
+	}
+	for _, p := range in.OwnedScope {
+		if !hasItem(span, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasItem reports whether span holds p as a whole list item (quoted or
+// not): "src/**" does not hold "**".
+func hasItem(span []byte, p string) bool {
+	for i := 0; ; {
+		j := bytes.Index(span[i:], []byte(p))
+		if j < 0 || p == "" {
+			return false
+		}
+		at := i + j
+		end := at + len(p)
+		before := byte(' ')
+		if at > 0 {
+			before = span[at-1]
+		}
+		after := byte('\n')
+		if end < len(span) {
+			after = span[end]
+		}
+		if strings.IndexByte(` "'[,-`+"\t", before) >= 0 && strings.IndexByte(` "'],#`+"\t\r\n", after) >= 0 {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// itemSpan returns the text of the list item holding line (1-based): from
+// its "-" line (that line, or the nearest one above it) to the next line
+// indented no deeper.
+func (c *Catalog) itemSpan(line int) ([]byte, bool) {
+	if c.lines == nil {
+		c.lines = []int{0}
+		for i, b := range c.source {
+			if b == '\n' && i+1 < len(c.source) {
+				c.lines = append(c.lines, i+1)
+			}
+		}
+	}
+	text := func(i int) []byte { // line i, 0-based
+		end := len(c.source)
+		if i+1 < len(c.lines) {
+			end = c.lines[i+1]
+		}
+		return c.source[c.lines[i]:end]
+	}
+	start := line - 1
+	for start >= 0 && start < len(c.lines) && !bytes.HasPrefix(bytes.TrimLeft(text(start), " "), []byte("-")) {
+		start--
+	}
+	if start < 0 || start >= len(c.lines) || line-1-start > 2 {
+		return nil, false
+	}
+	first := text(start)
+	indent := len(first) - len(bytes.TrimLeft(first, " "))
+	end := start + 1
+	for ; end < len(c.lines); end++ {
+		l := text(end)
+		t := bytes.TrimLeft(l, " ")
+		if len(bytes.TrimSpace(l)) > 0 && len(l)-len(t) <= indent && !bytes.HasPrefix(t, []byte("#")) {
+			break
+		}
+	}
+	stop := len(c.source)
+	if end < len(c.lines) {
+		stop = c.lines[end]
+	}
+	return c.source[c.lines[start]:stop], true
+}
+
+// hasValue reports whether span sets key to value: "key: value", quoted or
+// not, in block or flow style.
+func hasValue(span []byte, key, value string) bool {
+	for rest := span; ; {
+		i := bytes.Index(rest, []byte(key+":"))
+		if i < 0 {
+			return false
+		}
+		if i == 0 || strings.ContainsRune(" \t{,-", rune(rest[i-1])) {
+			v := bytes.TrimLeft(rest[i+len(key)+1:], " \t")
+			v = bytes.TrimLeft(v, `"'`)
+			if bytes.HasPrefix(v, []byte(value)) {
+				after := v[len(value):]
+				if len(after) == 0 || strings.ContainsRune(`"', }#`+"\r\n", rune(after[0])) {
+					return true
+				}
+			}
+		}
+		rest = rest[i+len(key)+1:]
+	}
 }

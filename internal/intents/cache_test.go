@@ -1,6 +1,9 @@
 package intents
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -169,4 +172,58 @@ func generated(n int) string {
 		s.WriteString("    created_at: \"2026-11-01T09:00:00Z\"\n    updated_at: \"2026-11-02T09:00:00Z\"\n")
 	}
 	return s.String()
+}
+
+// TestForgedCacheIsRefused: a cache built from another catalog and keyed
+// with the real catalog's digest (what a program with write access to
+// state/ could plant) does not change the rules: the forged intent reads as
+// invalid and the cache is removed, so the next load parses the catalog.
+func TestForgedCacheIsRefused(t *testing.T) {
+	root := t.TempDir()
+	real := "active_intents:\n  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: [\"src/**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-01-01T00:00:00Z\", updated_at: \"2026-01-01T00:00:00Z\"}\n"
+	forged := strings.Replace(real, `["src/**"]`, `["**"]`, 1)
+	path := filepath.Join(root, ".orchestration", "active_intents.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(forged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCached(root, path); err != nil { // the cache of the forged catalog
+		t.Fatal(err)
+	}
+	cache := state.Path(root, cacheName)
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsum, rsum := sha256.Sum256([]byte(forged)), sha256.Sum256([]byte(real))
+	data = bytes.Replace(data, []byte(hex.EncodeToString(fsum[:])), []byte(hex.EncodeToString(rsum[:])), 1)
+	if err := os.WriteFile(cache, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(real), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCached(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := c.Find("INT-001")
+	if in == nil || in.Valid() {
+		t.Fatalf("the forged intent was served: %+v", in)
+	}
+	if _, ok := in.Match("docs/x.md"); ok {
+		t.Error("the forged scope matches")
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		t.Errorf("the forged cache is still there: %v", err)
+	}
+	again, err := LoadCached(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := again.Find("INT-001"); in == nil || !in.Valid() || in.OwnedScope[0] != "src/**" {
+		t.Errorf("after the forgery was removed: %+v", in)
+	}
 }

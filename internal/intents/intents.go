@@ -158,6 +158,11 @@ type Catalog struct {
 	file *os.File
 	ids  []string
 	at   [][2]int64 // offset and length of each intent in file
+	// source is the catalog's text, which a cached intent must agree with
+	// (the cache is under state/, where a program could forge one).
+	source    []byte
+	cachePath string
+	lines     []int // where each line of source starts, once needed
 }
 
 // All returns every intent, in file order.
