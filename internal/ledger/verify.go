@@ -49,8 +49,9 @@ func (r *Report) OK() bool { return len(r.Errors) == 0 }
 type lineID [16]byte
 
 type seen struct {
-	seq  int64
-	line int
+	seq      int64
+	line     int
+	children int // lines whose prev names this one
 }
 
 // Verify checks the whole ledger in one streaming pass: every line parses,
@@ -86,6 +87,9 @@ type verifier struct {
 	// a line before it cannot be judged, and the walk is abandoned.
 	partial   bool
 	abandoned bool
+	// firstChained is set once a chained line was seen: only the first may
+	// have a null prev.
+	firstChained bool
 	size      int64 // bytes walked, from the start of the file
 }
 
@@ -109,6 +113,10 @@ func (v *verifier) line(ck *checked) {
 	v.size++ // the newline
 	sum := ck.sum
 	id := lineID(sum[:16])
+	if dup, twice := v.lines[id]; twice {
+		v.errorf(n, "duplicate of line %d", dup.line)
+		return
+	}
 	seq := v.prevSeq + 1 // what an unreadable line is taken to be
 	defer func() {
 		v.lines[id] = seen{seq: seq, line: n}
@@ -135,14 +143,22 @@ func (v *verifier) line(ck *checked) {
 		return
 	}
 	seq = *m.Seq
-	// A prev of null follows the empty ledger, the line before line 1.
-	from, found, follows := seen{}, true, n == 1
-	if m.Prev != nil {
-		target, ok := parsePrev(*m.Prev)
-		from, found = v.lines[target]
-		found = ok && found
-		follows = target == v.prev && n > 1
+	// A prev of null follows the empty ledger: the first chained line only.
+	if m.Prev == nil {
+		if v.firstChained {
+			v.errorf(n, "prev null after the first line: a chain of its own")
+		}
+		v.firstChained = true
+		if seq != 1 {
+			v.errorf(n, "seq %d, want 1", seq)
+		}
+		return
 	}
+	v.firstChained = true
+	target, ok := parsePrev(*m.Prev)
+	from, found := v.lines[target]
+	found = ok && found
+	follows := target == v.prev
 	switch {
 	case !found && v.partial:
 		v.abandoned = true // a line before the checkpoint, or none
@@ -150,9 +166,17 @@ func (v *verifier) line(ck *checked) {
 	case !found:
 		v.errorf(n, "prev %s names no earlier line", quoteOrNull(m.Prev))
 		return
+	case !follows && from.children == 0:
+		// A union merge of two branches puts the second branch's lines
+		// after the first's: its first line continues a line the first
+		// branch already continued. A line that continues a line nothing
+		// else continued is not that shape.
+		v.errorf(n, "prev names line %d, which no line continued: not the shape of a merge", from.line)
 	case !follows:
 		v.rep.Forks = append(v.rep.Forks, Problem{n, forkMessage(from)})
 	}
+	from.children++
+	v.lines[target] = from
 	if seq != from.seq+1 {
 		v.errorf(n, "seq %d, want %d", seq, from.seq+1)
 	}
@@ -204,8 +228,8 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 	v := newVerifier(each)
 	sum := sha256.Sum256(last)
 	id := lineID(sum[:16])
-	v.lines[id] = seen{seq: cp.Seq, line: cp.Lines}
-	v.prev, v.prevSeq, v.chained, v.partial = id, cp.Seq, true, true
+	v.lines[id] = seen{seq: cp.Seq, line: cp.Lines, children: 1}
+	v.prev, v.prevSeq, v.chained, v.partial, v.firstChained = id, cp.Seq, true, true, true
 	v.lastSum, v.haveHead, v.rep.Head.Seq = sum, true, cp.Seq
 	v.rep.Lines, v.size = cp.Lines, cp.Size
 	err = scanChecked(root, cp.Size, func(ck *checked) {

@@ -37,7 +37,7 @@ func TestVerifyTampered(t *testing.T) {
 		{"two records swapped", func(l [][]byte) []byte {
 			l[2], l[3] = l[3], l[2]
 			return join(l)
-		}, true, []string{"line 3: prev"}, 2},
+		}, true, []string{"line 3: prev", "line 4: prev names line 2, which no line continued", "line 5: prev names line 3, which no line continued"}, 0},
 		{"tail removed, head present", func(l [][]byte) []byte {
 			return join(l[:4])
 		}, true, []string{"tail removed: head says seq 6"}, 0},
@@ -53,11 +53,19 @@ func TestVerifyTampered(t *testing.T) {
 		}, false, []string{"line 6: seq 9, want 6"}, 0},
 		{"empty line inserted", func(l [][]byte) []byte {
 			return join(append(l[:3:3], append([][]byte{{}}, l[3:]...)...))
-		}, false, []string{"line 4: does not parse"}, 1},
+		}, false, []string{"line 4: does not parse", "line 5: prev names line 3, which no line continued"}, 0},
 		{"old-shape line inserted after chained lines", func(l [][]byte) []byte {
 			old := []byte(`{"id":"x","timestamp":"t","intent_id":"INT-001"}`)
 			return join(append(l[:3:3], append([][]byte{old}, l[3:]...)...))
-		}, false, []string{"line 4: no seq"}, 1},
+		}, false, []string{"line 4: no seq", "line 5: prev names line 3, which no line continued"}, 0},
+		{"a line duplicated", func(l [][]byte) []byte {
+			return join(append(l[:4:4], append([][]byte{l[3]}, l[4:]...)...))
+		}, true, []string{"line 5: duplicate of line 4"}, 0},
+		{"a second chain forged with prev null", func(l [][]byte) []byte {
+			forged := bytes.Replace(l[3], []byte(`"prev":"`), []byte(`"x":"`), 1)
+			forged = bytes.Replace(forged, []byte(`"seq":4,`), []byte(`"seq":1,"prev":null,`), 1)
+			return join(append(l[:6:6], forged))
+		}, true, []string{"line 7: prev null after the first line"}, 0},
 		{"first line's prev set", func(l [][]byte) []byte {
 			l[0] = bytes.Replace(l[0], []byte(`"prev":null`), []byte(`"prev":"sha256:`+strings.Repeat("0", 64)+`"`), 1)
 			return join(l)
