@@ -162,5 +162,20 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 		}.Decision()
 	}
 	g.explain.step("shell", "ask", why)
-	return hook.Decision{Verdict: hook.Ask, Message: "intenthook: " + why}
+	return ask(why, "the workspace settings ask a person about such shell commands (shell.destructive, shell.opaque)",
+		[]string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
+}
+
+// ask is an ask whose reason carries the same labelled lines as a deny:
+// in headless runs (claude -p) an ask becomes a denial, and the model then
+// reads only this reason, so it must say what to do.
+func ask(headline, why string, evidence []string) hook.Decision {
+	var b strings.Builder
+	b.WriteString("intenthook: " + hook.OneLine(headline))
+	b.WriteString("\nwhy: " + why)
+	b.WriteString("\ninstead: this needs the user's approval; where no one can approve it (a headless run), stop and ask the user, or make the change another way that needs none")
+	if len(evidence) > 0 {
+		b.WriteString("\nevidence: " + strings.Join(evidence, " "))
+	}
+	return hook.Decision{Verdict: hook.Ask, Message: b.String()}
 }

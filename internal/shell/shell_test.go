@@ -419,6 +419,16 @@ func TestSimpleAndSelectID(t *testing.T) {
 		{`intenthook status`, true, ""},
 		{`rm -rf build`, true, ""},
 		{`echo x | intenthook select INT-001`, false, ""},
+		{`intenthook select INT-001 2>&1`, true, "INT-001"},
+		{`intenthook select INT-001 >/dev/null 2>&1`, true, "INT-001"},
+		{`intenthook select INT-001 2>/dev/null`, true, "INT-001"},
+		{`intenthook select INT-001 >&2`, true, "INT-001"},
+		{`intenthook select INT-001 1>&2`, true, "INT-001"},
+		{`intenthook select INT-001 &>/dev/null`, true, "INT-001"},
+		{`intenthook select INT-001 2>&1 | tee log`, false, ""},
+		{`intenthook select INT-001 3>&1`, false, ""},
+		{`intenthook select INT-001 2>err.log`, false, ""},
+		{`intenthook select INT-001 < /dev/null`, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {

@@ -339,12 +339,33 @@ func isSimple(file *syntax.File) bool {
 	}
 	s := file.Stmts[0]
 	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 || len(s.Redirs) > 0 ||
+	if !ok || len(call.Args) == 0 || len(call.Assigns) > 0 || !harmlessRedirs(s.Redirs) ||
 		s.Negated || s.Background || s.Coprocess || s.Disown {
 		return false
 	}
 	for _, word := range call.Args {
 		if hasSubstitution(word) {
+			return false
+		}
+	}
+	return true
+}
+
+// harmlessRedirs reports whether a statement's redirections only send
+// standard output and error to each other or to /dev/null (`2>&1`, `>&2`,
+// `>/dev/null`): a habit of models that leaves a command simple.
+func harmlessRedirs(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if r.N != nil && r.N.Value != "1" && r.N.Value != "2" {
+			return false
+		}
+		text, ok := unquote(r.Word)
+		switch {
+		case !ok:
+			return false
+		case r.Op == syntax.DplOut && (text == "1" || text == "2"):
+		case (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll) && text == "/dev/null":
+		default:
 			return false
 		}
 	}
