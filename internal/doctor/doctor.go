@@ -154,6 +154,10 @@ func checkConfig(root string, getenv func(string) string) Check {
 func checkState(root string) Check {
 	const name = "state directory"
 	hint := "the hooks keep sessions and locks in " + state.StateDir + "/: make it a directory you can write (deleting it is safe)"
+	if st, err := os.Lstat(state.Path(root)); err == nil && !st.IsDir() {
+		// The hooks move it aside and rebuild; doctor reports it.
+		return Check{Status: Fail, Name: name, Detail: "create state directory: " + state.StateDir + " is not a directory (the hooks move it aside and rebuild it)", Hint: hint}
+	}
 	if err := state.Ensure(root); err != nil {
 		return Check{Status: Fail, Name: name, Detail: err.Error(), Hint: hint}
 	}

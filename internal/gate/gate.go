@@ -100,8 +100,14 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		cwd = env.Wd
 	}
 	g.resolver = ws.Resolver(cwd)
-	g.session, err = g.Sessions.Read(call.SessionID)
-	return g, err
+	// Decide first, store second: session state that cannot be read (a
+	// state/ someone replaced with a file) must not turn this call's
+	// decision into a skipped one. The call is decided as a fresh session.
+	if g.session, err = g.Sessions.Read(call.SessionID); err != nil {
+		g.note(err)
+		g.session = &state.Session{ID: call.SessionID}
+	}
+	return g, nil
 }
 
 // activeIntent returns the intent id in force for the call's session and

@@ -50,7 +50,10 @@ func (g *Gate) preWrite(ctx context.Context, class hook.Class) (hook.Decision, e
 	if err != nil || d.Verdict == hook.Deny {
 		return d, err
 	}
-	return d, g.storePending(ctx, pass, d.Verdict == hook.Ask)
+	// The decision stands even when its pre-hashes cannot be stored (a
+	// held lock, a broken state/): post then records without them.
+	g.note(g.storePending(ctx, pass, d.Verdict == hook.Ask))
+	return d, nil
 }
 
 // decideTargets runs the target chain for each target; the strictest verdict

@@ -53,7 +53,10 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d.Verdict == hook.Deny {
 		return d, nil
 	}
-	return d, g.storePending(ctx, pass, d.Verdict == hook.Ask)
+	// The decision stands even when its pre-hashes cannot be stored (a
+	// held lock, a broken state/): post then records without them.
+	g.note(g.storePending(ctx, pass, d.Verdict == hook.Ask))
+	return d, nil
 }
 
 func (g *Gate) analyse() shell.Analysis {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Dir names, relative to the workspace root.
@@ -61,6 +62,14 @@ func Path(root string, elem ...string) string {
 // subdirectories on demand.
 func Ensure(root string, subdirs ...string) error {
 	dir := Path(root)
+	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+		// Something else took state/'s place (a file, a link): move it
+		// aside and rebuild. state/ only holds what can be rebuilt.
+		aside := fmt.Sprintf("%s.broken-%d", dir, time.Now().UnixNano())
+		if err := os.Rename(dir, aside); err != nil {
+			return fmt.Errorf("state/ is not a directory and cannot be moved aside: %w", err)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, ".gitignore")); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("create state directory: %w", err)
