@@ -54,4 +54,3 @@ func TestDialect(t *testing.T) {
 		})
 	}
 }
-

@@ -103,6 +103,7 @@ func expandWord(b *strings.Builder, parts []syntax.WordPart, getenv func(string)
 	}
 	return true
 }
+
 // Subcommand returns the intenthook subcommand the invocation runs, or ""
 // when it does not run intenthook. Global flags before the subcommand
 // (--root DIR) are skipped.

@@ -90,7 +90,7 @@ type verifier struct {
 	// firstChained is set once a chained line was seen: only the first may
 	// have a null prev.
 	firstChained bool
-	size      int64 // bytes walked, from the start of the file
+	size         int64 // bytes walked, from the start of the file
 }
 
 func newVerifier(each func([]byte)) *verifier {

@@ -199,15 +199,3 @@ func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 	}
 	return out, rep
 }
-
-// plainName is a path JSON writers leave as it is: letters, digits and
-// ".-_/" (a path with other characters may be escaped by another writer).
-func plainName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == '/') {
-			return false
-		}
-	}
-	return s != ""
-}
