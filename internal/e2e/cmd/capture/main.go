@@ -1,0 +1,167 @@
+// Command capture runs a real agent CLI against the scripted mock model with a
+// logging hook on every tool and session event, and saves each payload the
+// client sent as testdata/agents/<agent>/<event>-<tool>.json, with the
+// machine's temporary paths replaced by /work/proj (workspace) and /work/home.
+//
+// Usage: go run ./internal/e2e/cmd/capture -agent gemini -bin PATH -out testdata/agents
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
+)
+
+func main() {
+	agent := flag.String("agent", "gemini", "agent to capture")
+	bin := flag.String("bin", "", "path of the agent's CLI")
+	out := flag.String("out", "testdata/agents", "output directory")
+	flag.Parse()
+	if err := run(*agent, *bin, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(agent, bin, out string) error {
+	tmp, err := os.MkdirTemp("", "capture-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	ws, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	for _, d := range []string{ws, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := exec.Command("git", "init", "-q", ws).Run(); err != nil {
+		return err
+	}
+	logFile := filepath.Join(tmp, "hook.log")
+	hook := fmt.Sprintf("cat >> %s; echo >> %s", logFile, logFile)
+
+	var cmd *exec.Cmd
+	var srv *mockmodel.Server
+	switch agent {
+	case "gemini":
+		srv = mockmodel.New(geminiTurns(ws))
+		if err := writeGeminiSettings(ws, hook); err != nil {
+			return err
+		}
+		cmd = exec.Command(bin, "-p", "do the scripted task", "--yolo", "-m", "gemini-2.5-flash")
+		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL="+srv.URL,
+			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1", "CI=1")
+	default:
+		return fmt.Errorf("unknown agent %q", agent)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+	cmd.Env = append(os.Environ(), envFor(agent, home, srv.URL)...)
+	cmd.Dir = ws
+	output, runErr := cmd.CombinedOutput()
+	fmt.Fprintf(os.Stderr, "%s exited: %v\n%s\n", agent, runErr, output)
+	return save(logFile, filepath.Join(out, agent), ws, home)
+}
+
+func envFor(agent, home, url string) []string {
+	switch agent {
+	case "gemini":
+		return []string{"HOME=" + home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL=" + url,
+			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1"}
+	}
+	return nil
+}
+
+func geminiTurns(ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "write_file", Args: map[string]any{"file_path": f, "content": "hello\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "replace", Args: map[string]any{"file_path": f, "old_string": "hello", "new_string": "hello world", "instruction": "greet the world"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "run_shell_command", Args: map[string]any{"command": "echo shell > shell.txt", "description": "write shell.txt"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "read_file", Args: map[string]any{"file_path": f}}}},
+		{Text: "done"},
+	}
+}
+
+func writeGeminiSettings(ws, hook string) error {
+	h := []any{map[string]any{"type": "command", "name": "log", "command": hook, "timeout": 30000}}
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"hooks": map[string]any{
+			"BeforeTool":   []any{map[string]any{"matcher": ".*", "hooks": h}},
+			"AfterTool":    []any{map[string]any{"matcher": ".*", "hooks": h}},
+			"SessionStart": []any{map[string]any{"matcher": "startup", "hooks": h}},
+			"BeforeAgent":  []any{map[string]any{"hooks": h}},
+		},
+	}
+	return writeJSONFile(filepath.Join(ws, ".gemini", "settings.json"), settings)
+}
+
+func writeJSONFile(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// save splits the hook log into one file per event and tool, first payload wins.
+func save(logFile, dir, ws, home string) error {
+	data, err := os.ReadFile(logFile)
+	if err != nil {
+		return fmt.Errorf("no hook payloads captured: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		line = strings.ReplaceAll(line, ws, "/work/proj")
+		line = strings.ReplaceAll(line, home, "/work/home")
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			fmt.Fprintf(os.Stderr, "skipping non-JSON payload: %.80s\n", line)
+			continue
+		}
+		name := fmt.Sprint(m["hook_event_name"])
+		if t, ok := m["tool_name"].(string); ok {
+			name += "-" + t
+		}
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, []byte(line), "", "  "); err != nil {
+			return err
+		}
+		pretty.WriteByte('\n')
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), pretty.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Println("saved", filepath.Join(dir, name+".json"))
+	}
+	return sc.Err()
+}

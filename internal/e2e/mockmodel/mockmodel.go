@@ -1,0 +1,138 @@
+// Package mockmodel is a scripted stand-in for the model APIs that real coding
+// agents talk to, so the end-to-end harness can run those agents offline. It
+// plays a fixed list of turns (tool calls or text) and records every request,
+// so a scenario can check afterwards what the client sent back to the model.
+// Only the e2e harness uses it; the hook binary never imports it.
+package mockmodel
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+)
+
+// ToolCall is one call the scripted model asks the client to make.
+type ToolCall struct {
+	Name string
+	Args map[string]any
+}
+
+// Turn is one scripted model answer: tool calls, or plain text when Calls is empty.
+type Turn struct {
+	Calls []ToolCall
+	Text  string
+}
+
+// Request is one request a client sent, kept verbatim for later checks.
+type Request struct {
+	Path string
+	Body string
+}
+
+// Server serves scripted turns in order; past the end it answers with text "done".
+type Server struct {
+	URL string
+
+	mu       sync.Mutex
+	turns    []Turn
+	next     int
+	requests []Request
+	srv      *httptest.Server
+}
+
+// New starts a server that plays turns.
+func New(turns []Turn) *Server {
+	s := &Server{turns: turns}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Requests returns a copy of every request seen so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Saw reports whether any request body contained text.
+func (s *Server) Saw(text string) bool {
+	for _, r := range s.Requests() {
+		if strings.Contains(r.Body, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) record(r *http.Request) string {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, Request{Path: r.URL.String(), Body: string(body)})
+	return string(body)
+}
+
+// take returns the next scripted turn.
+func (s *Server) take() Turn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.next >= len(s.turns) {
+		return Turn{Text: "done"}
+	}
+	t := s.turns[s.next]
+	s.next++
+	return t
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.record(r)
+	switch {
+	case strings.Contains(r.URL.Path, ":streamGenerateContent"):
+		s.geminiStream(w)
+	case strings.Contains(r.URL.Path, ":generateContent"):
+		// Side requests (next-speaker checks, routing) get a neutral JSON text.
+		writeJSON(w, geminiResponse(Turn{Text: `{"reasoning":"done","next_speaker":"user"}`}))
+	case strings.Contains(r.URL.Path, ":countTokens"):
+		writeJSON(w, map[string]any{"totalTokens": 10})
+	default:
+		http.Error(w, "mockmodel: unknown path "+r.URL.Path, http.StatusNotFound)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func geminiResponse(t Turn) map[string]any {
+	var parts []any
+	for _, c := range t.Calls {
+		parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Args}})
+	}
+	if len(parts) == 0 {
+		parts = append(parts, map[string]any{"text": t.Text})
+	}
+	return map[string]any{
+		"candidates": []any{map[string]any{
+			"content":      map[string]any{"role": "model", "parts": parts},
+			"finishReason": "STOP",
+			"index":        0,
+		}},
+		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+		"modelVersion":  "mock",
+	}
+}
+
+func (s *Server) geminiStream(w http.ResponseWriter) {
+	b, _ := json.Marshal(geminiResponse(s.take()))
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+}
