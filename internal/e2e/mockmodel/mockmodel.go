@@ -17,8 +17,9 @@ import (
 
 // ToolCall is one call the scripted model asks the client to make.
 type ToolCall struct {
-	Name string
-	Args map[string]any
+	Name  string
+	Args  map[string]any
+	Input string
 }
 
 // Turn is one scripted model answer: tool calls, or plain text when Calls is empty.
@@ -32,6 +33,9 @@ type Request struct {
 	Path string
 	Body string
 }
+
+// ToolCall.Input, when set, makes an OpenAI Responses "custom" (freeform)
+// tool call such as Codex's apply_patch instead of a JSON function call.
 
 // Server serves scripted turns in order; past the end it answers with text "done".
 type Server struct {
@@ -100,6 +104,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.Contains(r.URL.Path, ":generateContent"):
 		// Side requests (next-speaker checks, routing) get a neutral JSON text.
 		writeJSON(w, geminiResponse(Turn{Text: `{"reasoning":"done","next_speaker":"user"}`}))
+	case strings.HasSuffix(r.URL.Path, "/responses"):
+		s.responsesStream(w)
 	case strings.Contains(r.URL.Path, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 10})
 	default:
@@ -135,4 +141,36 @@ func (s *Server) geminiStream(w http.ResponseWriter) {
 	b, _ := json.Marshal(geminiResponse(s.take()))
 	w.Header().Set("Content-Type", "text/event-stream")
 	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+}
+
+// responsesStream answers an OpenAI Responses request with SSE events.
+func (s *Server) responsesStream(w http.ResponseWriter) {
+	t := s.take()
+	w.Header().Set("Content-Type", "text/event-stream")
+	id := fmt.Sprintf("resp_mock_%d", len(s.Requests()))
+	event := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", v["type"], b)
+	}
+	event(map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
+	for i, c := range t.Calls {
+		callID := fmt.Sprintf("call_mock_%s_%d", id, i)
+		item := map[string]any{"type": "function_call", "id": "fc_" + callID, "call_id": callID, "name": c.Name}
+		if c.Input != "" {
+			item["type"], item["input"] = "custom_tool_call", c.Input
+			item["id"] = "ctc_" + callID
+		} else {
+			args, _ := json.Marshal(c.Args)
+			item["arguments"] = string(args)
+		}
+		event(map[string]any{"type": "response.output_item.done", "output_index": i, "item": item})
+	}
+	if len(t.Calls) == 0 {
+		item := map[string]any{"type": "message", "role": "assistant", "id": "msg_" + id,
+			"content": []any{map[string]any{"type": "output_text", "text": t.Text, "annotations": []any{}}}}
+		event(map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	}
+	event(map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
+		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
+			"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}})
 }

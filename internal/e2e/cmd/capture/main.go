@@ -60,8 +60,13 @@ func run(agent, bin, out string) error {
 			return err
 		}
 		cmd = exec.Command(bin, "-p", "do the scripted task", "--yolo", "-m", "gemini-2.5-flash")
-		cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL="+srv.URL,
-			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1", "CI=1")
+	case "codex":
+		srv = mockmodel.New(codexTurns())
+		if err := writeCodexConfig(home, ws, srv.URL, hook); err != nil {
+			return err
+		}
+		cmd = exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+			"--dangerously-bypass-hook-trust", "do the scripted task")
 	default:
 		return fmt.Errorf("unknown agent %q", agent)
 	}
@@ -81,8 +86,52 @@ func envFor(agent, home, url string) []string {
 	case "gemini":
 		return []string{"HOME=" + home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL=" + url,
 			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1"}
+	case "codex":
+		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
 	}
 	return nil
+}
+
+func codexTurns() []mockmodel.Turn {
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "apply_patch", Input: "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n"}}},
+		{Calls: []mockmodel.ToolCall{{Name: "apply_patch", Input: "*** Begin Patch\n*** Update File: hello.txt\n@@\n-hello\n+hello world\n*** End Patch\n"}}},
+		{Calls: []mockmodel.ToolCall{{Name: "exec_command", Args: map[string]any{"cmd": "echo shell > shell.txt"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "exec_command", Args: map[string]any{"cmd": "cat hello.txt"}}}},
+		{Text: "done"},
+	}
+}
+
+// writeCodexConfig points Codex at the mock through a custom provider and
+// puts the logging hook in the user layer's hooks.json.
+func writeCodexConfig(home, ws, url, hook string) error {
+	dir := filepath.Join(home, ".codex")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	config := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+
+[projects.%q]
+trust_level = "trusted"
+`, url, ws)
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(config), 0o644); err != nil {
+		return err
+	}
+	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
+	hooks := map[string]any{"hooks": map[string]any{
+		"PreToolUse":       []any{map[string]any{"matcher": "*", "hooks": h}},
+		"PostToolUse":      []any{map[string]any{"matcher": "*", "hooks": h}},
+		"SessionStart":     []any{map[string]any{"matcher": "*", "hooks": h}},
+		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
+	}}
+	return writeJSONFile(filepath.Join(dir, "hooks.json"), hooks)
 }
 
 func geminiTurns(ws string) []mockmodel.Turn {
@@ -121,7 +170,7 @@ func writeJSONFile(path string, v any) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// save splits the hook log into one file per event and tool, first payload wins.
+// save splits the hook log into one file per payload, named by event and tool.
 func save(logFile, dir, ws, home string) error {
 	data, err := os.ReadFile(logFile)
 	if err != nil {
@@ -130,7 +179,7 @@ func save(logFile, dir, ws, home string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -149,10 +198,11 @@ func save(logFile, dir, ws, home string) error {
 		if t, ok := m["tool_name"].(string); ok {
 			name += "-" + t
 		}
-		if seen[name] {
-			continue
+		// A second call of the same tool (an edit after a create) gets a number.
+		seen[name]++
+		if n := seen[name]; n > 1 {
+			name = fmt.Sprintf("%s-%d", name, n)
 		}
-		seen[name] = true
 		var pretty bytes.Buffer
 		if err := json.Indent(&pretty, []byte(line), "", "  "); err != nil {
 			return err
