@@ -97,8 +97,10 @@ func (s *Server) take() Turn {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	s.record(r)
+	body := s.record(r)
 	switch {
+	case strings.HasSuffix(r.URL.Path, "/v1/messages"):
+		s.anthropic(w, body)
 	case strings.Contains(r.URL.Path, ":streamGenerateContent"):
 		s.geminiStream(w)
 	case strings.Contains(r.URL.Path, ":generateContent"):
@@ -173,4 +175,57 @@ func (s *Server) responsesStream(w http.ResponseWriter) {
 	event(map[string]any{"type": "response.completed", "response": map[string]any{"id": id,
 		"usage": map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
 			"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}})
+}
+
+// anthropic answers an Anthropic Messages request. Requests without tools
+// (titles, summaries) get text and do not consume a scripted turn.
+func (s *Server) anthropic(w http.ResponseWriter, body string) {
+	var req struct {
+		Stream bool  `json:"stream"`
+		Tools  []any `json:"tools"`
+	}
+	_ = json.Unmarshal([]byte(body), &req)
+	t := Turn{Text: "done"}
+	if len(req.Tools) > 0 {
+		t = s.take()
+	}
+	id := fmt.Sprintf("msg_mock_%d", len(s.Requests()))
+	var blocks []map[string]any
+	for i, c := range t.Calls {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_mock_%s_%d", id, i), "name": c.Name, "input": c.Args})
+	}
+	stop := "tool_use"
+	if len(blocks) == 0 {
+		blocks = append(blocks, map[string]any{"type": "text", "text": t.Text})
+		stop = "end_turn"
+	}
+	usage := map[string]any{"input_tokens": 10, "output_tokens": 5}
+	if !req.Stream {
+		writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": "claude-mock",
+			"content": blocks, "stop_reason": stop, "stop_sequence": nil, "usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	event := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", v["type"], b)
+	}
+	event(map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
+		"model": "claude-mock", "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
+	for i, b := range blocks {
+		start, delta := map[string]any{}, map[string]any{}
+		if b["type"] == "text" {
+			start = map[string]any{"type": "text", "text": ""}
+			delta = map[string]any{"type": "text_delta", "text": b["text"]}
+		} else {
+			start = map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}
+			in, _ := json.Marshal(b["input"])
+			delta = map[string]any{"type": "input_json_delta", "partial_json": string(in)}
+		}
+		event(map[string]any{"type": "content_block_start", "index": i, "content_block": start})
+		event(map[string]any{"type": "content_block_delta", "index": i, "delta": delta})
+		event(map[string]any{"type": "content_block_stop", "index": i})
+	}
+	event(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
+	event(map[string]any{"type": "message_stop"})
 }

@@ -67,6 +67,13 @@ func run(agent, bin, out string) error {
 		}
 		cmd = exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
 			"--dangerously-bypass-hook-trust", "do the scripted task")
+	case "claude":
+		srv = mockmodel.New(claudeTurns(ws))
+		if err := writeClaudeSettings(ws, hook); err != nil {
+			return err
+		}
+		cmd = exec.Command(bin, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
+			"--permission-mode", "acceptEdits", "--allowedTools", "Bash")
 	default:
 		return fmt.Errorf("unknown agent %q", agent)
 	}
@@ -86,6 +93,10 @@ func envFor(agent, home, url string) []string {
 	case "gemini":
 		return []string{"HOME=" + home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL=" + url,
 			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1"}
+	case "claude":
+		return []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=mock",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+			"DISABLE_ERROR_REPORTING=1"}
 	case "codex":
 		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
 	}
@@ -132,6 +143,27 @@ trust_level = "trusted"
 		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 	}}
 	return writeJSONFile(filepath.Join(dir, "hooks.json"), hooks)
+}
+
+func claudeTurns(ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "Write", Args: map[string]any{"file_path": f, "content": "hello\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Read", Args: map[string]any{"file_path": f}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Edit", Args: map[string]any{"file_path": f, "old_string": "hello", "new_string": "hello world"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Bash", Args: map[string]any{"command": "echo shell > shell.txt", "description": "write shell.txt"}}}},
+		{Text: "done"},
+	}
+}
+
+func writeClaudeSettings(ws, hook string) error {
+	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
+	all := []any{map[string]any{"matcher": "*", "hooks": h}}
+	settings := map[string]any{"hooks": map[string]any{
+		"PreToolUse": all, "PostToolUse": all, "SessionStart": all,
+		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
+	}}
+	return writeJSONFile(filepath.Join(ws, ".claude", "settings.json"), settings)
 }
 
 func geminiTurns(ws string) []mockmodel.Turn {
