@@ -219,6 +219,8 @@ func save(logFile, dir, ws, home string) error {
 		if line == "" {
 			continue
 		}
+		// Claude Code names its project folder after the workspace path.
+		line = strings.ReplaceAll(line, strings.ReplaceAll(ws, "/", "-"), "-work-proj")
 		line = strings.ReplaceAll(line, ws, "/work/proj")
 		line = strings.ReplaceAll(line, home, "/work/home")
 		var m map[string]any
