@@ -106,6 +106,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.Contains(r.URL.Path, ":generateContent"):
 		// Side requests (next-speaker checks, routing) get a neutral JSON text.
 		writeJSON(w, geminiResponse(Turn{Text: `{"reasoning":"done","next_speaker":"user"}`}))
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.chat(w, body)
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		s.responsesStream(w)
 	case strings.Contains(r.URL.Path, ":countTokens"):
@@ -228,4 +230,52 @@ func (s *Server) anthropic(w http.ResponseWriter, body string) {
 	}
 	event(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	event(map[string]any{"type": "message_stop"})
+}
+
+// chat answers an OpenAI Chat Completions request, streaming when asked.
+// Requests without tools (side checks) get a neutral JSON text and do not
+// consume a scripted turn.
+func (s *Server) chat(w http.ResponseWriter, body string) {
+	var req struct {
+		Stream bool  `json:"stream"`
+		Tools  []any `json:"tools"`
+	}
+	_ = json.Unmarshal([]byte(body), &req)
+	t := Turn{Text: `{"reasoning":"done","next_speaker":"user"}`}
+	if len(req.Tools) > 0 {
+		t = s.take()
+	}
+	id := fmt.Sprintf("chatcmpl_mock_%d", len(s.Requests()))
+	var calls []any
+	for i, c := range t.Calls {
+		args, _ := json.Marshal(c.Args)
+		calls = append(calls, map[string]any{"index": i, "id": fmt.Sprintf("call_mock_%d_%d", len(s.Requests()), i), "type": "function",
+			"function": map[string]any{"name": c.Name, "arguments": string(args)}})
+	}
+	msg := map[string]any{"role": "assistant"}
+	finish := "stop"
+	if len(calls) > 0 {
+		msg["tool_calls"], finish = calls, "tool_calls"
+	} else {
+		msg["content"] = t.Text
+	}
+	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	if !req.Stream {
+		writeJSON(w, map[string]any{"id": id, "object": "chat.completion", "created": 0, "model": "mock",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta map[string]any, finish any, usage any) {
+		v := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": "mock",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		if usage != nil {
+			v["usage"] = usage
+		}
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk(msg, nil, nil)
+	chunk(map[string]any{}, finish, usage)
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }

@@ -74,6 +74,14 @@ func run(agent, bin, out string) error {
 		}
 		cmd = exec.Command(bin, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
 			"--permission-mode", "acceptEdits", "--allowedTools", "Bash")
+	case "qwen":
+		srv = mockmodel.New(qwenTurns(ws))
+		if err := writeQwenSettings(ws, hook); err != nil {
+			return err
+		}
+		// Qwen Code needs Node 22: bin is node_modules/.bin/qwen, next to the node@22 package's node.
+		cmd = exec.Command(filepath.Join(filepath.Dir(bin), "node"), filepath.Join(filepath.Dir(bin), "qwen"), "-p", "do the scripted task", "--yolo",
+			"--auth-type", "openai")
 	default:
 		return fmt.Errorf("unknown agent %q", agent)
 	}
@@ -97,6 +105,9 @@ func envFor(agent, home, url string) []string {
 		return []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=mock",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 			"DISABLE_ERROR_REPORTING=1"}
+	case "qwen":
+		return []string{"HOME=" + home, "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=mock", "OPENAI_MODEL=mock",
+			"NO_COLOR=1"}
 	case "codex":
 		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
 	}
@@ -164,6 +175,31 @@ func writeClaudeSettings(ws, hook string) error {
 		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 	}}
 	return writeJSONFile(filepath.Join(ws, ".claude", "settings.json"), settings)
+}
+
+func qwenTurns(ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "write_file", Args: map[string]any{"file_path": f, "content": "hello\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "edit", Args: map[string]any{"file_path": f, "old_string": "hello", "new_string": "hello world"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "run_shell_command", Args: map[string]any{"command": "echo shell > shell.txt", "description": "write shell.txt", "is_background": false}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "read_file", Args: map[string]any{"file_path": f}}}},
+		{Text: "done"},
+	}
+}
+
+func writeQwenSettings(ws, hook string) error {
+	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
+	all := []any{map[string]any{"matcher": "*", "hooks": h}}
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}},
+		"hooks": map[string]any{
+			"PreToolUse": all, "PostToolUse": all,
+			"SessionStart":     []any{map[string]any{"hooks": h}},
+			"UserPromptSubmit": []any{map[string]any{"hooks": h}},
+		},
+	}
+	return writeJSONFile(filepath.Join(ws, ".qwen", "settings.json"), settings)
 }
 
 func geminiTurns(ws string) []mockmodel.Turn {
