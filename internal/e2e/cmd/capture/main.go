@@ -82,6 +82,17 @@ func run(agent, bin, out string) error {
 		// Qwen Code needs Node 22: bin is node_modules/.bin/qwen, next to the node@22 package's node.
 		cmd = exec.Command(filepath.Join(filepath.Dir(bin), "node"), filepath.Join(filepath.Dir(bin), "qwen"), "-p", "do the scripted task", "--yolo",
 			"--auth-type", "openai")
+	case "copilot":
+		srv = mockmodel.New(copilotTurns(ws))
+		if err := writeCopilotHooks(ws, logFile); err != nil {
+			return err
+		}
+		// Copilot also runs Claude-shaped hooks from .claude/settings.json,
+		// which is what a repository wired for Claude Code already has.
+		if err := writeClaudeSettings(ws, hook); err != nil {
+			return err
+		}
+		cmd = exec.Command(bin, "-p", "do the scripted task", "--allow-all-tools")
 	default:
 		return fmt.Errorf("unknown agent %q", agent)
 	}
@@ -108,6 +119,10 @@ func envFor(agent, home, url string) []string {
 	case "qwen":
 		return []string{"HOME=" + home, "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=mock", "OPENAI_MODEL=mock",
 			"NO_COLOR=1"}
+	case "copilot":
+		return []string{"HOME=" + home, "COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+			"COPILOT_PROVIDER_BASE_URL=" + url + "/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=mock",
+			"COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true", "NO_COLOR=1"}
 	case "codex":
 		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
 	}
@@ -202,6 +217,28 @@ func writeQwenSettings(ws, hook string) error {
 	return writeJSONFile(filepath.Join(ws, ".qwen", "settings.json"), settings)
 }
 
+func copilotTurns(ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "create", Args: map[string]any{"path": f, "file_text": "hello\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "edit", Args: map[string]any{"path": f, "old_str": "hello", "new_str": "hello world"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "bash", Args: map[string]any{"command": "echo shell > shell.txt", "description": "write shell.txt"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "view", Args: map[string]any{"path": f}}}},
+		{Text: "done"},
+	}
+}
+
+// writeCopilotHooks wires Copilot's native hooks. Native payloads do not
+// name their event, so each hook wraps what it receives as {"_event", "payload"}.
+func writeCopilotHooks(ws, logFile string) error {
+	hooks := map[string]any{}
+	for _, ev := range []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"} {
+		cmd := fmt.Sprintf(`(printf '{"_event":"%s","payload":'; cat; printf '}\n') >> %s`, ev, logFile)
+		hooks[ev] = []any{map[string]any{"type": "command", "bash": cmd, "timeoutSec": 30}}
+	}
+	return writeJSONFile(filepath.Join(ws, ".github", "hooks", "log.json"), map[string]any{"version": 1, "hooks": hooks})
+}
+
 func geminiTurns(ws string) []mockmodel.Turn {
 	f := filepath.Join(ws, "hello.txt")
 	return []mockmodel.Turn{
@@ -267,6 +304,20 @@ func save(logFile, dir, ws, home string) error {
 		name := fmt.Sprint(m["hook_event_name"])
 		if t, ok := m["tool_name"].(string); ok {
 			name += "-" + t
+		}
+		if ev, ok := m["_event"].(string); ok {
+			var wrapped struct {
+				Payload json.RawMessage `json:"payload"`
+			}
+			if err := json.Unmarshal([]byte(line), &wrapped); err != nil {
+				return err
+			}
+			line, name = string(wrapped.Payload), ev
+			if p, ok := m["payload"].(map[string]any); ok {
+				if t, ok := p["toolName"].(string); ok {
+					name += "-" + t
+				}
+			}
 		}
 		// A second call of the same tool (an edit after a create) gets a number.
 		seen[name]++
