@@ -93,6 +93,12 @@ func run(agent, bin, out string) error {
 			return err
 		}
 		cmd = exec.Command(bin, "-p", "do the scripted task", "--allow-all-tools")
+	case "droid":
+		srv = mockmodel.New(droidTurns(ws))
+		if err := writeDroidSettings(home, srv.URL, hook); err != nil {
+			return err
+		}
+		cmd = exec.Command(bin, "exec", "--auto", "high", "-m", "custom:mock", "do the scripted task")
 	default:
 		return fmt.Errorf("unknown agent %q", agent)
 	}
@@ -123,6 +129,8 @@ func envFor(agent, home, url string) []string {
 		return []string{"HOME=" + home, "COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
 			"COPILOT_PROVIDER_BASE_URL=" + url + "/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=mock",
 			"COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true", "NO_COLOR=1"}
+	case "droid":
+		return []string{"HOME=" + home, "NO_COLOR=1"}
 	case "codex":
 		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
 	}
@@ -237,6 +245,32 @@ func writeCopilotHooks(ws, logFile string) error {
 		hooks[ev] = []any{map[string]any{"type": "command", "bash": cmd, "timeoutSec": 30}}
 	}
 	return writeJSONFile(filepath.Join(ws, ".github", "hooks", "log.json"), map[string]any{"version": 1, "hooks": hooks})
+}
+
+func droidTurns(ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{{Name: "Create", Args: map[string]any{"file_path": f, "content": "hello\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Read", Args: map[string]any{"file_path": f}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Edit", Args: map[string]any{"file_path": f, "old_str": "hello", "new_str": "hello world"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Execute", Args: map[string]any{"command": "echo shell > shell.txt", "summary": "write shell.txt",
+			"riskLevel": "low", "riskLevelReason": "writes one file in the workspace"}}}},
+		{Text: "done"},
+	}
+}
+
+// writeDroidSettings declares the mock as a BYOK custom model (no Factory
+// login needed) and wires the logging hook in the user settings.
+func writeDroidSettings(home, url, hook string) error {
+	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
+	all := []any{map[string]any{"matcher": "*", "hooks": h}}
+	settings := map[string]any{
+		"customModels": []any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
+			"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}},
+		"hooks": map[string]any{"PreToolUse": all, "PostToolUse": all,
+			"SessionStart": []any{map[string]any{"hooks": h}}, "UserPromptSubmit": []any{map[string]any{"hooks": h}}},
+	}
+	return writeJSONFile(filepath.Join(home, ".factory", "settings.json"), settings)
 }
 
 func geminiTurns(ws string) []mockmodel.Turn {
