@@ -215,7 +215,7 @@ func (s *Server) anthropic(w http.ResponseWriter, body string) {
 	event(map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
 		"model": "claude-mock", "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
 	for i, b := range blocks {
-		start, delta := map[string]any{}, map[string]any{}
+		var start, delta map[string]any
 		if b["type"] == "text" {
 			start = map[string]any{"type": "text", "text": ""}
 			delta = map[string]any{"type": "text_delta", "text": b["text"]}
