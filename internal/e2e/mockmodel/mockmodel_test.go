@@ -15,10 +15,10 @@ func TestScriptedTurns(t *testing.T) {
 	}{
 		{"side request keeps the turn", "/v1/messages", `{"stream":false}`, `"text":"done"`},
 		{"first tool request plays turn 1", "/v1/messages", `{"stream":false,"tools":[{}]}`, `"name":"Write"`},
-		{"past the script: done", "/v1/messages", `{"stream":true,"tools":[{}]}`, `"text_delta","text":"done"`},
+		{"past the script: done", "/v1/messages", `{"stream":true,"tools":[{}]}`, `"text":"done","type":"text_delta"`},
 		{"gemini stream past the script", "/v1beta/models/m:streamGenerateContent", `{}`, `"text":"done"`},
 		{"chat stream past the script", "/v1/chat/completions", `{"stream":true,"tools":[{}]}`, `data: [DONE]`},
-		{"responses past the script", "/v1/responses", `{}`, `"output_text","text":"done"`},
+		{"responses past the script", "/v1/responses", `{}`, `"text":"done","type":"output_text"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
