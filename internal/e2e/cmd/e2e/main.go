@@ -96,6 +96,7 @@ func runClaude(intenthook, claude string) []result {
 		last = reqs[len(reqs)-1].Body
 	}
 	denials := strings.Count(last, "PreToolUse:")
+	session := sessionID(string(outb))
 	ledger, _ := os.ReadFile(filepath.Join(ws, ".orchestration", "agent_trace.jsonl"))
 	check := func(name string, ok bool, why string) result {
 		if ok {
@@ -107,11 +108,26 @@ func runClaude(intenthook, claude string) []result {
 	_, errShell := os.Stat(filepath.Join(ws, "docs", "c.txt"))
 	return []result{
 		check("write-without-intent", strings.Contains(last, "INT-001") && denials >= 1, "deny reason reached the model"),
-		check("in-scope-write", fileIs(in, "a\n") && strings.Contains(string(ledger), "src/example/a.txt"), "file written, ledger record"),
+		check("in-scope-write", fileIs(in, "a\n") && strings.Contains(string(ledger), "src/example/a.txt") && session != "" &&
+			strings.Contains(string(ledger), session), "file written, ledger record with session "+session),
 		check("out-of-scope-write", os.IsNotExist(errDocs), "docs/b.txt not written"),
 		check("out-of-scope-shell", os.IsNotExist(errShell), "docs/c.txt not written"),
 		{"other agents", "N/A", "rows follow once main has --agent for pre/post"},
 	}
+}
+
+// sessionID takes the session id from Claude Code's stream-json output.
+func sessionID(out string) string {
+	const key = `"session_id":"`
+	i := strings.Index(out, key)
+	if i < 0 {
+		return ""
+	}
+	rest := out[i+len(key):]
+	if j := strings.IndexByte(rest, '"'); j >= 0 {
+		return rest[:j]
+	}
+	return ""
 }
 
 func fileIs(path, want string) bool {
