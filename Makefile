@@ -8,7 +8,7 @@ LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/cli.Version=$(
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test lint bench demo clean
+.PHONY: build install test lint bench demo e2e clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -33,6 +33,13 @@ bench: build
 
 demo: build
 	@bash scripts/demo.sh $(BIN)
+
+# Real agent CLIs (npm, cached in INTENTHOOK_E2E_CACHE) against bin/intenthook
+# and a scripted mock model; not part of test. Prints an agent x scenario table.
+E2E_CACHE ?= $(or $(INTENTHOOK_E2E_CACHE),$(HOME)/.cache/intenthook-e2e)
+e2e: build
+	INTENTHOOK_E2E_CACHE=$(E2E_CACHE) bash scripts/e2e-install.sh
+	$(GO) run ./internal/e2e/cmd/e2e -intenthook $(BIN) -cache $(E2E_CACHE)
 
 clean:
 	rm -rf bin

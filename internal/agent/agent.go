@@ -78,7 +78,9 @@ func Detect(ev protocol.Object) string {
 		return auggie.Name
 	case ev.Has("turn_id"):
 		return codex.Name
-	case ev.Has("prompt_id") || ev.Has("tool_call_id"):
+	// Claude Code (2.1.330) sends a prompt_id too, a plain UUID; Qwen's is
+	// "<session>########<n>".
+	case ev.Has("tool_call_id") || strings.Contains(ev.Str("prompt_id"), "#"):
 		return qwen.Name
 	}
 	switch ev.Str("tool_name") {

@@ -35,6 +35,8 @@ func TestPayloads(t *testing.T) {
 		"codex/doc-PostToolUse-apply_patch.json":         {"codex", hook.PostToolUse, hook.ClassWrite, "01a202d3-97d1-4000-8000-000000000001", "/w", []string{"hello.txt"}, ""},
 		"codex/doc-PreToolUse-Bash.json":                 {"codex", hook.PreToolUse, hook.ClassShell, "01a202d3-97d1-4000-8000-000000000001", "/w/sub-not-there", nil, "echo shell > shell.txt"},
 		"codex/doc-SessionStart.json":                    {"claude", hook.SessionStart, hook.ClassUnclassified, "01a202d3-97d1-4000-8000-000000000001", "/w", nil, ""},
+		"claude/PreToolUse-Write.json":                   {"claude", hook.PreToolUse, hook.ClassWrite, "ad6c8185-816f-4fc4-9f50-87b67ab4bcfb", "/work/proj", []string{"/work/proj/hello.txt"}, ""},
+		"qwen/PreToolUse-write_file.json":                {"qwen", hook.PreToolUse, hook.ClassWrite, "46ddec12-f0f5-4e67-bf8c-1469a364645d", "/work/proj", []string{"/work/proj/hello.txt"}, ""},
 		"qwen/doc-PreToolUse-write_file.json":            {"qwen", hook.PreToolUse, hook.ClassWrite, "aebbd9d0-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"qwen/doc-PostToolUse-run_shell_command.json":    {"qwen", hook.PostToolUse, hook.ClassShell, "aebbd9d0-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
 		"qwen/doc-UserPromptSubmit-empty.json":           {"qwen", hook.UserPromptSubmit, hook.ClassUnclassified, "aebbd9d0-0000-4000-8000-000000000001", "/w", nil, ""},
