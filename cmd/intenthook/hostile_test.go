@@ -83,7 +83,7 @@ func TestHostile(t *testing.T) {
 // block, backstop or sandbox; tool is bash, write or edit; a write's
 // payload is `path :: content`, an edit's `path :: old :: new`.
 type form struct {
-	line                                  int
+	line                                 int
 	class, victim, expect, tool, payload string
 }
 
