@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -35,25 +36,38 @@ func TestHostile(t *testing.T) {
 	template := makeTemplate(t, bin)
 	counts := map[string]map[string]int{}
 	var bypassed, listed, open []string
-	for i, f := range forms {
-		out := runForm(t, bin, template, i, f)
-		if counts[f.class] == nil {
-			counts[f.class] = map[string]int{}
+	var mu sync.Mutex
+	// The forms run in parallel subtests (each its own repository); the
+	// group returns when all are done.
+	t.Run("forms", func(t *testing.T) {
+		for i, f := range forms {
+			t.Run(fmt.Sprintf("line%d", f.line), func(t *testing.T) {
+				t.Parallel()
+				out := runForm(t, bin, template, i, f)
+				mu.Lock()
+				defer mu.Unlock()
+				if counts[f.class] == nil {
+					counts[f.class] = map[string]int{}
+				}
+				counts[f.class][out]++
+				if out != "bypassed" {
+					return
+				}
+				line := fmt.Sprintf("line %d [%s] %s: %s", f.line, f.class, f.tool, f.payload)
+				switch {
+				case f.expect == "sandbox":
+					listed = append(listed, line)
+				case f.expect == "backstop" && !watches:
+					open = append(open, line)
+				default:
+					bypassed = append(bypassed, line)
+				}
+			})
 		}
-		counts[f.class][out]++
-		if out != "bypassed" {
-			continue
-		}
-		line := fmt.Sprintf("line %d [%s] %s: %s", f.line, f.class, f.tool, f.payload)
-		switch {
-		case f.expect == "sandbox":
-			listed = append(listed, line)
-		case f.expect == "backstop" && !watches:
-			open = append(open, line)
-		default:
-			bypassed = append(bypassed, line)
-		}
-	}
+	})
+	sort.Strings(listed)
+	sort.Strings(open)
+	sort.Strings(bypassed)
 	classes := make([]string, 0, len(counts))
 	for c := range counts {
 		classes = append(classes, c)
