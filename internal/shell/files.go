@@ -33,10 +33,21 @@ func copyOptions() options {
 func (w *walker) cp(c *call) {
 	p := copyOptions().parse(c.args)
 	sources, dest := w.destinations(c.f, p)
-	if cpLinks(p) {
+	hard, symbolic := cpLinks(p), p.has("s", "symbolic-link")
+	if hard {
 		w.targets(c, linkSources, sources)
 	}
 	w.targets(c, writes, dest)
+	if !hard && !symbolic {
+		return
+	}
+	// cp -l and cp -s make links as ln does: judged by what they point to,
+	// and remembered for the later targets of the command.
+	for i, src := range sources {
+		if i < len(dest) {
+			w.remember(c.f, dest[i], src, hard)
+		}
+	}
 }
 
 // cpLinks reports whether cp was told -l or --link, which GNU getopt also takes abbreviated
