@@ -40,6 +40,23 @@ func (a *app) hookCommand(use, event, short string, p runner.Pipeline) *cobra.Co
 	return cmd
 }
 
+// hookOnly returns the hook command args name first, the way agents call
+// it (intenthook pre …), or nil for every other command line.
+func (a *app) hookOnly(args []string) *cobra.Command {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "pre":
+		return a.preCommand()
+	case "post":
+		return a.postCommand()
+	case "context":
+		return a.contextCommand()
+	}
+	return nil
+}
+
 func (a *app) preCommand() *cobra.Command {
 	return a.hookCommand("pre", hook.PreToolUse, "PreToolUse hook: decide whether a tool call may run (reads the event on stdin)",
 		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Pre(ctx) })
