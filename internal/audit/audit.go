@@ -58,27 +58,33 @@ func (r *Result) Failed() bool {
 }
 
 type commit struct {
-	id    string
-	paths []string
+	id      string
+	parents []string
+	paths   []string
 }
 
 // Run audits the commits of rng (a rev-list range). Untraced content is a
 // warning, an error when strict.
 func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, error) {
-	out, err := g.Output(ctx, "rev-list", "--reverse", "--topo-order", rng)
+	out, err := g.Output(ctx, "rev-list", "--reverse", "--topo-order", "--parents", rng)
 	if err != nil {
 		return nil, fmt.Errorf("rev-list %s: %w", rng, err)
 	}
 	res := &Result{Range: rng, Findings: []Finding{}}
 	var commits []commit
-	for _, id := range strings.Fields(string(out)) {
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		id := f[0]
 		// -c: a merge is judged by its combined diff only, so merging the
 		// default branch in brings nothing already judged.
 		names, err := g.Output(ctx, "diff-tree", "-r", "-c", "--root", "--no-commit-id", "--name-only", "-z", id)
 		if err != nil {
 			return nil, fmt.Errorf("diff-tree %s: %w", id, err)
 		}
-		commits = append(commits, commit{id: id, paths: git.NulList(names)})
+		commits = append(commits, commit{id: id, parents: f[1:], paths: git.NulList(names)})
 	}
 	res.Commits = len(commits)
 	if len(commits) == 0 {
@@ -172,6 +178,15 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		return nil, err
 	}
 	var fs []Finding
+	for _, p := range c.paths {
+		if p == ledger.FileName {
+			f, err := appendOnly(ctx, g, c)
+			if err != nil {
+				return nil, err
+			}
+			fs = append(fs, f...)
+		}
+	}
 	for i, p := range c.paths {
 		if precommit.Exempt(p, ignore) {
 			continue
@@ -233,4 +248,38 @@ func DefaultRange(ctx context.Context, g *git.Repo) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no default branch (origin/HEAD, main, master) to start the range from: give a REVISION-RANGE")
+}
+
+// appendOnly checks that the commit's ledger keeps every line of each
+// parent's ledger: lines may be added anywhere (a union merge interleaves
+// two branches' appends) but none removed or rewritten.
+func appendOnly(ctx context.Context, g *git.Repo, c commit) ([]Finding, error) {
+	names := []string{c.id + ":" + ledger.FileName}
+	for _, p := range c.parents {
+		names = append(names, p+":"+ledger.FileName)
+	}
+	mine := map[string]bool{}
+	var fs []Finding
+	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		if obj == nil {
+			return nil
+		}
+		sc := bufio.NewScanner(obj.Body)
+		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+		n := 0
+		for sc.Scan() {
+			n++
+			d := digest.Bytes(sc.Bytes())
+			if i == 0 {
+				mine[d] = true
+				continue
+			}
+			if !mine[d] {
+				fs = append(fs, Finding{c.id, ledger.FileName, Error, fmt.Sprintf("line %d of the parent %s's ledger was removed or rewritten: the ledger must only grow", n, short(c.parents[i-1]))})
+				return nil // the first is enough: later lines shift
+			}
+		}
+		return sc.Err()
+	})
+	return fs, err
 }
