@@ -283,3 +283,39 @@ func appendOnly(ctx context.Context, g *git.Repo, c commit) ([]Finding, error) {
 	})
 	return fs, err
 }
+
+// Markdown writes a pull-request summary: the counts, the ledger head and
+// a table of the findings.
+func (r *Result) Markdown(w io.Writer) {
+	var b bytes.Buffer
+	errs, warns := r.counts()
+	verdict := "passed"
+	if errs > 0 {
+		verdict = "failed"
+	}
+	fmt.Fprintf(&b, "### intenthook audit %s\n\n", verdict)
+	fmt.Fprintf(&b, "`%s`: %d commit(s), %d error(s), %d warning(s). Ledger head `%d:%s`.\n", r.Range, r.Commits, errs, warns, r.Head.Seq, r.Head.Hash)
+	if len(r.Findings) > 0 {
+		b.WriteString("\n| commit | path | severity | finding |\n| --- | --- | --- | --- |\n")
+		for _, f := range r.Findings {
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", short(f.Commit), cell(f.Path), f.Severity, cell(f.Message))
+		}
+	}
+	w.Write(b.Bytes())
+}
+
+func (r *Result) counts() (errs, warns int) {
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
+
+// cell keeps a value inside one table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}

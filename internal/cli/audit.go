@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) auditCommand() *cobra.Command {
-	var strict, asJSON bool
+	var strict, asJSON, asMarkdown bool
 	cmd := &cobra.Command{
 		Use:   "audit [REVISION-RANGE]",
 		Short: "Check each commit of a range against its own intents and the ledger (for CI); exit 1 on errors",
@@ -49,6 +49,8 @@ the range's last commit: keep it, and check it later with
 				if err := enc.Encode(res); err != nil {
 					return err
 				}
+			} else if asMarkdown {
+				res.Markdown(a.stdout)
 			} else {
 				res.Text(a.stdout)
 			}
@@ -60,5 +62,6 @@ the range's last commit: keep it, and check it later with
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat untraced changes as errors")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown")
 	return cmd
 }
