@@ -140,6 +140,7 @@ func clipText(s string, n int) string {
 
 func (a *app) ledgerVerifyCommand() *cobra.Command {
 	var asJSON bool
+	var checkpoint string
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Check that every record parses, seq rises by one and the hash chain holds; exit 1 on errors",
@@ -149,7 +150,23 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep := ledger.Verify(root)
+			var pin *ledger.Pin
+			if checkpoint != "" {
+				p, err := ledger.ParsePin(checkpoint)
+				if err != nil {
+					return err
+				}
+				pin = &p
+			}
+			found := false
+			rep := ledger.VerifyEach(root, func(line []byte) {
+				if pin != nil && !found && pin.Holds(line) {
+					found = true
+				}
+			})
+			if pin != nil && !found {
+				rep.Errors = append(rep.Errors, ledger.Problem{Message: "checkpoint " + pin.String() + " is not in the ledger: a line it held was removed or rewritten"})
+			}
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
 				enc.SetIndent("", "  ")
@@ -176,6 +193,7 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&checkpoint, "checkpoint", "", "also check that the ledger still holds the line SEQ:HASH (a head audit printed)")
 	return cmd
 }
 

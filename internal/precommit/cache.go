@@ -53,23 +53,31 @@ func (ix *traceIndex) save(root string) {
 // Denials, violation notes and failed calls are left out: they say what
 // the file held, not that a hooked tool call wrote it.
 func (ix *traceIndex) add(line []byte) {
-	if path, t, ok := fastTrace(line); ok {
+	if path, t, ok := TraceOf(line); ok {
 		ix.Traces[path] = t
-		return
+	}
+}
+
+// TraceOf reads the trace a ledger line records: the one file a hooked
+// tool call wrote and the digest it left. ok is false for any other line
+// (denials, violation notes, failed calls). Audit reads history with it.
+func TraceOf(line []byte) (string, Trace, bool) {
+	if path, t, ok := fastTrace(line); ok {
+		return path, t, true
 	}
 	if !bytes.Contains(line, []byte(`"post_hash"`)) && !bytes.Contains(line, []byte(`"relative_path"`)) {
-		return // no record of a change
+		return "", Trace{}, false // no record of a change
 	}
 	rec, err := ledger.ParseLine(line)
 	if err != nil || len(rec.Files) != 1 {
-		return
+		return "", Trace{}, false
 	}
 	m := &rec.Metadata.Intenthook
 	written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
 	if !written || !m.Success {
-		return
+		return "", Trace{}, false
 	}
-	ix.Traces[rec.Files[0].Path] = Trace{Seq: m.Seq, PostHash: string(m.PostHash)}
+	return rec.Files[0].Path, Trace{Seq: m.Seq, PostHash: string(m.PostHash)}, true
 }
 
 // fastTrace reads a trace from a line in intenthook's own shape without

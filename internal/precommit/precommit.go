@@ -134,12 +134,12 @@ func Check(s *Snapshot, strict bool) *Result {
 		untraced = Error
 	}
 	for _, st := range s.Staged {
-		if exempt(st.Path, s.Ignore) {
+		if Exempt(st.Path, s.Ignore) {
 			r.Exempt++
 			continue
 		}
 		r.Checked++
-		if s.Catalog != nil && !inScope(s.Catalog, st.Path) {
+		if s.Catalog != nil && !InScope(s.Catalog, st.Path) {
 			r.Findings = append(r.Findings, Finding{Error, CodeOutOfScope, st.Path,
 				"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
 		}
@@ -183,16 +183,16 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 	return out
 }
 
-// exempt reports whether a path needs no intent: the governance files under
+// Exempt reports whether a path needs no intent: the governance files under
 // .orchestration/ (the catalog and ledger have checks of their own) and
 // .intentignore'd paths. Any other file under .orchestration/ is judged like
 // every file.
-func exempt(rel string, ig *workspace.Ignore) bool {
+func Exempt(rel string, ig *workspace.Ignore) bool {
 	return workspace.Sidecar(rel, "") || ig.Match(rel, false)
 }
 
-// inScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.
-func inScope(c *intents.Catalog, rel string) bool {
+// InScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.
+func InScope(c *intents.Catalog, rel string) bool {
 	for _, in := range c.All() {
 		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
 			continue

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/audit"
+	"github.com/intenthook/intenthook/internal/git"
+)
+
+func (a *app) auditCommand() *cobra.Command {
+	var strict, asJSON, asMarkdown bool
+	cmd := &cobra.Command{
+		Use:   "audit [REVISION-RANGE]",
+		Short: "Check each commit of a range against its own intents and the ledger (for CI); exit 1 on errors",
+		Long: `Check each commit of REVISION-RANGE (default: the merge base with the default
+branch ..HEAD) from git objects only, never the working tree: each changed path
+must lie in the owned_scope of an IN_PROGRESS or COMPLETE intent of that
+commit's catalog (else an error) and its content must be traced by a record of
+the range's last ledger (else a warning; an error with --strict). Merge commits
+are judged by their combined diff only. The last line prints the ledger head of
+the range's last commit: keep it, and check it later with
+'intenthook ledger verify --checkpoint SEQ:HASH'.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start := a.root
+			if start == "" {
+				start, _ = os.Getwd()
+			}
+			g, _, err := git.Locate(cmd.Context(), start, start)
+			if err != nil {
+				return withHint(err, "intenthook audit runs in a git repository, with git on PATH")
+			}
+			rng := ""
+			if len(args) == 1 {
+				rng = args[0]
+			} else if rng, err = audit.DefaultRange(cmd.Context(), g); err != nil {
+				return err
+			}
+			res, err := audit.Run(cmd.Context(), g, rng, strict)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(res); err != nil {
+					return err
+				}
+			} else if asMarkdown {
+				res.Markdown(a.stdout)
+			} else {
+				res.Text(a.stdout)
+			}
+			if res.Failed() {
+				return exitError{exitFail}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&strict, "strict", false, "treat untraced changes as errors")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown")
+	return cmd
+}
