@@ -87,6 +87,7 @@ func TestToolsList(t *testing.T) {
 		"get_intent_context":   {"intent_id"},
 		"why":                  {"path"},
 		"record_lesson":        {"text"},
+		"request_scope_change": {"intent_id", "reason"},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))
@@ -135,6 +136,9 @@ func TestTools(t *testing.T) {
 		{"why empty history", "why", map[string]any{"path": "src/a.go"}, false, `"path":"src/a.go"`},
 		{"why outside", "why", map[string]any{"path": "../x"}, true, "outside the workspace"},
 		{"lesson", "record_lesson", map[string]any{"text": "run go vet first", "intent_id": "INT-001"}, false, "lesson recorded"},
+		{"scope request", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**"}, "reason": "the client lives in lib"}, false, "--approve 1"},
+		{"scope request unknown intent", "request_scope_change", map[string]any{"intent_id": "INT-404", "add": []string{"lib/**"}, "reason": "x"}, true, "unknown intent"},
+		{"scope request empty", "request_scope_change", map[string]any{"intent_id": "INT-001", "reason": "x"}, true, "add or remove"},
 		{"lesson unknown intent", "record_lesson", map[string]any{"text": "x", "intent_id": "INT-404"}, true, "unknown intent"},
 	}
 	for _, tc := range cases {
@@ -162,6 +166,9 @@ func TestTools(t *testing.T) {
 	lessons, _ := os.ReadFile(filepath.Join(root, ".orchestration", "CLAUDE.md"))
 	if !strings.Contains(string(lessons), "run go vet first") {
 		t.Errorf("lessons file: %s", lessons)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".orchestration", "active_intents.yaml")); string(data) != catalog {
+		t.Errorf("a scope request changed the catalog:\n%s", data)
 	}
 	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "intenthook://catalog"})
 	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != catalog {

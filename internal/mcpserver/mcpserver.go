@@ -1,7 +1,7 @@
 // Package mcpserver is intenthook's MCP server: the tools an agent uses to
 // talk to the governance (select an intent, list intents, read an intent's
-// context, ask who changed a file, record a lesson) and the catalog as a
-// resource. It holds no rules of its own: every answer comes from the
+// context, ask who changed a file, record a lesson, ask for a scope change)
+// and the catalog as a resource. It holds no rules of its own: every answer comes from the
 // workspace, selection, ledger and lessons packages. It lives outside the
 // hook binary so that a hook call never pays for the MCP SDK's start-up.
 package mcpserver
@@ -21,6 +21,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -76,6 +77,11 @@ func New(opt Options) *mcp.Server {
 		Name:        "record_lesson",
 		Description: "Record a lesson for future sessions (something that failed, a convention you discovered). Keep it to one or two sentences.",
 	}, s.recordLesson)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "request_scope_change",
+		Description: "Ask a person to widen or narrow an intent's owned_scope when the task needs files outside it. " +
+			"This never changes the catalog: it files a pending request that a person approves or rejects; until then writes outside the scope stay denied.",
+	}, s.requestScope)
 	srv.AddResource(&mcp.Resource{
 		URI:         "intenthook://catalog",
 		Name:        "catalog",
@@ -110,6 +116,14 @@ type WhyIn struct {
 type LessonIn struct {
 	Text     string `json:"text" jsonschema:"the lesson, one or two sentences"`
 	IntentID string `json:"intent_id,omitempty" jsonschema:"the intent the lesson belongs to"`
+}
+
+// ScopeIn is request_scope_change's input.
+type ScopeIn struct {
+	IntentID string   `json:"intent_id" jsonschema:"the intent whose owned_scope should change"`
+	Add      []string `json:"add,omitempty" jsonschema:"glob patterns to add, e.g. src/api/**"`
+	Remove   []string `json:"remove,omitempty" jsonschema:"glob patterns to remove"`
+	Reason   string   `json:"reason" jsonschema:"why the task needs this change, for the person who decides"`
 }
 
 // IntentSummary is one intent as list_intents reports it.
@@ -289,6 +303,31 @@ func (s *server) recordLesson(ctx context.Context, _ *mcp.CallToolRequest, in Le
 		return nil, nil, err
 	}
 	return text("lesson recorded in " + ws.Config.LessonsFile), nil, nil
+}
+
+func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in ScopeIn) (*mcp.CallToolResult, any, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := intent(ws, in.IntentID); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range in.Add {
+		if _, err := intents.MatchGlob(p, ""); err != nil {
+			return nil, nil, fmt.Errorf("pattern %q: %w", p, err)
+		}
+	}
+	session := ""
+	if !s.opt.HookMode {
+		session = s.session
+	}
+	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
+	r, err := store.Add(ctx, scopereq.Request{IntentID: in.IntentID, Add: in.Add, Remove: in.Remove, Reason: in.Reason, Session: session}, s.opt.Now())
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(fmt.Sprintf("Scope request %d for %s filed; the catalog is unchanged. A person decides with `intenthook intents scope %s --approve %d` (or --reject %d); until then writes outside the scope stay denied.", r.N, r.IntentID, r.IntentID, r.N, r.N)), nil, nil
 }
 
 func (s *server) catalog(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
