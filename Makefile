@@ -4,6 +4,9 @@ BIN         := bin/intenthook
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/cli.Version=$(VERSION)
+# The MCP server is its own binary: the SDK's package init (about 1 ms) must
+# not be paid by every hook call.
+MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
@@ -12,9 +15,11 @@ export CGO_ENABLED = 0
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
+	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-mcp ./cmd/intenthook-mcp
 
 install:
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook
+	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-mcp
 
 # -race needs cgo; the tests build their own binary through testscript.
 test:

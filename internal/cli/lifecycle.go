@@ -90,6 +90,7 @@ func (a *app) showCommand() *cobra.Command {
 				return a.printJSON(in)
 			}
 			a.printIntent(in)
+			writeScopeRequests(a.stdout, ws.Root, in.ID)
 			return nil
 		},
 	}
@@ -277,11 +278,18 @@ func (a *app) printVerify(rs []acceptance.Result) {
 func (a *app) scopeCommand() *cobra.Command {
 	var add, remove []string
 	var reason string
+	var approve, reject int
 	cmd := &cobra.Command{
-		Use:   "scope ID --add GLOB | --remove GLOB",
+		Use:   "scope ID --add GLOB | --remove GLOB | --approve N | --reject N",
 		Short: "Amend an intent's owned_scope (bumps its version)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if approve > 0 || reject > 0 {
+				if approve > 0 && reject > 0 || len(add)+len(remove) > 0 {
+					return errors.New("--approve and --reject take no other change")
+				}
+				return a.answerScopeRequest(cmd.Context(), args[0], approve, reject)
+			}
 			if len(add) == 0 && len(remove) == 0 {
 				return errors.New("nothing to change: give --add or --remove")
 			}
@@ -303,5 +311,7 @@ func (a *app) scopeCommand() *cobra.Command {
 	cmd.Flags().StringArrayVar(&add, "add", nil, "add a glob (repeatable)")
 	cmd.Flags().StringArrayVar(&remove, "remove", nil, "remove a glob (repeatable)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the ledger)")
+	cmd.Flags().IntVar(&approve, "approve", 0, "apply the pending scope request N an agent filed")
+	cmd.Flags().IntVar(&reject, "reject", 0, "drop the pending scope request N")
 	return cmd
 }

@@ -65,6 +65,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 				return a.printJSON(st)
 			}
 			a.printStatus(st, now)
+			writeScopeRequests(a.stdout, root, "")
 			return nil
 		},
 	}

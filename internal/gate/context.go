@@ -13,7 +13,9 @@ const preamble = `This workspace is governed by intenthook. Every file change mu
 from .orchestration/active_intents.yaml, and may only touch files in that intent's owned_scope.
 Before changing files, select the intent the work belongs to by running the shell command:
   intenthook select <ID>
-A denied tool call explains why and what to do instead; governance files are changed by the user.`
+A denied tool call explains why and what to do instead; governance files are changed by the user.
+When you learn something later sessions should know, record it: intenthook lesson "<text>" --intent <ID>
+(or the record_lesson tool of the intenthook MCP server).`
 
 // SessionContext answers SessionStart (every source, compact included, so
 // the context survives compaction) and UserPromptSubmit (SPEC §9).

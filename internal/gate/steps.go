@@ -157,7 +157,7 @@ func (g *Gate) checkScope(t *target) *hook.Decision {
 		Code:     hook.CodeScopeViolation,
 		Headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
 		Why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
-		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or ask the user to amend owned_scope",
+		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or ask for a wider scope (the request_scope_change tool of intenthook's MCP server; a person approves it)",
 		Evidence: g.evidence(t),
 	}.Decision()
 	return &d

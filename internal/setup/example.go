@@ -51,4 +51,5 @@ const exampleIgnoreText = `# Paths exempt from intent enforcement, in .gitignore
 .gitignore
 .gitattributes
 .claude/
+.mcp.json
 `

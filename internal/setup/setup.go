@@ -133,6 +133,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
 		func() (Change, error) { return wire(ag, opts.Root) },
 	}
+	if opts.Agent == agent.Default {
+		steps = append(steps, func() (Change, error) { return registerMCP(opts.Root) })
+	}
 	if opts.Sandbox {
 		if ag.Sandbox == nil {
 			return nil, fmt.Errorf("%s has no OS sandbox intenthook can configure (Claude Code and Codex do)", ag.Title)

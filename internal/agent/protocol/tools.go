@@ -17,6 +17,9 @@ type Tool struct {
 	Path []string
 	// Paths is an input key holding a list of files (each a target).
 	Paths string
+	// Each lists input keys that each name a target (a move's source and
+	// destination).
+	Each []string
 	// Patch is an input key holding a patch in the "*** Begin Patch"
 	// envelope; PatchInput means the input itself is the patch string.
 	Patch      string
@@ -37,7 +40,8 @@ type Tools map[string]Tool
 
 // Classify returns the class of a tool the table does not know: the
 // selection tool of intenthook's own MCP server under any server name, else
-// unclassified (allowed and not recorded before the fact, SPEC §4).
+// unclassified (allowed and not recorded before the fact, SPEC §4); the MCP
+// write tools are read by MCPTool before this is asked.
 func Classify(name string) hook.Class {
 	if name == "select_active_intent" || (strings.HasPrefix(name, "mcp__") && strings.HasSuffix(name, "__select_active_intent")) {
 		return hook.ClassSelect
@@ -50,6 +54,9 @@ func Classify(name string) hook.Class {
 // marked Unparsed: the gate never lets an unknown target pass.
 func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	t, known := ts[c.ToolName]
+	if !known {
+		t, known = MCPTool(c.ToolName)
+	}
 	if !known {
 		c.Class = Classify(c.ToolName)
 	} else {
@@ -100,6 +107,11 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	}
 	for _, p := range in.Strs(t.Paths) {
 		if p != "" {
+			c.Paths = append(c.Paths, NativePath(p))
+		}
+	}
+	for _, k := range t.Each {
+		if p := in.Str(k); p != "" {
 			c.Paths = append(c.Paths, NativePath(p))
 		}
 	}

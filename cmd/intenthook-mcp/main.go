@@ -1,0 +1,33 @@
+// Command intenthook-mcp is intenthook's MCP server over stdio. It is a
+// command of its own so that the hook binary, started once per tool call,
+// never pays for the MCP SDK's package initialisation.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/intenthook/intenthook/internal/mcpserver"
+)
+
+// version is set by the linker (make build).
+var version = "dev"
+
+func main() {
+	var opt mcpserver.Options
+	flag.StringVar(&opt.Root, "root", "", "the governed workspace (default: the working directory, walked up)")
+	flag.BoolVar(&opt.HookMode, "hooks", false, "the agent runs intenthook's hooks, which bind selections; without it the server binds a session of its own")
+	flag.Parse()
+	opt.Version = version
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := mcpserver.New(opt).Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
+		os.Exit(1)
+	}
+}

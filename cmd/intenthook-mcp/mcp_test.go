@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const catalog = `active_intents:
+  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: ["src/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-002, name: Old, status: ARCHIVED, owned_scope: ["old/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+`
+
+// build compiles the real server once per test binary run.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "intenthook-mcp")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func workspaceWith(t *testing.T, cat string) string {
+	t.Helper()
+	root := t.TempDir()
+	if cat == "" {
+		return root
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".orchestration"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".orchestration", "active_intents.yaml"), []byte(cat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func connect(t *testing.T, bin, root string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = root
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func TestToolsList(t *testing.T) {
+	bin := build(t)
+	cs := connect(t, bin, workspaceWith(t, catalog))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"select_active_intent": {"intent_id"},
+		"list_intents":         nil,
+		"get_intent_context":   {"intent_id"},
+		"why":                  {"path"},
+		"record_lesson":        {"text"},
+		"request_scope_change": {"intent_id", "reason"},
+	}
+	if len(res.Tools) != len(want) {
+		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))
+	}
+	for _, tool := range res.Tools {
+		required, ok := want[tool.Name]
+		if !ok {
+			t.Errorf("unexpected tool %s", tool.Name)
+			continue
+		}
+		if tool.Description == "" {
+			t.Errorf("%s has no description", tool.Name)
+		}
+		schema, _ := json.Marshal(tool.InputSchema)
+		var s struct {
+			Type     string   `json:"type"`
+			Required []string `json:"required"`
+		}
+		if err := json.Unmarshal(schema, &s); err != nil || s.Type != "object" {
+			t.Errorf("%s schema %s", tool.Name, schema)
+		}
+		if strings.Join(s.Required, ",") != strings.Join(required, ",") {
+			t.Errorf("%s requires %v, want %v", tool.Name, s.Required, required)
+		}
+	}
+}
+
+func TestTools(t *testing.T) {
+	bin := build(t)
+	root := workspaceWith(t, catalog)
+	cs := connect(t, bin, root)
+	cases := []struct {
+		name    string
+		tool    string
+		args    map[string]any
+		isError bool
+		want    string
+	}{
+		{"list hides archived", "list_intents", nil, false, `"id":"INT-001"`},
+		{"list by status", "list_intents", map[string]any{"status": "archived"}, false, `"id":"INT-002"`},
+		{"list bad status", "list_intents", map[string]any{"status": "DONE"}, true, "unknown status"},
+		{"context", "get_intent_context", map[string]any{"intent_id": "INT-001"}, false, "<intent_context"},
+		{"context unknown", "get_intent_context", map[string]any{"intent_id": "INT-404"}, true, `unknown intent "INT-404"`},
+		{"select unknown", "select_active_intent", map[string]any{"intent_id": "INT-404"}, true, "INT-404"},
+		{"select binds own session", "select_active_intent", map[string]any{"intent_id": "INT-001", "reasoning": "hooks work"}, false, "session mcp-"},
+		{"why empty history", "why", map[string]any{"path": "src/a.go"}, false, `"path":"src/a.go"`},
+		{"why outside", "why", map[string]any{"path": "../x"}, true, "outside the workspace"},
+		{"lesson", "record_lesson", map[string]any{"text": "run go vet first", "intent_id": "INT-001"}, false, "lesson recorded"},
+		{"scope request", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**"}, "reason": "the client lives in lib"}, false, "--approve 1"},
+		{"scope request unknown intent", "request_scope_change", map[string]any{"intent_id": "INT-404", "add": []string{"lib/**"}, "reason": "x"}, true, "unknown intent"},
+		{"scope request empty", "request_scope_change", map[string]any{"intent_id": "INT-001", "reason": "x"}, true, "add or remove"},
+		{"lesson unknown intent", "record_lesson", map[string]any{"text": "x", "intent_id": "INT-404"}, true, "unknown intent"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, isErr := call(t, cs, tc.tool, tc.args)
+			if isErr != tc.isError || !strings.Contains(got, tc.want) {
+				t.Errorf("got error=%v %q, want error=%v containing %q", isErr, got, tc.isError, tc.want)
+			}
+		})
+	}
+	if tc := "list hides archived"; true {
+		got, _ := call(t, cs, "list_intents", nil)
+		if strings.Contains(got, "INT-002") {
+			t.Errorf("%s: %s", tc, got)
+		}
+	}
+	// The selection bound a session the server named, never the default.
+	if _, err := os.Stat(filepath.Join(root, ".orchestration", "state", "default.json")); err == nil {
+		t.Error("MCP-only select wrote the workspace default")
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, ".orchestration", "state", "sessions", "mcp-*.json"))
+	if len(matches) != 1 {
+		t.Errorf("sessions bound: %v", matches)
+	}
+	lessons, _ := os.ReadFile(filepath.Join(root, ".orchestration", "CLAUDE.md"))
+	if !strings.Contains(string(lessons), "run go vet first") {
+		t.Errorf("lessons file: %s", lessons)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".orchestration", "active_intents.yaml")); string(data) != catalog {
+		t.Errorf("a scope request changed the catalog:\n%s", data)
+	}
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "intenthook://catalog"})
+	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != catalog {
+		t.Errorf("catalog resource: %v %+v", err, res)
+	}
+}
+
+func TestHookModeOnlyAnswers(t *testing.T) {
+	bin := build(t)
+	root := workspaceWith(t, catalog)
+	cs := connect(t, bin, root, "-hooks")
+	got, isErr := call(t, cs, "select_active_intent", map[string]any{"intent_id": "INT-001"})
+	if isErr || !strings.Contains(got, "<intent_context") {
+		t.Fatalf("got error=%v %q", isErr, got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, ".orchestration", "state", "sessions", "*.json")); len(m) != 0 {
+		t.Errorf("hook mode bound sessions itself: %v", m)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	bin := build(t)
+	cases := []struct {
+		name, catalog, tool, want string
+		args                      map[string]any
+	}{
+		{"no governed root", "", "list_intents", "active_intents.yaml", nil},
+		{"invalid catalog", "active_intents: [\n", "list_intents", "", nil},
+		{"invalid intent", "active_intents:\n  - {id: INT-001, status: NOPE, owned_scope: []}\n", "get_intent_context", "INT-001", map[string]any{"intent_id": "INT-001"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := connect(t, bin, workspaceWith(t, tc.catalog))
+			got, isErr := call(t, cs, tc.tool, tc.args)
+			if !isErr || !strings.Contains(got, tc.want) {
+				t.Errorf("got error=%v %q, want an error containing %q", isErr, got, tc.want)
+			}
+		})
+	}
+}

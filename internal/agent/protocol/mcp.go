@@ -1,0 +1,49 @@
+package protocol
+
+import (
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+// mcpWriteTool reads the write tools of the common MCP servers, by the
+// tool's own name (the part after mcp__<server>__), whatever the server is
+// called in the agent's configuration: the reference filesystem server's at
+// least. A server's read tools stay unclassified: allowed and not recorded.
+func mcpWriteTool(tool string) (Tool, bool) {
+	switch tool {
+	case "write_file":
+		return Tool{Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true}, true
+	case "edit_file", "create_directory":
+		return Tool{Class: hook.ClassWrite, Path: []string{"path"}}, true
+	case "move_file":
+		return Tool{Class: hook.ClassWrite, Each: []string{"source", "destination"}}, true
+	}
+	return Tool{}, false
+}
+
+// MCPTool returns how to read an MCP tool an agent names
+// mcp__<server>__<tool>, when it is a known write tool.
+func MCPTool(name string) (Tool, bool) {
+	tool, ok := MCPToolName(name)
+	if !ok {
+		return Tool{}, false
+	}
+	return mcpWriteTool(tool)
+}
+
+// MCPToolName splits mcp__<server>__<tool> into its tool name.
+func MCPToolName(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", false
+	}
+	_, tool, ok := strings.Cut(rest, "__")
+	return tool, ok && tool != ""
+}
+
+// MCPWriteToolNames lists the MCP write tools intenthook classifies, for
+// doctor's coverage check.
+func MCPWriteToolNames() []string {
+	return []string{"create_directory", "edit_file", "move_file", "write_file"}
+}

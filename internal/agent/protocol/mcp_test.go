@@ -1,0 +1,39 @@
+package protocol
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/hook"
+)
+
+func TestMCPToolFill(t *testing.T) {
+	tests := []struct {
+		name     string
+		tool     string
+		input    string
+		class    hook.Class
+		paths    []string
+		unparsed bool
+	}{
+		{"write_file", "mcp__filesystem__write_file", `{"path":"src/a.go","content":"x"}`, hook.ClassWrite, []string{"src/a.go"}, false},
+		{"any server name", "mcp__fs2__edit_file", `{"path":"src/a.go","edits":[]}`, hook.ClassWrite, []string{"src/a.go"}, false},
+		{"create_directory", "mcp__filesystem__create_directory", `{"path":"src/new"}`, hook.ClassWrite, []string{"src/new"}, false},
+		{"move_file both ends", "mcp__filesystem__move_file", `{"source":"src/a.go","destination":"lib/a.go"}`, hook.ClassWrite, []string{"src/a.go", "lib/a.go"}, false},
+		{"write without path", "mcp__filesystem__write_file", `{"content":"x"}`, hook.ClassWrite, nil, true},
+		{"read tool stays unclassified", "mcp__filesystem__read_file", `{"path":"src/a.go"}`, hook.ClassUnclassified, nil, false},
+		{"select tool", "mcp__intenthook__select_active_intent", `{"intent_id":"INT-001"}`, hook.ClassSelect, nil, false},
+		{"not mcp", "write_file", `{"path":"src/a.go"}`, hook.ClassUnclassified, nil, false},
+		{"no tool part", "mcp__filesystem", `{"path":"src/a.go"}`, hook.ClassUnclassified, nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := hook.Call{ToolName: tc.tool}
+			Tools{}.Fill(&c, json.RawMessage(tc.input))
+			if c.Class != tc.class || !slices.Equal(c.Paths, tc.paths) || (c.Unparsed != "") != tc.unparsed {
+				t.Errorf("got class %v paths %v unparsed %q", c.Class, c.Paths, c.Unparsed)
+			}
+		})
+	}
+}

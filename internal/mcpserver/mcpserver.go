@@ -1,0 +1,343 @@
+// Package mcpserver is intenthook's MCP server: the tools an agent uses to
+// talk to the governance (select an intent, list intents, read an intent's
+// context, ask who changed a file, record a lesson, ask for a scope change)
+// and the catalog as a resource. It holds no rules of its own: every answer comes from the
+// workspace, selection, ledger and lessons packages. It lives outside the
+// hook binary so that a hook call never pays for the MCP SDK's start-up.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/scopereq"
+	"github.com/intenthook/intenthook/internal/selection"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// Options configure one server.
+type Options struct {
+	Root    string // --root; "" walks up from the working directory
+	Version string
+	// HookMode says the agent runs intenthook's hooks: PreToolUse binds
+	// select_active_intent to the agent's session, so the server only
+	// answers. Without hooks the server binds a session of its own.
+	HookMode bool
+	Getenv   func(string) string
+	Now      func() time.Time
+}
+
+// server answers one client. session is the per-client session it names in
+// MCP-only mode: never the workspace default, which is a person's lever.
+type server struct {
+	opt     Options
+	session string
+}
+
+// New builds the MCP server with its tools and resources.
+func New(opt Options) *mcp.Server {
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	s := &server{opt: opt, session: "mcp-" + uuid.NewString()}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "intenthook", Version: opt.Version}, nil)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "select_active_intent",
+		Description: "Select the intent you will work on before writing any file. " +
+			"Writes are only allowed inside the selected intent's owned_scope. " +
+			"Answers with the intent's context: scope, constraints, acceptance criteria, recent changes.",
+	}, s.selectIntent)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "list_intents",
+		Description: "List the intents of this workspace (id, name, status, owned scope). By default every intent that is not ARCHIVED.",
+	}, s.listIntents)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "get_intent_context",
+		Description: "Read one intent's context (scope, constraints, acceptance criteria, related specs, recent changes) without selecting it.",
+	}, s.intentContext)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "why",
+		Description: "Explain why a file is the way it is: which intents, sessions and tools changed it, newest first.",
+	}, s.why)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name:        "record_lesson",
+		Description: "Record a lesson for future sessions (something that failed, a convention you discovered). Keep it to one or two sentences.",
+	}, s.recordLesson)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "request_scope_change",
+		Description: "Ask a person to widen or narrow an intent's owned_scope when the task needs files outside it. " +
+			"This never changes the catalog: it files a pending request that a person approves or rejects; until then writes outside the scope stay denied.",
+	}, s.requestScope)
+	srv.AddResource(&mcp.Resource{
+		URI:         "intenthook://catalog",
+		Name:        "catalog",
+		Description: "The intent catalog, .orchestration/active_intents.yaml",
+		MIMEType:    "application/yaml",
+	}, s.catalog)
+	return srv
+}
+
+// SelectIn is select_active_intent's input.
+type SelectIn struct {
+	IntentID  string `json:"intent_id" jsonschema:"the id of the intent to work on, e.g. INT-001"`
+	Reasoning string `json:"reasoning,omitempty" jsonschema:"why this intent fits the task (one sentence)"`
+}
+
+// ListIn is list_intents' input.
+type ListIn struct {
+	Status string `json:"status,omitempty" jsonschema:"only intents with this status: PENDING, IN_PROGRESS, COMPLETE, BLOCKED or ARCHIVED"`
+}
+
+// IntentIn names one intent.
+type IntentIn struct {
+	IntentID string `json:"intent_id" jsonschema:"the id of the intent, e.g. INT-001"`
+}
+
+// WhyIn is why's input.
+type WhyIn struct {
+	Path string `json:"path" jsonschema:"the file, relative to the workspace root or absolute"`
+}
+
+// LessonIn is record_lesson's input.
+type LessonIn struct {
+	Text     string `json:"text" jsonschema:"the lesson, one or two sentences"`
+	IntentID string `json:"intent_id,omitempty" jsonschema:"the intent the lesson belongs to"`
+}
+
+// ScopeIn is request_scope_change's input.
+type ScopeIn struct {
+	IntentID string   `json:"intent_id" jsonschema:"the intent whose owned_scope should change"`
+	Add      []string `json:"add,omitempty" jsonschema:"glob patterns to add, e.g. src/api/**"`
+	Remove   []string `json:"remove,omitempty" jsonschema:"glob patterns to remove"`
+	Reason   string   `json:"reason" jsonschema:"why the task needs this change, for the person who decides"`
+}
+
+// IntentSummary is one intent as list_intents reports it.
+type IntentSummary struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	Status     string   `json:"status"`
+	OwnedScope []string `json:"owned_scope"`
+	Valid      bool     `json:"valid"`
+}
+
+// ListOut is list_intents' output.
+type ListOut struct {
+	Intents []IntentSummary `json:"intents"`
+}
+
+// Change is one ledger record as why reports it.
+type Change struct {
+	Timestamp string `json:"timestamp"`
+	Intent    string `json:"intent,omitempty"`
+	Session   string `json:"session,omitempty"`
+	Tool      string `json:"tool,omitempty"`
+}
+
+// WhyOut is why's output.
+type WhyOut struct {
+	Path    string   `json:"path"`
+	Changes []Change `json:"changes"`
+}
+
+// root is the governed root of every call, looked up afresh so that a
+// workspace initialised after the server started is found.
+func (s *server) root() (string, error) {
+	wd, _ := os.Getwd()
+	return workspace.Locate(s.opt.Root, wd)
+}
+
+func (s *server) workspace() (*workspace.Workspace, error) {
+	root, err := s.root()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Load(root, s.opt.Getenv, s.opt.Now)
+}
+
+// intent finds id in a catalog that can be trusted.
+func intent(ws *workspace.Workspace, id string) (*intents.Intent, error) {
+	if id == "" {
+		return nil, errors.New("intent_id is required; call list_intents to see the ids")
+	}
+	in := ws.Catalog.Find(id)
+	if in == nil {
+		return nil, fmt.Errorf("unknown intent %q; call list_intents to see the ids", id)
+	}
+	if !in.Valid() {
+		return nil, fmt.Errorf("intent %s is invalid in %s: %s; a person must fix the catalog", id, intents.File, strings.Join(in.Errors(), "; "))
+	}
+	return in, nil
+}
+
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in SelectIn) (*mcp.CallToolResult, any, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.opt.HookMode {
+		// The PreToolUse hook bound the intent before this call reached us
+		// (or denied it, and the call never came): answer with the context.
+		it, err := intent(ws, in.IntentID)
+		if err != nil {
+			return nil, nil, err
+		}
+		return text(ws.IntentContext(it, "", ws.Budget())), nil, nil
+	}
+	sel := selection.Selector{WS: ws, Editor: ws.Editor(s.session, "mcp__intenthook__select_active_intent", s.opt.Version)}
+	res, err := sel.Select(ctx, selection.Who{Session: s.session}, in.IntentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Intent == nil {
+		return nil, nil, errors.New(res.Decision.Message)
+	}
+	note := fmt.Sprintf("Selected %s for this MCP client's session %s (no hooks run in this agent, so the server holds the selection).\n", res.Intent.ID, s.session)
+	return text(note + res.Decision.Context), nil, nil
+}
+
+func (s *server) listIntents(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
+	want := intents.Status(strings.ToUpper(in.Status))
+	if want != "" && !want.Valid() {
+		return nil, ListOut{}, fmt.Errorf("unknown status %q: use PENDING, IN_PROGRESS, COMPLETE, BLOCKED or ARCHIVED", in.Status)
+	}
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, ListOut{}, err
+	}
+	out := ListOut{Intents: []IntentSummary{}}
+	for _, it := range ws.Catalog.All() {
+		if (want == "" && it.Status == intents.Archived) || (want != "" && it.Status != want) {
+			continue
+		}
+		out.Intents = append(out.Intents, IntentSummary{ID: it.ID, Name: it.Name, Status: string(it.Status), OwnedScope: it.OwnedScope, Valid: it.Valid()})
+	}
+	return nil, out, nil
+}
+
+func (s *server) intentContext(_ context.Context, _ *mcp.CallToolRequest, in IntentIn) (*mcp.CallToolResult, any, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	it, err := intent(ws, in.IntentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(ws.IntentContext(it, "", ws.Budget())), nil, nil
+}
+
+func (s *server) why(_ context.Context, _ *mcp.CallToolRequest, in WhyIn) (*mcp.CallToolResult, WhyOut, error) {
+	root, err := s.root()
+	if err != nil {
+		return nil, WhyOut{}, err
+	}
+	rel, err := relative(root, in.Path)
+	if err != nil {
+		return nil, WhyOut{}, err
+	}
+	recs, err := ledger.Blame(root, rel)
+	if err != nil {
+		return nil, WhyOut{}, err
+	}
+	out := WhyOut{Path: rel, Changes: []Change{}}
+	for i := range recs {
+		r := &recs[i]
+		c := Change{Timestamp: r.Timestamp, Intent: r.Intent(), Session: r.Metadata.Intenthook.SessionID}
+		if r.Metadata.Intenthook.ToolName != "" {
+			c.Tool = r.Metadata.Intenthook.ToolName
+		}
+		out.Changes = append(out.Changes, c)
+	}
+	return nil, out, nil
+}
+
+// relative turns the path a model names into the root-relative, slash form
+// the ledger keeps; a path outside the root has no history here.
+func relative(root, p string) (string, error) {
+	if p == "" {
+		return "", errors.New("path is required")
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the workspace %s", p, root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func (s *server) recordLesson(ctx context.Context, _ *mcp.CallToolRequest, in LessonIn) (*mcp.CallToolResult, any, error) {
+	if strings.TrimSpace(in.Text) == "" {
+		return nil, nil, errors.New("text is required")
+	}
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.IntentID != "" {
+		if _, err := intent(ws, in.IntentID); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := lessons.Note(ctx, ws.Root, ws.Config.LessonsFile, ws.Config.LockTimeout, in.Text, in.IntentID, s.opt.Now()); err != nil {
+		return nil, nil, err
+	}
+	return text("lesson recorded in " + ws.Config.LessonsFile), nil, nil
+}
+
+func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in ScopeIn) (*mcp.CallToolResult, any, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := intent(ws, in.IntentID); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range in.Add {
+		if _, err := intents.MatchGlob(p, ""); err != nil {
+			return nil, nil, fmt.Errorf("pattern %q: %w", p, err)
+		}
+	}
+	session := ""
+	if !s.opt.HookMode {
+		session = s.session
+	}
+	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
+	r, err := store.Add(ctx, scopereq.Request{IntentID: in.IntentID, Add: in.Add, Remove: in.Remove, Reason: in.Reason, Session: session}, s.opt.Now())
+	if err != nil {
+		return nil, nil, err
+	}
+	return text(fmt.Sprintf("Scope request %d for %s filed; the catalog is unchanged. A person decides with `intenthook intents scope %s --approve %d` (or --reject %d); until then writes outside the scope stay denied.", r.N, r.IntentID, r.IntentID, r.N, r.N)), nil, nil
+}
+
+func (s *server) catalog(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	root, err := s.root()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(intents.File)))
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/yaml", Text: string(data)}}}, nil
+}

@@ -1,0 +1,134 @@
+// Package scopereq keeps the scope changes agents ask for
+// (.orchestration/state/scope_requests.json): pending amendments that a
+// person approves or rejects. Filing one never changes the catalog; applying
+// an approved one is the lifecycle editor's job.
+package scopereq
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// File is the pending requests' file name under state/.
+const File = "scope_requests.json"
+
+// Request is one pending amendment.
+type Request struct {
+	N        int      `json:"n"`
+	IntentID string   `json:"intent_id"`
+	Add      []string `json:"add,omitempty"`
+	Remove   []string `json:"remove,omitempty"`
+	Reason   string   `json:"reason"`
+	Session  string   `json:"session,omitempty"`
+	At       string   `json:"at"`
+}
+
+type doc struct {
+	Next     int       `json:"next"`
+	Requests []Request `json:"requests"`
+}
+
+// Store is one workspace's requests.
+type Store struct {
+	Root    string
+	Timeout time.Duration
+}
+
+// Add files r and returns it numbered.
+func (s Store) Add(ctx context.Context, r Request, now time.Time) (Request, error) {
+	if len(r.Add) == 0 && len(r.Remove) == 0 {
+		return Request{}, errors.New("a scope change must add or remove at least one pattern")
+	}
+	if r.Reason == "" {
+		return Request{}, errors.New("a scope change needs a reason a person can judge")
+	}
+	err := s.update(ctx, func(d *doc) error {
+		d.Next++
+		r.N, r.At = d.Next, now.UTC().Format(time.RFC3339)
+		d.Requests = append(d.Requests, r)
+		return nil
+	})
+	return r, err
+}
+
+// List returns the pending requests, oldest first; intentID, when set,
+// keeps that intent's.
+func (s Store) List(intentID string) ([]Request, error) {
+	d, err := read(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	var out []Request
+	for _, r := range d.Requests {
+		if intentID == "" || r.IntentID == intentID {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Take removes request n of intentID once apply succeeds; a failed apply
+// leaves it pending.
+func (s Store) Take(ctx context.Context, intentID string, n int, apply func(Request) error) error {
+	return s.update(ctx, func(d *doc) error {
+		for i, r := range d.Requests {
+			if r.N != n {
+				continue
+			}
+			if r.IntentID != intentID {
+				return fmt.Errorf("scope request %d is for %s, not %s", n, r.IntentID, intentID)
+			}
+			if err := apply(r); err != nil {
+				return err
+			}
+			d.Requests = append(d.Requests[:i], d.Requests[i+1:]...)
+			return nil
+		}
+		return fmt.Errorf("no pending scope request %d (intenthook intents show %s lists them)", n, intentID)
+	})
+}
+
+func (s Store) update(ctx context.Context, edit func(*doc) error) error {
+	if err := state.Ensure(s.Root); err != nil {
+		return err
+	}
+	unlock, err := state.Lock(ctx, s.Root, "scope_requests", s.Timeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	d, err := read(s.Root)
+	if err != nil {
+		return err
+	}
+	if err := edit(&d); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return state.WriteFile(state.Path(s.Root, File), append(data, '\n'), 0o644, true)
+}
+
+func read(root string) (doc, error) {
+	var d doc
+	data, err := os.ReadFile(state.Path(root, File))
+	if errors.Is(err, fs.ErrNotExist) {
+		return d, nil
+	}
+	if err != nil {
+		return d, err
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return d, fmt.Errorf("%s: %w", state.Path(root, File), err)
+	}
+	return d, nil
+}

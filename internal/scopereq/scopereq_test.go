@@ -1,0 +1,64 @@
+package scopereq
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestStore(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ctx := context.Background()
+	s := Store{Root: t.TempDir(), Timeout: time.Second}
+	adds := []struct {
+		name    string
+		req     Request
+		wantN   int
+		wantErr string
+	}{
+		{"first", Request{IntentID: "INT-001", Add: []string{"lib/**"}, Reason: "needs lib"}, 1, ""},
+		{"no change", Request{IntentID: "INT-001", Reason: "x"}, 0, "add or remove"},
+		{"no reason", Request{IntentID: "INT-001", Add: []string{"a"}}, 0, "needs a reason"},
+		{"second, numbered on", Request{IntentID: "INT-002", Remove: []string{"src/**"}, Reason: "narrow"}, 2, ""},
+	}
+	for _, tc := range adds {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := s.Add(ctx, tc.req, now)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || r.N != tc.wantN {
+				t.Fatalf("got %d, %v; want %d", r.N, err, tc.wantN)
+			}
+		})
+	}
+	if got, _ := s.List("INT-002"); len(got) != 1 || got[0].N != 2 {
+		t.Errorf("List(INT-002) = %+v", got)
+	}
+	takes := []struct {
+		name, intent string
+		n            int
+		wantErr      string
+	}{
+		{"wrong intent", "INT-002", 1, "is for INT-001"},
+		{"unknown", "INT-001", 9, "no pending scope request 9"},
+		{"taken", "INT-001", 1, ""},
+		{"taken twice", "INT-001", 1, "no pending scope request 1"},
+	}
+	for _, tc := range takes {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.Take(ctx, tc.intent, tc.n, func(Request) error { return nil })
+			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Errorf("err = %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+	// A number is never reused after a take.
+	if r, _ := s.Add(ctx, Request{IntentID: "INT-001", Add: []string{"x"}, Reason: "r"}, now); r.N != 3 {
+		t.Errorf("next number %d, want 3", r.N)
+	}
+}
