@@ -210,6 +210,10 @@ ledger either way.`,
 				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
 			case in.Status != intents.InProgress:
 				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are verified", in.ID, in.Status)
+			case len(in.AcceptanceCriteria) == 0 && !confirm:
+				// Nothing to check would otherwise pass silently.
+				return withHint(fmt.Errorf("intent %s has no acceptance criteria: there is nothing to verify", in.ID),
+					"confirm by hand that the work is done with --confirm-manual, or add a criterion (with a check) to the catalog")
 			}
 			results := acceptance.Run(cmd.Context(), ws.Root, in.AcceptanceCriteria, timeout, confirm)
 			ok := acceptance.AllOK(results)

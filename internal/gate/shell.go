@@ -128,7 +128,7 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 				Code:     hook.CodeProtectedPath,
 				Headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
 				Why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
-				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|validate, status, ledger query|verify, blame and lesson",
+				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|tree|validate, status, ledger query|verify, blame, lesson and anchor",
 				Evidence: evidence,
 			}.Decision(), true
 		}

@@ -31,14 +31,17 @@ func selfKind(args []arg) SelfKind {
 			return SelfSelect
 		}
 	case "intents":
-		if secondIs(args, "list", "show", "validate") {
+		if secondIs(args, "validate") && fixes(args[2:]) {
+			return SelfLever // validate --fix rewrites the catalog
+		}
+		if secondIs(args, "list", "show", "validate", "tree") {
 			return SelfReadOnly
 		}
 	case "ledger":
 		if secondIs(args, "query", "verify") {
 			return SelfReadOnly
 		}
-	case "blame", "status", "doctor", "version", "lesson", "help", "--help", "-h", "--version":
+	case "blame", "status", "doctor", "version", "lesson", "anchor", "help", "--help", "-h", "--version":
 		return SelfReadOnly
 	}
 	return SelfLever
@@ -47,4 +50,15 @@ func selfKind(args []arg) SelfKind {
 // secondIs reports whether the word after a command group is one of subs.
 func secondIs(args []arg, subs ...string) bool {
 	return len(args) > 1 && args[1].literal && slices.Contains(subs, args[1].text)
+}
+
+// fixes reports whether validate's arguments may ask for --fix: the flag
+// itself, or a word the shell expands at run time, which could be it.
+func fixes(args []arg) bool {
+	for _, a := range args {
+		if !a.literal || a.text == "--fix" || strings.HasPrefix(a.text, "--fix=") {
+			return true
+		}
+	}
+	return false
 }
