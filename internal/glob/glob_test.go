@@ -62,4 +62,3 @@ func TestDialect(t *testing.T) {
 		})
 	}
 }
-
