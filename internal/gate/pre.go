@@ -17,6 +17,9 @@ import (
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 	d, err := g.pre(ctx)
 	if err == nil && d.Verdict == hook.Deny {
+		d = g.checkLoop(ctx, d)
+	}
+	if err == nil && d.Verdict == hook.Deny {
 		g.recordDenial(ctx, g.denied, d)
 	}
 	return d, err
