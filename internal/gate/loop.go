@@ -50,4 +50,3 @@ func (g *Gate) checkLoop(ctx context.Context, d hook.Decision) hook.Decision {
 	})
 	return loop.Blocked(d, k.Intent, err)
 }
-
