@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/intenthook/intenthook/internal/loop"
+	"github.com/intenthook/intenthook/internal/roles"
 )
 
 // File is the settings file relative to the workspace root.
@@ -63,6 +64,7 @@ type Config struct {
 	LockTimeout            time.Duration     `yaml:"lock_timeout"`
 	Ledger                 Ledger            `yaml:"ledger"`
 	Loop                   loop.Settings     `yaml:"loop"`
+	Roles                  roles.Roles       `yaml:"roles"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -89,7 +91,7 @@ func Default() *Config {
 var known = map[string]bool{
 	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
-	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true,
+	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -165,6 +167,7 @@ func (c *Config) check() error {
 		within("context_budget_bytes", c.ContextBudgetBytes, 512, 10000),
 		positive("lock_timeout", int(c.LockTimeout)),
 		prefixed(c.Loop.Check()),
+		prefixed(c.Roles.Check()),
 	)...)
 }
 

@@ -28,6 +28,9 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
+	if d := g.checkRole(class); d != nil {
+		return *d, nil
+	}
 	switch class {
 	case hook.ClassSelect:
 		return g.selectIntent(ctx, g.call.IntentID)
@@ -87,6 +90,7 @@ type target struct {
 	given    string
 	tool     string
 	delete   bool // a delete tool (not a shell delete): asks
+	removes  bool // a shell command deletes it
 	res      workspace.Resolved
 	intent   *intents.Intent
 	intentID string
@@ -119,10 +123,12 @@ type step struct {
 // chain is the decision chain of SPEC §5 steps 6–14, in order.
 var chain = []step{
 	{"resolve-path", (*Gate).checkPath},
+	{"role", (*Gate).checkRoleTarget},
 	{"protected", (*Gate).checkProtected},
 	{"intentignore", (*Gate).checkIgnored},
 	{"intent-selected", (*Gate).checkIntentSelected},
 	{"intent-status", (*Gate).checkIntentStatus},
+	{"role-intent", (*Gate).checkRoleIntent},
 	{"allowed-tools", (*Gate).checkAllowedTools},
 	{"scope", (*Gate).checkScope},
 	{"stale", (*Gate).checkStale},

@@ -34,7 +34,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))
 	}
 	for _, p := range a.Deletes {
-		targets = append(targets, g.newTarget(p, g.call.ToolName, false))
+		t := g.newTarget(p, g.call.ToolName, false)
+		t.removes = true
+		targets = append(targets, t)
 	}
 	d, pass, err := g.decideTargets(targets)
 	if err != nil || d.Verdict == hook.Deny {
