@@ -28,6 +28,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 			return hook.Decision{}, err
 		}
 	}
+	if g.call.Event == hook.SubagentStart {
+		return g.subagentStart(ctx), nil
+	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
 	if g.call.Event == hook.UserPromptSubmit {
@@ -53,4 +56,19 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		text += g.IntentContext(in, "", budget-len(text))
 	}
 	return hook.Decision{Context: lead + text}, nil
+}
+
+// subagentStart answers a subagent's start: it claims its delegation, if
+// one waits, and is told the intent it works on.
+func (g *Gate) subagentStart(ctx context.Context) hook.Decision {
+	d, ok := g.trackAgents(ctx)
+	if !ok {
+		return hook.Decision{}
+	}
+	in := g.Catalog.Find(d.Intent)
+	if in == nil {
+		return hook.Decision{}
+	}
+	head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
+	return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", g.Budget()-len(head)-1)}
 }

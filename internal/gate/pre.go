@@ -26,6 +26,7 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
+	g.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	if d := g.checkRole(class); d != nil {

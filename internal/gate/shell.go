@@ -22,6 +22,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if id := a.SelectID(); id != "" {
 		return g.selectIntent(ctx, id)
 	}
+	if id, agentType := a.Delegation(); id != "" {
+		return g.delegate(ctx, id, agentType)
+	}
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
 	}
@@ -117,7 +120,7 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 	evidence := []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
 	for _, c := range a.Self {
 		switch c.Kind {
-		case shell.SelfSelect:
+		case shell.SelfSelect, shell.SelfDelegate:
 			return hook.Denial{
 				Code:     hook.CodeShellUnsafe,
 				Headline: "intenthook select inside a compound command",

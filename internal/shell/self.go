@@ -30,6 +30,9 @@ func selfKind(args []arg) SelfKind {
 		if !rooted && len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
 			return SelfSelect
 		}
+		if _, _, ok := delegateArgs(args[1:], rooted); ok {
+			return SelfDelegate
+		}
 	case "intents":
 		if secondIs(args, "validate") && fixes(args[2:]) {
 			return SelfLever // validate --fix rewrites the catalog
@@ -61,4 +64,31 @@ func fixes(args []arg) bool {
 		}
 	}
 	return false
+}
+
+// delegateArgs reads `select <ID> --for <TYPE>` (or --for=TYPE, either
+// order): a delegation, which agents may make like a selection. Anything
+// more, or a word the shell expands, is not one.
+func delegateArgs(args []arg, rooted bool) (id, agentType string, ok bool) {
+	if rooted {
+		return "", "", false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.literal {
+			return "", "", false
+		}
+		switch {
+		case a.text == "--for" && i+1 < len(args) && args[i+1].literal && agentType == "":
+			agentType = args[i+1].text
+			i++
+		case strings.HasPrefix(a.text, "--for=") && agentType == "":
+			agentType = strings.TrimPrefix(a.text, "--for=")
+		case a.text != "" && !strings.HasPrefix(a.text, "-") && id == "":
+			id = a.text
+		default:
+			return "", "", false
+		}
+	}
+	return id, agentType, id != "" && agentType != "" && !strings.HasPrefix(agentType, "-")
 }
