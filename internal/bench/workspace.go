@@ -49,7 +49,10 @@ func Workspace(ws string, n, records int) error {
 `, i+100, i, i, i, i, i, i)
 	}
 	files := map[string]string{
-		".orchestration/active_intents.yaml":       cat.String(),
+		".orchestration/active_intents.yaml": cat.String(),
+		// Roles on (the top-level agent's is checked on every call) and
+		// loop detection at its defaults: the gate as users configure it.
+		".orchestration/config.yaml":               "roles:\n  main: {tools: [read, write, shell, select]}\n  Explore: {tools: [read]}\nloop: {repeats: 3, window: 10m, action: deny}\n",
 		".orchestration/state/.gitignore":          "*\n",
 		".orchestration/state/sessions/bench.json": `{"session_id":"bench","last_seen":"2026-11-22T00:00:00Z","intent":"INT-200"}`,
 		"src/mod100/file.go":                       "x\n",

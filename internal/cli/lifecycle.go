@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/acceptance"
+	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 )
@@ -82,14 +83,32 @@ func (a *app) showCommand() *cobra.Command {
 			if in == nil {
 				return withHint(fmt.Errorf("intent %s not found", args[0]), "list intents with 'intenthook intents list'")
 			}
-			switch {
-			case asContext:
+			if asContext {
 				fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
 				return nil
-			case asJSON:
-				return a.printJSON(in)
+			}
+			anchored, err := anchors.All(ws.Root, in.ID)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return a.printJSON(struct {
+					*intents.Intent
+					Anchors []anchors.Anchor `json:"anchors,omitempty"`
+				}{in, anchored})
 			}
 			a.printIntent(in)
+			a.printTree(ws.Catalog, in)
+			for i, an := range anchored {
+				if i == 0 {
+					fmt.Fprintln(a.stdout, "anchors:")
+				}
+				where := ""
+				if an.Intent == "" {
+					where = " (workspace)"
+				}
+				fmt.Fprintf(a.stdout, "  - [%s]%s %s\n", an.At, where, an.Text)
+			}
 			writeScopeRequests(a.stdout, ws.Root, in.ID)
 			return nil
 		},
@@ -98,6 +117,20 @@ func (a *app) showCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&asContext, "context", false, "print the <intent_context> XML injected into agents")
 	cmd.MarkFlagsMutuallyExclusive("json", "context")
 	return cmd
+}
+
+// printTree names in's parent and children.
+func (a *app) printTree(c *intents.Catalog, in *intents.Intent) {
+	if p := c.Find(in.ParentIntent); p != nil {
+		fmt.Fprintf(a.stdout, "parent:    %s %s [%s]\n", p.ID, p.Name, p.Status)
+	}
+	var kids []string
+	for _, ch := range c.Children(in.ID) {
+		kids = append(kids, fmt.Sprintf("%s [%s]", ch.ID, ch.Status))
+	}
+	if len(kids) > 0 {
+		fmt.Fprintf(a.stdout, "children:  %s\n", strings.Join(kids, ", "))
+	}
 }
 
 func (a *app) printIntent(in *intents.Intent) {
@@ -133,7 +166,10 @@ func (a *app) printIntent(in *intents.Intent) {
 	if in.RequiresApproval {
 		fmt.Fprintln(w, "requires approval: every write asks")
 	}
-	fmt.Fprintf(w, "created %s, updated %s\n", in.CreatedAt, in.UpdatedAt)
+	fmt.Fprintf(w, "created %s, updated %s\n", dash(in.CreatedAt), dash(in.UpdatedAt))
+	if in.CompletedAt != "" {
+		fmt.Fprintf(w, "completed %s\n", in.CompletedAt)
+	}
 	for _, p := range in.Problems {
 		fmt.Fprintf(w, "%s: line %d: %s\n", p.Severity, p.Line, p.Message)
 	}
@@ -211,6 +247,10 @@ ledger either way.`,
 				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
 			case in.Status != intents.InProgress:
 				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are verified", in.ID, in.Status)
+			case len(in.AcceptanceCriteria) == 0 && !confirm:
+				// Nothing to check would otherwise pass silently.
+				return withHint(fmt.Errorf("intent %s has no acceptance criteria: there is nothing to verify", in.ID),
+					"confirm by hand that the work is done with --confirm-manual, or add a criterion (with a check) to the catalog")
 			}
 			results := acceptance.Run(cmd.Context(), ws.Root, in.AcceptanceCriteria, timeout, confirm)
 			ok := acceptance.AllOK(results)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,13 +16,57 @@ import (
 
 // sessionStatus is one session as `status` shows it.
 type sessionStatus struct {
-	SessionID    string            `json:"session_id"`
-	LastSeen     time.Time         `json:"last_seen"`
-	Live         bool              `json:"live"`
-	Model        string            `json:"model,omitempty"`
-	Intent       string            `json:"intent,omitempty"`
-	AgentIntents map[string]string `json:"agent_intents,omitempty"`
-	Pending      int               `json:"pending_calls"`
+	SessionID    string             `json:"session_id"`
+	LastSeen     time.Time          `json:"last_seen"`
+	Live         bool               `json:"live"`
+	Model        string             `json:"model,omitempty"`
+	Intent       string             `json:"intent,omitempty"`
+	AgentIntents map[string]string  `json:"agent_intents,omitempty"`
+	Pending      int                `json:"pending_calls"`
+	Delegations  []delegationStatus `json:"delegations,omitempty"`
+}
+
+// delegationStatus is one delegation of a session, with the command a
+// person runs to recall it.
+type delegationStatus struct {
+	Intent    string `json:"intent"`
+	AgentType string `json:"agent_type"`
+	By        string `json:"by"`
+	State     string `json:"state"` // pending (no spawn yet), spawned, claimed
+	Agent     string `json:"agent,omitempty"`
+	Recall    string `json:"recall"`
+}
+
+func delegations(s *state.Session) []delegationStatus {
+	var out []delegationStatus
+	for _, d := range s.Delegations {
+		ds := delegationStatus{Intent: d.Intent, AgentType: d.AgentType, By: d.By, Agent: d.Agent, State: "pending"}
+		if ds.By == "" {
+			ds.By = "main"
+		}
+		switch {
+		case d.Agent != "":
+			ds.State = "claimed"
+			ds.Recall = fmt.Sprintf("intenthook select --clear --session %s --agent %s", shellWord(s.ID), shellWord(d.Agent))
+		case d.Spawn != "":
+			ds.State = "spawned"
+		}
+		if ds.Recall == "" {
+			ds.Recall = fmt.Sprintf("intenthook select --clear --session %s --for %s", shellWord(s.ID), shellWord(d.AgentType))
+		}
+		out = append(out, ds)
+	}
+	return out
+}
+
+// shellWord quotes s for a command line a person copies, when it needs it.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:/@", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 type workspaceStatus struct {
@@ -59,6 +104,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 				st.Sessions = append(st.Sessions, sessionStatus{
 					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= 30*time.Minute,
 					Model: s.Model, Intent: s.Intent, AgentIntents: s.AgentIntents, Pending: pending[state.SessionKey(s.ID)],
+					Delegations: delegations(s),
 				})
 			}
 			if asJSON {
@@ -100,4 +146,18 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 		}
 	}
 	_ = tw.Flush()
+	first := true
+	for _, s := range st.Sessions {
+		for _, d := range s.Delegations {
+			if first {
+				fmt.Fprintln(a.stdout, "\ndelegations:")
+				first = false
+			}
+			to := "the next " + d.AgentType + " subagent"
+			if d.Agent != "" {
+				to = d.AgentType + " agent " + d.Agent
+			}
+			fmt.Fprintf(a.stdout, "  %s: %s -> %s (%s, by %s)\n    recall: %s\n", s.SessionID, d.Intent, to, d.State, d.By, d.Recall)
+		}
+	}
 }

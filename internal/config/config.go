@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/intenthook/intenthook/internal/loop"
+	"github.com/intenthook/intenthook/internal/roles"
 )
 
 // File is the settings file relative to the workspace root.
@@ -60,6 +63,8 @@ type Config struct {
 	ContextBudgetBytes     int               `yaml:"context_budget_bytes"`
 	LockTimeout            time.Duration     `yaml:"lock_timeout"`
 	Ledger                 Ledger            `yaml:"ledger"`
+	Loop                   loop.Settings     `yaml:"loop"`
+	Roles                  roles.Roles       `yaml:"roles"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -79,13 +84,14 @@ func Default() *Config {
 		ContextBudgetBytes:     9500,
 		LockTimeout:            2 * time.Second,
 		Ledger:                 Ledger{Shell: ShellChanges},
+		Loop:                   loop.Default(),
 	}
 }
 
 var known = map[string]bool{
 	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
-	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true,
+	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -160,6 +166,8 @@ func (c *Config) check() error {
 		oneOf("ledger.shell", c.Ledger.Shell, ShellChanges, ShellAll),
 		within("context_budget_bytes", c.ContextBudgetBytes, 512, 10000),
 		positive("lock_timeout", int(c.LockTimeout)),
+		prefixed(c.Loop.Check()),
+		prefixed(c.Roles.Check()),
 	)...)
 }
 
@@ -170,6 +178,14 @@ func within(key string, v, lo, hi int) error {
 		return fmt.Errorf("%s: %s must be between %d and %d", File, key, lo, hi)
 	}
 	return nil
+}
+
+// prefixed names the settings file in err.
+func prefixed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", File, err)
 }
 
 func positive(key string, v int) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
@@ -29,6 +30,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 			return hook.Decision{}, err
 		}
 	}
+	if g.call.Event == hook.SubagentStart {
+		return g.subagentStart(ctx), nil
+	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
 	if g.call.Event == hook.UserPromptSubmit {
@@ -38,10 +42,35 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		return hook.Decision{Context: fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
 	}
 	budget := g.Budget()
+	// After a compaction the anchored decisions come first, and take up to
+	// half the budget before anything else is cut: the rest can be read
+	// again, they cannot.
+	lead := ""
+	if g.call.Source == "compact" {
+		if lead = anchors.Block(anchors.Recent(g.Root, id), id, budget/2); lead != "" {
+			lead += "\n\n"
+			budget -= len(lead)
+		}
+	}
 	text := preamble + "\n\nIntents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	if in != nil {
 		text += "\n\nYour active intent:\n"
 		text += g.IntentContext(in, "", budget-len(text))
 	}
-	return hook.Decision{Context: text}, nil
+	return hook.Decision{Context: lead + text}, nil
+}
+
+// subagentStart answers a subagent's start: it claims its delegation, if
+// one waits, and is told the intent it works on.
+func (g *Gate) subagentStart(ctx context.Context) hook.Decision {
+	d, ok := g.trackAgents(ctx)
+	if !ok {
+		return hook.Decision{}
+	}
+	in := g.Catalog.Find(d.Intent)
+	if in == nil {
+		return hook.Decision{}
+	}
+	head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
+	return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", g.Budget()-len(head)-1)}
 }

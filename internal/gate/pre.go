@@ -17,14 +17,21 @@ import (
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 	d, err := g.pre(ctx)
 	if err == nil && d.Verdict == hook.Deny {
+		d = g.checkLoop(ctx, d)
+	}
+	if err == nil && d.Verdict == hook.Deny {
 		g.recordDenial(ctx, g.denied, d)
 	}
 	return d, err
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
+	g.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
+	if d := g.checkRole(class); d != nil {
+		return *d, nil
+	}
 	switch class {
 	case hook.ClassSelect:
 		return g.selectIntent(ctx, g.call.IntentID)
@@ -84,6 +91,7 @@ type target struct {
 	given    string
 	tool     string
 	delete   bool // a delete tool (not a shell delete): asks
+	removes  bool // a shell command deletes it
 	res      workspace.Resolved
 	intent   *intents.Intent
 	intentID string
@@ -116,10 +124,12 @@ type step struct {
 // chain is the decision chain of SPEC §5 steps 6–14, in order.
 var chain = []step{
 	{"resolve-path", (*Gate).checkPath},
+	{"role", (*Gate).checkRoleTarget},
 	{"protected", (*Gate).checkProtected},
 	{"intentignore", (*Gate).checkIgnored},
 	{"intent-selected", (*Gate).checkIntentSelected},
 	{"intent-status", (*Gate).checkIntentStatus},
+	{"role-intent", (*Gate).checkRoleIntent},
 	{"allowed-tools", (*Gate).checkAllowedTools},
 	{"scope", (*Gate).checkScope},
 	{"stale", (*Gate).checkStale},

@@ -11,6 +11,9 @@ import (
 // session, or its agent, selects intent id. The rules are package
 // selection's; the gate records the outcome.
 func (g *Gate) selectIntent(ctx context.Context, id string) (hook.Decision, error) {
+	if d := g.roleIntent(id); d != nil {
+		return *d, nil
+	}
 	who := selection.Who{Session: g.call.SessionID, Agent: g.call.AgentID, Model: g.call.Model, Transcript: g.call.TranscriptPath}
 	sel := selection.Selector{WS: g.Workspace, Editor: g.Editor(g.call.SessionID, g.call.ToolName, g.env.Version)}
 	res, err := sel.Select(ctx, who, id)

@@ -22,6 +22,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if id := a.SelectID(); id != "" {
 		return g.selectIntent(ctx, id)
 	}
+	if id, agentType := a.Delegation(); id != "" {
+		return g.delegate(ctx, id, agentType)
+	}
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
 	}
@@ -34,7 +37,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))
 	}
 	for _, p := range a.Deletes {
-		targets = append(targets, g.newTarget(p, g.call.ToolName, false))
+		t := g.newTarget(p, g.call.ToolName, false)
+		t.removes = true
+		targets = append(targets, t)
 	}
 	d, pass, err := g.decideTargets(targets)
 	if err != nil || d.Verdict == hook.Deny {
@@ -115,7 +120,7 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 	evidence := []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
 	for _, c := range a.Self {
 		switch c.Kind {
-		case shell.SelfSelect:
+		case shell.SelfSelect, shell.SelfDelegate:
 			return hook.Denial{
 				Code:     hook.CodeShellUnsafe,
 				Headline: "intenthook select inside a compound command",
@@ -128,7 +133,7 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 				Code:     hook.CodeProtectedPath,
 				Headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
 				Why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
-				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|validate, status, ledger query|verify, blame and lesson",
+				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|tree|validate, status, ledger query|verify, blame, lesson and anchor",
 				Evidence: evidence,
 			}.Decision(), true
 		}

@@ -20,6 +20,9 @@ type Pattern struct {
 	text string
 	g    *gobwas.Pattern
 	dir  string // set for "p/**": p itself matches too
+	// dirG matches p when p has wildcards: "src/*/**" covers "src/a" as
+	// "src/**" covers "src".
+	dirG *gobwas.Pattern
 }
 
 // Compile compiles text in the project's dialect.
@@ -31,13 +34,24 @@ func Compile(text string) (Pattern, error) {
 	p := Pattern{text: text, g: g}
 	if dir, ok := strings.CutSuffix(text, "/**"); ok {
 		p.dir = dir
+		if strings.ContainsAny(dir, `*?[{\`) {
+			if p.dirG, err = compiler.Compile(dir); err != nil {
+				return Pattern{}, err
+			}
+		}
 	}
 	return p, nil
 }
 
 // Match reports whether the whole of s matches.
 func (p Pattern) Match(s string) bool {
-	return p.g.Match(s) || (p.dir != "" && p.dir == s)
+	if p.g.Match(s) {
+		return true
+	}
+	if p.dirG != nil {
+		return p.dirG.Match(s)
+	}
+	return p.dir != "" && p.dir == s
 }
 
 // String returns the pattern's text.

@@ -41,6 +41,14 @@ func TestDialect(t *testing.T) {
 		{"*.md", "docs/README.md", false},
 		{"src/api/**", "src/api", true},
 		{"src/api/**", "src/apiary/x", false},
+		// "p/**" covers p, whatever p matches.
+		{"src/*/**", "src/a", true},
+		{"src/*/**", "src/a/b", true},
+		{"src/*/**", "src", false},
+		{"src/{a,b}/**", "src/b", true},
+		{"src/{a,b}/**", "src/{a,b}", false},
+		{`src/\*/**`, "src/*", true},
+		{`src/\*/**`, "src/a", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern+" "+tt.path, func(t *testing.T) {

@@ -20,6 +20,7 @@ const (
 	CodeShellUnsafe          = "shell_unsafe"
 	CodeCatalogInvalid       = "catalog_invalid"
 	CodeTargetUnknown        = "target_unknown"
+	CodeRoleNotAllowed       = "role_not_allowed"
 	CodeInternalError        = "internal_error"
 )
 

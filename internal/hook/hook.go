@@ -17,6 +17,7 @@ const (
 	PostToolUse        = "PostToolUse"
 	PostToolUseFailure = "PostToolUseFailure"
 	SessionStart       = "SessionStart"
+	SubagentStart      = "SubagentStart"
 	UserPromptSubmit   = "UserPromptSubmit"
 )
 
@@ -60,9 +61,13 @@ type LineRun struct{ First, Last int }
 // Call is one tool call (or session event) as the gate sees it. Every field
 // may be empty: agents leave out what they do not have.
 type Call struct {
-	Event          string
-	SessionID      string
-	AgentID        string
+	Event     string
+	SessionID string
+	AgentID   string
+	// AgentType is the kind of agent making the call (Claude Code's
+	// agent_type on subagent events: Explore, general-purpose, a custom
+	// agent's name); empty for the top-level agent.
+	AgentType      string
 	TranscriptPath string
 	Cwd            string
 	Model          string
@@ -89,9 +94,11 @@ type Call struct {
 	// Unparsed is set when a write-class tool's input should name its files
 	// but intenthook could not find them (a patch it cannot read, an input
 	// of an unknown shape): the call's target is unknown.
-	Unparsed      string
-	Command       string // shell tools
-	IntentID      string // select tools
+	Unparsed string
+	Command  string // shell tools
+	IntentID string // select tools
+	// SubagentType is the type of agent a spawning tool (Task, Agent) starts.
+	SubagentType  string
 	MutationClass string // an agent-declared class (seed 004)
 	NewStrings    []string
 	// WholeFile marks a tool that writes a file's whole content (Write):

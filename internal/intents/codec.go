@@ -76,6 +76,7 @@ func appendIntent(b []byte, in *Intent) []byte {
 	e.strs(in.Tags)
 	e.str(in.CreatedAt)
 	e.str(in.UpdatedAt)
+	e.str(in.CompletedAt)
 	e.uint(uint64(max(in.Line, 0)))
 	e.problems(in.Problems)
 	return e.b
@@ -175,6 +176,7 @@ func decodeIntent(b []byte) (*Intent, error) {
 	in.Tags = d.strs()
 	in.CreatedAt = d.str()
 	in.UpdatedAt = d.str()
+	in.CompletedAt = d.str()
 	in.Line = int(d.uint())
 	in.Problems = d.problems()
 	return in, d.err

@@ -62,6 +62,9 @@ type Intent struct {
 	Tags               []string    `json:"tags,omitempty"`
 	CreatedAt          string      `json:"created_at"`
 	UpdatedAt          string      `json:"updated_at"`
+	// CompletedAt is when the intent became COMPLETE; an ARCHIVED intent
+	// with it was finished, not abandoned.
+	CompletedAt string `json:"completed_at,omitempty"`
 
 	// Line is where the intent's mapping starts in the catalog file.
 	Line int `json:"line"`
@@ -69,6 +72,9 @@ type Intent struct {
 	Problems []Problem `json:"problems,omitempty"`
 
 	scope []scopePattern
+	// scopeLines is the catalog line of each owned_scope item, from a
+	// parse (not from the cache), for validation messages.
+	scopeLines []int
 }
 
 // Valid reports whether the intent has no validation errors; an invalid

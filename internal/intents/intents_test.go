@@ -171,7 +171,7 @@ func FuzzParseCatalog(f *testing.F) {
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
-			back.scope = in.scope
+			back.scope, back.scopeLines = in.scope, in.scopeLines
 			if !reflect.DeepEqual(back, in) {
 				t.Fatalf("codec round trip:\n%+v\n%+v", back, in)
 			}
@@ -180,4 +180,87 @@ func FuzzParseCatalog(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParentScope(t *testing.T) {
+	const head = "active_intents:\n"
+	intent := func(id, parent string, scope ...string) string {
+		s := "  - id: " + id + "\n    name: intent " + id + "\n    status: PENDING\n    owned_scope:\n"
+		for _, p := range scope {
+			s += "      - \"" + p + "\"\n"
+		}
+		s += "    constraints: []\n    acceptance_criteria: []\n    created_at: \"2026-01-01T00:00:00Z\"\n    updated_at: \"2026-01-01T00:00:00Z\"\n"
+		if parent != "" {
+			s += "    parent_intent: " + parent + "\n"
+		}
+		return s
+	}
+	tests := []struct {
+		name    string
+		catalog string
+		want    []string // formatted problems
+	}{
+		{
+			name:    "child within parent",
+			catalog: head + intent("INT-001", "", "src/**") + intent("INT-002", "INT-001", "src/api/**", "src/*.go"),
+		},
+		{
+			name:    "child within the union of the parent's patterns",
+			catalog: head + intent("INT-001", "", "src/a/**", "src/b/**") + intent("INT-002", "INT-001", "src/{a,b}/*.go"),
+		},
+		{
+			name:    "child reaching outside names the parent and the pattern's line",
+			catalog: head + intent("INT-001", "", "src/**") + intent("INT-002", "INT-001", "src/api/**", "lib/**"),
+			want:    []string{`f:16: INT-002: error: owned_scope pattern "lib/**" reaches outside parent INT-001's owned_scope (src/**): "lib" matches it and no pattern of INT-001`},
+		},
+		{
+			name:    "undecidable pair is a warning",
+			catalog: head + intent("INT-001", "", "src/**") + intent("INT-002", "INT-001", "src/**{/a,/b}"),
+			want:    []string{`f:15: INT-002: warning: cannot decide whether owned_scope pattern "src/**{/a,/b}" lies within parent INT-001's owned_scope (src/**): "src/**{/a,/b}": a ** next to a {…} group; check it by hand`},
+		},
+		{
+			name:    "parent loop",
+			catalog: head + intent("INT-001", "INT-002", "src/**") + intent("INT-002", "INT-001", "src/**"),
+			want: []string{
+				"f:2: INT-001: error: parent_intent loop: INT-001 -> INT-002 -> INT-001",
+				"f:12: INT-002: error: parent_intent loop: INT-002 -> INT-001 -> INT-002",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(tt.catalog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range c.Problems {
+				got = append(got, p.Format("f"))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestTreeAndDone(t *testing.T) {
+	c, err := Parse([]byte(`active_intents:
+  - {id: INT-001, name: root one, status: IN_PROGRESS, owned_scope: ["src/**"], constraints: [], acceptance_criteria: []}
+  - {id: INT-002, name: child a, status: COMPLETE, owned_scope: ["src/a/**"], constraints: [], acceptance_criteria: [], parent_intent: INT-001}
+  - {id: INT-003, name: root two, status: ARCHIVED, completed_at: "2026-01-02T00:00:00Z", owned_scope: ["lib/**"], constraints: [], acceptance_criteria: []}
+  - {id: INT-004, name: child b, status: ARCHIVED, owned_scope: ["src/b/**"], constraints: [], acceptance_criteria: [], parent_intent: INT-001}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := c.Tree()
+	if len(tree) != 2 || tree[0].ID != "INT-001" || tree[1].ID != "INT-003" || len(tree[0].Children) != 2 || tree[0].Children[1].ID != "INT-004" {
+		t.Fatalf("tree = %+v", tree)
+	}
+	for id, want := range map[string]bool{"INT-001": false, "INT-002": true, "INT-003": true, "INT-004": false} {
+		if got := c.Find(id).Done(); got != want {
+			t.Errorf("%s.Done() = %v, want %v", id, got, want)
+		}
+	}
 }

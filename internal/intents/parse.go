@@ -194,15 +194,24 @@ func (p *intentParser) field(k, v *yaml.Node) {
 		p.timestamp(v, &in.CreatedAt, "created_at")
 	case "updated_at":
 		p.timestamp(v, &in.UpdatedAt, "updated_at")
+	case "completed_at":
+		p.timestamp(v, &in.CompletedAt, "completed_at")
 	default:
 		p.problem(k.Line, Warning, "unknown field %q", k.Value)
 	}
 }
 
 func (p *intentParser) required() {
-	for _, key := range []string{"id", "name", "status", "owned_scope", "constraints", "acceptance_criteria", "created_at", "updated_at"} {
+	for _, key := range []string{"id", "name", "status", "owned_scope", "constraints", "acceptance_criteria"} {
 		if !p.seen[key] {
 			p.problem(p.in.Line, Error, "missing required field %s", key)
+		}
+	}
+	// Times are bookkeeping, not meaning: a person writing a first intent
+	// by hand should not have to invent them.
+	for _, key := range []string{"created_at", "updated_at"} {
+		if !p.seen[key] {
+			p.problem(p.in.Line, Warning, "missing %s (run `intenthook intents validate --fix` to add it)", key)
 		}
 	}
 }
@@ -242,6 +251,7 @@ func (p *intentParser) scope(v *yaml.Node) {
 		p.problem(v.Line, Error, "owned_scope needs at least one pattern")
 	}
 	for _, item := range v.Content {
+		p.in.scopeLines = append(p.in.scopeLines, item.Line)
 		pat, err := compileScope(item.Value)
 		if err != nil {
 			p.problem(item.Line, Error, "owned_scope pattern %q: %v", item.Value, err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/glob"
 )
 
 // validateCatalog adds the rules that span intents: unique ids, references
@@ -27,6 +29,71 @@ func validateCatalog(c *Catalog) {
 			addProblem(in, Error, "dependency cycle: %s", strings.Join(cycle, " -> "))
 		}
 	}
+	for _, in := range c.list {
+		validateParent(c, in)
+	}
+}
+
+// validateParent holds a child to its parent: no loop of parents, and each
+// owned_scope pattern within the parent's owned_scope (a child narrows its
+// parent's work; it never reaches past it).
+func validateParent(c *Catalog, in *Intent) {
+	parent := c.byID[in.ParentIntent]
+	if parent == nil {
+		return
+	}
+	if loop := parentLoop(c, in); loop != nil {
+		addProblem(in, Error, "parent_intent loop: %s", strings.Join(loop, " -> "))
+		return
+	}
+	if !compiles(in) || !compiles(parent) || len(parent.OwnedScope) == 0 {
+		return // the patterns' own errors are reported where they are
+	}
+	for i, pat := range in.OwnedScope {
+		line := in.Line
+		if len(in.scopeLines) == len(in.OwnedScope) {
+			line = in.scopeLines[i]
+		}
+		r := glob.Within(pat, parent.OwnedScope)
+		switch {
+		case !r.Decided:
+			in.Problems = append(in.Problems, Problem{Line: line, ID: in.ID, Severity: Warning, Message: fmt.Sprintf(
+				"cannot decide whether owned_scope pattern %q lies within parent %s's owned_scope (%s): %s; check it by hand",
+				pat, parent.ID, parent.ScopeSummary(), r.Reason)})
+		case !r.Covered:
+			in.Problems = append(in.Problems, Problem{Line: line, ID: in.ID, Severity: Error, Message: fmt.Sprintf(
+				"owned_scope pattern %q reaches outside parent %s's owned_scope (%s): %q matches it and no pattern of %s",
+				pat, parent.ID, parent.ScopeSummary(), r.Witness, parent.ID)})
+		}
+	}
+}
+
+// compiles reports whether every owned_scope pattern of in compiles.
+func compiles(in *Intent) bool {
+	for _, p := range in.OwnedScope {
+		if _, err := compileScope(p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// parentLoop returns the parent_intent path from in back to an intent
+// already on it, or nil.
+func parentLoop(c *Catalog, in *Intent) []string {
+	seen := map[string]bool{}
+	var path []string
+	for cur := in; cur != nil; cur = c.Find(cur.ParentIntent) {
+		path = append(path, cur.ID)
+		if seen[cur.ID] {
+			return path
+		}
+		seen[cur.ID] = true
+		if cur.ParentIntent == "" {
+			return nil
+		}
+	}
+	return nil
 }
 
 func addProblem(in *Intent, sev Severity, format string, args ...any) {

@@ -39,6 +39,8 @@ const (
 	EventVerify             = "verify"
 	EventAmend              = "amend" // scope change
 	EventRepair             = "repair"
+	EventAnchor             = "anchor"   // a decision that must survive compaction (Reason holds it)
+	EventDelegate           = "delegate" // an intent handed to a subagent
 )
 
 // Record is one ledger line: an Agent Trace record. Field order is the order
@@ -135,10 +137,11 @@ type Meta struct {
 	Redacted    []string `json:"redacted,omitempty"`     // fields whose secrets were replaced
 	Paths       []string `json:"paths,omitempty"`        // violation records
 	Reason      string   `json:"reason,omitempty"`
-	From        string   `json:"from,omitempty"`     // transition records: old status
-	To          string   `json:"to,omitempty"`       // transition records: new status
-	Fragment    string   `json:"fragment,omitempty"` // repair records: where the torn bytes went
-	Cut         []string `json:"cut,omitempty"`      // what was shortened to fit MaxLine
+	From        string   `json:"from,omitempty"`       // transition records: old status
+	To          string   `json:"to,omitempty"`         // transition records: new status
+	Fragment    string   `json:"fragment,omitempty"`   // repair records: where the torn bytes went
+	Cut         []string `json:"cut,omitempty"`        // what was shortened to fit MaxLine
+	AgentType   string   `json:"agent_type,omitempty"` // delegate records: the subagent's type
 }
 
 // NullString is a string written as JSON null when empty: the ledger's way of

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/glob"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/intents/splice"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -71,7 +72,18 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 				return nil, fmt.Errorf("%s cannot start: depends_on must be COMPLETE first: %s", in.ID, strings.Join(open, ", "))
 			}
 		}
-		return splice.SetStatus(data, t.ID, string(t.To), e.now())
+		if t.To == intents.Complete {
+			if open := openChildren(c, in); len(open) > 0 {
+				return nil, fmt.Errorf("%s cannot be COMPLETE while its children are not: %s (complete or archive them first)", in.ID, strings.Join(open, ", "))
+			}
+		}
+		out, err := splice.SetStatus(data, t.ID, string(t.To), e.now())
+		if err != nil || t.To != intents.Complete {
+			return out, err
+		}
+		// completed_at tells a finished intent from an abandoned one once
+		// both are ARCHIVED: only the finished one satisfies depends_on.
+		return splice.SetTimes(out, t.ID, []splice.Stamp{{Key: "completed_at", At: e.now()}})
 	})
 	if err != nil || (t.From != "" && from != t.From) {
 		return from, err
@@ -90,7 +102,7 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, reason string) ([]string, int, error) {
 	var scope []string
 	var version int
-	err := e.edit(ctx, id, func(data []byte, _ *intents.Catalog, in *intents.Intent) ([]byte, error) {
+	err := e.edit(ctx, id, func(data []byte, c *intents.Catalog, in *intents.Intent) ([]byte, error) {
 		if in.Status == intents.Complete || in.Status == intents.Archived {
 			return nil, fmt.Errorf("%s is %s: its scope is closed (widening it would widen what commits may touch)", id, in.Status)
 		}
@@ -116,6 +128,9 @@ func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, rea
 		if slices.Equal(scope, in.OwnedScope) {
 			return nil, fmt.Errorf("%s's owned_scope already is %v", id, scope)
 		}
+		if err := treeKept(c, in, scope); err != nil {
+			return nil, err
+		}
 		version = in.Version + 1
 		return splice.SetScope(data, id, scope, e.now())
 	})
@@ -128,16 +143,50 @@ func (e *Editor) Amend(ctx context.Context, id string, add, remove []string, rea
 	return scope, version, e.Ledger.Append(ctx, r)
 }
 
-// openDependencies names in's depends_on that are not COMPLETE.
+// treeKept refuses an amendment of in's scope to scope that would put a
+// pattern of in outside its parent's scope, or a child's pattern outside
+// in's. Undecidable pairs pass: validation warns about them.
+func treeKept(c *intents.Catalog, in *intents.Intent, scope []string) error {
+	if p := c.Find(in.ParentIntent); p != nil && p != in {
+		for _, pat := range scope {
+			if r := glob.Within(pat, p.OwnedScope); r.Decided && !r.Covered {
+				return fmt.Errorf("%s's pattern %q would reach outside its parent %s's owned_scope (%s): %q; amend %s first", in.ID, pat, p.ID, p.ScopeSummary(), r.Witness, p.ID)
+			}
+		}
+	}
+	for _, ch := range c.Children(in.ID) {
+		for _, pat := range ch.OwnedScope {
+			if r := glob.Within(pat, scope); r.Decided && !r.Covered {
+				return fmt.Errorf("%s's child %s owns %q, which would lie outside %s's owned_scope (%q is in it); amend %s first", in.ID, ch.ID, pat, in.ID, r.Witness, ch.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// openDependencies names in's depends_on that are not done (COMPLETE, or
+// ARCHIVED after completion).
 func openDependencies(c *intents.Catalog, in *intents.Intent) []string {
 	var open []string
 	for _, dep := range in.DependsOn {
-		status := "missing"
-		if d := c.Find(dep); d != nil {
-			status = string(d.Status)
+		d := c.Find(dep)
+		switch {
+		case d == nil:
+			open = append(open, dep+" (missing)")
+		case !d.Done():
+			open = append(open, dep+" ("+string(d.Status)+")")
 		}
-		if status != string(intents.Complete) {
-			open = append(open, dep+" ("+status+")")
+	}
+	return open
+}
+
+// openChildren names in's children that are neither COMPLETE nor ARCHIVED:
+// a parent's work is done only when all of its parts are settled.
+func openChildren(c *intents.Catalog, in *intents.Intent) []string {
+	var open []string
+	for _, ch := range c.Children(in.ID) {
+		if ch.Status != intents.Complete && ch.Status != intents.Archived {
+			open = append(open, ch.ID+" ("+string(ch.Status)+")")
 		}
 	}
 	return open
@@ -195,4 +244,100 @@ func (e *Editor) record(event, id string) *ledger.Record {
 		Event: event, IntentID: ledger.NullString(id), SessionID: e.Session, ToolName: e.Tool,
 		ScopeValidation: "EXEMPT", Decision: "allow",
 	})
+}
+
+// Fixed is what Fix changed in one intent.
+type Fixed struct {
+	ID   string   `json:"id"`
+	Keys []string `json:"keys"`
+	// Note says what was left alone and why (an archived intent with no
+	// record of its completion).
+	Note string `json:"note,omitempty"`
+}
+
+// Fix adds the timestamps people leave out of a hand-written catalog:
+// created_at and updated_at (now) where missing, and completed_at on each
+// ARCHIVED intent that lacks it and whose completion the ledger recorded (a
+// `verify` or `transition` record to COMPLETE): such intents were archived
+// before completed_at existed, and without it they no longer satisfy
+// depends_on. completions maps an intent id to when it became COMPLETE.
+func (e *Editor) Fix(ctx context.Context, completions map[string]time.Time) ([]Fixed, error) {
+	unlock, err := state.Lock(ctx, e.Root, state.LockCatalog, e.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	path := filepath.Join(e.Root, filepath.FromSlash(intents.File))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	c, err := intents.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	now := e.now()
+	var out []Fixed
+	for _, in := range c.All() {
+		if in.ID == "" {
+			continue
+		}
+		var stamps []splice.Stamp
+		f := Fixed{ID: in.ID}
+		if in.CreatedAt == "" {
+			stamps = append(stamps, splice.Stamp{Key: "created_at", At: now})
+		}
+		if in.UpdatedAt == "" {
+			stamps = append(stamps, splice.Stamp{Key: "updated_at", At: now})
+		}
+		if in.Status == intents.Archived && in.CompletedAt == "" {
+			if at, ok := completions[in.ID]; ok {
+				stamps = append(stamps, splice.Stamp{Key: "completed_at", At: at})
+			} else {
+				f.Note = "ARCHIVED with no completion in the ledger: left as abandoned (it does not satisfy depends_on)"
+			}
+		}
+		if len(stamps) > 0 {
+			next, err := splice.SetTimes(data, in.ID, stamps)
+			if err != nil {
+				return out, fmt.Errorf("%s: %w", in.ID, err)
+			}
+			data = next
+			for _, s := range stamps {
+				f.Keys = append(f.Keys, s.Key)
+			}
+		}
+		if len(f.Keys) > 0 || f.Note != "" {
+			out = append(out, f)
+		}
+	}
+	if !slices.ContainsFunc(out, func(f Fixed) bool { return len(f.Keys) > 0 }) {
+		return out, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return out, err
+	}
+	return out, state.WriteFile(path, data, st.Mode().Perm(), true)
+}
+
+// Completions reads from the ledger when each intent last became COMPLETE
+// (a passing verify, or a forced transition). It reads the whole ledger: it
+// is for `intents validate --fix`, a person's command, never a hook.
+func Completions(root string) (map[string]time.Time, error) {
+	out := map[string]time.Time{}
+	err := ledger.Scan(root, func(_ []byte, rec *ledger.Record, err error) error {
+		if err != nil || rec == nil {
+			return nil
+		}
+		m := rec.Metadata.Intenthook
+		if (m.Event != ledger.EventVerify && m.Event != ledger.EventTransition) || m.To != string(intents.Complete) {
+			return nil
+		}
+		if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
+			out[string(m.IntentID)] = t
+		}
+		return nil
+	})
+	return out, err
 }

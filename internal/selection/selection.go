@@ -215,7 +215,7 @@ func (s *Selector) update(ctx context.Context, who Who, fn func(*state.Session))
 func dependenciesIncomplete(cat *intents.Catalog, in *intents.Intent, evidence []string) (hook.Decision, bool) {
 	var open []string
 	for _, dep := range in.DependsOn {
-		if d := cat.Find(dep); d == nil || d.Status != intents.Complete {
+		if d := cat.Find(dep); d == nil || !d.Done() {
 			status := "missing"
 			if d != nil {
 				status = string(d.Status)

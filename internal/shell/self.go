@@ -30,15 +30,21 @@ func selfKind(args []arg) SelfKind {
 		if !rooted && len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
 			return SelfSelect
 		}
+		if _, _, ok := delegateArgs(args[1:], rooted); ok {
+			return SelfDelegate
+		}
 	case "intents":
-		if secondIs(args, "list", "show", "validate") {
+		if secondIs(args, "validate") && fixes(args[2:]) {
+			return SelfLever // validate --fix rewrites the catalog
+		}
+		if secondIs(args, "list", "show", "validate", "tree") {
 			return SelfReadOnly
 		}
 	case "ledger":
 		if secondIs(args, "query", "verify") {
 			return SelfReadOnly
 		}
-	case "blame", "status", "doctor", "version", "lesson", "help", "--help", "-h", "--version":
+	case "blame", "status", "doctor", "version", "lesson", "anchor", "help", "--help", "-h", "--version":
 		return SelfReadOnly
 	}
 	return SelfLever
@@ -47,4 +53,42 @@ func selfKind(args []arg) SelfKind {
 // secondIs reports whether the word after a command group is one of subs.
 func secondIs(args []arg, subs ...string) bool {
 	return len(args) > 1 && args[1].literal && slices.Contains(subs, args[1].text)
+}
+
+// fixes reports whether validate's arguments may ask for --fix: the flag
+// itself, or a word the shell expands at run time, which could be it.
+func fixes(args []arg) bool {
+	for _, a := range args {
+		if !a.literal || a.text == "--fix" || strings.HasPrefix(a.text, "--fix=") {
+			return true
+		}
+	}
+	return false
+}
+
+// delegateArgs reads `select <ID> --for <TYPE>` (or --for=TYPE, either
+// order): a delegation, which agents may make like a selection. Anything
+// more, or a word the shell expands, is not one.
+func delegateArgs(args []arg, rooted bool) (id, agentType string, ok bool) {
+	if rooted {
+		return "", "", false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.literal {
+			return "", "", false
+		}
+		switch {
+		case a.text == "--for" && i+1 < len(args) && args[i+1].literal && agentType == "":
+			agentType = args[i+1].text
+			i++
+		case strings.HasPrefix(a.text, "--for=") && agentType == "":
+			agentType = strings.TrimPrefix(a.text, "--for=")
+		case a.text != "" && !strings.HasPrefix(a.text, "-") && id == "":
+			id = a.text
+		default:
+			return "", "", false
+		}
+	}
+	return id, agentType, id != "" && agentType != "" && !strings.HasPrefix(agentType, "-")
 }

@@ -43,6 +43,9 @@ const (
 	SelfReadOnly
 	// SelfLever is any other call: the human's levers, which an agent may not pull.
 	SelfLever
+	// SelfDelegate is `intenthook select <ID> --for <TYPE>`: the next subagent of that type gets
+	// the intent.
+	SelfDelegate
 )
 
 func (k SelfKind) String() string {
@@ -53,6 +56,8 @@ func (k SelfKind) String() string {
 		return "read-only"
 	case SelfLever:
 		return "lever"
+	case SelfDelegate:
+		return "delegate"
 	}
 	return fmt.Sprintf("SelfKind(%d)", int(k))
 }
@@ -89,6 +94,27 @@ func (a Analysis) SelectID() string {
 		return ""
 	}
 	return a.Self[0].Args[1]
+}
+
+// Delegation returns the intent id and agent type when the whole command is
+// `intenthook select <ID> --for <TYPE>` and nothing else.
+func (a Analysis) Delegation() (id, agentType string) {
+	if !a.Simple || len(a.Self) != 1 || a.Self[0].Kind != SelfDelegate {
+		return "", ""
+	}
+	args := a.Self[0].Args
+	for i := 1; i < len(args); i++ {
+		switch {
+		case args[i] == "--for" && i+1 < len(args):
+			agentType = args[i+1]
+			i++
+		case strings.HasPrefix(args[i], "--for="):
+			agentType = strings.TrimPrefix(args[i], "--for=")
+		default:
+			id = args[i]
+		}
+	}
+	return id, agentType
 }
 
 // walker collects findings while it goes through the syntax tree. One walker serves one Analyse.

@@ -316,6 +316,11 @@ func TestAnalyse(t *testing.T) {
 		{`intenthook select INT-001`, Analysis{Self: self(SelfSelect, "select", "INT-001")}},
 		{`./bin/intenthook select INT-002`, Analysis{Self: self(SelfSelect, "select", "INT-002")}},
 		{`intenthook select --clear`, Analysis{Self: self(SelfLever, "select", "--clear")}},
+		{`intenthook select INT-002 --for general-purpose`, Analysis{Self: self(SelfDelegate, "select", "INT-002", "--for", "general-purpose")}},
+		{`intenthook select --for=reviewer INT-007`, Analysis{Self: self(SelfDelegate, "select", "--for=reviewer", "INT-007")}},
+		{`intenthook select INT-002 --for general-purpose --session s1`, Analysis{Self: self(SelfLever, "select", "INT-002", "--for", "general-purpose", "--session", "s1")}},
+		{`intenthook select INT-002 --for "$T"`, Analysis{Self: self(SelfLever, "select", "INT-002", "--for", `"$T"`)}},
+		{`intenthook select INT-002 --for`, Analysis{Self: self(SelfLever, "select", "INT-002", "--for")}},
 		{`intenthook select INT-001 --session abc`, Analysis{Self: self(SelfLever, "select", "INT-001", "--session", "abc")}},
 		{`intenthook intents list`, Analysis{Self: self(SelfReadOnly, "intents", "list")}},
 		{`intenthook intents show INT-001 --context`, Analysis{Self: self(SelfReadOnly, "intents", "show", "INT-001", "--context")}},
@@ -324,6 +329,12 @@ func TestAnalyse(t *testing.T) {
 		{`intenthook blame src/a.go`, Analysis{Self: self(SelfReadOnly, "blame", "src/a.go")}},
 		{`intenthook lesson "tests need a db"`, Analysis{Self: self(SelfReadOnly, "lesson", "tests need a db")}},
 		{`intenthook --help`, Analysis{Self: self(SelfReadOnly, "--help")}},
+		{`intenthook intents tree --json`, Analysis{Self: self(SelfReadOnly, "intents", "tree", "--json")}},
+		{`intenthook intents validate`, Analysis{Self: self(SelfReadOnly, "intents", "validate")}},
+		{`intenthook intents validate --fix`, Analysis{Self: self(SelfLever, "intents", "validate", "--fix")}},
+		{`intenthook intents validate --fix=true`, Analysis{Self: self(SelfLever, "intents", "validate", "--fix=true")}},
+		{`intenthook intents validate "$FLAG"`, Analysis{Self: self(SelfLever, "intents", "validate", `"$FLAG"`)}},
+		{`intenthook anchor "use JWT, not sessions" --intent INT-001`, Analysis{Self: self(SelfReadOnly, "anchor", "use JWT, not sessions", "--intent", "INT-001")}},
 		{`intenthook intents transition INT-001 COMPLETE`, Analysis{Self: self(SelfLever, "intents", "transition", "INT-001", "COMPLETE")}},
 		{`intenthook intents scope INT-001 --add 'src/**'`, Analysis{Self: self(SelfLever, "intents", "scope", "INT-001", "--add", "src/**")}},
 		{`"$HOME"/go/bin/intenthook intents verify INT-001`, Analysis{Self: self(SelfLever, "intents", "verify", "INT-001")}},
@@ -549,6 +560,24 @@ func TestProvenReadOnly(t *testing.T) {
 		t.Run(tt.cmd, func(t *testing.T) {
 			if got := Analyse(tt.cmd, isDir).ReadOnly; got != tt.want {
 				t.Errorf("ReadOnly(%q) = %v, want %v", tt.cmd, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDelegation(t *testing.T) {
+	tests := []struct{ cmd, id, typ string }{
+		{"intenthook select INT-002 --for general-purpose", "INT-002", "general-purpose"},
+		{"intenthook select --for=Explore INT-003", "INT-003", "Explore"},
+		{"intenthook select INT-002", "", ""},
+		{"intenthook select INT-002 --for gp && ls", "", ""},
+		{"intenthook select INT-002 --for gp --for x", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			id, typ := Analyse(tt.cmd, nil).Delegation()
+			if id != tt.id || typ != tt.typ {
+				t.Errorf("Delegation() = %q, %q; want %q, %q", id, typ, tt.id, tt.typ)
 			}
 		})
 	}

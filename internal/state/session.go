@@ -50,6 +50,29 @@ type Session struct {
 	Intent       string             `json:"intent,omitempty"`
 	AgentIntents map[string]string  `json:"agent_intents,omitempty"`
 	Pending      map[string]Pending `json:"pending,omitempty"`
+	// Agents are the subagents seen in the session, by id, with their
+	// type: a delegation is claimed by an agent on its first sighting.
+	Agents map[string]string `json:"agents,omitempty"`
+	// Delegations are the intents handed to subagents (package delegation).
+	Delegations []Delegation `json:"delegations,omitempty"`
+}
+
+// Delegation is an intent handed to a subagent: pending until a spawning
+// call (Task, Agent) takes it, then claimed by the first new agent of its
+// type to appear.
+type Delegation struct {
+	Seq       int       `json:"seq"`
+	Intent    string    `json:"intent"`
+	AgentType string    `json:"agent_type"`
+	By        string    `json:"by,omitempty"` // the coordinator's agent id; "" for the top-level agent
+	At        time.Time `json:"at"`
+	// Spawn is the tool_use_id of the spawning call that took it, and
+	// SpawnSeq that call's place in the session's spawn order.
+	Spawn    string `json:"spawn,omitempty"`
+	SpawnSeq int    `json:"spawn_seq,omitempty"`
+	// Agent is the agent id that claimed it.
+	Agent     string    `json:"agent,omitempty"`
+	ClaimedAt time.Time `json:"claimed_at,omitzero"`
 }
 
 // ActiveIntent returns the intent selected for agent (falling back to the
@@ -449,17 +472,29 @@ func decodeSession(data []byte, s *Session) error {
 	if t, err := time.Parse(time.RFC3339Nano, str("last_seen")); err == nil {
 		s.LastSeen = t
 	}
-	var agents map[string]json.RawMessage
-	if json.Unmarshal(m["agent_intents"], &agents) == nil && len(agents) > 0 {
-		s.AgentIntents = make(map[string]string, len(agents))
-		for agent, raw := range agents {
-			var id string
-			if json.Unmarshal(raw, &id) == nil {
-				s.AgentIntents[agent] = id
-			}
-		}
+	s.AgentIntents = strMap(m["agent_intents"])
+	s.Agents = strMap(m["agents"])
+	if raw := m["delegations"]; len(raw) > 0 {
+		// Only sessions that delegated pay for the struct decode.
+		_ = json.Unmarshal(raw, &s.Delegations)
 	}
 	return nil
+}
+
+// strMap decodes a JSON object of strings, nil when absent or empty.
+func strMap(raw json.RawMessage) map[string]string {
+	var vals map[string]json.RawMessage
+	if json.Unmarshal(raw, &vals) != nil || len(vals) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(vals))
+	for k, v := range vals {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // Update runs fn on the session's state under its lock and writes the result.

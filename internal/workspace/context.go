@@ -1,10 +1,12 @@
 package workspace
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intentmap"
@@ -44,7 +46,62 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int
 	if len(trace) > 10 {
 		trace = trace[len(trace)-10:]
 	}
-	return intentctx.Build(intentctx.Inputs{Intent: in, RelatedFiles: files, Specs: specs, Trace: trace, Budget: budget, Warning: warning})
+	family := w.family(in, budget/4)
+	if family != "" {
+		budget -= len(family) + 1
+		family += "\n"
+	}
+	return family + intentctx.Build(intentctx.Inputs{Intent: in, RelatedFiles: files, Specs: specs, Trace: trace, Budget: budget, Warning: warning})
+}
+
+// family places a child intent in its tree, in one line each: its parent,
+// and its siblings (the parent's other children), within max bytes. An
+// intent without a parent has no family lines.
+func (w *Workspace) family(in *intents.Intent, max int) string {
+	parent := w.Catalog.Find(in.ParentIntent)
+	if parent == nil || parent == in {
+		return ""
+	}
+	describe := func(x *intents.Intent) string {
+		return fmt.Sprintf("%s %s [%s]", x.ID, oneLine(x.Name), x.Status)
+	}
+	var sibs []string
+	for _, s := range w.Catalog.Children(parent.ID) {
+		if s != in {
+			sibs = append(sibs, describe(s))
+		}
+	}
+	sib := "none"
+	if len(sibs) > 0 {
+		sib = strings.Join(sibs, ", ")
+	}
+	return clipLine("parent: "+describe(parent)+" owns "+oneLine(parent.ScopeSummary()), max/2) + "\n" + clipLine("siblings: "+sib, max/2-1)
+}
+
+// clipLine cuts s to at most n bytes on a rune boundary, ending a cut with "…".
+func clipLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	n -= len(mark)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if n <= 0 {
+		return ""
+	}
+	return s[:n] + mark
+}
+
+// oneLine keeps a catalog value on its line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // readSpec reads the start of a related spec that is a file in the

@@ -185,7 +185,8 @@ func matchPattern(pat, rel string) bool {
 	}
 	if inner, ok := strings.CutPrefix(pat, "**/"); ok {
 		if dir, ok := strings.CutSuffix(inner, "/**"); ok && !hasMeta(dir) {
-			return strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
+			// "p/**" covers what p matches: the directory itself too.
+			return rel == dir || strings.HasSuffix(rel, "/"+dir) || strings.HasPrefix(rel, dir+"/") || strings.Contains(rel, "/"+dir+"/")
 		}
 	}
 	ok, _ := intents.MatchGlob(pat, rel)

@@ -180,7 +180,7 @@ func TestIgnore(t *testing.T) {
 // semantics they stand in for.
 func TestMatchPatternAgreesWithGlobs(t *testing.T) {
 	patterns := []string{".git/**", ".orchestration/state/**", ".claude/settings.json", "**/.git/**", "secrets/*.key", "docs/{a,b}/**"}
-	paths := []string{".git", ".git/HEAD", ".git/refs/heads/main", ".gitignore", ".github/x", "a/.git/HEAD", "a/b/.git/x",
+	paths := []string{".git", ".git/HEAD", ".git/refs/heads/main", ".gitignore", ".github/x", "a/.git/HEAD", "a/b/.git/x", "a/.git", "a/.gitx", "a.git",
 		".orchestration/state", ".orchestration/state/x/y", ".orchestration/statefile", ".claude/settings.json", ".claude/settings.json.bak",
 		"secrets/a.key", "secrets/x/a.key", "docs/a/x", "docs/c/x", "src/a.go", ""}
 	for _, pat := range patterns {

@@ -87,6 +87,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Event:          ev.Str("hook_event_name"),
 		SessionID:      ev.Str("session_id"),
 		AgentID:        ev.Str("agent_id"),
+		AgentType:      ev.Str("agent_type"),
 		TranscriptPath: ev.Str("transcript_path"),
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		Model:          ev.Str("model"),
@@ -102,6 +103,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	input := ev["tool_input"]
 	Tools().Fill(c, input)
 	fillEdits(c, protocol.AsObject(input))
+	if c.ToolName == "Task" || c.ToolName == "Agent" {
+		c.SubagentType = protocol.AsObject(input).Str("subagent_type")
+	}
 	resp := ev.Obj("tool_response")
 	if resp == nil {
 		resp = ev.Obj("tool_result") // Copilot CLI through Claude-format settings

@@ -39,6 +39,16 @@ func TestDecode(t *testing.T) {
 			want:  hook.Call{ToolName: "NotebookEdit", Paths: []string{"/p/n.ipynb"}},
 		},
 		{
+			name:  "subagent event names its type",
+			event: `{"session_id":"s","agent_id":"a1","agent_type":"Explore","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/p/a"}}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "s", AgentID: "a1", AgentType: "Explore", ToolName: "Read", Paths: []string{"/p/a"}},
+		},
+		{
+			name:  "spawning tool names the subagent type",
+			event: `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Task","tool_use_id":"tu","tool_input":{"description":"d","prompt":"p","subagent_type":"general-purpose"}}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "s", ToolName: "Task", ToolUseID: "tu", SubagentType: "general-purpose"},
+		},
+		{
 			name:  "path field (seed tools)",
 			event: `{"tool_name":"write_to_file","tool_input":{"path":"src/a.ts"}}`,
 			want:  hook.Call{ToolName: "write_to_file", Paths: []string{"src/a.ts"}},

@@ -19,7 +19,7 @@ const writeAndShell = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 // in step).
 func Hooks() []hookconfig.Hook {
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: writeAndShell + "|select_active_intent|mcp__.*", Subcommand: "pre", Timeout: 10},
+		{Event: "PreToolUse", Matcher: writeAndShell + "|Task|Agent|select_active_intent|mcp__.*", Subcommand: "pre", Timeout: 10},
 		{Event: "PostToolUse", Matcher: writeAndShell + "|Read|NotebookRead|mcp__.*", Subcommand: "post", Timeout: 10},
 		{Event: "PostToolUseFailure", Matcher: writeAndShell + "|Read|NotebookRead|mcp__.*", Subcommand: "post", Timeout: 10},
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Timeout: 10},

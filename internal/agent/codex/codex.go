@@ -62,6 +62,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Event:          ev.Str("hook_event_name"),
 		SessionID:      ev.Str("session_id"),
 		AgentID:        ev.Str("agent_id"),
+		AgentType:      ev.Str("agent_type"),
 		TranscriptPath: ev.Str("transcript_path"),
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		Model:          ev.Str("model"),

@@ -88,7 +88,7 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 			out.HookSpecificOutput = &specific{HookEventName: name, PermissionDecision: "allow",
 				PermissionDecisionReason: hook.Clip(d.Message, budget), AdditionalContext: hook.Clip(d.Context, budget)}
 		}
-	case hook.SessionStart, hook.UserPromptSubmit, hook.PostToolUse:
+	case hook.SessionStart, hook.SubagentStart, hook.UserPromptSubmit, hook.PostToolUse:
 		if d.Context != "" {
 			out.HookSpecificOutput = &specific{HookEventName: name, AdditionalContext: hook.Clip(d.Context, budget)}
 		}

@@ -1,5 +1,6 @@
 // Package splice edits the intent catalog (.orchestration/active_intents.yaml) in memory: it changes
-// one intent's status, updated_at, version and owned_scope and keeps every other byte of the file.
+// one intent's status, version, owned_scope and timestamps (created_at, updated_at, completed_at) and
+// keeps every other byte of the file.
 //
 // People write the catalog, so its comments, blank lines, key order, indentation and quoting are
 // theirs. A yaml.v3 decode/encode round trip loses them, so the yaml.Node tree is used only to locate
@@ -12,7 +13,7 @@
 //   - A replaced scalar keeps its quoting (plain, 'single', "double"); a value that cannot be written
 //     that way is double-quoted. Inserted values (updated_at, version) are written as
 //     `updated_at: "…"` and `version: 2`.
-//   - An absent updated_at is inserted after the intent's last key: on a new line at the mapping's key
+//   - An absent updated_at (or created_at, completed_at) is inserted after the intent's last key: on a new line at the mapping's key
 //     indentation (block style), or as `, updated_at: "…"` after the last value (flow style).
 //   - An absent version means 1: SetScope inserts `version: 2` on the line after status, at the same
 //     indentation (block style), or as `, version: 2` after status's value (flow style).
@@ -63,6 +64,38 @@ const (
 	keyVersion   = "version"
 	keyScope     = "owned_scope"
 )
+
+// Stamp is one timestamp key to set: created_at, updated_at or completed_at.
+type Stamp struct {
+	Key string
+	At  time.Time
+}
+
+// timeKeys are the keys SetTimes may write.
+var timeKeys = map[string]bool{"created_at": true, keyUpdatedAt: true, "completed_at": true}
+
+// SetTimes sets each stamp's key of intent id to its time (UTC RFC 3339), replacing a present value
+// in its quoting or inserting `key: "…"` after the intent's last key, in the order given, keeping
+// every other byte of data.
+func SetTimes(data []byte, id string, stamps []Stamp) ([]byte, error) {
+	c, in, err := open(data, id)
+	if err != nil {
+		return nil, err
+	}
+	var edits []edit
+	want := map[string]func(*yaml.Node) error{}
+	for _, st := range stamps {
+		if !timeKeys[st.Key] || want[st.Key] != nil {
+			return nil, fmt.Errorf("cannot set %q: not a timestamp key, or given twice", st.Key)
+		}
+		stamp := timestamp(st.At)
+		if err := c.setTime(&edits, in, st.Key, stamp); err != nil {
+			return nil, err
+		}
+		want[st.Key] = wantString(stamp, "!!str", "!!timestamp")
+	}
+	return c.finish(edits, in, want)
+}
 
 // SetStatus sets intent id's status and updated_at (now, in UTC RFC 3339), keeping every other byte of
 // data. It does not check that the transition is allowed.
@@ -331,16 +364,21 @@ func aliasTo(n, target *yaml.Node) *yaml.Node {
 
 // setUpdatedAt plans replacing updated_at, or inserting it after the intent's last key.
 func (c *catalog) setUpdatedAt(edits *[]edit, in *intent, stamp string) error {
-	_, v, err := in.field(keyUpdatedAt)
+	return c.setTime(edits, in, keyUpdatedAt, stamp)
+}
+
+// setTime plans replacing a timestamp key's value, or inserting the key after the intent's last key.
+func (c *catalog) setTime(edits *[]edit, in *intent, key, stamp string) error {
+	_, v, err := in.field(key)
 	if err != nil {
 		return err
 	}
 	if v != nil {
 		// A plain RFC 3339 value reads back as a timestamp, as the one it replaces did.
-		return c.replaceScalar(edits, in, keyUpdatedAt, v, stamp, "!!timestamp", "!!str")
+		return c.replaceScalar(edits, in, key, v, stamp, "!!timestamp", "!!str")
 	}
 	pairs := in.node.Content
-	return c.insertAfter(edits, in, pairs[len(pairs)-2], pairs[len(pairs)-1], keyUpdatedAt+": "+doubleQuote(stamp))
+	return c.insertAfter(edits, in, pairs[len(pairs)-2], pairs[len(pairs)-1], key+": "+doubleQuote(stamp))
 }
 
 // insertAfter plans inserting the pair `key: value` (line) after the pair key: value: in block style

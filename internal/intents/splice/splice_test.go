@@ -33,6 +33,7 @@ func TestGolden(t *testing.T) {
 		id      string
 		status  string   // SetStatus when set
 		scope   []string // SetScope when set
+		times   []Stamp  // SetTimes when set
 		version int      // the version SetScope should leave
 		wantErr string
 	}{
@@ -56,6 +57,10 @@ func TestGolden(t *testing.T) {
 		{name: "no_intents_key", id: "INT-001", status: "BLOCKED", wantErr: "not an intent catalog: no active_intents key"},
 		{name: "alias_used", id: "INT-001", status: "BLOCKED", wantErr: `intent "INT-001": status is anchored as &s and repeated by the alias on line 6; edit it by hand`},
 		{name: "duplicate_id", id: "INT-001", status: "BLOCKED", wantErr: `intent "INT-001" is defined twice (lines 2 and 4)`},
+		{name: "plain", golden: "plain_completed", id: "INT-001", times: []Stamp{{"completed_at", now}, {"updated_at", now}}},
+		{name: "block_no_updated_at", golden: "block_fix_times", id: "INT-001", times: []Stamp{{"created_at", now}, {"updated_at", now}}},
+		{name: "flow_no_updated_at", golden: "flow_fix_times", id: "INT-001", times: []Stamp{{"created_at", now}, {"updated_at", now}}},
+		{name: "plain", id: "INT-001", times: []Stamp{{"status", now}}, wantErr: `cannot set "status": not a timestamp key, or given twice`},
 		{name: "version_string", id: "INT-001", scope: []string{"b"}, wantErr: `intent "INT-001": version "2" is not an integer >= 1 (line 4)`},
 	}
 	for _, tt := range tests {
@@ -66,7 +71,9 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out []byte
-			if tt.scope != nil {
+			if tt.times != nil {
+				out, err = SetTimes(in, tt.id, tt.times)
+			} else if tt.scope != nil {
 				out, err = SetScope(in, tt.id, tt.scope, now)
 			} else {
 				out, err = SetStatus(in, tt.id, tt.status, now)
@@ -94,7 +101,11 @@ func TestGolden(t *testing.T) {
 				t.Errorf("result differs from %s:\n--- got\n%s\n--- want\n%s", path, out, want)
 			}
 			changed := map[string]any{keyUpdatedAt: stamp}
-			if tt.scope != nil {
+			if tt.times != nil {
+				for _, st := range tt.times {
+					changed[st.Key] = stamp
+				}
+			} else if tt.scope != nil {
 				changed[keyScope] = tt.scope
 				changed[keyVersion] = tt.version
 			} else {

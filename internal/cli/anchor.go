@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/anchors"
+	"github.com/intenthook/intenthook/internal/git"
+)
+
+func (a *app) anchorCommand() *cobra.Command {
+	var intent string
+	cmd := &cobra.Command{
+		Use:   "anchor TEXT",
+		Short: "Record a decision that must survive compaction (re-injected first after a compact)",
+		Long: `Record a decision the agent must keep to after its context is compacted,
+such as "use JWT, not sessions (the user's requirement R-003)". It is stored
+in the ledger as an anchor record; after a compaction the SessionStart
+context puts the active intent's anchors (and the workspace-wide ones, given
+without --intent) back first. intents show lists them. Agents may run it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			if intent != "" && ws.Catalog.Find(intent) == nil {
+				return withHint(fmt.Errorf("intent %s not found", intent), "list intents with 'intenthook intents list'")
+			}
+			an, err := anchors.Add(cmd.Context(), ws.Ledger(Version), git.Revision(ws.Root), intent, args[0])
+			if an.ID == "" {
+				return err
+			}
+			if err != nil {
+				fmt.Fprintf(a.stderr, "intenthook: warning: %s\n", err)
+			}
+			where := "the workspace"
+			if intent != "" {
+				where = intent
+			}
+			fmt.Fprintf(a.stdout, "anchored for %s: %s\n", where, an.Text)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&intent, "intent", "", "the intent the decision belongs to (default: the whole workspace)")
+	return cmd
+}

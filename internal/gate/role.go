@@ -1,0 +1,97 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/roles"
+)
+
+// The role gate (config.yaml roles:): what kind of agent makes the call
+// decides which tool classes it may use and which intents it may work
+// under. A call outside its role is denied role_not_allowed.
+
+// role returns the call's role name and role, when one is configured.
+func (g *Gate) role() (string, roles.Role, bool) {
+	if len(g.Config.Roles) == 0 {
+		return "", roles.Role{}, false
+	}
+	name := roles.Name(g.call.AgentType, g.call.AgentID)
+	r, ok := g.Config.Roles.For(name)
+	return name, r, ok
+}
+
+// checkRole gates the call's tool class. Writes and deletes are gated per
+// target (checkRoleTarget), after their paths are resolved: scratch files in
+// a temporary directory stay as free as without roles.
+func (g *Gate) checkRole(class hook.Class) *hook.Decision {
+	name, r, ok := g.role()
+	if !ok || class == hook.ClassWrite || class == hook.ClassDelete {
+		return nil
+	}
+	rc := roles.ClassOf(class)
+	if r.Allows(rc) {
+		g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", rc))
+		return nil
+	}
+	d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not use %s (%s tools)", name, g.call.ToolName, rc), hook.Ev("tool", g.call.ToolName))
+	return &d
+}
+
+// checkRoleTarget needs write (delete, for deletions) in the role of the
+// agent changing a file inside the workspace.
+func (g *Gate) checkRoleTarget(t *target) *hook.Decision {
+	name, r, ok := g.role()
+	if !ok {
+		return nil
+	}
+	rc := "write"
+	if t.delete || t.removes {
+		rc = "delete"
+	}
+	if r.Allows(rc) {
+		g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", rc))
+		return nil
+	}
+	d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not %s files: %s to %q", name, rc, t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
+	return &d
+}
+
+// checkRoleIntent needs the intent a target is written under to be one
+// the agent's role may work on.
+func (g *Gate) checkRoleIntent(t *target) *hook.Decision {
+	return g.roleIntent(t.intentID)
+}
+
+// roleIntent needs id among the intents of the call's role (when the role
+// names any): for selections, delegations and writes.
+func (g *Gate) roleIntent(id string) *hook.Decision {
+	name, r, ok := g.role()
+	if !ok || id == "" || r.AllowsIntent(id) {
+		return nil
+	}
+	d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not work on intent %s", name, id), hook.Ev("intent", id))
+	return &d
+}
+
+func (g *Gate) roleDenial(name string, r roles.Role, headline string, evidence ...string) hook.Decision {
+	why := fmt.Sprintf("the workspace's roles (.orchestration/config.yaml) let %s agents use: %s", name, orNone(strings.Join(r.Tools, ", ")))
+	if len(r.Intents) > 0 {
+		why += fmt.Sprintf("; and work only on %s", strings.Join(r.Intents, ", "))
+	}
+	return hook.Denial{
+		Code:     hook.CodeRoleNotAllowed,
+		Headline: headline,
+		Why:      why,
+		Instead:  "stay within your role; report back to the agent that started you (or ask the user) that this step needs an agent whose role allows it",
+		Evidence: append(evidence, hook.Ev("agent_type", orDefault(g.call.AgentType, roles.Main)), hook.Ev("agent", g.call.AgentID), hook.Ev("session", g.call.SessionID)),
+	}.Decision()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "nothing but exempt tools"
+	}
+	return s
+}

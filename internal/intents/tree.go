@@ -1,0 +1,49 @@
+package intents
+
+// Node is one intent in the parent_intent hierarchy.
+type Node struct {
+	ID       string  `json:"id"`
+	Name     string  `json:"name"`
+	Status   Status  `json:"status"`
+	Valid    bool    `json:"valid"`
+	Children []*Node `json:"children"`
+}
+
+// Tree returns the catalog's intents as a forest, in catalog order: an
+// intent hangs under its parent_intent; intents without one, or whose parent
+// is missing or on a loop of parents, are roots.
+func (c *Catalog) Tree() []*Node {
+	all := c.All()
+	nodes := make(map[*Intent]*Node, len(all))
+	for _, in := range all {
+		nodes[in] = &Node{ID: in.ID, Name: in.Name, Status: in.Status, Valid: in.Valid(), Children: []*Node{}}
+	}
+	var roots []*Node
+	for _, in := range all {
+		parent := c.Find(in.ParentIntent)
+		if parent == nil || parent == in || parentLoop(c, in) != nil {
+			roots = append(roots, nodes[in])
+			continue
+		}
+		nodes[parent].Children = append(nodes[parent].Children, nodes[in])
+	}
+	return roots
+}
+
+// Children returns the intents whose parent_intent is id, in catalog order.
+func (c *Catalog) Children(id string) []*Intent {
+	var out []*Intent
+	for _, in := range c.All() {
+		if in.ParentIntent == id && in.ID != id {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// Done reports whether in's work is finished: COMPLETE, or ARCHIVED after
+// it was completed (completed_at recorded). An intent archived without
+// being completed was abandoned, not done.
+func (in *Intent) Done() bool {
+	return in.Status == Complete || in.Status == Archived && in.CompletedAt != ""
+}
