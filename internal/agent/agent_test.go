@@ -175,3 +175,84 @@ func TestAnswers(t *testing.T) {
 func jsonString(s string) string {
 	return strings.TrimSuffix(protocol.JSON(s), "\n")
 }
+
+// TestCaptured decodes every payload captured from a real client
+// (testdata/agents/<agent>/<Event>-<tool>.json, see each folder's README):
+// the tool named in the file name must read as its class, a write must name
+// its file, a shell call its command, and the shape must not be mistaken
+// for another agent's.
+func TestCaptured(t *testing.T) {
+	classOf := map[string]hook.Class{
+		"Write": hook.ClassWrite, "Edit": hook.ClassWrite, "write_file": hook.ClassWrite,
+		"replace": hook.ClassWrite, "edit": hook.ClassWrite, "apply_patch": hook.ClassWrite,
+		"create": hook.ClassWrite,
+		"Bash": hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell,
+		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
+	}
+	events := map[string]string{
+		"PreToolUse": hook.PreToolUse, "preToolUse": hook.PreToolUse, "BeforeTool": hook.PreToolUse,
+		"PostToolUse": hook.PostToolUse, "postToolUse": hook.PostToolUse, "AfterTool": hook.PostToolUse,
+	}
+	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
+	n := 0
+	for _, f := range files {
+		base := strings.TrimSuffix(filepath.Base(f), ".json")
+		if strings.HasPrefix(base, "doc-") {
+			continue
+		}
+		folder := filepath.Base(filepath.Dir(f))
+		parts := strings.SplitN(base, "-", 3) // Event[-tool[-n]]
+		event, ok := events[parts[0]]
+		if !ok || len(parts) < 2 {
+			continue // a session or prompt event: no tool
+		}
+		want, ok := classOf[parts[1]]
+		if !ok {
+			t.Errorf("%s/%s: no class known for tool %q", folder, base, parts[1])
+			continue
+		}
+		n++
+		t.Run(folder+"/"+base, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := protocol.ParseObject(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Copilot's Claude-shaped hooks are Claude's shape exactly;
+			// its hooks are wired with --agent copilot.
+			if got := Detect(ev); got != folder && !(folder == "copilot" && got == "claude") {
+				t.Errorf("Detect = %s, want %s", got, folder)
+			}
+			ag, err := Lookup(folder)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := ag.Decode(ev, event)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Class != want {
+				t.Fatalf("class %s, want %s (tool %q, unparsed %q)", c.Class, want, c.ToolName, c.Unparsed)
+			}
+			switch want {
+			case hook.ClassWrite, hook.ClassRead:
+				if len(c.Paths) == 0 {
+					t.Errorf("no paths decoded")
+				}
+			case hook.ClassShell:
+				if c.Command == "" {
+					t.Errorf("no command decoded")
+				}
+			}
+			if c.SessionID == "" {
+				t.Errorf("no session id")
+			}
+		})
+	}
+	if n < 30 {
+		t.Errorf("only %d captured tool payloads found", n)
+	}
+}
