@@ -143,7 +143,7 @@ func makeTemplate(t *testing.T, bin string) string {
 	files := map[string]string{
 		".orchestration/active_intents.yaml": "active_intents:\n  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: [\"src/**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-01-01T00:00:00Z\", updated_at: \"2026-01-01T00:00:00Z\"}\n",
 		".orchestration/config.yaml":         "outside_workspace: deny\noutside_allow: []\n",
-		".intentignore":                      "vendor/**\n",
+		".orchestration/.intentignore":       "vendor/**\n",
 		".claude/settings.json":              "{}\n",
 		".claude/settings.local.json":        "{}\n",
 		"src/a.go":                           "package src\n",
@@ -257,6 +257,13 @@ func runForm(t *testing.T, bin, template string, i int, f form) string {
 	}
 	_, pcode := run(t, ws, env, event("PostToolUse"), bin, "post")
 	if pcode == 2 {
+		switch f.class {
+		case "catalog", "config", "ignore", "settings", "hooks", "gitconfig":
+			// Caught is not enough for the rules: they must be as they were.
+			if fingerprint(t, ws, victim) != before {
+				return "bypassed"
+			}
+		}
 		return "backstop"
 	}
 	if fingerprint(t, ws, victim) == before {

@@ -36,6 +36,16 @@ func All() []protocol.Agent {
 	return list
 }
 
+// SettingsFiles lists every agent's committed hook settings files,
+// root-relative.
+func SettingsFiles() []string {
+	var out []string
+	for _, a := range All() {
+		out = append(out, a.Settings...)
+	}
+	return out
+}
+
 // Lookup returns the agent named name.
 func Lookup(name string) (protocol.Agent, error) {
 	for _, a := range All() {

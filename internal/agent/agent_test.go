@@ -186,7 +186,7 @@ func TestCaptured(t *testing.T) {
 		"Write": hook.ClassWrite, "Edit": hook.ClassWrite, "write_file": hook.ClassWrite,
 		"replace": hook.ClassWrite, "edit": hook.ClassWrite, "apply_patch": hook.ClassWrite,
 		"create": hook.ClassWrite,
-		"Bash": hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell,
+		"Bash":   hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell,
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
 	}
 	events := map[string]string{

@@ -24,6 +24,11 @@ import (
 // change outside the active intent's scope is a violation. It runs only for
 // shell calls in git repositories.
 
+// clientWrites is what the agent's client itself writes while a command
+// waits for the user's permission: Claude Code saves a "don't ask again"
+// answer there. It is not the command's doing.
+const clientWrites = ".claude/settings.local.json"
+
 // gitTimeout bounds the backstop's git status.
 const gitTimeout = 5 * time.Second
 
@@ -195,7 +200,7 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 	for rel, h := range changed {
 		_, analysed := pending.PreHash[rel] // a target the chain already judged
 		switch {
-		case analysed, workspace.Sidecar(rel, g.Config.LessonsFile), g.Ignore.Match(rel, false), others[rel]:
+		case analysed, workspace.Sidecar(rel, g.Config.LessonsFile), g.Ignore.Match(rel, false), others[rel], rel == clientWrites:
 			continue
 		}
 		if in != nil {

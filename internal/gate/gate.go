@@ -33,6 +33,9 @@ type Env struct {
 	// ProjectDirVars name the variables the calling agent sets to its
 	// project directory ($CLAUDE_PROJECT_DIR for Claude Code).
 	ProjectDirVars []string
+	// Settings lists every agent's committed hook settings files (root-
+	// relative): the guard watches them during shell calls.
+	Settings func() []string
 }
 
 func (e *Env) now() time.Time {

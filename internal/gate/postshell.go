@@ -21,6 +21,12 @@ import (
 // the command itself when it changed files, was asked about or failed (or
 // always, with ledger.shell: all). An `ls` leaves no record.
 func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, error) {
+	// The rules first: what the command did to them is undone before
+	// anything else is judged by them.
+	var guarded hook.Decision
+	if pending.Guard != nil {
+		guarded, _ = g.guardCheck(ctx, intentID, pending.Guard)
+	}
 	var changes []change
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
@@ -59,6 +65,12 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	}
 	if len(reads) > 0 {
 		g.note(g.recordSeen(ctx, reads))
+	}
+	if guarded.Violation {
+		if d.Violation {
+			guarded.Message += "\n\n" + d.Message
+		}
+		d = guarded
 	}
 	return d, nil
 }

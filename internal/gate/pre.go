@@ -171,7 +171,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target, asked bool) error
 		p = *g.pending
 	}
 	p.Asked = asked
-	if (len(ts) == 0 && !p.Backstop && !asked) || g.call.ToolUseID == "" {
+	if (len(ts) == 0 && !p.Backstop && !asked && p.Guard == nil) || g.call.ToolUseID == "" {
 		return nil
 	}
 	p.AgentID, p.Tool, p.At = g.call.AgentID, g.call.ToolName, g.env.now().UTC()

@@ -10,6 +10,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/shell"
+	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -32,6 +33,12 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return d, nil
 	}
 	g.pending = g.snapshot(ctx, a.ReadOnly)
+	if gs := g.guardSnapshot(a.ReadOnly); gs != nil {
+		if g.pending == nil {
+			g.pending = &state.Pending{}
+		}
+		g.pending.Guard = gs
+	}
 	var targets []*target
 	for _, w := range a.Writes {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))

@@ -239,3 +239,43 @@ func HeadRef(root string) string {
 	}
 	return strings.TrimPrefix(ref, "refs/heads/")
 }
+
+// ConfigAndHooks returns the repository's config file and the directory
+// git runs hooks from (core.hooksPath when the repository's config sets
+// it, relative to the work tree's top; else the hooks directory), without
+// running git. Both are "" outside a repository.
+func ConfigAndHooks(root string) (config, hooks string) {
+	top, gitDir, ok := Top(root)
+	if !ok {
+		return "", ""
+	}
+	common := readCommonDir(gitDir)
+	config = filepath.Join(common, "config")
+	hooks = filepath.Join(common, "hooks")
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return config, hooks
+	}
+	inCore := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			inCore = strings.EqualFold(strings.Trim(line, "[] \t"), "core")
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			p := strings.Trim(strings.TrimSpace(v), `"`)
+			if strings.HasPrefix(p, "~/") {
+				if home, err := os.UserHomeDir(); err == nil {
+					p = filepath.Join(home, p[2:])
+				}
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(top, p)
+			}
+			hooks = p
+		}
+	}
+	return config, hooks
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/guard"
 	"io"
 	"os"
 	"strconv"
@@ -203,6 +204,9 @@ func writeCache(root, path, key string, c *Catalog) {
 	if state.Ensure(root) != nil {
 		return
 	}
+	// Every intenthook process may write the cache: it is derived from the
+	// catalog, and a hit is checked against it (agrees).
+	guard.Journal(root, ".orchestration/state/"+cacheName, out.Bytes())
 	_ = state.WriteFile(path, out.Bytes(), 0o644, false)
 }
 

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/guard"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +36,10 @@ type Editor struct {
 	Ledger      *ledger.Ledger
 	// Session and Tool name who made the change in its ledger record.
 	Session, Tool string
+	// Hook marks an editor run by a hook process: its writes are journaled
+	// for the guard (package guard), which otherwise undoes a catalog
+	// change made while an agent's shell command ran.
+	Hook bool
 }
 
 // Transition is one requested status change.
@@ -229,7 +234,14 @@ func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *inten
 	if err != nil {
 		return err
 	}
+	e.journal(out)
 	return state.WriteFile(path, out, st.Mode().Perm(), true)
+}
+
+func (e *Editor) journal(content []byte) {
+	if e.Hook {
+		guard.Journal(e.Root, intents.File, content)
+	}
 }
 
 func (e *Editor) now() time.Time {
@@ -318,6 +330,7 @@ func (e *Editor) Fix(ctx context.Context, completions map[string]time.Time) ([]F
 	if err != nil {
 		return out, err
 	}
+	e.journal(data)
 	return out, state.WriteFile(path, data, st.Mode().Perm(), true)
 }
 

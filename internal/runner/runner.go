@@ -81,6 +81,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	call = decoded
 	env.ProjectDirVars = ag.ProjectDirVars
+	env.Settings = agent.SettingsFiles
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/guard"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -38,6 +39,9 @@ type Pending struct {
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
+	// Guard is the picture of the governance files taken before a shell
+	// call that may write.
+	Guard *guard.Snapshot `json:"guard,omitempty"`
 }
 
 // Session is one agent conversation's state.

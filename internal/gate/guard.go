@@ -1,0 +1,197 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// CodeGovernanceTampered is the violation of a shell command that changed
+// the rules: the catalog, config, ignore file, an agent's hook settings,
+// git's hooks or risky config keys, or the ledger's existing bytes.
+const CodeGovernanceTampered = "governance_tampered"
+
+// guardTargets lists what the guard watches in this workspace.
+func (g *Gate) guardTargets() ([]guard.Target, string) {
+	var settings []string
+	if g.env.Settings != nil {
+		settings = g.env.Settings()
+	}
+	config, hooks := git.ConfigAndHooks(g.Root)
+	return guard.Watch(g.Root, settings, config), hooks
+}
+
+// guardSnapshot pictures the governance files before a shell command that
+// may write (a command proven read-only cannot change them).
+func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
+	if readOnly || g.call.ToolUseID == "" {
+		return nil
+	}
+	targets, hooks := g.guardTargets()
+	s, err := guard.Take(g.Root, targets, hooks, git.Revision(g.Root))
+	if err != nil {
+		g.note(fmt.Errorf("governance snapshot: %w", err))
+	}
+	g.explain.step("guard", "snapshot", fmt.Sprintf("%d governance file(s)", len(s.Files)))
+	return s
+}
+
+// guardCheck compares the governance files with the picture taken before
+// the command and undoes every change no hook process made and no move of
+// HEAD explains. It reports whether the rules were reloaded.
+func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapshot) (hook.Decision, bool) {
+	targets, _ := g.guardTargets()
+	changes := guard.Compare(g.Root, s, targets)
+	head := git.Revision(g.Root)
+	installer := hookInstaller(g.call.Command)
+	var installed []string
+	excused := func(c guard.Change) bool {
+		if c.After.FP != "" && guard.Journaled(g.Root, c.Rel, c.After.Hash) {
+			return true
+		}
+		if installer && (c.Before.Kind == guard.Hook || c.Before.Kind == guard.GitConfig) {
+			installed = append(installed, c.Rel)
+			return true
+		}
+		return head != s.Head && head != "" && g.committed(ctx, c.Rel, c.After)
+	}
+	undone := guard.Undo(g.Root, changes, excused, g.env.now())
+	if len(installed) > 0 {
+		g.note(fmt.Errorf("the git hooks changed (%s) under a hook installer (%s): intenthook precommit runs at commit time only if the new hooks call it; `intenthook doctor` checks", strings.Join(installed, ", "), g.call.Command))
+	}
+	ledgerOK := guard.LedgerIntact(g.Root, s)
+	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v", len(changes), len(undone), ledgerOK))
+	if len(undone) == 0 && ledgerOK {
+		return hook.Decision{}, false
+	}
+	reload := false
+	for _, c := range undone {
+		if c.Before.Kind == guard.Whole && strings.HasPrefix(c.Rel, ".orchestration/") {
+			reload = true
+		}
+	}
+	if reload {
+		// The command's own judgement (the backstop's scope) must use the
+		// rules as they were, not as the command left them.
+		_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
+		if ws, err := workspace.Load(g.Root, g.env.Getenv, g.env.now); err == nil {
+			g.Workspace = ws
+			cwd := g.call.Cwd
+			if cwd == "" {
+				cwd = g.env.Wd
+			}
+			g.resolver = ws.Resolver(cwd)
+		}
+	}
+	var paths []string
+	for _, c := range undone {
+		paths = append(paths, c.Rel)
+	}
+	if !ledgerOK {
+		paths = append(paths, guard.Ledger)
+	}
+	r := g.record(ledger.EventViolation, intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeGovernanceTampered, false
+	m.Paths, m.Command = paths, g.call.Command
+	g.note(g.appendRecords(ctx, r))
+	return g.tampered(undone, ledgerOK), reload
+}
+
+// committed reports whether the file now equals its version in HEAD's
+// tree (absent from both counts): a checkout, pull or stash pop put it
+// there.
+func (g *Gate) committed(ctx context.Context, rel string, after guard.File) bool {
+	if filepath.IsAbs(rel) {
+		return false
+	}
+	out, err := g.git(ctx, "rev-parse", "-q", "--verify", "HEAD:"+rel)
+	blob := strings.TrimSpace(string(out))
+	if err != nil || blob == "" {
+		return after.FP == ""
+	}
+	if after.FP == "" {
+		return false
+	}
+	now, err := g.git(ctx, "hash-object", "--", rel)
+	return err == nil && strings.TrimSpace(string(now)) == blob
+}
+
+func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
+	var b strings.Builder
+	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", CodeGovernanceTampered)
+	b.WriteString("files:\n")
+	var failed []string
+	for _, c := range undone {
+		what := "restored"
+		switch {
+		case c.Err != nil:
+			what = "NOT restored: " + c.Err.Error()
+			failed = append(failed, c.Rel)
+		case c.Before.FP == "":
+			what = "removed (it did not exist before the command)"
+		}
+		if c.Kept != "" {
+			what += "; the changed version is kept at " + c.Kept
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", c.Rel, what)
+	}
+	if !ledgerOK {
+		fmt.Fprintf(&b, "  %s: its existing lines were removed or rewritten (it only grows); run `intenthook ledger verify` and restore it from git or a backup\n", guard.Ledger)
+	}
+	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks and the ledger are the rules and the record; only a person changes them, from their own terminal\n")
+	b.WriteString("instead: do not change governance files; if a change is needed, ask the user. A person who made this change on purpose re-applies it with: cp <kept file> <path>")
+	d := hook.Decision{Violation: true, Code: CodeGovernanceTampered, Message: b.String()}
+	if len(failed) > 0 {
+		d.Message += "\nwarning: " + strings.Join(failed, ", ") + " could not be restored"
+	}
+	return d
+}
+
+// Editor is the workspace's catalog editor, marked as a hook process's:
+// its writes are journaled, so the guard of a command running meanwhile
+// does not take them for the command's.
+func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
+	e := g.Workspace.Editor(session, tool, toolVersion)
+	e.Hook = true
+	return e
+}
+
+// hookInstaller reports whether command runs a tool whose job is to
+// install git hooks (husky through a package manager, pre-commit,
+// lefthook): the hooks and core.hooksPath it changes are its normal work.
+// Nothing else it changes is excused.
+func hookInstaller(command string) bool {
+	words := strings.FieldsFunc(command, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')'
+	})
+	for i, w := range words {
+		next := ""
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		switch filepath.Base(w) {
+		case "husky":
+			return true
+		case "npm", "pnpm", "yarn", "bun":
+			switch next {
+			case "install", "i", "ci", "add", "prepare":
+				return true
+			}
+		case "pre-commit", "lefthook", "prek", "overcommit":
+			if next == "install" || next == "--install" {
+				return true
+			}
+		}
+	}
+	return false
+}

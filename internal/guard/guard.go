@@ -1,0 +1,471 @@
+// Package guard watches the rules while a shell command runs (SPEC §8, the
+// backstop): the catalog, config.yaml, .intentignore, the catalog cache,
+// the agents' committed hook settings, the git hooks and git's risky config
+// keys, and the ledger's existing bytes. Before a command it takes a cheap
+// picture (size, modification time and hash of each file, and a copy of the
+// content under state/guard/); after it, a change that no hook process made
+// and that no move of HEAD explains is undone: the picture is put back and
+// the changed version kept under state/undone/ for a person to re-apply.
+//
+// Parsing decides what it can see; the guard catches what it cannot (awk,
+// sort -o, tar, git checkout of a governance file, a renamed copy of the
+// binary), whatever program made the change.
+package guard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dir is the guard's directory under .orchestration/state/: content copies
+// by sha256, and the journal of hook writes.
+const Dir = ".orchestration/state/guard"
+
+// UndoneDir keeps the versions the guard displaced.
+const UndoneDir = ".orchestration/state/undone"
+
+// Ledger is the append-only file whose existing bytes must not change.
+const Ledger = ".orchestration/agent_trace.jsonl"
+
+// maxKept bounds the content copied per file: a larger governance file is
+// watched, but a change to it can only be reported, not undone.
+const maxKept = 1 << 20
+
+// tailLen is how much of the ledger's end is hashed: the last line at the
+// old end, whatever its length up to this.
+const tailLen = 512
+
+// Kind says how a watched path is compared.
+type Kind uint8
+
+const (
+	// Whole files: any change counts.
+	Whole Kind = iota
+	// GitConfig: only the risky keys count (core.hooksPath, aliases,
+	// filters, …); git push -u and git remote add write the rest.
+	GitConfig
+	// Hook: a file of the git hooks directory.
+	Hook
+	// Cache: derived from the catalog; a change is undone by removing it.
+	Cache
+)
+
+// Target is one watched path: Rel is root-relative (slash-separated) when
+// the path lies in the workspace, else absolute.
+type Target struct {
+	Rel  string
+	Kind Kind
+}
+
+// File is one watched path's picture.
+type File struct {
+	Kind Kind   `json:"k,omitempty"`
+	FP   string `json:"fp,omitempty"`   // size:mtime:mode; "" when absent
+	Hash string `json:"hash,omitempty"` // sha256 of the content
+	Kept bool   `json:"kept,omitempty"` // a copy is under state/guard/
+}
+
+// Snapshot is the picture taken before one shell call.
+type Snapshot struct {
+	Head     string          `json:"head,omitempty"` // HEAD's commit
+	HooksDir string          `json:"hooks_dir,omitempty"`
+	Files    map[string]File `json:"files"`
+	// The ledger's size and the sha256 of the bytes before its end.
+	LedgerSize int64  `json:"ledger_size"`
+	LedgerTail string `json:"ledger_tail,omitempty"`
+}
+
+// Watch lists the governance files of a workspace: its own, the given
+// agent settings files (root-relative) and git's config file (absolute, ""
+// outside git). The hook files are found by Take and Compare.
+func Watch(root string, settings []string, gitConfig string) []Target {
+	ts := []Target{
+		{".orchestration/active_intents.yaml", Whole},
+		{".orchestration/config.yaml", Whole},
+		{".orchestration/.intentignore", Whole},
+		{".orchestration/state/catalog.cache", Cache},
+	}
+	for _, s := range settings {
+		ts = append(ts, Target{s, Whole})
+	}
+	if gitConfig != "" {
+		ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
+	}
+	return ts
+}
+
+// hookFiles lists the files git would run from dir (sample hooks are not
+// run, and are left out).
+func hookFiles(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".sample") && !e.IsDir() {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// Take pictures the targets under root. Content copies are written to
+// state/guard/ only when missing (the same catalog is kept once). head is
+// HEAD's commit ("" outside git).
+func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, error) {
+	s := &Snapshot{Head: head, HooksDir: hooksDir, Files: make(map[string]File, len(targets)+4)}
+	var errs []error
+	keep := func(rel string, kind Kind) {
+		f, content, err := look(abs(root, rel), kind)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if content != nil {
+			if err := keepCopy(root, f.Hash, content); err == nil {
+				f.Kept = true
+			} else {
+				errs = append(errs, err)
+			}
+		}
+		s.Files[rel] = f
+	}
+	for _, t := range targets {
+		keep(t.Rel, t.Kind)
+	}
+	for _, p := range hookFiles(hooksDir) {
+		keep(relTo(root, p), Hook)
+	}
+	s.LedgerSize, s.LedgerTail = ledgerMark(root, -1)
+	return s, errors.Join(errs...)
+}
+
+// look pictures one path; content is returned when it is small enough to
+// keep.
+func look(path string, kind Kind) (File, []byte, error) {
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return File{Kind: kind}, nil, nil
+	}
+	if err != nil {
+		return File{Kind: kind}, nil, err
+	}
+	f := File{Kind: kind, FP: fingerprint(st)}
+	if !st.Mode().IsRegular() {
+		f.Hash = "!" + st.Mode().Type().String() // a link or directory in a file's place
+		return f, nil, nil
+	}
+	if st.Size() > maxKept {
+		h, err := hashFile(path)
+		f.Hash = h
+		return f, nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return f, nil, err
+	}
+	f.Hash = hashBytes(data)
+	return f, data, nil
+}
+
+func fingerprint(st os.FileInfo) string {
+	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
+}
+
+func hashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func keepCopy(root, hash string, content []byte) error {
+	path := filepath.Join(root, filepath.FromSlash(Dir), hash)
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(path, content, 0o644)
+}
+
+// writeAtomic puts data at path through a temporary file and a rename: a
+// link at path is replaced, never followed.
+func writeAtomic(path string, data []byte, perm os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".guard-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), perm)); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// ledgerMark returns the ledger's size and the hash of the tailLen bytes
+// before size (size < 0: its current end).
+func ledgerMark(root string, size int64) (int64, string) {
+	f, err := os.Open(filepath.Join(root, filepath.FromSlash(Ledger)))
+	if err != nil {
+		return 0, ""
+	}
+	defer f.Close()
+	if size < 0 {
+		st, err := f.Stat()
+		if err != nil {
+			return 0, ""
+		}
+		size = st.Size()
+	}
+	from := max(size-tailLen, 0)
+	buf := make([]byte, size-from)
+	n, _ := f.ReadAt(buf, from)
+	if int64(n) != size-from {
+		return size, "short"
+	}
+	return size, hashBytes(buf)
+}
+
+func abs(root, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}
+
+// relTo names p root-relative when it lies in root, else absolutely.
+func relTo(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// Change is one watched path the command changed.
+type Change struct {
+	Rel    string
+	Before File
+	After  File
+	// Undone says the picture was put back; Kept is where the displaced
+	// version now lies (root-relative), "" when there was none.
+	Undone bool
+	Kept   string
+	Err    error
+}
+
+// Excuse says whether a change is legitimate: a hook journaled it, or HEAD
+// moved and the file now equals its committed version.
+type Excuse func(c Change) bool
+
+// Compare returns the watched paths that differ from the snapshot. A
+// fingerprint that matches is trusted without reading the file.
+func Compare(root string, s *Snapshot, targets []Target) []Change {
+	seen := map[string]bool{}
+	var out []Change
+	check := func(rel string, kind Kind) {
+		if seen[rel] {
+			return
+		}
+		seen[rel] = true
+		before := s.Files[rel]
+		before.Kind = kind
+		path := abs(root, rel)
+		if st, err := os.Lstat(path); err == nil && before.FP == fingerprint(st) {
+			return
+		} else if errors.Is(err, os.ErrNotExist) && before.FP == "" {
+			return
+		}
+		after, content, _ := look(path, kind)
+		if after.Hash == before.Hash && (after.FP == "") == (before.FP == "") {
+			return
+		}
+		if kind == GitConfig && before.Kept {
+			old, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			if slices.Equal(RiskyKeys(old), RiskyKeys(content)) {
+				return
+			}
+		}
+		out = append(out, Change{Rel: rel, Before: before, After: after})
+	}
+	for _, t := range targets {
+		check(t.Rel, t.Kind)
+	}
+	for rel, f := range s.Files {
+		if f.Kind == Hook {
+			check(rel, Hook)
+		}
+	}
+	for _, p := range hookFiles(s.HooksDir) {
+		check(relTo(root, p), Hook)
+	}
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
+	return out
+}
+
+// Undo puts each change's picture back, unless excused: the displaced
+// version moves to state/undone/ (a file that did not exist before is
+// moved there too); the cache is only removed. It returns the changes it
+// did not excuse.
+func Undo(root string, changes []Change, excused Excuse, now time.Time) []Change {
+	var out []Change
+	for _, c := range changes {
+		if excused != nil && excused(c) {
+			continue
+		}
+		c.Undone, c.Kept, c.Err = undo(root, c, now)
+		out = append(out, c)
+	}
+	return out
+}
+
+func undo(root string, c Change, now time.Time) (undone bool, kept string, err error) {
+	path := abs(root, c.Rel)
+	if c.Before.Kind == Cache {
+		err := os.Remove(path)
+		return err == nil || errors.Is(err, os.ErrNotExist), "", nopath(err)
+	}
+	var content []byte
+	if c.Before.FP != "" {
+		if !c.Before.Kept {
+			return false, "", fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
+		}
+		if content, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
+			return false, "", err
+		}
+	}
+	if c.After.FP != "" {
+		name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(c.Rel, "/"))
+		dst := filepath.Join(root, filepath.FromSlash(UndoneDir), name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return false, "", err
+		}
+		if err := os.Rename(path, dst); err != nil {
+			return false, "", err
+		}
+		kept = UndoneDir + "/" + name
+	}
+	if c.Before.FP == "" {
+		return true, kept, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, kept, err
+	}
+	return true, kept, writeAtomic(path, content, modeOf(c.Before.FP))
+}
+
+func nopath(err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// modeOf reads the permission bits back from a fingerprint.
+func modeOf(fp string) os.FileMode {
+	i := strings.LastIndexByte(fp, ':')
+	m, err := strconv.ParseUint(fp[i+1:], 8, 32)
+	if i < 0 || err != nil {
+		return 0o644
+	}
+	return os.FileMode(m).Perm()
+}
+
+// LedgerIntact reports whether the ledger still begins with the bytes it
+// had at the snapshot: at least as long, and the same bytes before the old
+// end. Only those bytes are read.
+func LedgerIntact(root string, s *Snapshot) bool {
+	if s.LedgerSize == 0 {
+		return true
+	}
+	size, _ := ledgerMark(root, -1)
+	if size < s.LedgerSize {
+		return false
+	}
+	_, tail := ledgerMark(root, s.LedgerSize)
+	return tail == s.LedgerTail
+}
+
+// riskyPrefixes are the git config keys that make git run a program or
+// read another file: a change to them is a change to the rules.
+var riskyPrefixes = []string{"core.hookspath", "core.fsmonitor", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "diff.external", "filter.", "alias.", "include.", "includeif.", "sequence.editor", "gpg.program", "credential.helper", "core.excludesfile", "core.attributesfile", "merge.", "diff."}
+
+// RiskyKeys lists the risky "section.key=value" entries of a git config
+// file, sorted. diff.* and merge.* count only for driver commands.
+func RiskyKeys(config []byte) []string {
+	var out []string
+	section := ""
+	for _, line := range bytes.Split(config, []byte("\n")) {
+		l := strings.TrimSpace(string(line))
+		if l == "" || l[0] == '#' || l[0] == ';' {
+			continue
+		}
+		if l[0] == '[' {
+			end := strings.IndexByte(l, ']')
+			if end < 0 {
+				continue
+			}
+			head := l[1:end]
+			name, sub, hasSub := strings.Cut(head, " ")
+			section = strings.ToLower(name)
+			if hasSub {
+				section += "." + strings.Trim(strings.TrimSpace(sub), `"`)
+			} else if i := strings.IndexByte(name, '.'); i >= 0 { // [section.sub]
+				section = strings.ToLower(name[:i]) + "." + name[i+1:]
+			}
+			l = strings.TrimSpace(l[end+1:])
+			if l == "" {
+				continue
+			}
+		}
+		k, v, _ := strings.Cut(l, "=")
+		key := section + "." + strings.ToLower(strings.TrimSpace(k))
+		if risky(key) {
+			out = append(out, key+"="+strings.TrimSpace(v))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func risky(key string) bool {
+	for _, p := range riskyPrefixes {
+		if !strings.HasPrefix(key, p) {
+			continue
+		}
+		if p == "merge." || p == "diff." {
+			return strings.HasSuffix(key, ".driver") || strings.HasSuffix(key, ".command") || strings.HasSuffix(key, ".textconv")
+		}
+		return true
+	}
+	return false
+}
