@@ -23,7 +23,7 @@ install:
 
 # -race needs cgo; the tests build their own binary through testscript.
 test:
-	CGO_ENABLED=1 $(GO) test -race ./...
+	CGO_ENABLED=1 $(GO) test -race -timeout 20m ./...
 
 lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -28,10 +29,7 @@ func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs hundreds of processes")
 	}
-	bin, err := exec.LookPath("intenthook")
-	if err != nil {
-		t.Fatalf("intenthook not on PATH (testscript.Main puts it there): %v", err)
-	}
+	bin := buildPlain(t)
 	forms, watches := readForms(t, "../../testdata/hostile/forms.txt")
 	template := makeTemplate(t, bin)
 	counts := map[string]map[string]int{}
@@ -138,6 +136,24 @@ func readForms(t *testing.T, name string) (forms []form, watches bool) {
 }
 
 // makeTemplate builds the governed repository every form starts from.
+// buildPlain builds the real binary, without the test's instrumentation
+// (-race makes each of the suite's thousand processes ten times slower),
+// and puts it first on PATH for the forms that call intenthook themselves.
+func buildPlain(t *testing.T) string {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "intenthook")
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	cmd := exec.Command(gobin, "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	old := os.Getenv("PATH")
+	os.Setenv("PATH", dir+string(os.PathListSeparator)+old)
+	t.Cleanup(func() { os.Setenv("PATH", old) })
+	return bin
+}
+
 func makeTemplate(t *testing.T, bin string) string {
 	dir := filepath.Join(t.TempDir(), "template")
 	files := map[string]string{
