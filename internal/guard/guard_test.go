@@ -1,0 +1,144 @@
+package guard
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRiskyKeys(t *testing.T) {
+	tests := []struct {
+		name, config string
+		want         []string
+	}{
+		{"plain remote and branch", "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = x\n[branch \"main\"]\n\tremote = origin\n", nil},
+		{"hooksPath", "[core]\n\thooksPath = /tmp/h\n", []string{"core.hookspath=/tmp/h"}},
+		{"case of the key", "[CORE]\n\tHOOKSPATH=h\n", []string{"core.hookspath=h"}},
+		{"alias with subsection style", "[alias]\n\tst = !sh x\n", []string{"alias.st=!sh x"}},
+		{"filter driver", "[filter \"lfs\"]\n\tclean = evil %f\n", []string{"filter.lfs.clean=evil %f"}},
+		{"diff driver command only", "[diff \"x\"]\n\tcommand = evil\n\tbinary = true\n", []string{"diff.x.command=evil"}},
+		{"diff.external", "[diff]\n\texternal = evil\n", []string{"diff.external=evil"}},
+		{"include", "[include]\n\tpath = ../x\n[includeIf \"gitdir:/\"]\n\tpath = y\n", []string{"include.path=../x", "includeif.gitdir:/.path=y"}},
+		{"key on the header line", "[core] hooksPath = h\n", []string{"core.hookspath=h"}},
+		{"comments", "# [core]\n; hooksPath = h\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RiskyKeys([]byte(tt.config)); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUndo changes, creates and removes watched files and checks that
+// each is put back byte for byte with its mode, the changed versions kept.
+func TestUndo(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, body string, mode os.FileMode) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chmod(p, mode)
+	}
+	write(".orchestration/active_intents.yaml", "active_intents: []\n", 0o644)
+	write(".orchestration/config.yaml", "a: 1\n", 0o600)
+	write(".git/hooks/pre-push", "#!/bin/sh\n", 0o755)
+	write(".git/config", "[core]\n\tbare = false\n", 0o644)
+	write(Ledger, "line1\nline2\n", 0o644)
+	targets := Watch(root, []string{".claude/settings.json"}, filepath.Join(root, ".git/config"))
+	hooks := filepath.Join(root, ".git/hooks")
+	s, err := Take(root, targets, hooks, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	write(".orchestration/active_intents.yaml", "active_intents: [evil]\n", 0o644)
+	if err := os.Remove(filepath.Join(root, ".orchestration/config.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	write(".claude/settings.json", "{}\n", 0o644)
+	write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n", 0o755)
+	write(".git/hooks/pre-commit.sample", "ignored\n", 0o755)
+	write(".git/config", "[core]\n\tbare = false\n[remote \"o\"]\n\turl = x\n", 0o644) // no risky key
+	write(Ledger, "line1\nline2\nline3\n", 0o644)                                     // grown only
+
+	changes := Compare(root, s, targets)
+	var names []string
+	for _, c := range changes {
+		names = append(names, c.Rel)
+	}
+	want := []string{".claude/settings.json", ".git/hooks/pre-commit", ".orchestration/active_intents.yaml", ".orchestration/config.yaml"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("changed %q, want %q", names, want)
+	}
+	if !LedgerIntact(root, s) {
+		t.Error("a grown ledger reads as tampered")
+	}
+	undone := Undo(root, changes, func(c Change) bool { return false }, time.Unix(0, 0))
+	for _, c := range undone {
+		if c.Err != nil || !c.Undone {
+			t.Errorf("%s: undone=%v err=%v", c.Rel, c.Undone, c.Err)
+		}
+	}
+	read := func(rel string) string {
+		b, _ := os.ReadFile(filepath.Join(root, rel))
+		return string(b)
+	}
+	if got := read(".orchestration/active_intents.yaml"); got != "active_intents: []\n" {
+		t.Errorf("catalog = %q", got)
+	}
+	if st, err := os.Stat(filepath.Join(root, ".orchestration/config.yaml")); err != nil || st.Mode().Perm() != 0o600 || read(".orchestration/config.yaml") != "a: 1\n" {
+		t.Errorf("config not restored with its mode: %v", err)
+	}
+	for _, gone := range []string{".claude/settings.json", ".git/hooks/pre-commit"} {
+		if _, err := os.Stat(filepath.Join(root, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s still there", gone)
+		}
+	}
+	kept, _ := filepath.Glob(filepath.Join(root, UndoneDir, "*"))
+	if len(kept) != 3 { // the catalog, the settings and the hook; the config was removed, nothing to keep
+		t.Errorf("kept %q", kept)
+	}
+	for _, k := range kept {
+		if strings.HasSuffix(k, "active_intents.yaml") && read(strings.TrimPrefix(k, root+"/")) != "active_intents: [evil]\n" {
+			t.Errorf("the displaced catalog was not kept as it was")
+		}
+	}
+
+	write(Ledger, "line1\nlineX\nline3\n", 0o644)
+	if LedgerIntact(root, s) {
+		t.Error("a rewritten ledger reads as intact")
+	}
+	write(Ledger, "line1\n", 0o644)
+	if LedgerIntact(root, s) {
+		t.Error("a shrunk ledger reads as intact")
+	}
+}
+
+func TestJournal(t *testing.T) {
+	root := t.TempDir()
+	Journal(root, ".orchestration/active_intents.yaml", []byte("x"))
+	if !Journaled(root, ".orchestration/active_intents.yaml", hashBytes([]byte("x"))) {
+		t.Error("a journaled write is not found")
+	}
+	if Journaled(root, ".orchestration/active_intents.yaml", hashBytes([]byte("y"))) {
+		t.Error("another content reads as journaled")
+	}
+	for i := 0; i < 4000; i++ { // past the cut
+		Journal(root, "f", []byte{byte(i), byte(i >> 8)})
+	}
+	if !Journaled(root, "f", hashBytes([]byte{byte(3999 & 0xff), byte(3999 >> 8)})) {
+		t.Error("the latest write is lost after the journal was cut")
+	}
+	if st, _ := os.Stat(filepath.Join(root, Dir, journalName)); st.Size() > journalCut+200 {
+		t.Errorf("journal grew to %d bytes", st.Size())
+	}
+}
