@@ -68,7 +68,7 @@ func TestUndo(t *testing.T) {
 	write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n", 0o755)
 	write(".git/hooks/pre-commit.sample", "ignored\n", 0o755)
 	write(".git/config", "[core]\n\tbare = false\n[remote \"o\"]\n\turl = x\n", 0o644) // no risky key
-	write(Ledger, "line1\nline2\nline3\n", 0o644)                                     // grown only
+	write(Ledger, "line1\nline2\nline3\n", 0o644)                                      // grown only
 
 	changes := Compare(root, s, targets)
 	var names []string
