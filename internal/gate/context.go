@@ -60,17 +60,25 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	return hook.Decision{Context: lead + text}, nil
 }
 
-// subagentStart answers a subagent's start: it claims its delegation, if
-// one waits, and is told the intent it works on.
+// subagentStart briefs a subagent as it starts: it claims its delegation,
+// if one waits, and is told the intent it works on; without a delegation
+// it works under the intent in force for it (its own selection, else its
+// session's), and gets the governance preamble either way.
 func (g *Gate) subagentStart(ctx context.Context) hook.Decision {
-	d, ok := g.trackAgents(ctx)
-	if !ok {
-		return hook.Decision{}
+	budget := g.Budget()
+	if d, ok := g.trackAgents(ctx); ok {
+		if in := g.Catalog.Find(d.Intent); in != nil {
+			head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
+			return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", budget-len(head)-1)}
+		}
 	}
-	in := g.Catalog.Find(d.Intent)
-	if in == nil {
-		return hook.Decision{}
+	text := preamble
+	id, _ := g.activeIntent()
+	if in := g.Catalog.Find(id); in != nil {
+		text += fmt.Sprintf("\n\nYou work under intent %s (%s), selected for this session: change only files in its owned_scope.\n", in.ID, in.Name)
+		text += g.IntentContext(in, "", budget-len(text))
+	} else {
+		text += "\n\nNo intent is selected for you yet. Intents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	}
-	head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
-	return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", g.Budget()-len(head)-1)}
+	return hook.Decision{Context: text}
 }

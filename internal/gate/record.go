@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -209,10 +210,19 @@ func (g *Gate) fileEntry(rel string, rs []ledger.Range, intentID string) ledger.
 }
 
 func (g *Gate) transcript() string {
-	if g.call.TranscriptPath != "" {
-		return g.call.TranscriptPath
+	t := g.call.TranscriptPath
+	if t == "" {
+		t = g.session.Transcript
 	}
-	return g.session.Transcript
+	// A subagent's calls name the parent's transcript; Claude Code keeps
+	// the subagent's own beside it, <session>/subagents/agent-<id>.jsonl.
+	if base, ok := strings.CutSuffix(t, ".jsonl"); ok && g.call.AgentID != "" && !strings.ContainsAny(g.call.AgentID, `/\`) {
+		own := base + "/subagents/agent-" + g.call.AgentID + ".jsonl"
+		if _, err := os.Stat(own); err == nil {
+			return own
+		}
+	}
+	return t
 }
 
 // model is the model behind the call: named by the event, else known to the

@@ -24,6 +24,7 @@ func Hooks() []hookconfig.Hook {
 		{Event: "PostToolUseFailure", Matcher: writeAndShell + "|Read|NotebookRead|mcp__.*", Subcommand: "post", Timeout: 10},
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Timeout: 10},
 		{Event: "UserPromptSubmit", Subcommand: "context", Timeout: 10},
+		{Event: "SubagentStart", Subcommand: "context", Timeout: 10},
 	}
 }
 
