@@ -237,6 +237,9 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 		recs = append(recs, r)
 	}
 	g.note(g.appendRecords(ctx, recs...))
+	for _, rel := range outside {
+		g.note(g.lesson(ctx, CodeOutOfScopeChange, intentID, rel, "the shell command `"+g.call.Command+"` changed it, outside the intent's scope"))
+	}
 	return g.violation(intentID, in, outside), inScope
 }
 

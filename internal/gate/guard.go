@@ -104,6 +104,9 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeGovernanceTampered, false
 	m.Paths, m.Command = paths, g.call.Command
 	g.note(g.appendRecords(ctx, r))
+	for _, p := range paths {
+		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
+	}
 	return g.tampered(undone, ledgerOK), reload
 }
 

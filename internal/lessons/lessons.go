@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -66,7 +67,7 @@ type Lesson struct {
 // lessonLine matches a line Record wrote: its code, intent and quoted path
 // (what a repeat is recognised by) and the count suffix a repeat sets.
 var lessonLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+ (`[^`]*`|-): .*?" +
+	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+ (`[^`]*`|-): (.*?)" +
 		`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`)
 })
 
@@ -86,7 +87,12 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 	}
 	msg := "-"
 	if strings.TrimSpace(l.Message) != "" {
-		msg = markdown.OneLine(l.Message, maxText)
+		msg = markdown.OneLine(flat(l.Message), maxText)
+	}
+	// A tool's failures differ by their message: each distinct one is its
+	// own lesson (numbers and case aside).
+	sameMessage := func(old string) bool {
+		return !strings.EqualFold(l.Code, "tool_failure") || msg == "-" || normalise(old) == normalise(msg)
 	}
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
@@ -97,13 +103,13 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 			}
 			t := markdown.Text(d.Lines[i])
 			m := lessonLine().FindStringSubmatchIndex(t)
-			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || t[m[6]:m[7]] != path {
+			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || t[m[6]:m[7]] != path || !sameMessage(t[m[8]:m[9]]) {
 				continue
 			}
 			n, keep := 2, len(t)
-			if m[8] >= 0 {
-				keep = m[8]
-				count, _ := strconv.Atoi(t[m[10]:m[11]])
+			if m[10] >= 0 {
+				keep = m[10]
+				count, _ := strconv.Atoi(t[m[12]:m[13]])
 				n = count + 1
 			}
 			d.Lines[i] = t[:keep] + fmt.Sprintf(" (×%d, last %s)", n, stamp(l.Time)) + d.Lines[i][len(t):]
@@ -120,7 +126,7 @@ func Note(ctx context.Context, root, file string, timeout time.Duration, text, i
 	if strings.TrimSpace(text) == "" {
 		return errors.New("record note: empty text")
 	}
-	t := markdown.OneLine(text, maxText)
+	t := markdown.OneLine(flat(text), maxText)
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
 		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
@@ -196,8 +202,83 @@ func word(s string) string {
 	return strings.NewReplacer(" ", `\x20`, "`", `\x60`).Replace(s)
 }
 
+// flat puts free text on one line: every run of white space (line breaks
+// included) becomes one space, so a lesson reads as written, never with
+// escaped newlines. Other control characters are escaped by OneLine.
+func flat(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == 0x2028 || r == 0x2029
+	}), " ")
+}
+
+// normalise is a message as a dedup key: lower case, digits as #, so that
+// "exit status 1" and "exit status 2" are one lesson and "no such file" and
+// "permission denied" are two.
+func normalise(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return '#'
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
 // stamp is RFC 3339 in UTC to the second, the same on every machine.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
 // doc is a Markdown file with this package's edits.
 type doc struct{ *markdown.Doc }
+
+// noteLine matches a note Note wrote: its intent token.
+var noteLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^- \\[[^\\]]*\\] note: (\\S+) ")
+})
+
+// Relevant returns the lessons of file (relative to root; empty means
+// DefaultFile) that concern intent: recorded under it, or naming a path
+// inScope accepts (nil: none). Newest first, at most n; a missing file has
+// none. Only the Lessons Learned section is read.
+func Relevant(root, file, intent string, inScope func(path string) bool, n int) []string {
+	if file == "" {
+		file = DefaultFile
+	}
+	rel := filepath.FromSlash(file)
+	if !filepath.IsLocal(rel) || n <= 0 {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		return nil
+	}
+	var lines []string
+	in := false
+	for _, l := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		if strings.HasPrefix(l, "## ") {
+			in = strings.EqualFold(strings.TrimSpace(l[3:]), section)
+			continue
+		}
+		if in && strings.HasPrefix(l, "- [") {
+			lines = append(lines, l)
+		}
+	}
+	id := word(intent)
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		l := lines[i]
+		if m := noteLine().FindStringSubmatch(l); m != nil {
+			if m[1] == id {
+				out = append(out, l)
+			}
+			continue
+		}
+		m := lessonLine().FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		path := strings.Trim(m[3], "`")
+		if m[2] == id || (inScope != nil && m[3] != "-" && inScope(path)) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

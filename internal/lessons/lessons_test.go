@@ -144,6 +144,19 @@ func TestRecord(t *testing.T) {
 			want: fresh("- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash -: exit status 1 (×2, last 2026-11-22T10:01:00Z)"),
 		},
 		{
+			name: "tool failures keep their distinct messages; numbers and case are one",
+			calls: []call{
+				rec(0, "TOOL_FAILURE", "INT-001", "Bash", "", "exit status 1"),
+				rec(1, "TOOL_FAILURE", "INT-001", "Bash", "", "No such file: a.go"),
+				rec(2, "TOOL_FAILURE", "INT-001", "Bash", "", "Exit status 2"),
+				rec(3, "TOOL_FAILURE", "INT-001", "Bash", "", "no such file:\n  a.go"),
+			},
+			want: fresh(
+				"- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash -: exit status 1 (×2, last 2026-11-22T10:02:00Z)",
+				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash -: No such file: a.go (×2, last 2026-11-22T10:03:00Z)",
+			),
+		},
+		{
 			name: "a file named - is not no path",
 			calls: []call{
 				rec(0, "TOOL_FAILURE", "INT-001", "Write", "-", "x"),
@@ -229,8 +242,8 @@ func TestRecord(t *testing.T) {
 				note(2, "one\n## Known Issues\ntwo\u2028three", "I\nD"),
 			},
 			want: fresh(
-				"- [2026-11-22T10:00:00Z] A\\x20B\\x0a##\\x20Lessons\\x20Learned: INT\\x201\\x60x Write\\x09x `ab\\x0a- [x] injected.go`: line one\\x0aline two\\x0d\\x0a\\x00 ok (×2, last 2026-11-22T10:01:00Z)",
-				"- [2026-11-22T10:02:00Z] note: I\\x0aD one\\x0a## Known Issues\\x0atwo\\u2028three",
+				"- [2026-11-22T10:00:00Z] A\\x20B\\x0a##\\x20Lessons\\x20Learned: INT\\x201\\x60x Write\\x09x `ab\\x0a- [x] injected.go`: line one line two \\x00 ok (×2, last 2026-11-22T10:01:00Z)",
+				"- [2026-11-22T10:02:00Z] note: I\\x0aD one ## Known Issues two three",
 			),
 		},
 		{
@@ -245,7 +258,7 @@ func TestRecord(t *testing.T) {
 		},
 		{
 			name:  "a cut never splits an escape",
-			calls: []call{rec(0, "X", "INT-001", "Write", "a.go", strings.Repeat("a", 1995)+"\n\n")},
+			calls: []call{rec(0, "X", "INT-001", "Write", "a.go", strings.Repeat("a", 1995)+"\x00\x00")},
 			want:  fresh("- [2026-11-22T10:00:00Z] X: INT-001 Write `a.go`: " + strings.Repeat("a", 1995) + "…"),
 		},
 		{
