@@ -39,12 +39,19 @@ type Tool struct {
 type Tools map[string]Tool
 
 // Classify returns the class of a tool the table does not know: the
-// selection tool of intenthook's own MCP server under any server name, else
-// unclassified (allowed and not recorded before the fact, SPEC §4); the MCP
-// write tools are read by MCPTool before this is asked.
+// selection tool of intenthook's own MCP server under any server name;
+// another MCP server's tool that writes no file is exempt (allowed and not
+// recorded: the shipped matchers send every mcp__ call to the hooks, for
+// the write tools, and an issue tracker's create_issue is not a change to
+// the repository); else unclassified (allowed and not recorded before the
+// fact, SPEC §4). The MCP write tools are read by MCPTool before this is
+// asked.
 func Classify(name string) hook.Class {
 	if name == "select_active_intent" || (strings.HasPrefix(name, "mcp__") && strings.HasSuffix(name, "__select_active_intent")) {
 		return hook.ClassSelect
+	}
+	if _, ok := MCPToolName(name); ok {
+		return hook.ClassExempt
 	}
 	return hook.ClassUnclassified
 }
