@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -120,20 +121,33 @@ func hookFiles(dir string) []string {
 	return out
 }
 
-// Take pictures the targets under root. Content copies are written to
-// state/guard/ only when missing (the same catalog is kept once). head is
-// HEAD's commit ("" outside git).
+// Take pictures the targets under root. A file whose fingerprint is the
+// one state/guard/index remembers is not read again: its hash and its kept
+// copy are the index's (a copy is checked against its hash before it is
+// put back). Other files are read, hashed and copied, and the index
+// updated. head is HEAD's commit ("" outside git).
 func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, error) {
 	s := &Snapshot{Head: head, HooksDir: hooksDir, Files: make(map[string]File, len(targets)+4)}
+	idx := readIndex(root)
+	dirty := false
 	var errs []error
 	keep := func(rel string, kind Kind) {
-		f, content, err := look(abs(root, rel), kind)
+		path := abs(root, rel)
+		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+			if known, ok := idx[rel]; ok && known.FP == fingerprint(st) {
+				s.Files[rel] = File{Kind: kind, FP: known.FP, Hash: known.Hash, Kept: true}
+				return
+			}
+		}
+		f, content, err := look(path, kind)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		if content != nil {
 			if err := keepCopy(root, f.Hash, content); err == nil {
 				f.Kept = true
+				idx[rel] = f
+				dirty = true
 			} else {
 				errs = append(errs, err)
 			}
@@ -146,8 +160,40 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 	for _, p := range hookFiles(hooksDir) {
 		keep(relTo(root, p), Hook)
 	}
+	if dirty {
+		errs = append(errs, writeIndex(root, idx))
+	}
 	s.LedgerSize, s.LedgerTail = ledgerMark(root, -1)
 	return s, errors.Join(errs...)
+}
+
+// indexName remembers, per watched file, the fingerprint and hash of the
+// content last copied: "<rel>\t<fingerprint>\t<sha256>" lines.
+const indexName = "index"
+
+func readIndex(root string) map[string]File {
+	idx := map[string]File{}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), indexName))
+	if err != nil {
+		return idx
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		parts := strings.Split(line, "\t")
+		if len(parts) == 3 && len(parts[2]) == 64 {
+			idx[parts[0]] = File{FP: parts[1], Hash: parts[2], Kept: true}
+		}
+	}
+	return idx
+}
+
+func writeIndex(root string, idx map[string]File) error {
+	var b strings.Builder
+	for rel, f := range idx {
+		if f.Kept && !strings.ContainsAny(rel, "\t\n") {
+			b.WriteString(rel + "\t" + f.FP + "\t" + f.Hash + "\n")
+		}
+	}
+	return writeAtomic(filepath.Join(root, filepath.FromSlash(Dir), indexName), []byte(b.String()), 0o644)
 }
 
 // look pictures one path; content is returned when it is small enough to
@@ -178,8 +224,14 @@ func look(path string, kind Kind) (File, []byte, error) {
 	return f, data, nil
 }
 
+// fingerprint is size, modification time, inode and mode: a file replaced
+// by another (a rename over it) differs even with the same size and time.
 func fingerprint(st os.FileInfo) string {
-	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
+	ino := uint64(0)
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = uint64(sys.Ino)
+	}
+	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(ino, 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
 }
 
 func hashBytes(b []byte) string {
@@ -250,7 +302,7 @@ func ledgerMark(root string, size int64) (int64, string) {
 	buf := make([]byte, size-from)
 	n, _ := f.ReadAt(buf, from)
 	if int64(n) != size-from {
-		return size, "short"
+		return size, "short" // the file is shorter than size now
 	}
 	return size, hashBytes(buf)
 }
@@ -362,6 +414,9 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, err e
 		if content, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
 			return false, "", err
 		}
+		if hashBytes(content) != c.Before.Hash {
+			return false, "", fmt.Errorf("%s: the kept copy was changed", c.Rel)
+		}
 	}
 	if c.After.FP != "" {
 		name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(c.Rel, "/"))
@@ -406,10 +461,6 @@ func modeOf(fp string) os.FileMode {
 func LedgerIntact(root string, s *Snapshot) bool {
 	if s.LedgerSize == 0 {
 		return true
-	}
-	size, _ := ledgerMark(root, -1)
-	if size < s.LedgerSize {
-		return false
 	}
 	_, tail := ledgerMark(root, s.LedgerSize)
 	return tail == s.LedgerTail

@@ -142,3 +142,46 @@ func TestJournal(t *testing.T) {
 		t.Errorf("journal grew to %d bytes", st.Size())
 	}
 }
+
+// BenchmarkGuard is one shell call's cost: the picture before (a 4 KiB
+// catalog, config, ignore file, cache, eleven agents' settings files of
+// which one exists, git's config, a hooks directory of samples and one
+// hook) and the comparison after, nothing changed.
+func BenchmarkGuard(b *testing.B) {
+	root := b.TempDir()
+	files := map[string]string{
+		".orchestration/active_intents.yaml": strings.Repeat("# catalog line\n", 270),
+		".orchestration/config.yaml":         "governance: on\n",
+		".orchestration/.intentignore":       "vendor/**\n",
+		".orchestration/state/catalog.cache": strings.Repeat("c", 6000),
+		".claude/settings.json":              strings.Repeat("{}", 800),
+		".git/config":                        "[core]\n\tbare = false\n",
+		".git/hooks/pre-commit":              "#!/bin/sh\nintenthook precommit\n",
+		Ledger:                               strings.Repeat("{\"x\":1}\n", 10000),
+	}
+	for i := 0; i < 14; i++ {
+		files[".git/hooks/hook"+strings.Repeat("x", i)+".sample"] = strings.Repeat("#", 2000)
+	}
+	for rel, body := range files {
+		p := filepath.Join(root, rel)
+		_ = os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	settings := []string{".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex/hooks.json",
+		".github/hooks/intenthook.json", ".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json",
+		".windsurf/hooks.json", ".opencode/plugin/intenthook.ts", ".clinerules/hooks/PreToolUse"}
+	targets := Watch(root, settings, filepath.Join(root, ".git/config"))
+	hooks := filepath.Join(root, ".git/hooks")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := Take(root, targets, hooks, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := Compare(root, s, targets); len(c) != 0 || !LedgerIntact(root, s) {
+			b.Fatal("changed")
+		}
+	}
+}
