@@ -11,6 +11,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -106,7 +108,66 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		}
 		res.Findings = append(res.Findings, fs...)
 	}
+	fs, err := ledgerGrows(ctx, g, commits)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, fs...)
 	return res, nil
+}
+
+// ledgerGrows checks that the ledger only grows across the range, without
+// reading every commit's ledger (each is the whole history): every commit
+// that changes it must leave it at least as long as each parent's (object
+// sizes, from one git process), and the last commit's must keep every line
+// of the ledger each commit outside the range left (one diff per such
+// base). A line rewritten and restored between the two is not seen; its
+// end result is.
+func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+	inRange := map[string]bool{}
+	for _, c := range commits {
+		inRange[c.id] = true
+	}
+	var names []string
+	index := map[string]int{}
+	add := func(id string) {
+		if _, ok := index[id]; !ok {
+			index[id] = len(names)
+			names = append(names, id+":"+ledger.FileName)
+		}
+	}
+	var bases []string
+	for _, c := range commits {
+		add(c.id)
+		for _, p := range c.parents {
+			add(p)
+			if !inRange[p] && !slices.Contains(bases, p) {
+				bases = append(bases, p)
+			}
+		}
+	}
+	sizes := make([]int64, len(names))
+	if err := g.ObjectSizes(ctx, names, sizes); err != nil {
+		return nil, err
+	}
+	var fs []Finding
+	for _, c := range commits {
+		mine := sizes[index[c.id]]
+		for _, p := range c.parents {
+			if theirs := sizes[index[p]]; mine < theirs {
+				fs = append(fs, Finding{c.id, ledger.FileName, Error, fmt.Sprintf("the ledger shrank from %d to %d bytes against the parent %s: the ledger must only grow", theirs, mine, short(p))})
+			}
+		}
+	}
+	last := commits[len(commits)-1]
+	for _, b := range bases {
+		f, err := appendOnly(ctx, g, last.id, b)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f...)
+	}
+	return fs, nil
 }
 
 // readTraces reads the last commit's ledger once: it holds every earlier
@@ -144,8 +205,11 @@ func readTraces(ctx context.Context, g *git.Repo, last string) (map[string]map[s
 // judge checks one commit's changed paths against its own catalog and
 // .intentignore.
 func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[string]bool, untraced string) ([]Finding, error) {
-	names := []string{c.id + ":" + intents.File, c.id + ":.intentignore"}
+	names := []string{c.id + ":" + intents.File, c.id + ":" + workspace.IgnoreFile}
 	for _, p := range c.paths {
+		if workspace.Sidecar(p, "") {
+			p = "" // governance files are not judged, nor read (the ledger is large)
+		}
 		names = append(names, c.id+":"+p)
 	}
 	var catalog *intents.Catalog
@@ -178,15 +242,6 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		return nil, err
 	}
 	var fs []Finding
-	for _, p := range c.paths {
-		if p == ledger.FileName {
-			f, err := appendOnly(ctx, g, c)
-			if err != nil {
-				return nil, err
-			}
-			fs = append(fs, f...)
-		}
-	}
 	for i, p := range c.paths {
 		if precommit.Exempt(p, ignore) {
 			continue
@@ -250,38 +305,43 @@ func DefaultRange(ctx context.Context, g *git.Repo) (string, error) {
 	return "", fmt.Errorf("no default branch (origin/HEAD, main, master) to start the range from: give a REVISION-RANGE")
 }
 
-// appendOnly checks that the commit's ledger keeps every line of each
-// parent's ledger: lines may be added anywhere (a union merge interleaves
-// two branches' appends) but none removed or rewritten.
-func appendOnly(ctx context.Context, g *git.Repo, c commit) ([]Finding, error) {
-	names := []string{c.id + ":" + ledger.FileName}
-	for _, p := range c.parents {
-		names = append(names, p+":"+ledger.FileName)
+// appendOnly checks that commit id's ledger keeps every line of base's:
+// lines may be added anywhere (a union merge interleaves two branches'
+// appends) but none removed or rewritten. git compares the two blobs (in
+// C, its output only what changed).
+func appendOnly(ctx context.Context, g *git.Repo, id, base string) ([]Finding, error) {
+	out, err := g.Output(ctx, "diff-tree", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", base, id, "--", ledger.FileName)
+	if err != nil {
+		return nil, fmt.Errorf("diff-tree %s %s: %w", short(base), short(id), err)
 	}
-	mine := map[string]bool{}
-	var fs []Finding
-	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
-		if obj == nil {
-			return nil
-		}
-		sc := bufio.NewScanner(obj.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-		n := 0
-		for sc.Scan() {
-			n++
-			d := digest.Bytes(sc.Bytes())
-			if i == 0 {
-				mine[d] = true
-				continue
+	if n, removed := firstRemoved(out); removed {
+		return []Finding{{id, ledger.FileName, Error, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
+	}
+	return nil, nil
+}
+
+// firstRemoved reads a unified diff with no context and returns the
+// old-side line number of its first removed line.
+func firstRemoved(diff []byte) (line int, removed bool) {
+	old, inHunk := 0, false
+	for _, l := range bytes.Split(diff, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(l, []byte("diff --git ")):
+			inHunk = false
+		case bytes.HasPrefix(l, []byte("@@ -")):
+			inHunk = true
+			// @@ -start[,count] +start[,count] @@
+			f := strings.Fields(string(l))
+			if len(f) > 1 {
+				start, _, _ := strings.Cut(strings.TrimPrefix(f[1], "-"), ",")
+				old, _ = strconv.Atoi(start)
 			}
-			if !mine[d] {
-				fs = append(fs, Finding{c.id, ledger.FileName, Error, fmt.Sprintf("line %d of the parent %s's ledger was removed or rewritten: the ledger must only grow", n, short(c.parents[i-1]))})
-				return nil // the first is enough: later lines shift
-			}
+		case !inHunk: // the file header: ---, +++, index lines
+		case len(l) > 0 && l[0] == '-':
+			return old, true
 		}
-		return sc.Err()
-	})
-	return fs, err
+	}
+	return 0, false
 }
 
 // Markdown writes a pull-request summary: the counts, the ledger head and

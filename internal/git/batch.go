@@ -128,3 +128,34 @@ func parseHeader(h string) (*Object, error) {
 	}
 	return &Object{Type: f[1], Size: size}, nil
 }
+
+// ObjectSizes fills sizes with the size of each named object (-1 for a
+// name that resolves to nothing), from one `git cat-file --batch-check`
+// process: no object's content is read.
+func (r *Repo) ObjectSizes(ctx context.Context, names []string, sizes []int64) error {
+	cmd := r.Command(ctx, "cat-file", "--batch-check=%(objectsize)")
+	var in bytes.Buffer
+	for _, n := range names {
+		in.WriteString(n + "\n")
+	}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git cat-file --batch-check: %w", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(names) == 0 {
+		return nil
+	}
+	if len(lines) != len(names) {
+		return fmt.Errorf("git cat-file --batch-check: %d replies for %d names", len(lines), len(names))
+	}
+	for i, l := range lines {
+		n, err := strconv.ParseInt(l, 10, 64)
+		if err != nil {
+			n = -1 // "<name> missing"
+		}
+		sizes[i] = n
+	}
+	return nil
+}
