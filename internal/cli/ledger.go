@@ -180,6 +180,9 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 				for _, p := range rep.Forks {
 					fmt.Fprintf(a.stdout, "fork: %s\n", p)
 				}
+				for _, p := range rep.Warnings {
+					fmt.Fprintf(a.stdout, "warning: %s\n", p)
+				}
 				state := "ok"
 				if !rep.OK() {
 					state = fmt.Sprintf("%d error(s)", len(rep.Errors))

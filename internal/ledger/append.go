@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/redact"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -185,6 +186,14 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 			Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline moved to %s", len(fragment), rel),
 		}}}
 		l.stamp(repair, l.now())
+	}
+
+	// A torn tail is a crash mid-write, after the head's line: only a
+	// whole tail can be lost.
+	if repair == nil {
+		if repair = l.lostTail(t.Head); repair != nil {
+			l.stamp(repair, l.now())
+		}
 	}
 
 	a := &appender{w: w, tip: t.Head, lastID: t.id, fsync: l.Fsync}
@@ -376,19 +385,70 @@ func (l *Ledger) saveFragment(fragment []byte) (string, error) {
 // spaces, so that every rewrite is one small write over the same bytes (no
 // temporary file, no rename, no truncation: each costs more than the append
 // itself on an ordinary disk).
-const headSize = 128
+const headSize = 192
 
-// writeHead records the newest line in state/ledger.head, so that verify on
-// this machine notices when lines are later removed from the end. It is a
-// cache: failing to write it loses nothing.
+// headFile is what state/ledger.head holds: the newest line, and the git
+// commit checked out when it was written.
+type headFile struct {
+	Head
+	Commit string `json:"commit,omitempty"`
+}
+
+// Codes of the repair record an append writes when the ledger lost lines
+// since this branch's last append: an error, or a warning when the ledger
+// is the version committed at HEAD (a git reset or checkout explains it).
+const (
+	CodeTailLost          = "tail_lost"
+	CodeTailLostHeadMoved = "tail_lost_head_moved"
+)
+
+// lostTail compares this branch's head with the ledger's last line: when
+// lines the head names are gone (fewer lines, or the last one rewritten),
+// it returns the repair record saying so, which keeps verify reporting it
+// after any number of later appends. A ledger that grew past the head (a
+// merge, another tool) is no loss.
+func (l *Ledger) lostTail(tip Head) *Record {
+	b, err := os.ReadFile(headPath(l.Root))
+	if err != nil {
+		return nil
+	}
+	var h headFile
+	if json.Unmarshal(bytes.TrimSpace(b), &h) != nil || h.Seq == 0 || h.Hash == "" {
+		return nil
+	}
+	if tip.Seq > h.Seq || (tip.Seq == h.Seq && tip.Hash == h.Hash) {
+		return nil
+	}
+	code := CodeTailLost
+	moved := ""
+	if now := git.Revision(l.Root); now != "" && committed(l.Root) {
+		code, moved = CodeTailLostHeadMoved, fmt.Sprintf("; the ledger is the one committed at HEAD %.12s (a git reset or checkout put it there; the last append was at %.12s)", now, h.Commit)
+	}
+	what := fmt.Sprintf("lines after seq %d are gone (the last append ended at seq %d, %s)", tip.Seq, h.Seq, h.Hash)
+	if tip.Seq == h.Seq {
+		what = fmt.Sprintf("the line at seq %d was rewritten (it was %s)", h.Seq, h.Hash)
+	}
+	return &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
+		Event:   EventRepair,
+		Success: true,
+		Code:    NullString(code),
+		Reason:  "ledger tail lost: " + what + moved,
+	}}}
+}
+
+// writeHead records the newest line in state/ledger.head (one per git
+// branch: a checkout brings another branch's ledger, shorter or longer, and
+// is no removed tail), so that verify on this machine notices when lines
+// are later removed from the end. It is a cache: failing to write it loses
+// nothing.
 func (l *Ledger) writeHead(h Head) {
-	b, err := json.Marshal(h)
+	b, err := json.Marshal(headFile{h, git.Revision(l.Root)})
 	if err != nil || len(b) >= headSize {
 		return
 	}
 	line := append(b, bytes.Repeat([]byte(" "), headSize-1-len(b))...)
 	line = append(line, '\n')
-	f, err := os.OpenFile(state.Path(l.Root, headName), os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(headPath(l.Root), os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
@@ -515,4 +575,25 @@ func (l *Ledger) loadSpool() ([]spooled, error) {
 // (".name.tmp-…") and files set aside as .bad.
 func isSpoolFile(name string) bool {
 	return !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".json")
+}
+
+// committed reports whether the ledger file is the version committed at
+// HEAD: git put it there (a reset, a checkout), nobody edited it. It runs
+// git, on the rare path of a lost tail only.
+func committed(root string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := git.Output(ctx, root, nil, "diff", "--quiet", "--no-ext-diff", "--no-textconv", "HEAD", "--", FileName)
+	return err == nil
+}
+
+// headPath is the head file of the branch checked out at root:
+// state/ledger@<branch>.head, state/ledger@detached.head, or
+// state/ledger.head outside git.
+func headPath(root string) string {
+	ref := git.HeadRef(root)
+	if ref == "" {
+		return state.Path(root, headName)
+	}
+	return state.Path(root, "ledger@"+strings.NewReplacer("/", "%2F", "%", "%25").Replace(ref)+".head")
 }

@@ -18,7 +18,7 @@ import (
 // File names, relative to the workspace root.
 const (
 	FileName = ".orchestration/agent_trace.jsonl"
-	headName = "ledger.head" // under state/
+	headName = "ledger.head" // under state/; per branch: ledger@<branch>.head
 	spoolDir = "spool"       // under state/
 )
 

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
-	"github.com/intenthook/intenthook/internal/state"
 )
 
 // Problem is one finding of Verify. Line is 1-based; 0 is the ledger as a
@@ -38,7 +37,10 @@ type Report struct {
 	Head    Head      // the last line's seq and digest
 	Errors  []Problem // the ledger is damaged or was edited
 	Forks   []Problem // lines continuing an earlier line (a git union merge): accepted
-	Size    int64     // bytes read, from the start of the file
+	// Warnings are losses an append recorded that git can explain (lines
+	// gone after HEAD moved, as a reset does).
+	Warnings []Problem
+	Size     int64 // bytes read, from the start of the file
 }
 
 // OK reports whether the ledger verified: forks are not errors.
@@ -131,6 +133,9 @@ func (v *verifier) line(ck *checked) {
 	v.rep.Records++
 	if v.each != nil {
 		v.each(line)
+	}
+	if bytes.Contains(line, []byte(`"code":"tail_lost`)) {
+		v.lostTail(n, line)
 	}
 	m := c.Metadata.Intenthook
 	if m.Seq == nil && c.Version == "" && !v.chained {
@@ -253,7 +258,7 @@ func appendedOnly(root string) bool {
 	if err != nil {
 		return false
 	}
-	hs, err := os.Stat(state.Path(root, headName))
+	hs, err := os.Stat(headPath(root))
 	return err == nil && !ls.ModTime().After(hs.ModTime())
 }
 
@@ -288,7 +293,7 @@ func forkMessage(from seen) string {
 
 // checkHead compares state/ledger.head, when there is one, with the lines seen.
 func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...any)) {
-	b, err := os.ReadFile(state.Path(root, headName))
+	b, err := os.ReadFile(headPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -380,4 +385,19 @@ func chainFields(line []byte) (chain, error) {
 	c.Version = "0.1.0"
 	c.Metadata.Intenthook.Seq = &seq
 	return c, nil
+}
+
+// lostTail reports a repair record an append wrote when lines it had
+// written were gone: an error, a warning when git HEAD had moved.
+func (v *verifier) lostTail(n int, line []byte) {
+	r, err := ParseLine(line)
+	if err != nil || r.Metadata.Intenthook.Event != EventRepair {
+		return
+	}
+	switch string(r.Metadata.Intenthook.Code) {
+	case CodeTailLost:
+		v.errorf(n, "%s", r.Metadata.Intenthook.Reason)
+	case CodeTailLostHeadMoved:
+		v.rep.Warnings = append(v.rep.Warnings, Problem{n, r.Metadata.Intenthook.Reason})
+	}
 }
