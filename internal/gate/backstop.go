@@ -158,14 +158,14 @@ func (g *Gate) snapshot(ctx context.Context, readOnly bool) *state.Pending {
 		return nil
 	}
 	g.explain.step("backstop", "snapshot", fmt.Sprintf("%d changed path(s) before the command", len(paths)))
-	return &state.Pending{Backstop: true, Snapshot: paths}
+	return &state.Pending{Backstop: true, Snapshot: paths, Reflog: git.ReflogSize(g.Root)}
 }
 
 // changedSince returns the paths whose size or modification time differs
 // from the snapshot (new in git status, changed since, or restored to their
 // committed state), each with the digest of its content now ("" when gone):
 // only these are read.
-func (g *Gate) changedSince(ctx context.Context, before map[string]string) (changed, after map[string]string) {
+func (g *Gate) changedSince(ctx context.Context, before map[string]string, reflog int64) (changed, after map[string]string) {
 	after, ok := g.dirtyPaths(ctx)
 	if !ok {
 		return nil, nil
@@ -181,10 +181,50 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string) (chan
 			changed[p] = ""
 		}
 	}
+	for p := range g.committedSince(ctx, reflog) {
+		changed[p] = ""
+	}
 	for p := range changed {
 		changed[p], _ = digest.File(filepath.Join(g.Root, filepath.FromSlash(p)))
 	}
 	return changed, after
+}
+
+// committedSince returns the paths (root-relative) of the commits the
+// command made itself — HEAD's reflog entries after the snapshot that are
+// commits, amends, cherry-picks or reverts — which `git status` no longer
+// shows: `awk … && git commit --no-verify -am x` is judged like the awk.
+// A pull, checkout, reset or rebase moves HEAD to commits made elsewhere,
+// which are not the command's doing.
+func (g *Gate) committedSince(ctx context.Context, reflog int64) map[string]bool {
+	out := map[string]bool{}
+	var made []string
+	for _, e := range git.Reflog(g.Root, reflog) {
+		switch {
+		case strings.HasPrefix(e.Message, "commit (merge)"): // brings other commits' changes
+		case strings.HasPrefix(e.Message, "commit"), strings.HasPrefix(e.Message, "cherry-pick"), strings.HasPrefix(e.Message, "revert"):
+			made = append(made, e.New)
+		}
+	}
+	if len(made) == 0 {
+		return out
+	}
+	_, paths, err := git.Locate(ctx, g.Root, g.Root)
+	if err != nil {
+		return out
+	}
+	for _, id := range made {
+		names, err := g.git(ctx, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z", id)
+		if err != nil {
+			continue
+		}
+		for _, p := range git.NulList(names) {
+			if rel, ok := paths.ToRoot(p); ok && !strings.HasPrefix(rel, ".orchestration/") {
+				out[rel] = true
+			}
+		}
+	}
+	return out
 }
 
 // backstop compares the work tree with the call's snapshot. Changes inside
@@ -192,7 +232,7 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string) (chan
 // violations: recorded, and answered with exit 2 telling the model to
 // revert them.
 func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, []change) {
-	changed, after := g.changedSince(ctx, pending.Snapshot)
+	changed, after := g.changedSince(ctx, pending.Snapshot, pending.Reflog)
 	others := g.othersWrites(pending.At)
 	in := g.Catalog.Find(intentID)
 	var inScope []change

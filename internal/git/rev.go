@@ -279,3 +279,52 @@ func ConfigAndHooks(root string) (config, hooks string) {
 	}
 	return config, hooks
 }
+
+// ReflogEntry is one line of HEAD's reflog.
+type ReflogEntry struct {
+	Old, New, Message string
+}
+
+// ReflogSize is the size of HEAD's reflog (0 when there is none): what
+// Reflog later reads from.
+func ReflogSize(root string) int64 {
+	gitDir, ok := findGitDir(root)
+	if !ok {
+		return 0
+	}
+	st, err := os.Stat(filepath.Join(gitDir, "logs", "HEAD"))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// Reflog returns HEAD's reflog entries written after offset (a size
+// ReflogSize returned earlier): what git did to HEAD since.
+func Reflog(root string, offset int64) []ReflogEntry {
+	gitDir, ok := findGitDir(root)
+	if !ok {
+		return nil
+	}
+	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() <= offset {
+		return nil
+	}
+	buf := make([]byte, min(st.Size()-offset, 1<<20))
+	n, _ := f.ReadAt(buf, offset)
+	var out []ReflogEntry
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		head, msg, ok := strings.Cut(line, "\t")
+		f := strings.Fields(head)
+		if !ok || len(f) < 2 {
+			continue
+		}
+		out = append(out, ReflogEntry{Old: f[0], New: f[1], Message: msg})
+	}
+	return out
+}

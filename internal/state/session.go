@@ -36,6 +36,9 @@ type Pending struct {
 	// status reported before the call ("" for a deleted one).
 	Backstop bool              `json:"backstop,omitempty"`
 	Snapshot map[string]string `json:"snapshot,omitempty"`
+	// Reflog is the size of HEAD's reflog before the call: commits the
+	// command made are read from what follows.
+	Reflog int64 `json:"reflog,omitempty"`
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
