@@ -128,3 +128,7 @@ sed 's/^/    /' .orchestration/intent_map.md
 echo
 echo "${bold}# Lessons recorded for agents (.orchestration/CLAUDE.md, Lessons Learned)${off}"
 sed -n '/^## Lessons Learned/,/^## Project/p' .orchestration/CLAUDE.md | grep '^- ' | sed 's/^/    /'
+echo
+echo "${bold}# The report people look at (intenthook report)${off}"
+"$bin" report -o "$here/bin/intenthook-report.html" | sed 's/^/    /'
+echo "    open it in a browser: a board of the intents, their dependencies, and each one's timeline"

@@ -1,0 +1,248 @@
+// Package report builds the self-contained HTML report of a workspace: the
+// intents as a board by status with their dependency graph, and per intent
+// its timeline of changes, denials and violations, its files, sessions and
+// models, and the audit's findings. One file, no network: html/template,
+// inline CSS and SVG, a few lines of JavaScript for the filters.
+package report
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/audit"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// Options say what goes into a report.
+type Options struct {
+	Root    string
+	Catalog *intents.Catalog
+	// Since, when set, keeps only the ledger's records from then on (the
+	// range of a pull request).
+	Since time.Time
+	Range string // the revision range shown, "" for the whole ledger
+	// Findings are the audit's, when a range was audited.
+	Findings []audit.Finding
+	Now      time.Time
+	// MaxEvents bounds each intent's timeline (the newest are kept); the
+	// counts cover every record.
+	MaxEvents int
+}
+
+// Statuses are the board's columns, in order.
+var Statuses = []intents.Status{intents.Pending, intents.InProgress, intents.Blocked, intents.Complete, intents.Archived}
+
+// Report is what the template shows.
+type Report struct {
+	Generated string
+	Range     string
+	Head      ledger.Head
+	Records   int
+	Columns   []Column
+	Intents   []*Intent // catalog order, then intents only the ledger names
+	Graph     Graph
+	Findings  []audit.Finding
+	Dates     []string // every day with an event, for the date filter's bounds
+}
+
+// Column is one status of the board.
+type Column struct {
+	Status  string
+	Intents []*Intent
+}
+
+// Intent is one intent's part of the report.
+type Intent struct {
+	ID, Name, Status string
+	Scope            []string
+	DependsOn        []string
+	Parent           string
+	Known            bool // in the catalog (else only the ledger names it)
+	Changes          int
+	Denials          int
+	Violations       int
+	Transitions      int
+	Files            []FileCount
+	Sessions         []string
+	Models           []string
+	Events           []Event // newest first
+	More             int     // events left out of the timeline
+	First, Last      string  // dates of the first and last event
+}
+
+// FileCount is a file and how many records changed it.
+type FileCount struct {
+	Path  string
+	Count int
+}
+
+// Event is one line of an intent's timeline.
+type Event struct {
+	Time, Date string
+	Kind       string // change, denial, violation, transition, other
+	Tool       string
+	What       string
+	Session    string
+}
+
+// Build reads the ledger once and gathers the report.
+func Build(opt Options) (*Report, error) {
+	if opt.MaxEvents <= 0 {
+		opt.MaxEvents = 200
+	}
+	r := &Report{Generated: opt.Now.UTC().Format("2006-01-02 15:04 UTC"), Range: opt.Range, Findings: opt.Findings}
+	byID := map[string]*Intent{}
+	var order []*Intent
+	add := func(id string) *Intent {
+		if in, ok := byID[id]; ok {
+			return in
+		}
+		in := &Intent{ID: id, Name: "(not in the catalog)", Status: "UNKNOWN"}
+		if id == "" {
+			in.Name = "records under no intent"
+		}
+		byID[id] = in
+		order = append(order, in)
+		return in
+	}
+	if opt.Catalog != nil {
+		for _, c := range opt.Catalog.All() {
+			in := add(c.ID)
+			in.Name, in.Status, in.Scope, in.DependsOn, in.Parent, in.Known = c.Name, string(c.Status), c.OwnedScope, c.DependsOn, c.ParentIntent, true
+		}
+	}
+	files := map[*Intent]map[string]int{}
+	sessions := map[*Intent]map[string]bool{}
+	models := map[*Intent]map[string]bool{}
+	dates := map[string]bool{}
+	err := ledger.Scan(opt.Root, func(line []byte, rec *ledger.Record, err error) error {
+		if err != nil || rec == nil {
+			return nil // verify reports damaged lines; the report shows the rest
+		}
+		m := &rec.Metadata.Intenthook
+		r.Records++
+		r.Head = ledger.Head{Seq: m.Seq}
+		t, _ := time.Parse(time.RFC3339Nano, rec.Timestamp)
+		if !opt.Since.IsZero() && t.Before(opt.Since) {
+			return nil
+		}
+		in := add(string(m.IntentID))
+		ev := Event{Time: t.UTC().Format("2006-01-02 15:04:05"), Date: t.UTC().Format("2006-01-02"), Tool: m.ToolName, Session: m.SessionID}
+		var paths []string
+		for _, f := range rec.Files {
+			paths = append(paths, f.Path)
+			for _, c := range f.Conversations {
+				if c.Contributor != nil && c.Contributor.ModelID != "" {
+					setAdd(models, in, c.Contributor.ModelID)
+				}
+			}
+		}
+		switch {
+		case m.Event == ledger.EventViolation:
+			in.Violations++
+			ev.Kind = "violation"
+			named := m.Paths
+			if len(named) == 0 {
+				named = paths
+			}
+			ev.What = cmp.Or(string(m.Code), "violation") + ": " + strings.Join(named, ", ")
+		case m.Decision == "deny":
+			in.Denials++
+			ev.Kind = "denial"
+			ev.What = cmp.Or(firstLine(m.Reason), string(m.Code))
+		case m.To != "":
+			in.Transitions++
+			ev.Kind = "transition"
+			ev.What = m.From + " → " + m.To
+			if m.Reason != "" {
+				ev.What += ": " + firstLine(m.Reason)
+			}
+		case len(rec.Files) > 0:
+			in.Changes++
+			ev.Kind = "change"
+			ev.What = m.MutationClass + " " + strings.Join(paths, ", ")
+			if files[in] == nil {
+				files[in] = map[string]int{}
+			}
+			for _, p := range paths {
+				files[in][p]++
+			}
+		default:
+			ev.Kind = "other"
+			ev.What = cmp.Or(m.Command, m.Event)
+		}
+		if m.SessionID != "" {
+			setAdd(sessions, in, m.SessionID)
+		}
+		dates[ev.Date] = true
+		if in.First == "" {
+			in.First = ev.Date
+		}
+		in.Last = ev.Date
+		in.Events = append(in.Events, ev)
+		if len(in.Events) > 2*opt.MaxEvents { // keep memory flat on a long ledger
+			in.More += len(in.Events) - opt.MaxEvents
+			in.Events = slices.Clone(in.Events[len(in.Events)-opt.MaxEvents:])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range order {
+		if len(in.Events) > opt.MaxEvents {
+			in.More += len(in.Events) - opt.MaxEvents
+			in.Events = in.Events[len(in.Events)-opt.MaxEvents:]
+		}
+		slices.Reverse(in.Events)
+		for p, n := range files[in] {
+			in.Files = append(in.Files, FileCount{p, n})
+		}
+		slices.SortFunc(in.Files, func(a, b FileCount) int { return cmp.Or(b.Count-a.Count, strings.Compare(a.Path, b.Path)) })
+		in.Sessions = sortedKeys(sessions[in])
+		in.Models = sortedKeys(models[in])
+	}
+	// Intents only the ledger names, and records of no intent, are shown
+	// when they have something to show.
+	for _, in := range order {
+		if in.Known || len(in.Events) > 0 {
+			r.Intents = append(r.Intents, in)
+		}
+	}
+	for _, s := range Statuses {
+		col := Column{Status: string(s)}
+		for _, in := range r.Intents {
+			if in.Status == string(s) {
+				col.Intents = append(col.Intents, in)
+			}
+		}
+		r.Columns = append(r.Columns, col)
+	}
+	r.Dates = sortedKeys(dates)
+	r.Graph = layout(r.Intents)
+	return r, nil
+}
+
+func setAdd(m map[*Intent]map[string]bool, in *Intent, v string) {
+	if m[in] == nil {
+		m[in] = map[string]bool{}
+	}
+	m[in][v] = true
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
