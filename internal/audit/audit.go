@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -314,34 +313,10 @@ func appendOnly(ctx context.Context, g *git.Repo, id, base string) ([]Finding, e
 	if err != nil {
 		return nil, fmt.Errorf("diff-tree %s %s: %w", short(base), short(id), err)
 	}
-	if n, removed := firstRemoved(out); removed {
+	if n, removed := git.FirstRemoved(out); removed {
 		return []Finding{{id, ledger.FileName, Error, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
 	}
 	return nil, nil
-}
-
-// firstRemoved reads a unified diff with no context and returns the
-// old-side line number of its first removed line.
-func firstRemoved(diff []byte) (line int, removed bool) {
-	old, inHunk := 0, false
-	for _, l := range bytes.Split(diff, []byte("\n")) {
-		switch {
-		case bytes.HasPrefix(l, []byte("diff --git ")):
-			inHunk = false
-		case bytes.HasPrefix(l, []byte("@@ -")):
-			inHunk = true
-			// @@ -start[,count] +start[,count] @@
-			f := strings.Fields(string(l))
-			if len(f) > 1 {
-				start, _, _ := strings.Cut(strings.TrimPrefix(f[1], "-"), ",")
-				old, _ = strconv.Atoi(start)
-			}
-		case !inHunk: // the file header: ---, +++, index lines
-		case len(l) > 0 && l[0] == '-':
-			return old, true
-		}
-	}
-	return 0, false
 }
 
 // Markdown writes a pull-request summary: the counts, the ledger head and

@@ -1,11 +1,13 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -136,4 +138,28 @@ func (p Paths) ToGit(rel string) (string, bool) {
 		return strings.CutPrefix(rel, p.above)
 	}
 	return p.prefix + rel, true
+}
+
+// FirstRemoved reads a unified diff with no context and returns the
+// old-side line number of its first removed line.
+func FirstRemoved(diff []byte) (line int, removed bool) {
+	old, inHunk := 0, false
+	for _, l := range bytes.Split(diff, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(l, []byte("diff --git ")):
+			inHunk = false
+		case bytes.HasPrefix(l, []byte("@@ -")):
+			inHunk = true
+			// @@ -start[,count] +start[,count] @@
+			f := strings.Fields(string(l))
+			if len(f) > 1 {
+				start, _, _ := strings.Cut(strings.TrimPrefix(f[1], "-"), ",")
+				old, _ = strconv.Atoi(start)
+			}
+		case !inHunk: // the file header: ---, +++, index lines
+		case len(l) > 0 && l[0] == '-':
+			return old, true
+		}
+	}
+	return 0, false
 }

@@ -81,6 +81,9 @@ type Snapshot struct {
 	Ignore     *workspace.Ignore
 	Traces     map[string]Trace // by path; absent: no record
 	Ledger     ledger.Report
+	// Extends holds the finding of a staged ledger that drops or rewrites
+	// lines of HEAD's.
+	Extends []Finding
 }
 
 // Result is what the check found.
@@ -129,6 +132,7 @@ func Check(s *Snapshot, strict bool) *Result {
 	r := &Result{Governed: true}
 	r.Findings = append(r.Findings, catalogFindings(s)...)
 	r.Findings = append(r.Findings, ledgerFindings(&s.Ledger)...)
+	r.Findings = append(r.Findings, s.Extends...)
 	untraced := Warning
 	if strict {
 		untraced = Error

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -99,6 +100,9 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		return nil, err
 	}
 	s.Traces, s.Ledger = traces(root, s.Staged)
+	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
+		s.Extends = checkExtends(ctx, g, p, root)
+	}
 	return s, nil
 }
 

@@ -1,0 +1,118 @@
+package precommit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// CodeLedgerRewritten is the finding of a staged ledger that does not keep
+// every line HEAD's ledger has.
+const CodeLedgerRewritten = "ledger_rewritten"
+
+// extendsCache remembers, under state/precommit/, the last staged ledger
+// found to extend HEAD's: its blob, size and the digest of its last line.
+// Once committed it is HEAD's ledger, and the next check only looks at the
+// staged ledger's bytes where HEAD's ended (the hash chain pins everything
+// before that line).
+type extendsCache struct {
+	Blob string `json:"blob"`
+	Size int64  `json:"size"`
+	Last string `json:"last"` // sha256 hex of the line ending at Size
+}
+
+func extendsPath(root string) string { return state.Path(root, "precommit", "extends.json") }
+
+// checkExtends makes sure the staged ledger keeps every line of HEAD's, in
+// order (lines may be added, by appends or by a union merge): a commit
+// cannot drop or rewrite committed history. Cheap when the previous check
+// remembered HEAD's ledger (one git rev-parse, one git diff --quiet, a read
+// of one line); else one git diff of the two blobs, whose output is only
+// what changed.
+func checkExtends(ctx context.Context, g *git.Repo, gitPath, root string) []Finding {
+	out, err := g.Output(ctx, "rev-parse", "-q", "--verify", "HEAD:"+gitPath)
+	head := strings.TrimSpace(string(out))
+	if err != nil || head == "" {
+		return nil // no ledger committed yet: nothing to keep
+	}
+	out, err = g.Output(ctx, "rev-parse", "-q", "--verify", ":0:"+gitPath)
+	staged := strings.TrimSpace(string(out))
+	if err != nil || staged == "" {
+		return []Finding{{Error, CodeLedgerRewritten, ledger.FileName, "the commit deletes the ledger HEAD has: its history must stay"}}
+	}
+	if staged == head {
+		return nil
+	}
+	file := filepath.Join(root, filepath.FromSlash(ledger.FileName))
+	// The working file is the staged blob when git sees no change between
+	// them (a stat comparison): then its bytes can be read at any offset.
+	_, dirty := g.Output(ctx, "diff", "--quiet", "--no-ext-diff", "--no-textconv", "--", gitPath)
+	worktreeIsStaged := dirty == nil
+	var c extendsCache
+	fast := false
+	if data, err := os.ReadFile(extendsPath(root)); err == nil && json.Unmarshal(data, &c) == nil && c.Blob == head && worktreeIsStaged {
+		last, ok := lineEndingAt(file, c.Size)
+		fast = ok && last == c.Last
+	}
+	// Not known, or HEAD's last line is not where HEAD's ledger ended (a
+	// union merge may put the other branch's lines first): git compares.
+	if !fast {
+		diff, err := g.Output(ctx, "diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--", gitPath)
+		if err != nil {
+			return []Finding{{Error, CodeLedgerRewritten, ledger.FileName, "cannot compare the staged ledger with HEAD's: " + err.Error()}}
+		}
+		if n, removed := git.FirstRemoved(diff); removed {
+			return []Finding{{Error, CodeLedgerRewritten, ledger.FileName, fmt.Sprintf("line %d of HEAD's ledger is removed or rewritten in the staged one: the ledger only grows (restore it: git checkout HEAD -- %s, then append)", n, ledger.FileName)}}
+		}
+	}
+	// Remember the staged ledger: after the commit it is HEAD's.
+	if worktreeIsStaged {
+		if st, err := os.Stat(file); err == nil {
+			if last, ok := lineEndingAt(file, st.Size()); ok && state.Ensure(root, "precommit") == nil {
+				data, _ := json.Marshal(extendsCache{Blob: staged, Size: st.Size(), Last: last})
+				_ = state.WriteFile(extendsPath(root), data, 0o644, false)
+			}
+		}
+	}
+	return nil
+}
+
+// lineEndingAt returns the sha256 of the line whose newline is the byte
+// before end, reading backwards from there only.
+func lineEndingAt(path string, end int64) (string, bool) {
+	f, err := os.Open(path)
+	if err != nil || end <= 0 {
+		return "", false
+	}
+	defer f.Close()
+	const chunk = 64 << 10
+	var line []byte
+	var nl [1]byte
+	if _, err := f.ReadAt(nl[:], end-1); err != nil || nl[0] != '\n' {
+		return "", false
+	}
+	for pos := end - 1; pos > 0; {
+		from := max(pos-chunk, 0)
+		buf := make([]byte, pos-from)
+		if _, err := f.ReadAt(buf, from); err != nil {
+			return "", false
+		}
+		if i := strings.LastIndexByte(string(buf), '\n'); i >= 0 {
+			line = append(buf[i+1:], line...)
+			break
+		}
+		line = append(buf, line...)
+		pos = from
+	}
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:]), true
+}
