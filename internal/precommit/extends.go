@@ -25,9 +25,29 @@ const CodeLedgerRewritten = "ledger_rewritten"
 // staged ledger's bytes where HEAD's ended (the hash chain pins everything
 // before that line).
 type extendsCache struct {
+	Blobs []knownBlob `json:"blobs"` // the newest last, a few kept
+}
+
+// knownBlob is a staged ledger that passed: its size and the digest of its
+// last line.
+type knownBlob struct {
 	Blob string `json:"blob"`
+	Head string `json:"head"` // the HEAD ledger blob it was checked against
 	Size int64  `json:"size"`
 	Last string `json:"last"` // sha256 hex of the line ending at Size
+}
+
+// keepBlobs is how many passed ledgers are remembered: HEAD's, and the one
+// staged now, checked again when the commit is retried.
+const keepBlobs = 4
+
+func (c *extendsCache) find(blob string) (knownBlob, bool) {
+	for _, b := range c.Blobs {
+		if b.Blob == blob {
+			return b, true
+		}
+	}
+	return knownBlob{}, false
 }
 
 func extendsPath(root string) string { return state.Path(root, "precommit", "extends.json") }
@@ -59,9 +79,14 @@ func checkExtends(ctx context.Context, g *git.Repo, gitPath, root string) []Find
 	worktreeIsStaged := dirty == nil
 	var c extendsCache
 	fast := false
-	if data, err := os.ReadFile(extendsPath(root)); err == nil && json.Unmarshal(data, &c) == nil && c.Blob == head && worktreeIsStaged {
-		last, ok := lineEndingAt(file, c.Size)
-		fast = ok && last == c.Last
+	if data, err := os.ReadFile(extendsPath(root)); err == nil && json.Unmarshal(data, &c) == nil && worktreeIsStaged {
+		if b, ok := c.find(staged); ok && b.Head == head {
+			return nil // this staged ledger passed against this HEAD already
+		}
+		if known, ok := c.find(head); ok {
+			last, ok := lineEndingAt(file, known.Size)
+			fast = ok && last == known.Last
+		}
 	}
 	// Not known, or HEAD's last line is not where HEAD's ledger ended (a
 	// union merge may put the other branch's lines first): git compares.
@@ -78,7 +103,9 @@ func checkExtends(ctx context.Context, g *git.Repo, gitPath, root string) []Find
 	if worktreeIsStaged {
 		if st, err := os.Stat(file); err == nil {
 			if last, ok := lineEndingAt(file, st.Size()); ok && state.Ensure(root, "precommit") == nil {
-				data, _ := json.Marshal(extendsCache{Blob: staged, Size: st.Size(), Last: last})
+				c.Blobs = append(c.Blobs, knownBlob{Blob: staged, Head: head, Size: st.Size(), Last: last})
+				c.Blobs = c.Blobs[max(len(c.Blobs)-keepBlobs, 0):]
+				data, _ := json.Marshal(c)
 				_ = state.WriteFile(extendsPath(root), data, 0o644, false)
 			}
 		}
