@@ -206,19 +206,26 @@ func BuiltinFSMonitor(gitDir string) bool {
 	if err != nil {
 		return false
 	}
+	v, ok := coreValue(data, "fsmonitor")
+	return ok && strings.EqualFold(v, "true")
+}
+
+// coreValue returns the value of core.<key> in a git config file's text
+// (the first one; enough for the keys read here).
+func coreValue(config []byte, key string) (string, bool) {
 	inCore := false
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(string(config), "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
 			inCore = strings.EqualFold(strings.Trim(line, "[] \t"), "core")
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), "fsmonitor") {
-			return strings.EqualFold(strings.TrimSpace(v), "true")
+		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), key) {
+			return strings.TrimSpace(v), true
 		}
 	}
-	return false
+	return "", false
 }
 
 // HeadRef names what HEAD points at, without running git: the branch
@@ -256,26 +263,17 @@ func ConfigAndHooks(root string) (config, hooks string) {
 	if err != nil {
 		return config, hooks
 	}
-	inCore := false
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			inCore = strings.EqualFold(strings.Trim(line, "[] \t"), "core")
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if inCore && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
-			p := strings.Trim(strings.TrimSpace(v), `"`)
-			if strings.HasPrefix(p, "~/") {
-				if home, err := os.UserHomeDir(); err == nil {
-					p = filepath.Join(home, p[2:])
-				}
+	if v, ok := coreValue(data, "hookspath"); ok {
+		p := strings.Trim(v, `"`)
+		if strings.HasPrefix(p, "~/") {
+			if home, err := os.UserHomeDir(); err == nil {
+				p = filepath.Join(home, p[2:])
 			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(top, p)
-			}
-			hooks = p
 		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(top, p)
+		}
+		hooks = p
 	}
 	return config, hooks
 }
