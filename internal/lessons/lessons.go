@@ -231,7 +231,7 @@ type doc struct{ *markdown.Doc }
 
 // noteLine matches a note Note wrote: its intent token.
 var noteLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^- \\[[^\\]]*\\] note: (\\S+) ")
+	return regexp.MustCompile(`^- \[[^\]]*\] note: (\S+) `)
 })
 
 // Relevant returns the lessons of file (relative to root; empty means
