@@ -326,3 +326,22 @@ func Reflog(root string, offset int64) []ReflogEntry {
 	}
 	return out
 }
+
+// HeadInfo is HeadRef and Revision from one look for the git directory.
+func HeadInfo(root string) (ref, commit string) {
+	gitDir, ok := findGitDir(root)
+	if !ok {
+		return "", ""
+	}
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", ""
+	}
+	content := strings.TrimSpace(string(head))
+	commit = resolve(gitDir, readCommonDir(gitDir), content, 0)
+	r, isRef := strings.CutPrefix(content, "ref: ")
+	if !isRef {
+		return "detached", commit
+	}
+	return strings.TrimPrefix(r, "refs/heads/"), commit
+}

@@ -188,18 +188,26 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 		l.stamp(repair, l.now())
 	}
 
+	// The branch's head file is opened once: read for a lost tail, then
+	// rewritten in place after the append. Without it (no state/ yet),
+	// nothing is compared and nothing remembered: it is a cache.
+	branch := currentBranch(l.Root)
+	head, _ := os.OpenFile(branch.path, os.O_RDWR|os.O_CREATE, 0o644)
+	if head != nil {
+		defer head.Close()
+	}
 	// A torn tail is a crash mid-write, after the head's line: only a
 	// whole tail can be lost.
-	if repair == nil {
-		if repair = l.lostTail(t.Head); repair != nil {
+	if repair == nil && head != nil {
+		if repair = l.lostTail(t.Head, head, branch); repair != nil {
 			l.stamp(repair, l.now())
 		}
 	}
 
 	a := &appender{w: w, tip: t.Head, lastID: t.id, fsync: l.Fsync}
 	defer func() {
-		if a.tip != t.Head {
-			l.writeHead(a.tip)
+		if a.tip != t.Head && head != nil {
+			writeHead(head, a.tip, branch)
 		}
 	}()
 
@@ -407,9 +415,15 @@ const (
 // it returns the repair record saying so, which keeps verify reporting it
 // after any number of later appends. A ledger that grew past the head (a
 // merge, another tool) is no loss.
-func (l *Ledger) lostTail(tip Head) *Record {
-	b, err := os.ReadFile(headPath(l.Root))
-	if err != nil {
+func (l *Ledger) lostTail(tip Head, f *os.File, br branchHead) *Record {
+	buf := make([]byte, headSize)
+	n, _ := f.ReadAt(buf, 0)
+	b := buf[:n]
+	if n == 0 {
+		return nil
+	}
+	// The usual case, read without decoding: the head names the tip.
+	if bytes.HasPrefix(b, []byte(`{"seq":`+strconv.FormatInt(tip.Seq, 10)+`,"hash":"`+tip.Hash+`"`)) {
 		return nil
 	}
 	var h headFile
@@ -421,8 +435,8 @@ func (l *Ledger) lostTail(tip Head) *Record {
 	}
 	code := CodeTailLost
 	moved := ""
-	if now := git.Revision(l.Root); now != "" && committed(l.Root) {
-		code, moved = CodeTailLostHeadMoved, fmt.Sprintf("; the ledger is the one committed at HEAD %.12s (a git reset or checkout put it there; the last append was at %.12s)", now, h.Commit)
+	if br.commit != "" && committed(l.Root) {
+		code, moved = CodeTailLostHeadMoved, fmt.Sprintf("; the ledger is the one committed at HEAD %.12s (a git reset or checkout put it there; the last append was at %.12s)", br.commit, h.Commit)
 	}
 	what := fmt.Sprintf("lines after seq %d are gone (the last append ended at seq %d, %s)", tip.Seq, h.Seq, h.Hash)
 	if tip.Seq == h.Seq {
@@ -441,18 +455,13 @@ func (l *Ledger) lostTail(tip Head) *Record {
 // is no removed tail), so that verify on this machine notices when lines
 // are later removed from the end. It is a cache: failing to write it loses
 // nothing.
-func (l *Ledger) writeHead(h Head) {
-	b, err := json.Marshal(headFile{h, git.Revision(l.Root)})
+func writeHead(f *os.File, h Head, br branchHead) {
+	b, err := json.Marshal(headFile{h, br.commit})
 	if err != nil || len(b) >= headSize {
 		return
 	}
 	line := append(b, bytes.Repeat([]byte(" "), headSize-1-len(b))...)
 	line = append(line, '\n')
-	f, err := os.OpenFile(headPath(l.Root), os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
 	if _, err := f.WriteAt(line, 0); err != nil {
 		return
 	}
@@ -591,9 +600,23 @@ func committed(root string) bool {
 // state/ledger@<branch>.head, state/ledger@detached.head, or
 // state/ledger.head outside git.
 func headPath(root string) string {
-	ref := git.HeadRef(root)
+	return headFileOf(root, git.HeadRef(root))
+}
+
+func headFileOf(root, ref string) string {
 	if ref == "" {
 		return state.Path(root, headName)
 	}
 	return state.Path(root, "ledger@"+strings.NewReplacer("/", "%2F", "%", "%25").Replace(ref)+".head")
+}
+
+// branchHead is where an append keeps its head, and the commit checked
+// out, found once per append.
+type branchHead struct {
+	path, commit string
+}
+
+func currentBranch(root string) branchHead {
+	ref, commit := git.HeadInfo(root)
+	return branchHead{headFileOf(root, ref), commit}
 }

@@ -294,8 +294,8 @@ func forkMessage(from seen) string {
 // checkHead compares state/ledger.head, when there is one, with the lines seen.
 func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...any)) {
 	b, err := os.ReadFile(headPath(root))
-	if errors.Is(err, fs.ErrNotExist) {
-		return
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(b)) == 0) {
+		return // none yet (an append creates it empty before it writes)
 	}
 	if err != nil {
 		errorf(0, "read %s: %v", headName, err)
