@@ -22,7 +22,7 @@ func (a *app) lessonCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return lessons.Note(cmd.Context(), root, cfg.LessonsFile, cfg.LockTimeout, args[0], intent, nowFunc())
+			return lessons.Note(cmd.Context(), root, cfg.LessonsFile, cfg.LockTimeout, args[0], intent, cfg.LessonsMax, nowFunc())
 		},
 	}
 	cmd.Flags().StringVar(&intent, "intent", "", "the intent the lesson belongs to")

@@ -60,6 +60,7 @@ type Config struct {
 	ExclusiveIntents       bool              `yaml:"exclusive_intents"`
 	StaleCheck             bool              `yaml:"stale_check"`
 	LessonsFile            string            `yaml:"lessons_file"`
+	LessonsMax             int               `yaml:"lessons_max"`
 	ContextBudgetBytes     int               `yaml:"context_budget_bytes"`
 	LockTimeout            time.Duration     `yaml:"lock_timeout"`
 	Ledger                 Ledger            `yaml:"ledger"`
@@ -81,6 +82,7 @@ func Default() *Config {
 		Tools:                  map[string]string{},
 		StaleCheck:             true,
 		LessonsFile:            ".orchestration/CLAUDE.md",
+		LessonsMax:             50,
 		ContextBudgetBytes:     9500,
 		LockTimeout:            2 * time.Second,
 		Ledger:                 Ledger{Shell: ShellChanges},
@@ -91,7 +93,7 @@ func Default() *Config {
 var known = map[string]bool{
 	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
-	"lessons_file": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
+	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -165,6 +167,7 @@ func (c *Config) check() error {
 		oneOf("shell.opaque", c.Shell.Opaque, Ask, Deny, Allow),
 		oneOf("ledger.shell", c.Ledger.Shell, ShellChanges, ShellAll),
 		within("context_budget_bytes", c.ContextBudgetBytes, 512, 10000),
+		within("lessons_max", c.LessonsMax, 1, 10000),
 		positive("lock_timeout", int(c.LockTimeout)),
 		prefixed(c.Loop.Check()),
 		prefixed(c.Roles.Check()),

@@ -266,7 +266,7 @@ func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error 
 // cannot be written never changes a decision.
 func (g *Gate) lesson(ctx context.Context, code, intentID, rel, msg string) error {
 	return lessons.Record(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, lessons.Lesson{
-		Time: g.env.now(), Code: code, Intent: intentID, Tool: g.call.ToolName, Path: rel, Message: msg,
+		Time: g.env.now(), Code: code, Intent: intentID, Tool: g.call.ToolName, Path: rel, Message: msg, Keep: g.Config.LessonsMax,
 	})
 }
 

@@ -62,7 +62,13 @@ type Lesson struct {
 	Tool    string
 	Path    string // workspace-relative; empty when the call named no file
 	Message string
+	// Keep bounds the lessons kept per intent (config lessons_max; 0:
+	// DefaultKeep): older ones are folded into one count line.
+	Keep int
 }
+
+// DefaultKeep is lessons_max's default.
+const DefaultKeep = 50
 
 // lessonLine matches a line Record wrote: its code, intent and quoted path
 // (what a repeat is recognised by) and the count suffix a repeat sets.
@@ -116,13 +122,14 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 			return
 		}
 		d.AppendTo(s, e, fmt.Sprintf("- [%s] %s: %s %s %s: %s", stamp(l.Time), code, intent, word(l.Tool), path, msg))
+		d.fold(intent, l.Keep, l.Time)
 	})
 }
 
 // Note appends free text under Lessons Learned (`intenthook lesson "<text>"
 // [--intent ID]`) as "- [time] note: intent text". A note is never counted:
 // the same words twice are two notes.
-func Note(ctx context.Context, root, file string, timeout time.Duration, text, intent string, now time.Time) error {
+func Note(ctx context.Context, root, file string, timeout time.Duration, text, intent string, keep int, now time.Time) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("record note: empty text")
 	}
@@ -130,6 +137,7 @@ func Note(ctx context.Context, root, file string, timeout time.Duration, text, i
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
 		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
+		d.fold(word(intent), keep, now)
 	})
 }
 
@@ -281,4 +289,57 @@ func Relevant(root, file, intent string, inScope func(path string) bool, n int) 
 		}
 	}
 	return out
+}
+
+// foldedLine matches the count line of an intent's folded lessons.
+var foldedLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- \[[^\]]*\] folded: (\S+) (\d+) older lesson`)
+})
+
+// fold keeps the newest keep lessons and notes of intent (a token, as
+// written) under Lessons Learned: older ones are removed and counted on one
+// "folded" line, so that the file stays bounded however long the project
+// runs (agents get the newest through the hook's context).
+func (d *doc) fold(intent string, keep int, now time.Time) {
+	if keep <= 0 {
+		keep = DefaultKeep
+	}
+	s := d.lessonsSection()
+	e := d.End(s)
+	var mine []int
+	folded, prior := -1, 0
+	for i := s + 1; i < e; i++ {
+		if d.Code[i] {
+			continue
+		}
+		t := markdown.Text(d.Lines[i])
+		if m := foldedLine().FindStringSubmatch(t); m != nil {
+			if m[1] == intent {
+				folded = i
+				prior, _ = strconv.Atoi(m[2])
+			}
+			continue
+		}
+		if m := noteLine().FindStringSubmatch(t); m != nil && m[1] == intent {
+			mine = append(mine, i)
+		} else if m := lessonLine().FindStringSubmatch(t); m != nil && m[2] == intent {
+			mine = append(mine, i)
+		}
+	}
+	if len(mine) <= keep {
+		return
+	}
+	drop := mine[:len(mine)-keep]
+	count := fmt.Sprintf("- [%s] folded: %s %d older lesson(s) removed; the newest %d are kept", stamp(now), intent, prior+len(drop), keep)
+	// The count takes the place of the line it already had, else of the
+	// oldest lesson it folds; the line's ending (CRLF or not) is kept.
+	at := folded
+	if at < 0 {
+		at, drop = drop[0], drop[1:]
+	}
+	d.Lines[at] = count + d.Lines[at][len(markdown.Text(d.Lines[at])):]
+	for i := len(drop) - 1; i >= 0; i-- {
+		d.Lines = append(d.Lines[:drop[i]], d.Lines[drop[i]+1:]...)
+		d.Code = append(d.Code[:drop[i]], d.Code[drop[i]+1:]...)
+	}
 }

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,7 +286,7 @@ func TestRecord(t *testing.T) {
 				if c.lesson.Code != "" {
 					err = Record(context.Background(), root, tt.file, time.Second, c.lesson)
 				} else {
-					err = Note(context.Background(), root, tt.file, time.Second, c.note, c.intent, c.now)
+					err = Note(context.Background(), root, tt.file, time.Second, c.note, c.intent, 0, c.now)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -323,13 +324,13 @@ func TestRejects(t *testing.T) {
 			return Record(ctx, root, file, time.Second, Lesson{Time: t0, Path: "a.go"})
 		}},
 		{"empty note", "", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, " \t", "INT-001", t0)
+			return Note(ctx, root, file, time.Second, " \t", "INT-001", 0, t0)
 		}},
 		{"file outside the workspace", "../CLAUDE.md", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, "n", "", t0)
+			return Note(ctx, root, file, time.Second, "n", "", 0, t0)
 		}},
 		{"absolute file", "/tmp/CLAUDE.md", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, "n", "", t0)
+			return Note(ctx, root, file, time.Second, "n", "", 0, t0)
 		}},
 	}
 	for _, tt := range tests {
@@ -350,7 +351,7 @@ func TestRecordKeepsMode(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, filepath.FromSlash(DefaultFile))
 	writeFile(t, path, human)
-	if err := Note(context.Background(), root, "", time.Second, "n", "", t0); err != nil {
+	if err := Note(context.Background(), root, "", time.Second, "n", "", 0, t0); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -359,5 +360,39 @@ func TestRecordKeepsMode(t *testing.T) {
 	}
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// TestFold keeps the newest lessons_max lessons and notes per intent: older
+// ones are removed and counted on one line, which later folds add to;
+// other intents' lessons and a person's text are untouched.
+func TestFold(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	for i := range 5 {
+		l := Lesson{Time: at(i), Code: "STALE_FILE", Intent: "INT-001", Tool: "Edit", Path: fmt.Sprintf("f%d.go", i), Message: "m", Keep: 3}
+		if err := Record(ctx, root, "", time.Second, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Record(ctx, root, "", time.Second, Lesson{Time: at(5), Code: "X", Intent: "INT-002", Tool: "Write", Path: "g.go", Message: "other", Keep: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Note(ctx, root, "", time.Second, "a note", "INT-001", 3, at(6)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, DefaultFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fresh(
+		"- [2026-11-22T10:06:00Z] folded: INT-001 3 older lesson(s) removed; the newest 3 are kept",
+		"- [2026-11-22T10:03:00Z] STALE_FILE: INT-001 Edit `f3.go`: m",
+		"- [2026-11-22T10:04:00Z] STALE_FILE: INT-001 Edit `f4.go`: m",
+		"- [2026-11-22T10:05:00Z] X: INT-002 Write `g.go`: other",
+		"- [2026-11-22T10:06:00Z] note: INT-001 a note",
+	)
+	if string(data) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", data, want)
 	}
 }
