@@ -174,6 +174,25 @@ func TestTools(t *testing.T) {
 	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != catalog {
 		t.Errorf("catalog resource: %v %+v", err, res)
 	}
+	// The client selected INT-001 above: the resource is its context.
+	res, err = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "intenthook://active-intent"})
+	if err != nil || len(res.Contents) != 1 || !strings.HasPrefix(res.Contents[0].Text, `<intent_context id="INT-001"`) {
+		t.Errorf("active-intent resource: %v %+v", err, res)
+	}
+}
+
+func TestActiveIntentBeforeSelection(t *testing.T) {
+	bin := build(t)
+	for _, mode := range []struct {
+		args []string
+		want string
+	}{{nil, "No intent is selected for this client"}, {[]string{"-hooks"}, "the selection belongs to the agent's session"}} {
+		cs := connect(t, bin, workspaceWith(t, catalog), mode.args...)
+		res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "intenthook://active-intent"})
+		if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, mode.want) {
+			t.Errorf("%v: %v %+v", mode.args, err, res)
+		}
+	}
 }
 
 func TestHookModeOnlyAnswers(t *testing.T) {

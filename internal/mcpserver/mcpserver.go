@@ -88,7 +88,32 @@ func New(opt Options) *mcp.Server {
 		Description: "The intent catalog, .orchestration/active_intents.yaml",
 		MIMEType:    "application/yaml",
 	}, s.catalog)
+	srv.AddResource(&mcp.Resource{
+		URI:         "intenthook://active-intent",
+		Name:        "active intent",
+		Description: "The <intent_context> of the intent this client selected (MCP-only mode); with hooks, the hook holds the selection and this says so",
+		MIMEType:    "text/plain",
+	}, s.activeIntent)
 	return srv
+}
+
+// activeIntent reads the context of the intent bound to this client's
+// session. In hook mode the server does not know the agent's session: the
+// hook injects the context itself, and the resource says where to look.
+func (s *server) activeIntent(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, err
+	}
+	body := "No intent is selected for this client: call select_active_intent (list_intents shows the ids)."
+	if s.opt.HookMode {
+		body = "This agent runs intenthook's hooks: the selection belongs to the agent's session, and its context arrives with the hook's answers. Call get_intent_context for any intent."
+	} else if sess, err := ws.Sessions.Read(s.session); err == nil && sess.Intent != "" {
+		if in := ws.Catalog.Find(sess.Intent); in != nil {
+			body = ws.IntentContext(in, "", ws.Budget())
+		}
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: body}}}, nil
 }
 
 // SelectIn is select_active_intent's input.
