@@ -33,8 +33,9 @@ const cacheMagic = "intenthook-catalog-cache/6 "
 const cacheName = "catalog.cache"
 
 // cacheHead is how much of the cache is read first: the header of a catalog
-// of a few hundred intents fits.
-const cacheHead = 32 << 10
+// of a few hundred intents fits. Every page read is a page the hook process
+// faults in, so it is not larger; a longer header is read in doublings.
+const cacheHead = 8 << 10
 
 // LoadCached reads the catalog at path for the workspace at root through the
 // parse cache, rebuilding the cache (atomically) on a miss. A cache that
@@ -81,9 +82,12 @@ func readCacheHeader(f *os.File, key string) (*Catalog, bool) {
 	}
 	c, complete := parseCacheHeader(f, key, size)
 	if !complete {
-		// A header longer than the first read: read it all.
-		if st, err := f.Stat(); err == nil && st.Size() > size {
-			c, complete = parseCacheHeader(f, key, st.Size())
+		// A header longer than the first read: read more, up to all of it.
+		if st, err := f.Stat(); err == nil {
+			for !complete && size < st.Size() {
+				size = min(2*size, st.Size())
+				c, complete = parseCacheHeader(f, key, size)
+			}
 		}
 	}
 	return c, c != nil && complete
@@ -257,43 +261,47 @@ func hasItem(span []byte, p string) bool {
 // its "-" line (that line, or the nearest one above it) to the next line
 // indented no deeper.
 func (c *Catalog) itemSpan(line int) ([]byte, bool) {
-	if c.lines == nil {
-		c.lines = []int{0}
-		for i, b := range c.source {
-			if b == '\n' && i+1 < len(c.source) {
-				c.lines = append(c.lines, i+1)
-			}
+	// The lines are found by scanning, not indexed: a hook looks up one or
+	// two intents, and an index of a large catalog's lines is fresh memory
+	// the process would fault in page by page.
+	src := c.source
+	start := 0
+	for n := 1; n < line; n++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 || start+i+1 >= len(src) {
+			return nil, false
 		}
+		start += i + 1
 	}
-	text := func(i int) []byte { // line i, 0-based
-		end := len(c.source)
-		if i+1 < len(c.lines) {
-			end = c.lines[i+1]
-		}
-		return c.source[c.lines[i]:end]
-	}
-	start := line - 1
-	for start >= 0 && start < len(c.lines) && !bytes.HasPrefix(bytes.TrimLeft(text(start), " "), []byte("-")) {
-		start--
-	}
-	if start < 0 || start >= len(c.lines) || line-1-start > 2 {
+	if line < 1 || start >= len(src) {
 		return nil, false
 	}
-	first := text(start)
+	for back := 0; !bytes.HasPrefix(bytes.TrimLeft(lineAt(src, start), " "), []byte("-")); back++ {
+		if back == 2 || start == 0 {
+			return nil, false
+		}
+		start = bytes.LastIndexByte(src[:start-1], '\n') + 1
+	}
+	first := lineAt(src, start)
 	indent := len(first) - len(bytes.TrimLeft(first, " "))
-	end := start + 1
-	for ; end < len(c.lines); end++ {
-		l := text(end)
+	end := start + len(first)
+	for end < len(src) {
+		l := lineAt(src, end)
 		t := bytes.TrimLeft(l, " ")
 		if len(bytes.TrimSpace(l)) > 0 && len(l)-len(t) <= indent && !bytes.HasPrefix(t, []byte("#")) {
 			break
 		}
+		end += len(l)
 	}
-	stop := len(c.source)
-	if end < len(c.lines) {
-		stop = c.lines[end]
+	return src[start:end], true
+}
+
+// lineAt returns the line of src starting at offset at, with its newline.
+func lineAt(src []byte, at int) []byte {
+	if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
+		return src[at : at+i+1]
 	}
-	return c.source[c.lines[start]:stop], true
+	return src[at:]
 }
 
 // hasValue reports whether span sets key to value: "key: value", quoted or

@@ -227,3 +227,44 @@ func TestForgedCacheIsRefused(t *testing.T) {
 		t.Errorf("after the forgery was removed: %+v", in)
 	}
 }
+
+func TestItemSpan(t *testing.T) {
+	src := "intents:\n" + // 1
+		"  - id: A\n" + // 2
+		"    status: X\n" + // 3
+		"    owned_scope:\n" + // 4
+		"      - a/**\n" + // 5
+		"# a comment at the margin\n" + // 6
+		"    note: still A\n" + // 7
+		"  - id: B\n" + // 8
+		"    a: 1\n" + // 9
+		"    b: 2\n" + // 10
+		"    c: 3\n" + // 11
+		"    d: 4\n" // 12
+	itemA := "  - id: A\n    status: X\n    owned_scope:\n      - a/**\n# a comment at the margin\n    note: still A\n"
+	itemB := "  - id: B\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n"
+	tests := []struct {
+		name string
+		line int
+		want string // "" when there is no item
+	}{
+		{"the dash line", 2, itemA},
+		{"one line below the dash", 3, itemA},
+		{"two lines below the dash", 4, itemA},
+		{"a nested list item is its own item; comments do not end it", 5, "      - a/**\n# a comment at the margin\n"},
+		{"the last item runs to the end", 8, itemB},
+		{"too far below the dash", 12, ""},
+		{"not in an item", 1, ""},
+		{"line zero", 0, ""},
+		{"past the end", 13, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Catalog{source: []byte(src)}
+			got, ok := c.itemSpan(tt.line)
+			if ok != (tt.want != "") || string(got) != tt.want {
+				t.Errorf("itemSpan(%d) = %q, %v; want %q", tt.line, got, ok, tt.want)
+			}
+		})
+	}
+}

@@ -168,7 +168,6 @@ type Catalog struct {
 	// (the cache is under state/, where a program could forge one).
 	source    []byte
 	cachePath string
-	lines     []int // where each line of source starts, once needed
 }
 
 // All returns every intent, in file order.

@@ -25,14 +25,15 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
+	quick := flag.Bool("quick", false, "only the pre and post rows (for iterating on start-up)")
 	flag.Parse()
-	if err := run(*bin, *runs, *warm); err != nil {
+	if err := run(*bin, *runs, *warm, *quick); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, runs, warm int) error {
+func run(bin string, runs, warm int, quick bool) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -66,6 +67,9 @@ func run(bin string, runs, warm int) error {
 	}
 	row("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
 	row("post (same tool_use_id, 200 intents, 100k)", post, floorT)
+	if quick {
+		return nil
+	}
 
 	empty := filepath.Join(dir, "empty")
 	if err := bench.Workspace(empty, 200, 0); err != nil {
