@@ -8,6 +8,7 @@ import (
 	"github.com/intenthook/intenthook/internal/guard"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,9 @@ const cacheMagic = "intenthook-catalog-cache/6 "
 
 const cacheName = "catalog.cache"
 
+// maxMapped bounds the catalogs that are mapped rather than read.
+const maxMapped = 64 << 20
+
 // cacheHead is how much of the cache is read first: the header of a catalog
 // of a few hundred intents fits. Every page read is a page the hook process
 // faults in, so it is not larger; a longer header is read in doublings.
@@ -41,13 +45,22 @@ const cacheHead = 8 << 10
 // parse cache, rebuilding the cache (atomically) on a miss. A cache that
 // cannot be read or written only costs a parse.
 func LoadCached(root, path string) (*Catalog, error) {
+	cachePath := state.Path(root, cacheName)
+	if mapped, ok := mapCatalog(path); ok {
+		if key, ok := digestMapped(mapped); ok {
+			if c, ok := readCache(cachePath, key); ok {
+				c.source, c.cachePath = mapped, cachePath
+				return c, nil
+			}
+		}
+	}
+	// A miss parses a private copy: mapped bytes could change under the
+	// parse, and the cache would be keyed by bytes it was not parsed from.
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	key := hex.EncodeToString(sum[:])
-	cachePath := state.Path(root, cacheName)
+	key := digestOf(data)
 	if c, ok := readCache(cachePath, key); ok {
 		c.source, c.cachePath = data, cachePath
 		return c, nil
@@ -58,6 +71,35 @@ func LoadCached(root, path string) (*Catalog, error) {
 	}
 	writeCache(root, cachePath, key, c)
 	return c, nil
+}
+
+func digestOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// digestMapped is digestOf over mapped bytes: ok is false when the catalog
+// was cut short in place while mapped (the read faults).
+func digestMapped(data []byte) (key string, ok bool) {
+	ok = !faulted(func() { key = digestOf(data) })
+	return key, ok
+}
+
+// faulted runs f and reports whether it faulted on mapped memory (a file
+// truncated under its mapping), which would otherwise crash the process.
+// Any other panic goes on.
+func faulted(f func()) (fault bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+				panic(r)
+			}
+			fault = true
+		}
+	}()
+	f()
+	return false
 }
 
 // readCache opens a cache whose key matches and reads its header; intents
@@ -163,7 +205,7 @@ func (c *Catalog) decode(i int) *Intent {
 	if err == nil {
 		in, err = decodeIntent(raw)
 	}
-	if err == nil && c.source != nil && !c.agrees(in) {
+	if err == nil && c.source != nil && !c.agreesSafely(in) {
 		// Keyed with the catalog's own digest, yet saying something the
 		// catalog does not: a forged cache. It must not change the rules:
 		// the intent reads as invalid, and the cache is removed so the next
@@ -219,6 +261,15 @@ func writeCache(root, path, key string, c *Catalog) {
 // at the same indentation) must name its id, its status and every pattern
 // of its owned_scope. A cache built from the catalog always agrees; one
 // built elsewhere to widen a scope or revive an intent does not.
+// agreesSafely is agrees over source bytes that may be mapped: a catalog cut
+// short under the mapping does not agree.
+func (c *Catalog) agreesSafely(in *Intent) (ok bool) {
+	if faulted(func() { ok = c.agrees(in) }) {
+		return false
+	}
+	return ok
+}
+
 func (c *Catalog) agrees(in *Intent) bool {
 	span, ok := c.itemSpan(in.Line)
 	if !ok || !hasValue(span, "id", in.ID) || !hasValue(span, "status", string(in.Status)) {
