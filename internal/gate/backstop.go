@@ -314,7 +314,10 @@ func prefixAll(p string, items []string) []string {
 // not this command's doing. Denied calls wrote nothing and do not count.
 func (g *Gate) othersWrites(since time.Time) map[string]bool {
 	out := map[string]bool{}
-	recs, _ := ledger.ReadTail(g.Root, workspace.TraceWindow)
+	// Only what was appended since the snapshot is read: decoding the whole
+	// window on every shell call was most of a build-like call's own cost.
+	// An append may wait for the lock (twice: the spool, then the record).
+	recs, _ := ledger.ReadSince(g.Root, since, time.Second+2*g.Config.LockTimeout, workspace.TraceWindow)
 	for i := range recs {
 		r := &recs[i]
 		m := &r.Metadata.Intenthook

@@ -92,6 +92,48 @@ func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete
 // order: a line cut by that window, lines that do not parse and a torn last
 // line are left out. It reads only the window, however long the ledger.
 func ReadTail(root string, maxBytes int64) ([]Record, error) {
+	lines, err := tailLines(root, maxBytes, nil)
+	return parseLines(lines), err
+}
+
+// ReadSince returns the records appended since about since, in file order,
+// from the last maxBytes of the ledger at most. It reads backwards from the
+// end and stops at the first line stamped before since - slack: lines are
+// appended in the order of their stamps, but for the wait for the ledger's
+// lock (slack covers it). A record spooled under a busy lock and appended
+// much later than its stamp can end the reading early; the records it hides
+// are then missed. Usually nothing was appended since, and only the last
+// line is looked at, however large maxBytes is.
+func ReadSince(root string, since time.Time, slack time.Duration, maxBytes int64) ([]Record, error) {
+	cutoff := since.Add(-slack)
+	lines, err := tailLines(root, maxBytes, func(line []byte) bool {
+		t, ok := stampOf(line)
+		return ok && t.Before(cutoff)
+	})
+	return parseLines(lines), err
+}
+
+// stampOf reads a record line's timestamp without decoding the line.
+func stampOf(line []byte) (time.Time, bool) {
+	const key = `"timestamp":"`
+	i := bytes.Index(line, []byte(key))
+	if i < 0 {
+		return time.Time{}, false
+	}
+	v := line[i+len(key):]
+	j := bytes.IndexByte(v, '"')
+	if j < 0 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(v[:j]))
+	return t, err == nil
+}
+
+// tailLines returns the complete lines of the ledger's last maxBytes, in
+// file order, without the line cut by the window. With stop, the window
+// grows from a small one, doubling, until it holds a line stop accepts (that
+// line and all before it are left out) or reaches maxBytes.
+func tailLines(root string, maxBytes int64, stop func([]byte) bool) ([][]byte, error) {
 	f, err := os.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -105,32 +147,65 @@ func ReadTail(root string, maxBytes int64) ([]Record, error) {
 		return nil, fmt.Errorf("read ledger tail: %w", err)
 	}
 	size := st.Size()
-	start := max(0, size-maxBytes)
+	window := maxBytes
+	if stop != nil {
+		window = min(maxBytes, 8<<10)
+	}
+	for {
+		lines, whole, err := windowLines(f, size, window)
+		if err != nil || stop == nil {
+			return lines, err
+		}
+		for i := len(lines) - 1; i >= 0; i-- {
+			if stop(lines[i]) {
+				return lines[i+1:], nil
+			}
+		}
+		if whole || window >= maxBytes {
+			return lines, nil
+		}
+		window = min(2*window, maxBytes)
+	}
+}
+
+// windowLines reads the last window bytes of a ledger of size bytes and
+// returns its complete lines; whole reports that the window held the whole
+// ledger.
+func windowLines(f *os.File, size, window int64) (lines [][]byte, whole bool, err error) {
+	start := max(0, size-window)
 	// One byte before the window tells whether it starts on a line.
 	from := max(0, start-1)
 	buf := make([]byte, size-from)
 	if err := readFull(f, buf, from); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if start > 0 {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
-			return nil, nil
+			return nil, false, nil
 		}
 		buf = buf[i+1:]
 	}
-	var out []Record
 	for len(buf) > 0 {
 		line, rest, complete := bytes.Cut(buf, []byte("\n"))
 		buf = rest
 		if !complete {
 			break
 		}
+		lines = append(lines, line)
+	}
+	return lines, start == 0, nil
+}
+
+// parseLines decodes lines, leaving out those that do not parse.
+func parseLines(lines [][]byte) []Record {
+	var out []Record
+	for _, line := range lines {
 		if rec, err := ParseLine(line); err == nil {
 			out = append(out, *rec)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // ReadHead returns the newest line's seq and digest, read backwards from the

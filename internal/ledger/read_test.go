@@ -187,3 +187,74 @@ func ledgerID(t *testing.T, root string) string {
 	}
 	return recs[0].ID
 }
+
+func TestReadSince(t *testing.T) {
+	l := newLedger(t)
+	for i := range 20 {
+		mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a.go"))
+	}
+	all, err := ReadTail(l.Root, 1<<30)
+	if err != nil || len(all) != 20 {
+		t.Fatalf("ReadTail: %d records, %v", len(all), err)
+	}
+	stamp := func(i int) time.Time {
+		ts, err := time.Parse(time.RFC3339Nano, all[i].Timestamp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	lines := ledgerLines(t, l.Root)
+	last3 := int64(len(lines[17]) + len(lines[18]) + len(lines[19]) + 3)
+	tests := []struct {
+		name     string
+		since    time.Time
+		slack    time.Duration
+		maxBytes int64
+		first    int // the first session read; 20 for none
+	}{
+		{"nothing since", stamp(19).Add(time.Millisecond), 0, 1 << 20, 20},
+		{"the last three", stamp(17), 0, 1 << 20, 17},
+		{"slack reaches two more", stamp(17), 2 * time.Second, 1 << 20, 15},
+		{"everything, past the first window", stamp(0).Add(-time.Hour), 0, 1 << 20, 0},
+		{"bounded by maxBytes", stamp(0).Add(-time.Hour), 0, last3, 17},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs, err := ReadSince(l.Root, tt.since, tt.slack, tt.maxBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for i := tt.first; i < 20; i++ {
+				want = append(want, fmt.Sprint("s", i))
+			}
+			if got := sessionIDs(recs); !slices.Equal(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+	t.Run("a line without a stamp does not stop the reading", func(t *testing.T) {
+		mixed := slices.Clone(lines[:18])
+		mixed = append(mixed, []byte(`not a record`), lines[18], lines[19])
+		writeLedger(t, l.Root, append(bytes.Join(mixed, []byte("\n")), '\n'))
+		recs, err := ReadSince(l.Root, stamp(17), 0, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sessionIDs(recs); !slices.Equal(got, []string{"s17", "s18", "s19"}) {
+			t.Errorf("got %q", got)
+		}
+	})
+	if recs, err := ReadSince(t.TempDir(), time.Time{}, 0, 100); err != nil || recs != nil {
+		t.Errorf("missing ledger: %v %v", recs, err)
+	}
+}
+
+func sessionIDs(recs []Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.Metadata.Intenthook.SessionID)
+	}
+	return out
+}
