@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -94,6 +95,21 @@ func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete
 func ReadTail(root string, maxBytes int64) ([]Record, error) {
 	lines, err := tailLines(root, maxBytes, nil)
 	return parseLines(lines), err
+}
+
+// ReadTailMentioning is ReadTail for the records whose line holds the JSON
+// string word (an intent id, a path): only those lines are decoded. It
+// keeps the records that mention word anywhere; callers check the field.
+func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, error) {
+	lines, err := tailLines(root, maxBytes, nil)
+	quoted := []byte(strconv.Quote(word))
+	kept := lines[:0]
+	for _, line := range lines {
+		if bytes.Contains(line, quoted) {
+			kept = append(kept, line)
+		}
+	}
+	return parseLines(kept), err
 }
 
 // ReadSince returns the records appended since about since, in file order,

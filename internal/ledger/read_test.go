@@ -258,3 +258,34 @@ func sessionIDs(recs []Record) []string {
 	}
 	return out
 }
+
+func TestReadTailMentioning(t *testing.T) {
+	l := newLedger(t)
+	for i := range 6 {
+		r := writeRecord(fmt.Sprint("s", i), "a.go")
+		if i%2 == 1 {
+			r.Metadata.Intenthook.IntentID = "INT-002"
+		}
+		mustAppend(t, l, r)
+	}
+	tests := []struct {
+		word string
+		want []string
+	}{
+		{"INT-002", []string{"s1", "s3", "s5"}},
+		{"INT-001", []string{"s0", "s2", "s4"}}, // the URL "intent:INT-001" alone is not the JSON string
+		{"INT-00", nil},                        // a prefix is not the word
+		{"a.go", []string{"s0", "s1", "s2", "s3", "s4", "s5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			recs, err := ReadTailMentioning(l.Root, 1<<20, tt.word)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sessionIDs(recs); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

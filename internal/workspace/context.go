@@ -34,10 +34,12 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int
 		}
 	}
 	var trace []intentctx.TraceEntry
-	recs, _ := ledger.ReadTail(w.Root, TraceWindow)
+	recs, _ := ledger.ReadTailMentioning(w.Root, TraceWindow, in.ID)
 	for i := range recs {
 		r := &recs[i]
-		if r.Intent() != in.ID || len(r.Files) == 0 {
+		// What was changed under the intent: denials and violations name
+		// files too, but changed nothing.
+		if r.Intent() != in.ID || len(r.Files) == 0 || r.Metadata.Intenthook.Decision != "allow" {
 			continue
 		}
 		m := r.Metadata.Intenthook
