@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -158,14 +159,16 @@ func (g *Gate) snapshot(ctx context.Context, readOnly bool) *state.Pending {
 		return nil
 	}
 	g.explain.step("backstop", "snapshot", fmt.Sprintf("%d changed path(s) before the command", len(paths)))
-	return &state.Pending{Backstop: true, Snapshot: paths, Reflog: git.ReflogSize(g.Root)}
+	head, tips, known := git.BranchTips(g.Root)
+	return &state.Pending{Backstop: true, Snapshot: paths, Reflog: git.ReflogSize(g.Root), Head: head, Tips: tips, TipsKnown: known}
 }
 
 // changedSince returns the paths whose size or modification time differs
 // from the snapshot (new in git status, changed since, or restored to their
 // committed state), each with the digest of its content now ("" when gone):
 // only these are read.
-func (g *Gate) changedSince(ctx context.Context, before map[string]string, reflog int64) (changed, after map[string]string) {
+func (g *Gate) changedSince(ctx context.Context, pending state.Pending) (changed, after map[string]string) {
+	before := pending.Snapshot
 	after, ok := g.dirtyPaths(ctx)
 	if !ok {
 		return nil, nil
@@ -181,8 +184,8 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string, reflo
 			changed[p] = ""
 		}
 	}
-	for p := range g.committedSince(ctx, reflog) {
-		changed[p] = ""
+	for rel := range g.committedSince(ctx, pending) {
+		changed[rel] = ""
 	}
 	for p := range changed {
 		changed[p], _ = digest.File(filepath.Join(g.Root, filepath.FromSlash(p)))
@@ -190,41 +193,129 @@ func (g *Gate) changedSince(ctx context.Context, before map[string]string, reflo
 	return changed, after
 }
 
-// committedSince returns the paths (root-relative) of the commits the
-// command made itself — HEAD's reflog entries after the snapshot that are
-// commits, amends, cherry-picks or reverts — which `git status` no longer
-// shows: `awk … && git commit --no-verify -am x` is judged like the awk.
-// A pull, checkout, reset or rebase moves HEAD to commits made elsewhere,
-// which are not the command's doing.
-func (g *Gate) committedSince(ctx context.Context, reflog int64) map[string]bool {
-	out := map[string]bool{}
-	var made []string
-	for _, e := range git.Reflog(g.Root, reflog) {
+// committedSince returns the paths (root-relative) changed by commits the
+// command brought into HEAD's history itself, which git status no longer
+// shows:
+//   - the commits it made: HEAD's reflog entries after the snapshot that are
+//     commits, amends, cherry-picks or reverts (awk … && git commit
+//     --no-verify -am x is judged like the awk);
+//   - when HEAD moved (a checkout or reset to a commit made by plumbing,
+//     git commit-tree and the like), the commits on its new side that no
+//     local branch held before the command, no remote-tracking branch or
+//     tag holds, and that are not the equivalent of a commit on its old side:
+//     a pull, a checkout of a branch or of others' work, and a rebase bring
+//     commits made elsewhere, which are not the command's doing. A merge is
+//     judged by what it changes beyond its parents.
+func (g *Gate) committedSince(ctx context.Context, p state.Pending) map[string]bool {
+	var ids []string
+	for _, e := range git.Reflog(g.Root, p.Reflog) {
 		switch {
 		case strings.HasPrefix(e.Message, "commit (merge)"): // brings other commits' changes
 		case strings.HasPrefix(e.Message, "commit"), strings.HasPrefix(e.Message, "cherry-pick"), strings.HasPrefix(e.Message, "revert"):
-			made = append(made, e.New)
+			ids = append(ids, e.New)
 		}
 	}
-	if len(made) == 0 {
+	ids = append(ids, g.broughtIn(ctx, p)...)
+	out := map[string]bool{}
+	if len(ids) == 0 {
 		return out
 	}
 	_, paths, err := git.Locate(ctx, g.Root, g.Root)
 	if err != nil {
 		return out
 	}
-	for _, id := range made {
-		names, err := g.git(ctx, "diff-tree", "-r", "--root", "--no-commit-id", "--name-only", "-z", id)
-		if err != nil {
-			continue
+	fed := map[string]bool{}
+	for _, id := range ids {
+		fed[id] = true
+	}
+	names, err := git.OutputFed(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), []byte(strings.Join(ids, "\n")+"\n"),
+		"diff-tree", "--stdin", "-r", "-c", "--root", "--name-only", "-z")
+	if err != nil {
+		return out
+	}
+	for _, name := range git.NulList(names) {
+		if fed[strings.TrimSpace(name)] {
+			continue // the line naming the commit
 		}
-		for _, p := range git.NulList(names) {
-			if rel, ok := paths.ToRoot(p); ok && !strings.HasPrefix(rel, ".orchestration/") {
-				out[rel] = true
-			}
+		if rel, ok := paths.ToRoot(name); ok && !strings.HasPrefix(rel, ".orchestration/") {
+			out[rel] = true
 		}
 	}
 	return out
+}
+
+// maxBroughtIn bounds the commits a move of HEAD is judged by.
+const maxBroughtIn = 500
+
+// broughtIn returns the commits a move of HEAD inside the command brought
+// that were not there before it (see committedSince), none when HEAD did
+// not move.
+func (g *Gate) broughtIn(ctx context.Context, p state.Pending) []string {
+	_, now := git.HeadInfo(g.Root)
+	if p.Head == "" || now == "" || now == p.Head {
+		return nil
+	}
+	before := []string{p.Head}
+	if p.TipsKnown {
+		before = append(before, p.Tips...)
+	} else {
+		before = append(before, "--branches")
+	}
+	limit := "--max-count=" + strconv.Itoa(maxBroughtIn)
+	// What HEAD holds now that nothing held before the command, nor a
+	// remote-tracking branch or tag (what a pull or a fetch brought).
+	fresh, err := g.revs(ctx, append([]string{"rev-list", limit, now, "--not", "--remotes", "--tags"}, before...)...)
+	if err != nil || len(fresh) == 0 {
+		return nil
+	}
+	// What was held before and HEAD no longer holds: the commits a rebase
+	// copied. A fresh commit with the same patch as one of them is a copy.
+	gone, err := g.revs(ctx, append(append([]string{"rev-list", limit}, before...), "--not", now)...)
+	if err != nil || len(gone) == 0 {
+		return fresh
+	}
+	ids, err := g.patchIDs(ctx, append(slices.Clone(fresh), gone...))
+	if err != nil {
+		return fresh
+	}
+	copied := map[string]bool{}
+	for _, c := range gone {
+		copied[ids[c]] = true
+	}
+	var out []string
+	for _, c := range fresh {
+		if id := ids[c]; id == "" || !copied[id] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// revs runs a rev-list and returns the commits it lists.
+func (g *Gate) revs(ctx context.Context, args ...string) ([]string, error) {
+	out, err := g.git(ctx, args...)
+	return strings.Fields(string(out)), err
+}
+
+// patchIDs maps each commit to the stable patch id of its change (none for
+// a merge or an empty change).
+func (g *Gate) patchIDs(ctx context.Context, commits []string) (map[string]string, error) {
+	env := append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	patches, err := git.OutputFed(ctx, g.Root, env, []byte(strings.Join(commits, "\n")+"\n"), "diff-tree", "--stdin", "-p", "--root")
+	if err != nil {
+		return nil, err
+	}
+	out, err := git.OutputFed(ctx, g.Root, env, patches, "patch-id", "--stable")
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if id, commit, ok := strings.Cut(line, " "); ok {
+			ids[commit] = id
+		}
+	}
+	return ids, nil
 }
 
 // backstop compares the work tree with the call's snapshot. Changes inside
@@ -232,7 +323,7 @@ func (g *Gate) committedSince(ctx context.Context, reflog int64) map[string]bool
 // violations: recorded, and answered with exit 2 telling the model to
 // revert them.
 func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, []change) {
-	changed, after := g.changedSince(ctx, pending.Snapshot, pending.Reflog)
+	changed, after := g.changedSince(ctx, pending)
 	others := g.othersWrites(pending.At)
 	in := g.Catalog.Find(intentID)
 	var inScope []change

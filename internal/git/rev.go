@@ -8,6 +8,9 @@ package git
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -344,4 +347,67 @@ func HeadInfo(root string) (ref, commit string) {
 		return "detached", commit
 	}
 	return strings.TrimPrefix(r, "refs/heads/"), commit
+}
+
+// maxPackedRefs bounds the packed-refs file BranchTips reads: beyond it
+// (a repository with very many refs) the tips are not known.
+const maxPackedRefs = 1 << 20
+
+// BranchTips returns HEAD's commit and the commits of the local branches
+// (refs/heads/**), read from the ref files without running git; ok is false
+// when they cannot all be read. Moves of HEAD inside a shell command are
+// judged against these: commits reachable from a branch that existed
+// before the command are not the command's doing.
+func BranchTips(root string) (head string, tips []string, ok bool) {
+	gitDir, found := findGitDir(root)
+	if !found {
+		return "", nil, false
+	}
+	common := readCommonDir(gitDir)
+	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+		head = resolve(gitDir, common, strings.TrimSpace(string(b)), 0)
+	}
+	seen := map[string]bool{}
+	add := func(id string) {
+		if id = strings.ToLower(strings.TrimSpace(id)); isHex(id) && !seen[id] {
+			seen[id] = true
+			tips = append(tips, id)
+		}
+	}
+	heads := filepath.Join(common, "refs", "heads")
+	err := filepath.WalkDir(heads, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		add(resolve(gitDir, common, strings.TrimSpace(string(b)), 0))
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return head, tips, false
+	}
+	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return head, tips, true
+	}
+	if err != nil {
+		return head, tips, false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || st.Size() > maxPackedRefs {
+		return head, tips, false
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return head, tips, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if id, ref, ok := strings.Cut(line, " "); ok && strings.HasPrefix(ref, "refs/heads/") {
+			add(id)
+		}
+	}
+	return head, tips, true
 }

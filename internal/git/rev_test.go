@@ -168,3 +168,55 @@ func TestRevision(t *testing.T) {
 		})
 	}
 }
+
+func TestBranchTips(t *testing.T) {
+	dir := repo(t, 3)
+	git(t, dir, "branch", "packed", "HEAD~1")
+	git(t, dir, "pack-refs", "--all")
+	git(t, dir, "branch", "loose/deep", "HEAD~2")
+	git(t, dir, "tag", "v1", "HEAD~2") // tags are not branches
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, dir, "worktree", "add", "-q", "-b", "side", wt, "HEAD~1")
+	rev := func(r string) string { return git(t, dir, "rev-parse", r) }
+	want := map[string]bool{rev("main"): true, rev("HEAD~1"): true, rev("HEAD~2"): true}
+	tests := []struct {
+		name, root, head string
+	}{
+		{"main work tree", dir, rev("main")},
+		{"linked worktree reads the shared refs", wt, rev("HEAD~1")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			head, tips, ok := BranchTips(tt.root)
+			if !ok || head != tt.head {
+				t.Fatalf("BranchTips = %q, %v; want head %q", head, ok, tt.head)
+			}
+			got := map[string]bool{}
+			for _, c := range tips {
+				got[c] = true
+			}
+			if len(got) != len(tips) || len(got) != len(want) {
+				t.Fatalf("tips %q, want the %d distinct commits of main, packed, loose/deep and side", tips, len(want))
+			}
+			for c := range want {
+				if !got[c] {
+					t.Errorf("tips %q lack %s", tips, c)
+				}
+			}
+		})
+	}
+	t.Run("packed refs too large to read", func(t *testing.T) {
+		f, err := os.OpenFile(filepath.Join(dir, ".git", "packed-refs"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(strings.Repeat("# padding\n", maxPackedRefs/10+1)))
+		f.Close()
+		if _, _, ok := BranchTips(dir); ok {
+			t.Error("ok with an unread packed-refs")
+		}
+	})
+	if _, _, ok := BranchTips(t.TempDir()); ok {
+		t.Error("ok outside a repository")
+	}
+}

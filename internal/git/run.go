@@ -17,8 +17,16 @@ import (
 // Output runs git args in dir with env (nil: the process's environment) and
 // returns its standard output.
 func Output(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
+	return OutputFed(ctx, dir, env, nil, args...)
+}
+
+// OutputFed is Output with input on git's standard input (for --stdin).
+func OutputFed(ctx context.Context, dir string, env []string, input []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir, cmd.Env = dir, env
+	if input != nil {
+		cmd.Stdin = bytes.NewReader(input)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -31,6 +31,13 @@ func (w *walker) git(c *call) {
 	switch args[0].text {
 	case "push":
 		w.gitPush(g)
+		w.gitSelfTransfer(g)
+	case "fetch":
+		w.gitSelfTransfer(g)
+	case "update-ref":
+		// Moves a branch, a tag or a remote-tracking ref by hand: the
+		// backstop takes commits on a remote-tracking ref for others' work.
+		w.destructive(g.c.text())
 	case "reset":
 		if (options{}).parse(g.args).has("hard") {
 			w.destructive(c.text())
@@ -138,6 +145,16 @@ func (w *walker) gitPush(g gitCall) {
 		force = force || slices.ContainsFunc(p.operands[1:], func(a arg) bool { return strings.HasPrefix(a.text, "+") })
 	}
 	if force {
+		w.destructive(g.c.text())
+	}
+}
+
+// gitSelfTransfer asks about a fetch or push whose repository is this one
+// ("."): it sets refs, remote-tracking ones included, to commits made here,
+// which the backstop would then take for others' work.
+func (w *walker) gitSelfTransfer(g gitCall) {
+	p := options{short: "o", long: []string{"repo", "receive-pack", "exec", "upload-pack", "push-option", "depth", "deepen", "shallow-since", "shallow-exclude", "refmap", "recurse-submodules-default", "negotiation-tip", "server-option", "jobs", "filter"}}.parse(g.args)
+	if len(p.operands) > 0 && p.operands[0].literal && (p.operands[0].text == "." || p.operands[0].text == "./") && len(p.operands) > 1 {
 		w.destructive(g.c.text())
 	}
 }

@@ -39,6 +39,12 @@ type Pending struct {
 	// Reflog is the size of HEAD's reflog before the call: commits the
 	// command made are read from what follows.
 	Reflog int64 `json:"reflog,omitempty"`
+	// Head is HEAD's commit before the call, and Tips the local branches'
+	// (TipsKnown: all of them could be read): a move of HEAD is judged by
+	// the commits it brought that no branch held before.
+	Head      string   `json:"head,omitempty"`
+	Tips      []string `json:"tips,omitempty"`
+	TipsKnown bool     `json:"tips_known,omitempty"`
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
