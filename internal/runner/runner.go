@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -92,7 +93,8 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	if g == nil {
 		return 0 // governance off: nothing printed, nothing written
 	}
-	ctx := context.Background()
+	// All the locks of one call wait lock_timeout at most together.
+	ctx := state.WithLockBudget(context.Background(), g.Config.LockTimeout)
 	d, err := h.Pipeline(ctx, g)
 	if err != nil {
 		return fail(h, ag, call, cfg, err, std, env, getenv)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -24,12 +25,56 @@ const (
 // Unlock releases a lock taken with Lock.
 type Unlock func()
 
-// Lock takes the sidecar lock state/locks/<name>.lock, waiting at most timeout.
-// Lock files are never deleted: deleting one would let two processes hold
-// "the same" lock on different inodes.
+// lockBudget is what a call may still wait for locks, all of them
+// together.
+type lockBudget struct {
+	mu   sync.Mutex
+	left time.Duration
+}
+
+type budgetKey struct{}
+
+// WithLockBudget bounds the total time the locks taken under ctx may wait:
+// a hook call takes several (the session's, the ledger's, the map's…), and
+// each waiting its own timeout would hold the agent for several times it.
+// A lock that is free is taken even when the budget is spent.
+func WithLockBudget(ctx context.Context, total time.Duration) context.Context {
+	return context.WithValue(ctx, budgetKey{}, &lockBudget{left: total})
+}
+
+// allow returns how long a lock may wait: timeout, or less when the call's
+// budget has less left.
+func (b *lockBudget) allow(timeout time.Duration) time.Duration {
+	if b == nil {
+		return timeout
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(0, min(timeout, b.left))
+}
+
+func (b *lockBudget) spend(d time.Duration) {
+	if b != nil {
+		b.mu.Lock()
+		b.left -= d
+		b.mu.Unlock()
+	}
+}
+
+// Lock takes the sidecar lock state/locks/<name>.lock, waiting at most timeout
+// (and at most what ctx's lock budget has left). Lock files are never
+// deleted: deleting one would let two processes hold "the same" lock on
+// different inodes.
 func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock, error) {
 	fl := flock.New(filepath.Join(Path(root, "locks"), name+".lock"))
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	budget, _ := ctx.Value(budgetKey{}).(*lockBudget)
+	wait := budget.allow(timeout)
+	start := time.Now()
+	defer func() { budget.spend(time.Since(start)) }()
+	if ok, err := fl.TryLock(); ok && err == nil {
+		return func() { _ = fl.Unlock() }, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -43,7 +88,7 @@ func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("lock %s after %s: %w", name, timeout, ErrLockTimeout)
+		return nil, fmt.Errorf("lock %s after %s: %w", name, wait, ErrLockTimeout)
 	}
 	return func() { _ = fl.Unlock() }, nil
 }

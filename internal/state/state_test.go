@@ -72,6 +72,36 @@ func TestLockTimeout(t *testing.T) {
 	}
 }
 
+// The locks of one call wait their budget at most, together; a free lock is
+// taken even when the budget is spent.
+func TestLockBudget(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{LockLedger, LockMap} {
+		unlock, err := Lock(context.Background(), root, name, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+	}
+	ctx := WithLockBudget(context.Background(), 100*time.Millisecond)
+	start := time.Now()
+	if _, err := Lock(ctx, root, LockLedger, 5*time.Second); !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("held ledger lock: %v, want ErrLockTimeout", err)
+	}
+	_, err := Lock(ctx, root, LockMap, 5*time.Second)
+	if !errors.Is(err, ErrLockTimeout) || !strings.Contains(err.Error(), "after 0s") {
+		t.Fatalf("held map lock with the budget spent: %v, want ErrLockTimeout after 0s", err)
+	}
+	free, err := Lock(ctx, root, LockLessons, 5*time.Second)
+	if err != nil {
+		t.Fatalf("free lock with the budget spent: %v", err)
+	}
+	free()
+	if waited := time.Since(start); waited >= 5*time.Second {
+		t.Errorf("waited %s: the per-lock timeout, not the budget", waited)
+	}
+}
+
 func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f")
