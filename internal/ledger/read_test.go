@@ -274,7 +274,7 @@ func TestReadTailMentioning(t *testing.T) {
 	}{
 		{"INT-002", []string{"s1", "s3", "s5"}},
 		{"INT-001", []string{"s0", "s2", "s4"}}, // the URL "intent:INT-001" alone is not the JSON string
-		{"INT-00", nil},                        // a prefix is not the word
+		{"INT-00", nil},                         // a prefix is not the word
 		{"a.go", []string{"s0", "s1", "s2", "s3", "s4", "s5"}},
 	}
 	for _, tt := range tests {
