@@ -26,6 +26,10 @@ type ToolCall struct {
 type Turn struct {
 	Calls []ToolCall
 	Text  string
+	// Do, when set, runs as the turn is taken, before the answer is sent:
+	// the world changing between two of the model's calls (a person
+	// editing a file the agent read).
+	Do func()
 }
 
 // Request is one request a client sent, kept verbatim for later checks.
@@ -84,15 +88,19 @@ func (s *Server) record(r *http.Request) string {
 	return string(body)
 }
 
-// take returns the next scripted turn.
+// take returns the next scripted turn, after running its Do.
 func (s *Server) take() Turn {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.next >= len(s.turns) {
+		s.mu.Unlock()
 		return Turn{Text: "done"}
 	}
 	t := s.turns[s.next]
 	s.next++
+	s.mu.Unlock()
+	if t.Do != nil {
+		t.Do()
+	}
 	return t
 }
 

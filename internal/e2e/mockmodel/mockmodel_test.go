@@ -8,7 +8,8 @@ import (
 )
 
 func TestScriptedTurns(t *testing.T) {
-	s := New([]Turn{{Calls: []ToolCall{{Name: "Write", Args: map[string]any{"file_path": "a"}}}}})
+	did := 0
+	s := New([]Turn{{Calls: []ToolCall{{Name: "Write", Args: map[string]any{"file_path": "a"}}}, Do: func() { did++ }}})
 	defer s.Close()
 	tests := []struct {
 		name, path, body, want string
@@ -35,6 +36,9 @@ func TestScriptedTurns(t *testing.T) {
 	}
 	if got := len(s.Requests()); got != len(tests) {
 		t.Errorf("recorded %d requests, want %d", got, len(tests))
+	}
+	if did != 1 {
+		t.Errorf("the turn's Do ran %d times, want once (side requests do not take turns)", did)
 	}
 	if !s.Saw(`"tools":[{}]`) {
 		t.Error("Saw misses a recorded body")

@@ -1,40 +1,66 @@
-// Command e2e runs real agent CLIs against the real intenthook binary in a
-// throw-away governed git repository, the model played by mockmodel, and
-// prints an agent × scenario table. Run it through "make e2e"; it is not part
-// of "make test".
+// Command e2e runs real agent CLIs against the real intenthook binary in
+// throw-away governed git repositories, the model played by mockmodel, and
+// prints one line per agent and scenario: PASS, FAIL or N/A, and why. It
+// exits 1 on any FAIL. Run it through "make e2e"; it is not part of
+// "make test".
 //
-// Usage: go run ./internal/e2e/cmd/e2e -intenthook bin/intenthook -cache DIR
+// Usage: go run ./internal/e2e/cmd/e2e -intenthook bin/intenthook -cache DIR [-agents claude,gemini]
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
-	"time"
 
+	"github.com/intenthook/intenthook/internal/e2e/harness"
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
 )
 
-type result struct{ scenario, verdict, reason string }
+// plan is a group of scenarios played in one fresh workspace per client:
+// the client runs one or more scripted sessions, then play checks what
+// happened, one row per scenario.
+type plan struct {
+	name   string
+	agents []string // the clients it runs under
+	play   func(t *trial)
+}
+
+// hooked are the clients whose hooks intenthook wires and that run offline here.
+var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot"}
+
+func plans() []plan {
+	return []plan{
+		{"governance", hooked, governance},
+		{"mcp", []string{"claude"}, mcpSelect},
+		{"lessons", []string{"claude"}, lessonNextSession},
+		{"subagent", []string{"claude"}, subagentBriefing},
+		{"select-redirect", []string{"claude"}, selectRedirect},
+		{"stale", []string{"claude"}, staleEdit},
+	}
+}
+
+type row struct{ agent, scenario, verdict, detail string }
 
 func main() {
-	bin := flag.String("intenthook", "bin/intenthook", "intenthook binary")
+	bin := flag.String("intenthook", "bin/intenthook", "intenthook binary (intenthook-mcp must sit next to it)")
 	cache := flag.String("cache", filepath.Join(os.Getenv("HOME"), ".cache", "intenthook-e2e"), "installed clients")
+	only := flag.String("agents", "", "comma-separated clients to run (default: all)")
 	flag.Parse()
 	abs, err := filepath.Abs(*bin)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
 		os.Exit(1)
 	}
-	rows := map[string][]result{"claude": runClaude(abs, filepath.Join(*cache, "claude", "node_modules", ".bin", "claude"))}
 	failed := false
-	for agent, rs := range rows {
-		for _, r := range rs {
-			fmt.Printf("%-8s %-24s %-4s %s\n", agent, r.scenario, r.verdict, r.reason)
+	for _, c := range harness.Clients() {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), c.Name) {
+			continue
+		}
+		for _, r := range runClient(c, abs, *cache) {
+			fmt.Printf("%-8s %-22s %-4s %s\n", r.agent, r.scenario, r.verdict, r.detail)
 			failed = failed || r.verdict == "FAIL"
 		}
 	}
@@ -43,94 +69,108 @@ func main() {
 	}
 }
 
-func runClaude(intenthook, claude string) []result {
-	fail := func(err error) []result { return []result{{"setup", "FAIL", err.Error()}} }
-	if _, err := os.Stat(claude); err != nil {
-		return []result{{"all", "N/A", "client not installed: " + claude}}
+// runClient plays every plan that runs under c, one client process at a
+// time (the node clients are heavy).
+func runClient(c harness.Client, intenthook, cache string) []row {
+	var plans []plan
+	for _, p := range plansFor(c.Name) {
+		plans = append(plans, p)
 	}
-	tmp, err := os.MkdirTemp("", "e2e-claude-")
-	if err != nil {
-		return fail(err)
+	if len(plans) == 0 {
+		return []row{{c.Name, "all", "N/A", notRun[c.Name]}}
 	}
-	defer os.RemoveAll(tmp)
-	ws, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
-	_ = os.MkdirAll(home, 0o755)
-	path := filepath.Dir(intenthook) + string(os.PathListSeparator) + os.Getenv("PATH")
-	for _, args := range [][]string{{"git", "init", "-q", ws}, {intenthook, "init", "--root", ws}} {
-		c := exec.Command(args[0], args[1:]...)
-		c.Dir, c.Env = tmp, append(os.Environ(), "PATH="+path)
-		if out, err := c.CombinedOutput(); err != nil {
-			return fail(fmt.Errorf("%s: %v: %s", args[0], err, out))
+	if !c.Installed(cache) {
+		return []row{{c.Name, "all", "N/A", "client not installed: " + c.Bin(cache)}}
+	}
+	var rows []row
+	for _, p := range plans {
+		t := &trial{c: c, cache: cache}
+		w, err := harness.NewWorkspace(intenthook, c.Name)
+		if err != nil {
+			rows = append(rows, row{c.Name, p.name, "FAIL", err.Error()})
+			continue
 		}
+		t.w = w
+		p.play(t)
+		w.Close()
+		rows = append(rows, t.rows...)
 	}
-	in := filepath.Join(ws, "src", "example", "a.txt")
-	out := filepath.Join(ws, "docs", "b.txt")
-	srv := mockmodel.New([]mockmodel.Turn{
-		{Calls: []mockmodel.ToolCall{{Name: "Write", Args: map[string]any{"file_path": in, "content": "a\n"}}}},
-		{Calls: []mockmodel.ToolCall{{Name: "Bash", Args: map[string]any{"command": "intenthook select INT-001"}}}},
-		{Calls: []mockmodel.ToolCall{{Name: "Write", Args: map[string]any{"file_path": in, "content": "a\n"}}}},
-		{Calls: []mockmodel.ToolCall{{Name: "Write", Args: map[string]any{"file_path": out, "content": "b\n"}}}},
-		{Calls: []mockmodel.ToolCall{{Name: "Bash", Args: map[string]any{"command": "mkdir -p docs && echo c > docs/c.txt"}}}},
-		{Text: "done"},
-	})
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	c := exec.CommandContext(ctx, claude, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
-		"--permission-mode", "acceptEdits", "--allowedTools", "Bash")
-	c.Dir = ws
-	c.Env = append(os.Environ(), "PATH="+path, "HOME="+home, "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=mock",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1")
-	outb, err := c.CombinedOutput()
-	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {
-		fmt.Fprintf(os.Stderr, "%s\n", outb)
-	}
-	if err != nil {
-		return fail(fmt.Errorf("claude: %v: %.300s", err, outb))
-	}
-	// Each request carries the whole conversation, so the last one shows
-	// every tool result the model saw, deny reasons included.
-	reqs := srv.Requests()
-	last := ""
-	if len(reqs) > 0 {
-		last = reqs[len(reqs)-1].Body
-	}
-	denials := strings.Count(last, "PreToolUse:")
-	session := sessionID(string(outb))
-	ledger, _ := os.ReadFile(filepath.Join(ws, ".orchestration", "agent_trace.jsonl"))
-	check := func(name string, ok bool, why string) result {
-		if ok {
-			return result{name, "PASS", why}
-		}
-		return result{name, "FAIL", why}
-	}
-	_, errDocs := os.Stat(out)
-	_, errShell := os.Stat(filepath.Join(ws, "docs", "c.txt"))
-	return []result{
-		check("write-without-intent", strings.Contains(last, "INT-001") && denials >= 1, "deny reason reached the model"),
-		check("in-scope-write", fileIs(in, "a\n") && strings.Contains(string(ledger), "src/example/a.txt") && session != "" &&
-			strings.Contains(string(ledger), session), "file written, ledger record with session "+session),
-		check("out-of-scope-write", os.IsNotExist(errDocs), "docs/b.txt not written"),
-		check("out-of-scope-shell", os.IsNotExist(errShell), "docs/c.txt not written"),
-		{"other agents", "N/A", "rows follow once main has --agent for pre/post"},
-	}
+	return rows
 }
 
-// sessionID takes the session id from Claude Code's stream-json output.
-func sessionID(out string) string {
-	const key = `"session_id":"`
-	i := strings.Index(out, key)
-	if i < 0 {
-		return ""
+func plansFor(agent string) []plan {
+	var out []plan
+	for _, p := range plans() {
+		if slices.Contains(p.agents, agent) {
+			out = append(out, p)
+		}
 	}
-	rest := out[i+len(key):]
-	if j := strings.IndexByte(rest, '"'); j >= 0 {
-		return rest[:j]
-	}
-	return ""
+	return out
 }
 
-func fileIs(path, want string) bool {
-	b, err := os.ReadFile(path)
-	return err == nil && string(b) == want
+// notRun says why a known client has no rows.
+var notRun = map[string]string{
+	"droid": "Droid does not accept the offline BYOK model (testdata/agents/droid/README.md)",
+}
+
+// trial is one plan under one client: its workspace and the rows it gave.
+type trial struct {
+	c     harness.Client
+	w     *harness.Workspace
+	cache string
+	rows  []row
+}
+
+// run plays one headless session of turns (each a single tool call, or
+// text), ending with "done".
+func (t *trial) run(calls ...mockmodel.ToolCall) harness.Session {
+	turns := make([]mockmodel.Turn, 0, len(calls)+1)
+	for _, c := range calls {
+		turns = append(turns, mockmodel.Turn{Calls: []mockmodel.ToolCall{c}})
+	}
+	return t.w.Run(t.c, t.cache, append(turns, mockmodel.Turn{Text: "done"}))
+}
+
+// check adds a row: PASS when ok, else FAIL with the detail.
+func (t *trial) check(scenario string, ok bool, detail string) {
+	v := "PASS"
+	if !ok {
+		v = "FAIL"
+	}
+	t.rows = append(t.rows, row{t.c.Name, scenario, v, detail})
+}
+
+// failed adds a FAIL row for a session that did not run to its end.
+func (t *trial) failed(scenario string, s harness.Session) bool {
+	if s.Err == nil {
+		return false
+	}
+	t.check(scenario, false, s.Err.Error())
+	return true
+}
+
+// written checks that rel holds content and that the ledger records the
+// write under a session id the client itself knows (its session files under
+// HOME name it).
+func (t *trial) written(rel, content string) (bool, string) {
+	if got, _ := t.w.ReadFile(rel); got != content {
+		return false, fmt.Sprintf("%s holds %q, want %q", rel, got, content)
+	}
+	recs, err := t.w.Records()
+	if err != nil {
+		return false, "ledger: " + err.Error()
+	}
+	rec := harness.Written(recs, rel)
+	if rec == nil {
+		return false, fmt.Sprintf("no ledger record of the write to %s (%d records)", rel, len(recs))
+	}
+	sid := rec.Metadata.Intenthook.SessionID
+	if !t.w.ClientKnows(sid) {
+		return false, fmt.Sprintf("ledger session %q is not in the client's own files", sid)
+	}
+	detail := "recorded, session " + sid
+	if url := conversationURL(rec.Files); url != "" {
+		detail += ", transcript " + filepath.Base(url)
+	}
+	return true, detail
 }

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// Paths in the catalog `intenthook init` writes: INT-001 owns src/example/**.
+const (
+	inScope  = "src/example/a.txt"
+	outScope = "docs/b.txt"
+	outShell = "docs/c.txt"
+)
+
+// governance is the fence itself, in one session: a write before any
+// intent is selected, the selection through the shell tool, a write in
+// scope, one out of scope, and an out-of-scope write hidden in a shell
+// command.
+func governance(t *trial) {
+	s := t.run(
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Write(t.w.Abs(outScope), "b\n"),
+		t.c.Shell("mkdir -p docs && echo c > docs/c.txt"),
+	)
+	if t.failed("session", s) {
+		return
+	}
+	t.check("write-without-intent", s.Saw("intenthook: deny [intent_required]"), "the deny reason reached the model")
+	ok, detail := t.written(inScope, "a\n")
+	t.check("in-scope-write", ok, detail)
+	_, exists := t.w.ReadFile(outScope)
+	t.check("out-of-scope-write", !exists && s.Saw("intenthook: deny [scope_violation]"),
+		outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
+	_, exists = t.w.ReadFile(outShell)
+	// The shell command's own denial names docs (mkdir) or docs/c.txt.
+	shellDenied := s.Saw("path=docs ") || s.Saw("path=docs/c.txt ")
+	t.check("out-of-scope-shell", !exists && shellDenied, outShell+" not written; "+seen(shellDenied, "the shell deny")+"; "+denials(s.Requests))
+}
+
+// mcpSelect: the model selects its intent with the MCP server's tool (the
+// server from .mcp.json, in hook mode), then writes in scope.
+func mcpSelect(t *trial) {
+	s := t.run(
+		mockmodel.ToolCall{Name: "mcp__intenthook__select_active_intent",
+			Args: map[string]any{"intent_id": "INT-001", "reasoning": "the scripted task is example work"}},
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+	)
+	if t.failed("mcp-select", s) {
+		return
+	}
+	if !s.Saw(`"name":"mcp__intenthook__select_active_intent"`) {
+		t.check("mcp-select", false, "the client did not offer mcp__intenthook__select_active_intent to the model")
+		return
+	}
+	ok, detail := t.written(inScope, "a\n")
+	t.check("mcp-select", ok && s.Saw("<intent_context"), "selected through MCP; "+detail)
+}
+
+// lessonNextSession: a lesson recorded through the shell tool in one
+// session is in the next session's SessionStart context. The next session
+// has the intent through the workspace default, which a person sets.
+func lessonNextSession(t *trial) {
+	const lesson = "e2e lesson: the example module keeps one value per line"
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Shell(fmt.Sprintf("intenthook lesson %q --intent INT-001", lesson)),
+	)
+	if t.failed("lesson-next-session", s) {
+		return
+	}
+	if out, err := t.w.Person("select", "INT-001", "--default"); err != nil {
+		t.check("lesson-next-session", false, fmt.Sprintf("intenthook select --default: %v: %s", err, out))
+		return
+	}
+	next := t.run()
+	if t.failed("lesson-next-session", next) {
+		return
+	}
+	first := firstWithTools(next.Requests)
+	const head = "Lessons from earlier sessions on this work"
+	i := strings.Index(first, head)
+	ok := i >= 0 && strings.Contains(first[i:], lesson)
+	t.check("lesson-next-session", ok, "the next session's first request "+seen(ok, "the lesson in its SessionStart context"))
+}
+
+// subagentBriefing: a subagent started with the Task tool gets the
+// SubagentStart briefing in its own conversation with the model.
+func subagentBriefing(t *trial) {
+	const task = "e2e subagent task: look at the example module"
+	s := t.w.Run(t.c, t.cache, []mockmodel.Turn{
+		turn(t.c.Shell("intenthook select INT-001")),
+		turn(mockmodel.ToolCall{Name: "Agent", Args: map[string]any{
+			"description": "look around", "prompt": task, "subagent_type": "general-purpose"}}),
+		{Text: "the subagent is done"},
+		{Text: "done"},
+	})
+	if t.failed("subagent-briefing", s) {
+		return
+	}
+	// The subagent's own conversation starts with its task; the parent's
+	// requests carry the task only inside the Agent call.
+	const briefing = "SubagentStart hook additional context: This workspace is governed by intenthook"
+	var sub string
+	for _, r := range s.Requests {
+		if strings.Contains(r.Body, task) && !strings.Contains(r.Body, "do the scripted task") {
+			sub = r.Body
+		}
+	}
+	if sub == "" {
+		t.check("subagent-briefing", false, fmt.Sprintf("no request of the subagent's own among %d", len(s.Requests)))
+		return
+	}
+	ok := strings.Contains(sub, briefing) && strings.Contains(sub, "You work under intent INT-001")
+	t.check("subagent-briefing", ok, "the subagent's first request "+seen(ok, "the briefing with INT-001"))
+}
+
+// selectRedirect: `intenthook select INT-001 2>&1`, the way models often
+// run commands, binds the session; an in-scope write follows.
+func selectRedirect(t *trial) {
+	s := t.run(
+		t.c.Shell("intenthook select INT-001 2>&1"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+	)
+	if t.failed("select-2>&1", s) {
+		return
+	}
+	ok, detail := t.written(inScope, "a\n")
+	t.check("select-2>&1", ok, detail)
+}
+
+// staleEdit: the file changes on disk after the agent read it; the edit is
+// denied as stale. The change keeps the file's size and mtime, so Claude
+// Code's own read-state check does not notice it and intenthook's is the one
+// that answers.
+func staleEdit(t *trial) {
+	const before, changed = "one\nkeep\n", "one\nmine\n"
+	path := t.w.Abs(inScope)
+	if err := writeKeepingTime(path, before); err != nil {
+		t.check("stale-edit", false, err.Error())
+		return
+	}
+	s := t.w.Run(t.c, t.cache, []mockmodel.Turn{
+		turn(t.c.Shell("intenthook select INT-001")),
+		turn(mockmodel.ToolCall{Name: "Read", Args: map[string]any{"file_path": path}}),
+		{Calls: []mockmodel.ToolCall{{Name: "Edit", Args: map[string]any{"file_path": path, "old_string": "one", "new_string": "uno"}}},
+			Do: func() { _ = writeKeepingTime(path, changed) }},
+		{Text: "done"},
+	})
+	if t.failed("stale-edit", s) {
+		return
+	}
+	got, _ := t.w.ReadFile(inScope)
+	t.check("stale-edit", got == changed && s.Saw("intenthook: deny [stale_file]"),
+		fmt.Sprintf("the person's change kept (%q); the model %s", got, seen(s.Saw("deny [stale_file]"), "the stale deny")))
+}
+
+// writeKeepingTime writes content, keeping the file's modification time
+// when it exists.
+func writeKeepingTime(path, content string) error {
+	st, err := os.Stat(path)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		return err
+	}
+	if err != nil {
+		return nil
+	}
+	return os.Chtimes(path, st.ModTime(), st.ModTime())
+}
+
+func turn(c mockmodel.ToolCall) mockmodel.Turn { return mockmodel.Turn{Calls: []mockmodel.ToolCall{c}} }
+
+// firstWithTools is the body of the first request that offered tools: the
+// session's first model turn, not a title or summary side request.
+func firstWithTools(reqs []mockmodel.Request) string {
+	for _, r := range reqs {
+		if strings.Contains(r.Body, `"tools":[{`) {
+			return r.Body
+		}
+	}
+	return ""
+}
+
+func seen(ok bool, what string) string {
+	if ok {
+		return "carried " + what
+	}
+	return "lacked " + what
+}
+
+// denials lists the deny codes the model saw, for a row's detail.
+func denials(reqs []mockmodel.Request) string {
+	var codes []string
+	for _, code := range []string{"intent_required", "scope_violation", "shell_unsafe", "target_unknown", "stale_file"} {
+		for _, r := range reqs {
+			if strings.Contains(r.Body, "deny ["+code+"]") {
+				codes = append(codes, code)
+				break
+			}
+		}
+	}
+	return "model saw denials: " + strings.Join(codes, ", ")
+}
+
+// conversationURL is the first conversation URL of a record's files.
+func conversationURL(files []ledger.File) string {
+	for _, f := range files {
+		for _, c := range f.Conversations {
+			if c.URL != "" {
+				return c.URL
+			}
+		}
+	}
+	return ""
+}

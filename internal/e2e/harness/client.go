@@ -1,0 +1,243 @@
+// Package harness runs real agent CLIs headless against the scripted mock
+// model (package mockmodel): which clients there are, how each is pointed at
+// the mock without an account, how its model writes a file or runs a shell
+// command, and a throw-away governed git workspace to run them in. It holds
+// no scenarios and no verdicts: those are the e2e command's, and the capture
+// command wires its own logging hooks instead of intenthook's.
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
+)
+
+// Client is one agent CLI as the harness runs it.
+type Client struct {
+	Name    string // intenthook's --agent name
+	Package string // the npm package and version scripts/e2e-install.sh pins
+	bin     string // the executable, relative to the install cache
+
+	// Write and Shell are the tool calls this client's model makes to write
+	// a whole file (absolute path) and to run a shell command.
+	Write func(path, content string) mockmodel.ToolCall
+	Shell func(command string) mockmodel.ToolCall
+
+	// configure writes the user-level settings that point the client at
+	// the mock model (and trust the workspace where the client asks for it).
+	configure func(home, ws, url string) error
+	argv      func(bin, prompt string) []string
+	env       func(home, url string) []string
+}
+
+// Clients lists the clients the harness knows, in the order rows are shown.
+func Clients() []Client {
+	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid()}
+}
+
+// Lookup finds a client by its agent name.
+func Lookup(name string) (Client, bool) {
+	for _, c := range Clients() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Client{}, false
+}
+
+// Bin is the client's executable in the install cache.
+func (c Client) Bin(cache string) string { return filepath.Join(cache, c.bin) }
+
+// Installed reports whether the client is in the install cache.
+func (c Client) Installed(cache string) bool {
+	_, err := os.Stat(c.Bin(cache))
+	return err == nil
+}
+
+func call(name string, args map[string]any) mockmodel.ToolCall {
+	return mockmodel.ToolCall{Name: name, Args: args}
+}
+
+func claude() Client {
+	return Client{
+		Name: "claude", Package: "@anthropic-ai/claude-code@2.1.330", bin: "claude/node_modules/.bin/claude",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("Write", map[string]any{"file_path": p, "content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("Bash", map[string]any{"command": cmd, "description": "run a command"})
+		},
+		configure: func(home, ws, url string) error { return nil },
+		// Bash and the intenthook MCP server's tools are pre-approved, as a
+		// CI job would; the hooks stay the authority over what they do.
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "-p", prompt, "--output-format", "stream-json", "--verbose",
+				"--permission-mode", "acceptEdits", "--allowedTools", "Bash", "mcp__intenthook"}
+		},
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=mock",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
+				"DISABLE_ERROR_REPORTING=1"}
+		},
+	}
+}
+
+func gemini() Client {
+	return Client{
+		Name: "gemini", Package: "@google/gemini-cli@0.61.0", bin: "gemini/node_modules/.bin/gemini",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("write_file", map[string]any{"file_path": p, "content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("run_shell_command", map[string]any{"command": cmd, "description": "run a command"})
+		},
+		configure: func(home, ws, url string) error {
+			return WriteJSON(filepath.Join(home, ".gemini", "settings.json"),
+				map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+		},
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "-p", prompt, "--yolo", "-m", "gemini-2.5-flash"}
+		},
+		// Headless Gemini CLI refuses an untrusted folder, and runs project
+		// hooks only in a trusted one.
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL=" + url,
+				"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1"}
+		},
+	}
+}
+
+func codex() Client {
+	return Client{
+		Name: "codex", Package: "@openai/codex@0.169.0", bin: "codex/node_modules/.bin/codex",
+		// The Responses API's freeform apply_patch: paths may be absolute.
+		Write: func(p, s string) mockmodel.ToolCall {
+			return mockmodel.ToolCall{Name: "apply_patch", Input: AddFilePatch(p, s)}
+		},
+		Shell: func(cmd string) mockmodel.ToolCall { return call("exec_command", map[string]any{"cmd": cmd}) },
+		configure: func(home, ws, url string) error {
+			// A custom provider pointing at the mock; the project trusted,
+			// or Codex loads no project hooks.
+			config := fmt.Sprintf(`model = "gpt-5.5"
+model_provider = "mock"
+
+[model_providers.mock]
+name = "mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+
+[projects.%q]
+trust_level = "trusted"
+`, url, ws)
+			return writeFile(filepath.Join(home, ".codex", "config.toml"), []byte(config))
+		},
+		// Codex skips a hook nobody trusted, silently; the flag is what its
+		// trust note tells CI to pass (a person approves them in /hooks).
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+				"--dangerously-bypass-hook-trust", prompt}
+		},
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
+		},
+	}
+}
+
+func qwen() Client {
+	return Client{
+		Name: "qwen", Package: "@qwen-code/qwen-code@0.24.4 (with node@22)", bin: "qwen/node_modules/.bin/qwen",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("write_file", map[string]any{"file_path": p, "content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("run_shell_command", map[string]any{"command": cmd, "description": "run a command", "is_background": false})
+		},
+		configure: func(home, ws, url string) error {
+			return WriteJSON(filepath.Join(home, ".qwen", "settings.json"),
+				map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}})
+		},
+		// Qwen Code needs Node 22: the node@22 package's node sits next to it.
+		argv: func(bin, prompt string) []string {
+			return []string{filepath.Join(filepath.Dir(bin), "node"), bin, "-p", prompt, "--yolo", "--auth-type", "openai"}
+		},
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=mock", "OPENAI_MODEL=mock", "NO_COLOR=1"}
+		},
+	}
+}
+
+func copilot() Client {
+	return Client{
+		Name: "copilot", Package: "@github/copilot@1.0.102", bin: "copilot/node_modules/.bin/copilot",
+		// A Claude-family model gets create/edit/view (GPT-5 models get apply_patch).
+		Write: func(p, s string) mockmodel.ToolCall { return call("create", map[string]any{"path": p, "file_text": s}) },
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("bash", map[string]any{"command": cmd, "description": "run a command"})
+		},
+		configure: func(home, ws, url string) error { return nil },
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "-p", prompt, "--allow-all-tools"}
+		},
+		// Offline BYOK mode needs no GitHub login; COPILOT_ALLOW_ALL trusts
+		// the folder, without which repository hooks are silently absent.
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
+				"COPILOT_PROVIDER_BASE_URL=" + url + "/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=mock",
+				"COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true", "NO_COLOR=1"}
+		},
+	}
+}
+
+func droid() Client {
+	return Client{
+		Name: "droid", Package: "@factory/cli@0.225.1 + @factory/cli-linux-x64@0.225.2", bin: "droid/node_modules/.bin/droid",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("Create", map[string]any{"file_path": p, "content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("Execute", map[string]any{"command": cmd, "summary": "run a command",
+				"riskLevel": "low", "riskLevelReason": "works in the workspace"})
+		},
+		// A BYOK custom model: no Factory login.
+		configure: func(home, ws, url string) error {
+			return WriteJSON(filepath.Join(home, ".factory", "settings.json"), map[string]any{
+				"customModels": []any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
+					"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}},
+			})
+		},
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "exec", "--auto", "high", "-m", "custom:mock", prompt}
+		},
+		env: func(home, url string) []string { return []string{"HOME=" + home, "NO_COLOR=1"} },
+	}
+}
+
+// AddFilePatch is a patch envelope creating path with content.
+func AddFilePatch(path, content string) string {
+	p := "*** Begin Patch\n*** Add File: " + path + "\n"
+	for _, line := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
+		p += "+" + line + "\n"
+	}
+	return p + "*** End Patch\n"
+}
+
+// WriteJSON writes v as indented JSON, making the directories.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(path, append(b, '\n'))
+}
+
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}

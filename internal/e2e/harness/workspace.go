@@ -1,0 +1,220 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// RunTimeout bounds one headless client run.
+const RunTimeout = 5 * time.Minute
+
+// Workspace is a throw-away git repository governed by the real intenthook
+// binary (scaffolded by `intenthook init --agent NAME`, as a user would),
+// with a HOME of its own that the client's settings and sessions go to.
+type Workspace struct {
+	Root, Home string
+	tmp        string
+	intenthook string
+	path       string // PATH with the intenthook binaries first
+	runs       int
+}
+
+// NewWorkspace makes the repository and runs init for agent. The directory
+// of intenthook must also hold intenthook-mcp (make build puts both in bin/).
+func NewWorkspace(intenthook, agent string) (*Workspace, error) {
+	tmp, err := os.MkdirTemp("", "e2e-"+agent+"-")
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Root: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home"), tmp: tmp, intenthook: intenthook,
+		path: filepath.Dir(intenthook) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	if err := os.MkdirAll(w.Home, 0o755); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if out, err := w.command(tmp, "git", "init", "-q", w.Root).CombinedOutput(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("git init: %v: %s", err, out)
+	}
+	if out, err := w.Person("init", "--agent", agent); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("intenthook init --agent %s: %v: %s", agent, err, out)
+	}
+	return w, nil
+}
+
+// Close removes the workspace, unless INTENTHOOK_E2E_KEEP is set (then it
+// says where it is, with each run's requests to the model in requests-N.json).
+func (w *Workspace) Close() {
+	if os.Getenv("INTENTHOOK_E2E_KEEP") != "" {
+		fmt.Fprintln(os.Stderr, "e2e: kept", w.tmp)
+		return
+	}
+	_ = os.RemoveAll(w.tmp)
+}
+
+// command runs in dir with the workspace's PATH and HOME and the caller's
+// environment otherwise.
+func (w *Workspace) command(dir, name string, args ...string) *exec.Cmd {
+	c := exec.Command(name, args...)
+	c.Dir, c.Env = dir, append(os.Environ(), "PATH="+w.path, "HOME="+w.Home)
+	return c
+}
+
+// Person runs intenthook as a person would, in the workspace.
+func (w *Workspace) Person(args ...string) ([]byte, error) {
+	return w.command(w.Root, w.intenthook, args...).CombinedOutput()
+}
+
+// Session is what one headless run left behind.
+type Session struct {
+	Output   []byte              // the client's stdout and stderr
+	Err      error               // the client's exit, or its set-up
+	Requests []mockmodel.Request // what the client sent the model
+}
+
+// Saw reports whether any request to the model contained text.
+func (s Session) Saw(text string) bool {
+	for _, r := range s.Requests {
+		if strings.Contains(r.Body, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs the client once, headless, in the workspace, against a fresh
+// mock model playing turns.
+func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session {
+	srv := mockmodel.New(turns)
+	defer srv.Close()
+	if err := c.configure(w.Home, w.Root, srv.URL); err != nil {
+		return Session{Err: fmt.Errorf("configure %s: %w", c.Name, err)}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	argv := c.argv(c.Bin(cache), "do the scripted task")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = w.Root
+	cmd.Env = append(os.Environ(), "PATH="+w.path)
+	cmd.Env = append(cmd.Env, c.env(w.Home, srv.URL)...)
+	out, err := cmd.CombinedOutput()
+	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {
+		fmt.Fprintf(os.Stderr, "--- %s output:\n%s\n", c.Name, out)
+	}
+	if err != nil {
+		err = fmt.Errorf("%s: %v: %s", c.Name, err, lastLines(out, 3))
+	}
+	s := Session{Output: out, Err: err, Requests: srv.Requests()}
+	if os.Getenv("INTENTHOOK_E2E_KEEP") != "" {
+		w.runs++
+		b, _ := json.MarshalIndent(s.Requests, "", "  ")
+		_ = os.WriteFile(filepath.Join(w.tmp, fmt.Sprintf("requests-%d.json", w.runs)), b, 0o644)
+		_ = os.WriteFile(filepath.Join(w.tmp, fmt.Sprintf("output-%d.txt", w.runs)), out, 0o644)
+	}
+	return s
+}
+
+// lastLines is the end of a client's output, for a one-line reason.
+func lastLines(out []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s := strings.Join(lines, " | ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// Records reads the workspace's ledger.
+func (w *Workspace) Records() ([]ledger.Record, error) {
+	var recs []ledger.Record
+	err := ledger.Scan(w.Root, func(_ []byte, rec *ledger.Record, err error) error {
+		if err != nil {
+			return err
+		}
+		recs = append(recs, *rec)
+		return nil
+	})
+	return recs, err
+}
+
+// Written finds the ledger record of a successful write to rel (a
+// root-relative path) and returns it, or nil.
+func Written(recs []ledger.Record, rel string) *ledger.Record {
+	for i := len(recs) - 1; i >= 0; i-- {
+		m := recs[i].Metadata.Intenthook
+		if !m.Success || m.Event != ledger.EventPostToolUse {
+			continue
+		}
+		for _, f := range recs[i].Files {
+			if f.Path == rel {
+				return &recs[i]
+			}
+		}
+	}
+	return nil
+}
+
+// ClientKnows reports whether the client's own files under HOME (its
+// sessions, transcripts, logs) name id, in a file name or in a file: the
+// proof that a session id in the ledger is the client's, not one made up.
+func (w *Workspace) ClientKnows(id string) bool {
+	if id == "" {
+		return false
+	}
+	needle := []byte(id)
+	found := errors.New("found")
+	err := filepath.WalkDir(w.Home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if strings.Contains(d.Name(), id) {
+			return found
+		}
+		if d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 8<<20 {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, needle) {
+			return found
+		}
+		return nil
+	})
+	return errors.Is(err, found)
+}
+
+// ReadFile is a workspace file's content ("" when it cannot be read) and
+// whether it exists.
+func (w *Workspace) ReadFile(rel string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(w.Root, filepath.FromSlash(rel)))
+	return string(b), err == nil
+}
+
+// Abs is the absolute path of a root-relative path.
+func (w *Workspace) Abs(rel string) string { return filepath.Join(w.Root, filepath.FromSlash(rel)) }
+
+// Decode reads a JSON value from the workspace, for scenario checks.
+func (w *Workspace) Decode(rel string, v any) error {
+	b, err := os.ReadFile(w.Abs(rel))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
