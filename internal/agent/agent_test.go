@@ -256,3 +256,38 @@ func TestCaptured(t *testing.T) {
 		t.Errorf("only %d captured tool payloads found", n)
 	}
 }
+
+// TestInShell pins the variables each client sets in its shell tool's
+// environment, as make e2e saw them (env run through the client's own
+// shell tool): select and the person-only commands read them.
+func TestInShell(t *testing.T) {
+	tests := []struct {
+		name, variable, value string
+		want                  string // the agent's title; "" none
+	}{
+		{"claude code", "CLAUDECODE", "1", "Claude Code"},
+		{"claude code session", "CLAUDE_CODE_SESSION_ID", "87b9b33b-5625-466c-a532-01536fef0db2", "Claude Code"},
+		{"gemini cli", "GEMINI_CLI", "1", "Gemini CLI"},
+		{"qwen code", "QWEN_CODE", "1", "Qwen Code"},
+		{"codex without a sandbox", "CODEX_THREAD_ID", "01a20492-c941-7ae1-97de-0e1e3d3b63a1", "Codex CLI"},
+		{"codex sandbox", "CODEX_SANDBOX", "seatbelt", "Codex CLI"},
+		{"copilot cli", "COPILOT_CLI", "1", "Copilot CLI"},
+		{"copilot session", "COPILOT_AGENT_SESSION_ID", "c286cd38-e11f-4a51-b769-322b3dbffa5", "Copilot CLI"},
+		{"a person's shell", "TERM", "xterm", ""},
+		{"empty value", "CLAUDECODE", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if k == tt.variable {
+					return tt.value
+				}
+				return ""
+			}
+			title, variable, ok := InShell(getenv)
+			if title != tt.want || ok != (tt.want != "") || (ok && variable != tt.variable) {
+				t.Errorf("InShell = %q, %q, %v; want %q by %s", title, variable, ok, tt.want, tt.variable)
+			}
+		})
+	}
+}

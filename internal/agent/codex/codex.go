@@ -33,11 +33,13 @@ func Agent() protocol.Agent {
 		Decode:         Decode,
 		Encode:         Dialect.Encode,
 		ProjectDirVars: nil, // none: the event's cwd anchors the root
-		ShellMarkers:   []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED"},
-		Settings:       []string{HooksFile},
-		Wire:           Wire,
-		Check:          Check,
-		Sandbox:        Sandbox,
+		// CODEX_SANDBOX* only inside a sandbox; CODEX_THREAD_ID in every
+		// shell command (0.169.0, seen in make e2e).
+		ShellMarkers: []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"},
+		Settings:     []string{HooksFile},
+		Wire:         Wire,
+		Check:        Check,
+		Sandbox:      Sandbox,
 	}
 }
 

@@ -41,9 +41,11 @@ func Agent() protocol.Agent {
 		Decode:         Decode,
 		Encode:         Encode,
 		ProjectDirVars: nil,
-		Settings:       []string{HooksFile},
-		Wire:           Wire,
-		Check:          Check,
+		// Set in the bash tool's environment (1.0.102, seen in make e2e).
+		ShellMarkers: []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
+		Settings:     []string{HooksFile},
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 

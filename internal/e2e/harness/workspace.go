@@ -40,7 +40,11 @@ func NewWorkspace(intenthook, agent string) (*Workspace, error) {
 	}
 	w := &Workspace{Root: filepath.Join(tmp, "proj"), Home: filepath.Join(tmp, "home"), tmp: tmp, intenthook: intenthook,
 		path: filepath.Dir(intenthook) + string(os.PathListSeparator) + os.Getenv("PATH")}
-	if err := os.MkdirAll(w.Home, 0o755); err != nil {
+	// Codex runs shell commands in a login shell, which takes PATH from
+	// /etc/profile: intenthook must be on the PATH a login shell builds,
+	// as it is for a user who installed it.
+	profile := fmt.Sprintf("PATH=%q:\"$PATH\"\n", filepath.Dir(intenthook))
+	if err := writeFile(filepath.Join(w.Home, ".profile"), []byte(profile)); err != nil {
 		w.Close()
 		return nil, err
 	}

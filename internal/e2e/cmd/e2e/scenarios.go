@@ -22,6 +22,11 @@ const (
 // scope, one out of scope, and an out-of-scope write hidden in a shell
 // command.
 func governance(t *trial) {
+	// Copilot CLI's create tool wants the parent directory to exist.
+	if err := os.MkdirAll(filepath.Dir(t.w.Abs(inScope)), 0o755); err != nil {
+		t.check("session", false, err.Error())
+		return
+	}
 	s := t.run(
 		t.c.Write(t.w.Abs(inScope), "a\n"),
 		t.c.Shell("intenthook select INT-001"),
@@ -33,6 +38,13 @@ func governance(t *trial) {
 		return
 	}
 	t.check("write-without-intent", s.Saw("intenthook: deny [intent_required]"), "the deny reason reached the model")
+	// The command prints the context; the hook had bound the session, so
+	// no "this bound nothing" hint (the client's shell markers say an agent
+	// runs it).
+	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
+	hint := s.Saw("this bound nothing")
+	t.check("select-in-shell", ran && !hint, "intenthook select INT-001 ran in the shell tool; the model "+
+		seen(ran, "the intent context")+", "+seen(hint, "the \"bound nothing\" hint"))
 	ok, detail := t.written(inScope, "a\n")
 	t.check("in-scope-write", ok, detail)
 	_, exists := t.w.ReadFile(outScope)
