@@ -8,7 +8,9 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,12 +205,12 @@ func droid() Client {
 			return call("Execute", map[string]any{"command": cmd, "summary": "run a command",
 				"riskLevel": "low", "riskLevelReason": "works in the workspace"})
 		},
-		// A BYOK custom model: no Factory login.
+		// A BYOK custom model: no Factory login. The user settings may
+		// hold hooks already (the capture command's).
 		configure: func(home, ws, url string) error {
-			return WriteJSON(filepath.Join(home, ".factory", "settings.json"), map[string]any{
-				"customModels": []any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
-					"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}},
-			})
+			return SetJSON(filepath.Join(home, ".factory", "settings.json"), "customModels",
+				[]any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
+					"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}})
 		},
 		argv: func(bin, prompt string) []string {
 			return []string{bin, "exec", "--auto", "high", "-m", "custom:mock", prompt}
@@ -233,6 +235,21 @@ func WriteJSON(path string, v any) error {
 		return err
 	}
 	return writeFile(path, append(b, '\n'))
+}
+
+// SetJSON sets one top-level key of the JSON object in path (made when
+// missing), keeping the others.
+func SetJSON(path, key string, value any) error {
+	doc := map[string]any{}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	doc[key] = value
+	return WriteJSON(path, doc)
 }
 
 func writeFile(path string, data []byte) error {

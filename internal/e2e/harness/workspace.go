@@ -104,23 +104,7 @@ func (s Session) Saw(text string) bool {
 func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session {
 	srv := mockmodel.New(turns)
 	defer srv.Close()
-	if err := c.configure(w.Home, w.Root, srv.URL); err != nil {
-		return Session{Err: fmt.Errorf("configure %s: %w", c.Name, err)}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
-	defer cancel()
-	argv := c.argv(c.Bin(cache), "do the scripted task")
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = w.Root
-	cmd.Env = append(os.Environ(), "PATH="+w.path)
-	cmd.Env = append(cmd.Env, c.env(w.Home, srv.URL)...)
-	out, err := cmd.CombinedOutput()
-	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {
-		fmt.Fprintf(os.Stderr, "--- %s output:\n%s\n", c.Name, out)
-	}
-	if err != nil {
-		err = fmt.Errorf("%s: %v: %s", c.Name, err, lastLines(out, 3))
-	}
+	out, err := c.Run(c.Bin(cache), w.Root, w.Home, w.path, srv.URL)
 	s := Session{Output: out, Err: err, Requests: srv.Requests()}
 	if os.Getenv("INTENTHOOK_E2E_KEEP") != "" {
 		w.runs++
@@ -129,6 +113,30 @@ func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session 
 		_ = os.WriteFile(filepath.Join(w.tmp, fmt.Sprintf("output-%d.txt", w.runs)), out, 0o644)
 	}
 	return s
+}
+
+// Run runs the client's executable bin once, headless, in dir, with HOME
+// home and PATH path, against the model at url, after writing the user
+// settings that point it there. It returns the client's output.
+func (c Client) Run(bin, dir, home, path, url string) ([]byte, error) {
+	if err := c.configure(home, dir, url); err != nil {
+		return nil, fmt.Errorf("configure %s: %w", c.Name, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	argv := c.argv(bin, "do the scripted task")
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+path)
+	cmd.Env = append(cmd.Env, c.env(home, url)...)
+	out, err := cmd.CombinedOutput()
+	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {
+		fmt.Fprintf(os.Stderr, "--- %s output:\n%s\n", c.Name, out)
+	}
+	if err != nil {
+		err = fmt.Errorf("%s: %v: %s", c.Name, err, lastLines(out, 3))
+	}
+	return out, err
 }
 
 // lastLines is the end of a client's output, for a one-line reason.

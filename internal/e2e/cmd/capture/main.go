@@ -1,5 +1,5 @@
-// Command capture runs a real agent CLI against the scripted mock model with a
-// logging hook on every tool and session event, and saves each payload the
+// Command capture runs a real agent CLI (set up as package harness does)
+// against the scripted mock model with a logging hook on every tool and session event, and saves each payload the
 // client sent as testdata/agents/<agent>/<event>-<tool>.json, with the
 // machine's temporary paths replaced by /work/proj (workspace) and /work/home.
 //
@@ -9,7 +9,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -17,8 +16,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/intenthook/intenthook/internal/e2e/harness"
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
 )
 
@@ -50,91 +49,38 @@ func run(agent, bin, out string) error {
 	}
 	logFile := filepath.Join(tmp, "hook.log")
 	hook := fmt.Sprintf("cat >> %s; echo >> %s", logFile, logFile)
-
-	var cmd *exec.Cmd
-	var srv *mockmodel.Server
-	switch agent {
-	case "gemini":
-		srv = mockmodel.New(geminiTurns(ws))
-		if err := writeGeminiSettings(ws, hook); err != nil {
-			return err
-		}
-		cmd = exec.Command(bin, "-p", "do the scripted task", "--yolo", "-m", "gemini-2.5-flash")
-	case "codex":
-		srv = mockmodel.New(codexTurns())
-		if err := writeCodexConfig(home, ws, srv.URL, hook); err != nil {
-			return err
-		}
-		cmd = exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-			"--dangerously-bypass-hook-trust", "do the scripted task")
-	case "claude":
-		srv = mockmodel.New(claudeTurns(ws))
-		if err := writeClaudeSettings(ws, hook); err != nil {
-			return err
-		}
-		cmd = exec.Command(bin, "-p", "do the scripted task", "--output-format", "stream-json", "--verbose",
-			"--permission-mode", "acceptEdits", "--allowedTools", "Bash")
-	case "qwen":
-		srv = mockmodel.New(qwenTurns(ws))
-		if err := writeQwenSettings(ws, hook); err != nil {
-			return err
-		}
-		// Qwen Code needs Node 22: bin is node_modules/.bin/qwen, next to the node@22 package's node.
-		cmd = exec.Command(filepath.Join(filepath.Dir(bin), "node"), filepath.Join(filepath.Dir(bin), "qwen"), "-p", "do the scripted task", "--yolo",
-			"--auth-type", "openai")
-	case "copilot":
-		srv = mockmodel.New(copilotTurns(ws))
-		if err := writeCopilotHooks(ws, logFile); err != nil {
-			return err
-		}
-		// Copilot also runs Claude-shaped hooks from .claude/settings.json,
-		// which is what a repository wired for Claude Code already has.
-		if err := writeClaudeSettings(ws, hook); err != nil {
-			return err
-		}
-		cmd = exec.Command(bin, "-p", "do the scripted task", "--allow-all-tools")
-	case "droid":
-		srv = mockmodel.New(droidTurns(ws))
-		if err := writeDroidSettings(home, srv.URL, hook); err != nil {
-			return err
-		}
-		cmd = exec.Command(bin, "exec", "--auto", "high", "-m", "custom:mock", "do the scripted task")
-	default:
+	c, ok := harness.Lookup(agent)
+	if !ok {
 		return fmt.Errorf("unknown agent %q", agent)
 	}
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
-	cmd.Env = append(os.Environ(), envFor(agent, home, srv.URL)...)
-	cmd.Dir = ws
-	output, runErr := cmd.CombinedOutput()
-	fmt.Fprintf(os.Stderr, "%s exited: %v\n%s\n", agent, runErr, output)
-	return save(logFile, filepath.Join(out, agent), ws, home)
-}
-
-func envFor(agent, home, url string) []string {
+	var turns []mockmodel.Turn
 	switch agent {
 	case "gemini":
-		return []string{"HOME=" + home, "GEMINI_API_KEY=mock", "GOOGLE_GEMINI_BASE_URL=" + url,
-			"GEMINI_CLI_TRUST_WORKSPACE=true", "NO_COLOR=1"}
-	case "claude":
-		return []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=mock",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
-			"DISABLE_ERROR_REPORTING=1"}
-	case "qwen":
-		return []string{"HOME=" + home, "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_API_KEY=mock", "OPENAI_MODEL=mock",
-			"NO_COLOR=1"}
-	case "copilot":
-		return []string{"HOME=" + home, "COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_OFFLINE=true",
-			"COPILOT_PROVIDER_BASE_URL=" + url + "/v1", "COPILOT_PROVIDER_TYPE=openai", "COPILOT_PROVIDER_API_KEY=mock",
-			"COPILOT_MODEL=claude-sonnet-4.5", "COPILOT_ALLOW_ALL=true", "NO_COLOR=1"}
-	case "droid":
-		return []string{"HOME=" + home, "NO_COLOR=1"}
+		turns, err = geminiTurns(ws), writeGeminiSettings(ws, hook)
 	case "codex":
-		return []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex"), "MOCK_API_KEY=mock", "NO_COLOR=1"}
+		turns, err = codexTurns(), writeCodexHooks(home, hook)
+	case "claude":
+		turns, err = claudeTurns(ws), writeClaudeSettings(ws, hook)
+	case "qwen":
+		turns, err = qwenTurns(ws), writeQwenSettings(ws, hook)
+	case "copilot":
+		turns, err = copilotTurns(ws), writeCopilotHooks(ws, logFile)
+		// Copilot also runs Claude-shaped hooks from .claude/settings.json,
+		// which is what a repository wired for Claude Code already has.
+		if err == nil {
+			err = writeClaudeSettings(ws, hook)
+		}
+	case "droid":
+		turns, err = droidTurns(ws), writeDroidHooks(home, hook)
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	srv := mockmodel.New(turns)
+	defer srv.Close()
+	output, runErr := c.Run(bin, ws, home, os.Getenv("PATH"), srv.URL)
+	fmt.Fprintf(os.Stderr, "%s exited: %v\n%s\n", agent, runErr, output)
+	return save(logFile, filepath.Join(out, agent), ws, home)
 }
 
 func codexTurns() []mockmodel.Turn {
@@ -147,28 +93,9 @@ func codexTurns() []mockmodel.Turn {
 	}
 }
 
-// writeCodexConfig points Codex at the mock through a custom provider and
-// puts the logging hook in the user layer's hooks.json.
-func writeCodexConfig(home, ws, url, hook string) error {
-	dir := filepath.Join(home, ".codex")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	config := fmt.Sprintf(`model = "gpt-5.5"
-model_provider = "mock"
-
-[model_providers.mock]
-name = "mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-
-[projects.%q]
-trust_level = "trusted"
-`, url, ws)
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(config), 0o644); err != nil {
-		return err
-	}
+// writeCodexHooks puts the logging hook in the user layer's hooks.json
+// (the harness points Codex at the mock in config.toml).
+func writeCodexHooks(home, hook string) error {
 	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
 	hooks := map[string]any{"hooks": map[string]any{
 		"PreToolUse":       []any{map[string]any{"matcher": "*", "hooks": h}},
@@ -176,7 +103,7 @@ trust_level = "trusted"
 		"SessionStart":     []any{map[string]any{"matcher": "*", "hooks": h}},
 		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 	}}
-	return writeJSONFile(filepath.Join(dir, "hooks.json"), hooks)
+	return harness.WriteJSON(filepath.Join(home, ".codex", "hooks.json"), hooks)
 }
 
 func claudeTurns(ws string) []mockmodel.Turn {
@@ -197,7 +124,7 @@ func writeClaudeSettings(ws, hook string) error {
 		"PreToolUse": all, "PostToolUse": all, "SessionStart": all,
 		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 	}}
-	return writeJSONFile(filepath.Join(ws, ".claude", "settings.json"), settings)
+	return harness.WriteJSON(filepath.Join(ws, ".claude", "settings.json"), settings)
 }
 
 func qwenTurns(ws string) []mockmodel.Turn {
@@ -215,14 +142,13 @@ func writeQwenSettings(ws, hook string) error {
 	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
 	all := []any{map[string]any{"matcher": "*", "hooks": h}}
 	settings := map[string]any{
-		"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}},
 		"hooks": map[string]any{
 			"PreToolUse": all, "PostToolUse": all,
 			"SessionStart":     []any{map[string]any{"hooks": h}},
 			"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 		},
 	}
-	return writeJSONFile(filepath.Join(ws, ".qwen", "settings.json"), settings)
+	return harness.WriteJSON(filepath.Join(ws, ".qwen", "settings.json"), settings)
 }
 
 func copilotTurns(ws string) []mockmodel.Turn {
@@ -244,7 +170,7 @@ func writeCopilotHooks(ws, logFile string) error {
 		cmd := fmt.Sprintf(`(printf '{"_event":"%s","payload":'; cat; printf '}\n') >> %s`, ev, logFile)
 		hooks[ev] = []any{map[string]any{"type": "command", "bash": cmd, "timeoutSec": 30}}
 	}
-	return writeJSONFile(filepath.Join(ws, ".github", "hooks", "log.json"), map[string]any{"version": 1, "hooks": hooks})
+	return harness.WriteJSON(filepath.Join(ws, ".github", "hooks", "log.json"), map[string]any{"version": 1, "hooks": hooks})
 }
 
 func droidTurns(ws string) []mockmodel.Turn {
@@ -259,18 +185,14 @@ func droidTurns(ws string) []mockmodel.Turn {
 	}
 }
 
-// writeDroidSettings declares the mock as a BYOK custom model (no Factory
-// login needed) and wires the logging hook in the user settings.
-func writeDroidSettings(home, url, hook string) error {
+// writeDroidHooks wires the logging hook in Droid's user settings (the
+// harness adds the BYOK model entry pointing at the mock).
+func writeDroidHooks(home, hook string) error {
 	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
 	all := []any{map[string]any{"matcher": "*", "hooks": h}}
-	settings := map[string]any{
-		"customModels": []any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
-			"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}},
-		"hooks": map[string]any{"PreToolUse": all, "PostToolUse": all,
-			"SessionStart": []any{map[string]any{"hooks": h}}, "UserPromptSubmit": []any{map[string]any{"hooks": h}}},
-	}
-	return writeJSONFile(filepath.Join(home, ".factory", "settings.json"), settings)
+	return harness.SetJSON(filepath.Join(home, ".factory", "settings.json"), "hooks", map[string]any{
+		"PreToolUse": all, "PostToolUse": all,
+		"SessionStart": []any{map[string]any{"hooks": h}}, "UserPromptSubmit": []any{map[string]any{"hooks": h}}})
 }
 
 func geminiTurns(ws string) []mockmodel.Turn {
@@ -287,7 +209,6 @@ func geminiTurns(ws string) []mockmodel.Turn {
 func writeGeminiSettings(ws, hook string) error {
 	h := []any{map[string]any{"type": "command", "name": "log", "command": hook, "timeout": 30000}}
 	settings := map[string]any{
-		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 		"hooks": map[string]any{
 			"BeforeTool":   []any{map[string]any{"matcher": ".*", "hooks": h}},
 			"AfterTool":    []any{map[string]any{"matcher": ".*", "hooks": h}},
@@ -295,18 +216,7 @@ func writeGeminiSettings(ws, hook string) error {
 			"BeforeAgent":  []any{map[string]any{"hooks": h}},
 		},
 	}
-	return writeJSONFile(filepath.Join(ws, ".gemini", "settings.json"), settings)
-}
-
-func writeJSONFile(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return harness.WriteJSON(filepath.Join(ws, ".gemini", "settings.json"), settings)
 }
 
 // save splits the hook log into one file per payload, named by event and tool.

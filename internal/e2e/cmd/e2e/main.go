@@ -72,10 +72,7 @@ func main() {
 // runClient plays every plan that runs under c, one client process at a
 // time (the node clients are heavy).
 func runClient(c harness.Client, intenthook, cache string) []row {
-	var plans []plan
-	for _, p := range plansFor(c.Name) {
-		plans = append(plans, p)
-	}
+	plans := plansFor(c.Name)
 	if len(plans) == 0 {
 		return []row{{c.Name, "all", "N/A", notRun[c.Name]}}
 	}

@@ -1,0 +1,163 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+func TestToolCalls(t *testing.T) {
+	tests := []struct {
+		client          string
+		write, shell    string // tool names
+		pathKey, cmdKey string // argument names ("" for a freeform patch)
+	}{
+		{"claude", "Write", "Bash", "file_path", "command"},
+		{"gemini", "write_file", "run_shell_command", "file_path", "command"},
+		{"codex", "apply_patch", "exec_command", "", "cmd"},
+		{"qwen", "write_file", "run_shell_command", "file_path", "command"},
+		{"copilot", "create", "bash", "path", "command"},
+		{"droid", "Create", "Execute", "file_path", "command"},
+	}
+	if len(tests) != len(Clients()) {
+		t.Fatalf("%d clients, %d tested", len(Clients()), len(tests))
+	}
+	for _, tt := range tests {
+		t.Run(tt.client, func(t *testing.T) {
+			c, ok := Lookup(tt.client)
+			if !ok {
+				t.Fatal("not found")
+			}
+			w := c.Write("/w/a.txt", "a\n")
+			if w.Name != tt.write {
+				t.Errorf("write tool %s, want %s", w.Name, tt.write)
+			}
+			if tt.pathKey == "" && w.Input != "*** Begin Patch\n*** Add File: /w/a.txt\n+a\n*** End Patch\n" {
+				t.Errorf("patch %q", w.Input)
+			}
+			if tt.pathKey != "" && w.Args[tt.pathKey] != "/w/a.txt" {
+				t.Errorf("write args %v lack %s", w.Args, tt.pathKey)
+			}
+			s := c.Shell("ls")
+			if s.Name != tt.shell || s.Args[tt.cmdKey] != "ls" {
+				t.Errorf("shell call %s %v, want %s with %s", s.Name, s.Args, tt.shell, tt.cmdKey)
+			}
+			if argv := c.argv("/bin/x", "go"); len(argv) < 2 || argv[len(argv)-1] == "" {
+				t.Errorf("argv %v", argv)
+			}
+		})
+	}
+}
+
+func TestAddFilePatch(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"one line", "a\n", "*** Begin Patch\n*** Add File: f\n+a\n*** End Patch\n"},
+		{"two lines, no final newline", "a\nb", "*** Begin Patch\n*** Add File: f\n+a\n+b\n*** End Patch\n"},
+		{"empty line kept", "a\n\nb\n", "*** Begin Patch\n*** Add File: f\n+a\n+\n+b\n*** End Patch\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AddFilePatch("f", tt.content); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSetJSON(t *testing.T) {
+	tests := []struct{ name, before, want string }{
+		{"missing file", "", `{"k":1}`},
+		{"other keys kept", `{"hooks":{"a":[]}}`, `{"hooks":{"a":[]},"k":1}`},
+		{"key replaced", `{"k":0}`, `{"k":1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "d", "settings.json")
+			if tt.before != "" {
+				if err := writeFile(path, []byte(tt.before)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := SetJSON(path, "k", 1); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(path)
+			var got, want any
+			_ = json.Unmarshal(b, &got)
+			_ = json.Unmarshal([]byte(tt.want), &want)
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Errorf("got %s, want %s", g, w)
+			}
+		})
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	_ = os.WriteFile(bad, []byte("{"), 0o644)
+	if err := SetJSON(bad, "k", 1); err == nil {
+		t.Error("a file that is not JSON was overwritten")
+	}
+}
+
+func TestWritten(t *testing.T) {
+	rec := func(event string, ok bool, path string) ledger.Record {
+		r := ledger.Record{Files: []ledger.File{{Path: path}}}
+		r.Metadata.Intenthook.Event, r.Metadata.Intenthook.Success = event, ok
+		r.Metadata.Intenthook.SessionID = event + path
+		return r
+	}
+	tests := []struct {
+		name string
+		recs []ledger.Record
+		want string // session of the record found; "" none
+	}{
+		{"post record", []ledger.Record{rec(ledger.EventPostToolUse, true, "a")}, "PostToolUsea"},
+		{"a denial is no write", []ledger.Record{rec(ledger.EventPreToolUse, true, "a")}, ""},
+		{"a failed tool is no write", []ledger.Record{rec(ledger.EventPostToolUse, false, "a")}, ""},
+		{"another file", []ledger.Record{rec(ledger.EventPostToolUse, true, "b")}, ""},
+		{"none", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if r := Written(tt.recs, "a"); r != nil {
+				got = r.Metadata.Intenthook.SessionID
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestClientKnows(t *testing.T) {
+	home := t.TempDir()
+	for path, content := range map[string]string{
+		".codex/sessions/rollout-2026-01a2.jsonl": "{}",
+		".gemini/tmp/proj/chats/session-1.jsonl":  `{"sessionId":"ce14d7dc-1afa"}`,
+	} {
+		if err := writeFile(filepath.Join(home, path), []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := &Workspace{Home: home}
+	tests := []struct {
+		id   string
+		want bool
+	}{
+		{"01a2", true},          // in a file name
+		{"ce14d7dc-1afa", true}, // in a file
+		{"made-up", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			if got := w.ClientKnows(tt.id); got != tt.want {
+				t.Errorf("ClientKnows(%q) = %v", tt.id, got)
+			}
+		})
+	}
+}
