@@ -74,11 +74,14 @@ func claude() Client {
 			return call("Bash", map[string]any{"command": cmd, "description": "run a command"})
 		},
 		configure: func(home, ws, url string) error { return nil },
-		// Bash and the intenthook MCP server's tools are pre-approved, as a
-		// CI job would; the hooks stay the authority over what they do.
+		// Bash is pre-approved, as a CI job would; the hooks stay the
+		// authority over what it does. Nothing approves the intenthook MCP
+		// server: headless runs load .mcp.json's servers without the
+		// interactive trust question, and the PreToolUse hook's allow
+		// answers the tool's permission.
 		argv: func(bin, prompt string) []string {
 			return []string{bin, "-p", prompt, "--output-format", "stream-json", "--verbose",
-				"--permission-mode", "acceptEdits", "--allowedTools", "Bash", "mcp__intenthook"}
+				"--permission-mode", "acceptEdits", "--allowedTools", "Bash"}
 		},
 		env: func(home, url string) []string {
 			return []string{"HOME=" + home, "ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_API_KEY=mock",

@@ -48,6 +48,7 @@ func main() {
 	bin := flag.String("intenthook", "bin/intenthook", "intenthook binary (intenthook-mcp must sit next to it)")
 	cache := flag.String("cache", filepath.Join(os.Getenv("HOME"), ".cache", "intenthook-e2e"), "installed clients")
 	only := flag.String("agents", "", "comma-separated clients to run (default: all)")
+	onlyPlans := flag.String("plans", "", "comma-separated plans to run (default: all): "+planNames())
 	flag.Parse()
 	abs, err := filepath.Abs(*bin)
 	if err != nil {
@@ -56,10 +57,10 @@ func main() {
 	}
 	failed := false
 	for _, c := range harness.Clients() {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), c.Name) {
+		if *only != "" && !slices.Contains(list(*only), c.Name) {
 			continue
 		}
-		for _, r := range runClient(c, abs, *cache) {
+		for _, r := range runClient(c, abs, *cache, list(*onlyPlans)) {
 			fmt.Printf("%-8s %-22s %-4s %s\n", r.agent, r.scenario, r.verdict, r.detail)
 			failed = failed || r.verdict == "FAIL"
 		}
@@ -71,8 +72,13 @@ func main() {
 
 // runClient plays every plan that runs under c, one client process at a
 // time (the node clients are heavy).
-func runClient(c harness.Client, intenthook, cache string) []row {
-	plans := plansFor(c.Name)
+func runClient(c harness.Client, intenthook, cache string, only []string) []row {
+	var plans []plan
+	for _, p := range plansFor(c.Name) {
+		if only == nil || slices.Contains(only, p.name) {
+			plans = append(plans, p)
+		}
+	}
 	if len(plans) == 0 {
 		return []row{{c.Name, "all", "N/A", notRun[c.Name]}}
 	}
@@ -93,6 +99,21 @@ func runClient(c harness.Client, intenthook, cache string) []row {
 		rows = append(rows, t.rows...)
 	}
 	return rows
+}
+
+func list(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func planNames() string {
+	var names []string
+	for _, p := range plans() {
+		names = append(names, p.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func plansFor(agent string) []plan {
