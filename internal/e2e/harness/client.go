@@ -28,6 +28,11 @@ type Client struct {
 	// a whole file (absolute path) and to run a shell command.
 	Write func(path, content string) mockmodel.ToolCall
 	Shell func(command string) mockmodel.ToolCall
+	// Read and Edit read a file and replace old by new in it; nil where the
+	// model has no such tool (Codex reads through the shell and edits with
+	// patches).
+	Read func(path string) mockmodel.ToolCall
+	Edit func(path, old, new string) mockmodel.ToolCall
 
 	// configure writes the user-level settings that point the client at
 	// the mock model (and trust the workspace where the client asks for it).
@@ -73,6 +78,10 @@ func claude() Client {
 		Shell: func(cmd string) mockmodel.ToolCall {
 			return call("Bash", map[string]any{"command": cmd, "description": "run a command"})
 		},
+		Read: func(p string) mockmodel.ToolCall { return call("Read", map[string]any{"file_path": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("Edit", map[string]any{"file_path": p, "old_string": o, "new_string": n})
+		},
 		configure: func(home, ws, url string) error { return nil },
 		// Bash is pre-approved, as a CI job would; the hooks stay the
 		// authority over what it does. Nothing approves the intenthook MCP
@@ -99,6 +108,10 @@ func gemini() Client {
 		},
 		Shell: func(cmd string) mockmodel.ToolCall {
 			return call("run_shell_command", map[string]any{"command": cmd, "description": "run a command"})
+		},
+		Read: func(p string) mockmodel.ToolCall { return call("read_file", map[string]any{"file_path": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("replace", map[string]any{"file_path": p, "old_string": o, "new_string": n, "instruction": "make the scripted change"})
 		},
 		configure: func(home, ws, url string) error {
 			return WriteJSON(filepath.Join(home, ".gemini", "settings.json"),
@@ -162,6 +175,10 @@ func qwen() Client {
 		Shell: func(cmd string) mockmodel.ToolCall {
 			return call("run_shell_command", map[string]any{"command": cmd, "description": "run a command", "is_background": false})
 		},
+		Read: func(p string) mockmodel.ToolCall { return call("read_file", map[string]any{"file_path": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("edit", map[string]any{"file_path": p, "old_string": o, "new_string": n})
+		},
 		configure: func(home, ws, url string) error {
 			return WriteJSON(filepath.Join(home, ".qwen", "settings.json"),
 				map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}})
@@ -183,6 +200,10 @@ func copilot() Client {
 		Write: func(p, s string) mockmodel.ToolCall { return call("create", map[string]any{"path": p, "file_text": s}) },
 		Shell: func(cmd string) mockmodel.ToolCall {
 			return call("bash", map[string]any{"command": cmd, "description": "run a command"})
+		},
+		Read: func(p string) mockmodel.ToolCall { return call("view", map[string]any{"path": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("edit", map[string]any{"path": p, "old_str": o, "new_str": n})
 		},
 		configure: func(home, ws, url string) error { return nil },
 		argv: func(bin, prompt string) []string {
@@ -207,6 +228,10 @@ func droid() Client {
 		Shell: func(cmd string) mockmodel.ToolCall {
 			return call("Execute", map[string]any{"command": cmd, "summary": "run a command",
 				"riskLevel": "low", "riskLevelReason": "works in the workspace"})
+		},
+		Read: func(p string) mockmodel.ToolCall { return call("Read", map[string]any{"file_path": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("Edit", map[string]any{"file_path": p, "old_str": o, "new_str": n})
 		},
 		// A BYOK custom model: no Factory login. The user settings may
 		// hold hooks already (the capture command's).

@@ -14,13 +14,14 @@ func TestToolCalls(t *testing.T) {
 		client          string
 		write, shell    string // tool names
 		pathKey, cmdKey string // argument names ("" for a freeform patch)
+		read, edit      string // "" when the model has none
 	}{
-		{"claude", "Write", "Bash", "file_path", "command"},
-		{"gemini", "write_file", "run_shell_command", "file_path", "command"},
-		{"codex", "apply_patch", "exec_command", "", "cmd"},
-		{"qwen", "write_file", "run_shell_command", "file_path", "command"},
-		{"copilot", "create", "bash", "path", "command"},
-		{"droid", "Create", "Execute", "file_path", "command"},
+		{"claude", "Write", "Bash", "file_path", "command", "Read", "Edit"},
+		{"gemini", "write_file", "run_shell_command", "file_path", "command", "read_file", "replace"},
+		{"codex", "apply_patch", "exec_command", "", "cmd", "", ""},
+		{"qwen", "write_file", "run_shell_command", "file_path", "command", "read_file", "edit"},
+		{"copilot", "create", "bash", "path", "command", "view", "edit"},
+		{"droid", "Create", "Execute", "file_path", "command", "Read", "Edit"},
 	}
 	if len(tests) != len(Clients()) {
 		t.Fatalf("%d clients, %d tested", len(Clients()), len(tests))
@@ -44,6 +45,17 @@ func TestToolCalls(t *testing.T) {
 			s := c.Shell("ls")
 			if s.Name != tt.shell || s.Args[tt.cmdKey] != "ls" {
 				t.Errorf("shell call %s %v, want %s with %s", s.Name, s.Args, tt.shell, tt.cmdKey)
+			}
+			if (c.Read == nil) != (tt.read == "") || (c.Edit == nil) != (tt.edit == "") {
+				t.Fatalf("read/edit tools present: %v/%v, want %q/%q", c.Read != nil, c.Edit != nil, tt.read, tt.edit)
+			}
+			if c.Read != nil {
+				if r := c.Read("/w/a.txt"); r.Name != tt.read || r.Args[tt.pathKey] != "/w/a.txt" {
+					t.Errorf("read call %s %v", r.Name, r.Args)
+				}
+				if e := c.Edit("/w/a.txt", "x", "y"); e.Name != tt.edit || e.Args[tt.pathKey] != "/w/a.txt" {
+					t.Errorf("edit call %s %v", e.Name, e.Args)
+				}
 			}
 			if argv := c.argv("/bin/x", "go"); len(argv) < 2 || argv[len(argv)-1] == "" {
 				t.Errorf("argv %v", argv)

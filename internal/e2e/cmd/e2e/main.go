@@ -38,7 +38,7 @@ func plans() []plan {
 		{"lessons", []string{"claude"}, lessonNextSession},
 		{"subagent", []string{"claude"}, subagentBriefing},
 		{"select-redirect", []string{"claude"}, selectRedirect},
-		{"stale", []string{"claude"}, staleEdit},
+		{"stale", hooked, staleEdit},
 	}
 }
 

@@ -37,6 +37,8 @@ func governance(t *trial) {
 	if t.failed("session", s) {
 		return
 	}
+	ctx := strings.Contains(firstWithTools(s.Requests), "This workspace is governed by intenthook")
+	t.check("session-context", ctx, "the first request to the model "+seen(ctx, "the SessionStart preamble"))
 	t.check("write-without-intent", s.Saw("intenthook: deny [intent_required]"), "the deny reason reached the model")
 	// The command prints the context; the hook had bound the session, so
 	// no "this bound nothing" hint (the client's shell markers say an agent
@@ -148,9 +150,9 @@ func selectRedirect(t *trial) {
 }
 
 // staleEdit: the file changes on disk after the agent read it; the edit is
-// denied as stale. The change keeps the file's size and mtime, so Claude
-// Code's own read-state check does not notice it and intenthook's is the one
-// that answers.
+// denied as stale. The change keeps the file's size and mtime, so a
+// client's own read-state check (Claude Code has one) does not notice it
+// and intenthook's is the one that answers.
 func staleEdit(t *trial) {
 	const before, changed = "one\nkeep\n", "one\nmine\n"
 	path := t.w.Abs(inScope)
@@ -158,11 +160,14 @@ func staleEdit(t *trial) {
 		t.check("stale-edit", false, err.Error())
 		return
 	}
+	if t.c.Read == nil || t.c.Edit == nil {
+		t.rows = append(t.rows, row{t.c.Name, "stale-edit", "N/A", "the model has no read tool: reads go through the shell, which records no hash"})
+		return
+	}
 	s := t.w.Run(t.c, t.cache, []mockmodel.Turn{
 		turn(t.c.Shell("intenthook select INT-001")),
-		turn(mockmodel.ToolCall{Name: "Read", Args: map[string]any{"file_path": path}}),
-		{Calls: []mockmodel.ToolCall{{Name: "Edit", Args: map[string]any{"file_path": path, "old_string": "one", "new_string": "uno"}}},
-			Do: func() { _ = writeKeepingTime(path, changed) }},
+		turn(t.c.Read(path)),
+		{Calls: []mockmodel.ToolCall{t.c.Edit(path, "one", "uno")}, Do: func() { _ = writeKeepingTime(path, changed) }},
 		{Text: "done"},
 	})
 	if t.failed("stale-edit", s) {
