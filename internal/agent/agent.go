@@ -92,6 +92,11 @@ func Detect(ev protocol.Object) string {
 	// "<session>########<n>".
 	case ev.Has("tool_call_id") || strings.Contains(ev.Str("prompt_id"), "#"):
 		return qwen.Name
+	// Droid's Read and Edit are Claude Code's names and shape; its
+	// transcripts live under ~/.factory, and its permission modes are its
+	// autonomy levels (auto-low|medium|high), 0.225.2 captured.
+	case isDroidTranscript(ev.Str("transcript_path")) || strings.HasPrefix(ev.Str("permission_mode"), "auto-"):
+		return droid.Name
 	}
 	switch ev.Str("tool_name") {
 	case "Create", "Execute", "ApplyPatch":
@@ -119,6 +124,10 @@ func copilotThroughClaude(ev protocol.Object) bool {
 	}
 	in := protocol.AsObject(ev["tool_input"])
 	return in.Has("file_text") || (in.Has("old_str") && !in.Has("file_path"))
+}
+
+func isDroidTranscript(p string) bool {
+	return strings.Contains(p, "/.factory/sessions/") || strings.Contains(p, `\.factory\sessions\`)
 }
 
 // InShell reports which agent's shell the process runs in, by the

@@ -185,8 +185,8 @@ func TestCaptured(t *testing.T) {
 	classOf := map[string]hook.Class{
 		"Write": hook.ClassWrite, "Edit": hook.ClassWrite, "write_file": hook.ClassWrite,
 		"replace": hook.ClassWrite, "edit": hook.ClassWrite, "apply_patch": hook.ClassWrite,
-		"create": hook.ClassWrite,
-		"Bash":   hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell,
+		"create": hook.ClassWrite, "Create": hook.ClassWrite,
+		"Bash": hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell, "Execute": hook.ClassShell,
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
 	}
 	events := map[string]string{
@@ -273,6 +273,7 @@ func TestInShell(t *testing.T) {
 		{"codex sandbox", "CODEX_SANDBOX", "seatbelt", "Codex CLI"},
 		{"copilot cli", "COPILOT_CLI", "1", "Copilot CLI"},
 		{"copilot session", "COPILOT_AGENT_SESSION_ID", "c286cd38-e11f-4a51-b769-322b3dbffa5", "Copilot CLI"},
+		{"droid exec", "FACTORY_DISABLE_SETTINGS_PERSISTENCE", "true", "Factory Droid"},
 		{"a person's shell", "TERM", "xterm", ""},
 		{"empty value", "CLAUDECODE", "", ""},
 	}

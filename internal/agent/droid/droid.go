@@ -27,9 +27,12 @@ func Agent() protocol.Agent {
 		Decode:         Decode,
 		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
-		Settings:       []string{SettingsFile},
-		Wire:           Wire,
-		Check:          Check,
+		// The only Droid variable droid exec 0.225.2 sets in its Execute
+		// tool's environment (seen in make e2e); the TUI was not checked.
+		ShellMarkers: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
+		Settings:     []string{SettingsFile},
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 

@@ -237,11 +237,11 @@ func droid() Client {
 		// hold hooks already (the capture command's).
 		configure: func(home, ws, url string) error {
 			return SetJSON(filepath.Join(home, ".factory", "settings.json"), "customModels",
-				[]any{map[string]any{"model": "mock", "model_display_name": "mock", "base_url": url + "/v1",
-					"api_key": "mock", "provider": "generic-chat-completion-api", "max_tokens": 4096}})
+				[]any{map[string]any{"id": "custom:mock-0", "model": "mock", "displayName": "mock", "baseUrl": url + "/v1",
+					"apiKey": "mock", "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}})
 		},
 		argv: func(bin, prompt string) []string {
-			return []string{bin, "exec", "--auto", "high", "-m", "custom:mock", prompt}
+			return []string{bin, "exec", "--auto", "high", "-m", "custom:mock-0", prompt}
 		},
 		env: func(home, url string) []string { return []string{"HOME=" + home, "NO_COLOR=1"} },
 	}

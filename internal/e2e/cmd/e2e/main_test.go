@@ -11,7 +11,7 @@ import (
 )
 
 // TestPlans: every plan runs under clients the harness knows, and every
-// known client has rows or says why not.
+// known client has rows.
 func TestPlans(t *testing.T) {
 	for _, p := range plans() {
 		for _, a := range p.agents {
@@ -21,8 +21,8 @@ func TestPlans(t *testing.T) {
 		}
 	}
 	for _, c := range harness.Clients() {
-		if len(plansFor(c.Name)) == 0 && notRun[c.Name] == "" {
-			t.Errorf("client %s has no plan and no reason", c.Name)
+		if len(plansFor(c.Name)) == 0 {
+			t.Errorf("client %s has no plan", c.Name)
 		}
 	}
 }
