@@ -26,6 +26,7 @@ type plan struct {
 	name   string
 	agents []string // the clients it runs under
 	play   func(t *trial)
+	wiring string // the --agent init wires; "": the client's own
 }
 
 // hooked are the clients whose hooks intenthook wires and that run offline here.
@@ -33,12 +34,15 @@ var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid"}
 
 func plans() []plan {
 	return []plan{
-		{"governance", hooked, governance},
-		{"mcp", []string{"claude"}, mcpSelect},
-		{"lessons", []string{"claude"}, lessonNextSession},
-		{"subagent", []string{"claude"}, subagentBriefing},
-		{"select-redirect", []string{"claude"}, selectRedirect},
-		{"stale", hooked, staleEdit},
+		{"governance", hooked, governance, ""},
+		{"mcp", []string{"claude"}, mcpSelect, ""},
+		{"lessons", []string{"claude"}, lessonNextSession, ""},
+		{"subagent", []string{"claude"}, subagentBriefing, ""},
+		{"select-redirect", []string{"claude"}, selectRedirect, ""},
+		{"stale", hooked, staleEdit, ""},
+		{"shell-patch", []string{"codex"}, shellPatch, ""},
+		// Copilot CLI also runs the hooks of a repository wired for Claude Code.
+		{"claude-settings", []string{"copilot"}, claudeSettings, "claude"},
 	}
 }
 
@@ -88,7 +92,11 @@ func runClient(c harness.Client, intenthook, cache string, only []string) []row 
 	var rows []row
 	for _, p := range plans {
 		t := &trial{c: c, cache: cache}
-		w, err := harness.NewWorkspace(intenthook, c.Name)
+		wiring := p.wiring
+		if wiring == "" {
+			wiring = c.Name
+		}
+		w, err := harness.NewWorkspace(intenthook, wiring)
 		if err != nil {
 			rows = append(rows, row{c.Name, p.name, "FAIL", err.Error()})
 			continue

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/e2e/harness"
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
@@ -195,6 +196,60 @@ func writeKeepingTime(path, content string) error {
 }
 
 func turn(c mockmodel.ToolCall) mockmodel.Turn { return mockmodel.Turn{Calls: []mockmodel.ToolCall{c}} }
+
+// shellPatch: Codex's model may apply a patch through the shell
+// (`apply_patch <<'EOF' … EOF`), which Codex applies in process; the hook
+// sees a shell command and must read the here-document as the patch.
+func shellPatch(t *trial) {
+	const outPatch, inPatch = "docs/p.txt", "src/example/p.txt"
+	heredoc := func(rel string) string {
+		return "apply_patch <<'EOF'\n" + harness.AddFilePatch(rel, "p\n") + "EOF"
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Shell(heredoc(outPatch)),
+		t.c.Shell(heredoc(inPatch)),
+	)
+	if t.failed("shell-patch", s) {
+		return
+	}
+	_, outExists := t.w.ReadFile(outPatch)
+	in, _ := t.w.ReadFile(inPatch)
+	denied := s.Saw("path=" + outPatch + " ")
+	// Codex sends no PostToolUse for a patch applied this way: the write
+	// is checked before, and only precommit traces it.
+	recs, _ := t.w.Records()
+	recorded := "no ledger record (no after-event)"
+	if harness.Written(recs, inPatch) != nil {
+		recorded = "recorded"
+	}
+	t.check("shell-patch", !outExists && denied && in == "p\n",
+		fmt.Sprintf("out of scope: %s not written, the model %s; in scope: %s written, %s", outPatch, seen(denied, "its deny"), inPatch, recorded))
+}
+
+// claudeSettings: a repository wired for Claude Code only (init without
+// --agent), run by Copilot CLI, which loads .claude/settings.json hooks
+// with Claude's tool names and its own argument names.
+func claudeSettings(t *trial) {
+	if err := os.MkdirAll(filepath.Dir(t.w.Abs(inScope)), 0o755); err != nil {
+		t.check("claude-settings", false, err.Error())
+		return
+	}
+	s := t.run(
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Write(t.w.Abs(outScope), "b\n"),
+	)
+	if t.failed("claude-settings", s) {
+		return
+	}
+	t.check("claude-settings-deny", s.Saw("intenthook: deny [intent_required]"), "a write without an intent denied; the reason reached the model")
+	ok, detail := t.written(inScope, "a\n")
+	t.check("claude-settings-write", ok, detail)
+	_, exists := t.w.ReadFile(outScope)
+	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
+}
 
 // firstWithTools is the body of the first request that offered tools: the
 // session's first model turn, not a title or summary side request.
