@@ -25,15 +25,15 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	quick := flag.Bool("quick", false, "only the pre and post rows (for iterating on start-up)")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows); default all")
 	flag.Parse()
-	if err := run(*bin, *runs, *warm, *quick); err != nil {
+	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, runs, warm int, quick bool) error {
+func run(bin string, runs, warm int, only string) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
 		return err
@@ -57,6 +57,9 @@ func run(bin string, runs, warm int, quick bool) error {
 	if err := bench.Workspace(main, 200, 100_000); err != nil {
 		return err
 	}
+	if only == "bash" {
+		return bashRows(bin, dir, main, runs/4, warm)
+	}
 	pre, post, floorT, err := measurePair(bin, floor, main, runs, warm)
 	if err != nil {
 		return err
@@ -67,7 +70,7 @@ func run(bin string, runs, warm int, quick bool) error {
 	}
 	row("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
 	row("post (same tool_use_id, 200 intents, 100k)", post, floorT)
-	if quick {
+	if only == "hot" {
 		return nil
 	}
 
@@ -90,7 +93,7 @@ func run(bin string, runs, warm int, quick bool) error {
 	row("post, empty ledger", postEmpty, floorE)
 	row("post, 1 000 000-record ledger", postBig, floorB)
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
-	if err := bashRows(bin, floor, dir, main, pre+post, runs/2, warm, row); err != nil {
+	if err := bashRows(bin, dir, main, runs/4, warm); err != nil {
 		return err
 	}
 	return agentRows(bin, floor, main, runs/2, warm, row)
@@ -99,8 +102,10 @@ func run(bin string, runs, warm int, quick bool) error {
 // bashRows times Bash calls in git repositories: a read-only `ls` against a
 // Write's pre+post, and a build-like command (the backstop's git status
 // runs) against one `git status` there; on the 100 000-record ledger, and
-// in a repository of 50 000 files.
-func bashRows(bin, floor, dir, ledgerWS string, write time.Duration, runs, warm int, row func(string, time.Duration, time.Duration)) error {
+// in a repository of 50 000 files. Each ratio's two sides are timed
+// alternately in the same workspace, so that a change in the machine's
+// load between rows does not show as a ratio.
+func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 	big := filepath.Join(dir, "bigrepo")
 	if err := bench.Workspace(big, 200, 100_000); err != nil {
 		return err
@@ -113,22 +118,71 @@ func bashRows(bin, floor, dir, ledgerWS string, write time.Duration, runs, warm 
 		if err := gitRepo(ws.dir); err != nil {
 			return err
 		}
-		lsPair, err := measureBash(bin, ws.dir, "ls -la src", runs, warm)
-		if err != nil {
-			return err
+		var writes, lists, builds, statuses []time.Duration
+		for i := 0; i < warm+runs; i++ {
+			w, err := writePair(bin, ws.dir, fmt.Sprintf("toolu_w_%d", i))
+			if err != nil {
+				return err
+			}
+			l, err := bashPair(bin, ws.dir, "ls -la src", fmt.Sprintf("toolu_ls_%d", i))
+			if err != nil {
+				return err
+			}
+			b, err := bashPair(bin, ws.dir, "make build", fmt.Sprintf("toolu_mk_%d", i))
+			if err != nil {
+				return err
+			}
+			st, err := timeCmd("git", []string{"status", "--porcelain"}, ws.dir)
+			if err != nil {
+				return err
+			}
+			if i >= warm {
+				writes, lists, builds, statuses = append(writes, w), append(lists, l), append(builds, b), append(statuses, st)
+			}
 		}
-		buildPair, err := measureBash(bin, ws.dir, "make build", runs, warm)
-		if err != nil {
-			return err
-		}
-		status, err := measureCmd("git", []string{"status", "--porcelain"}, ws.dir, runs, warm)
-		if err != nil {
-			return err
-		}
+		write, list, build, status := median(writes), median(lists), median(builds), median(statuses)
 		fmt.Printf("%s: read-only Bash pre+post %s = %.2fx a Write's pre+post (%s); build-like Bash pre+post %s = %.2fx one git status (%s)\n",
-			ws.name, round(lsPair), float64(lsPair)/float64(write), round(write), round(buildPair), float64(buildPair)/float64(status), round(status))
+			ws.name, round(list), float64(list)/float64(write), round(write), round(build), float64(build)/float64(status), round(status))
 	}
 	return nil
+}
+
+// writePair times a Write's pre and post (the edit between them).
+func writePair(bin, ws, id string) (time.Duration, error) {
+	p, err := timeRun(bin, []string{"pre"}, ws, bench.Event(ws, "PreToolUse", id), false)
+	if err != nil {
+		return 0, fmt.Errorf("pre: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(id+"\n"), 0o644); err != nil {
+		return 0, err
+	}
+	q, err := timeRun(bin, []string{"post"}, ws, bench.Event(ws, "PostToolUse", id), false)
+	if err != nil {
+		return 0, fmt.Errorf("post: %w", err)
+	}
+	return p + q, nil
+}
+
+// bashPair times one Bash command's pre and post.
+func bashPair(bin, ws, command, id string) (time.Duration, error) {
+	p, err := timeRun(bin, []string{"pre"}, ws, bench.BashEvent(ws, "PreToolUse", id, command), false)
+	if err != nil {
+		return 0, fmt.Errorf("pre %q: %w", command, err)
+	}
+	q, err := timeRun(bin, []string{"post"}, ws, bench.BashEvent(ws, "PostToolUse", id, command), false)
+	if err != nil {
+		return 0, fmt.Errorf("post %q: %w", command, err)
+	}
+	return p + q, nil
+}
+
+// timeCmd times one run of a command in dir.
+func timeCmd(prog string, args []string, dir string) (time.Duration, error) {
+	cmd := exec.Command(prog, args...)
+	cmd.Dir = dir
+	start := time.Now()
+	err := cmd.Run()
+	return time.Since(start), err
 }
 
 // gitRepo makes ws a git repository with everything committed, the ledger
@@ -148,43 +202,6 @@ func gitRepo(ws string) error {
 		}
 	}
 	return nil
-}
-
-// measureBash returns the median of pre+post for one Bash command.
-func measureBash(bin, ws, command string, runs, warm int) (time.Duration, error) {
-	var pairs []time.Duration
-	for i := 0; i < warm+runs; i++ {
-		id := fmt.Sprintf("toolu_bash_%d", i)
-		p, err := timeRun(bin, []string{"pre"}, ws, bench.BashEvent(ws, "PreToolUse", id, command), false)
-		if err != nil {
-			return 0, fmt.Errorf("pre %q: %w", command, err)
-		}
-		q, err := timeRun(bin, []string{"post"}, ws, bench.BashEvent(ws, "PostToolUse", id, command), false)
-		if err != nil {
-			return 0, fmt.Errorf("post %q: %w", command, err)
-		}
-		if i >= warm {
-			pairs = append(pairs, p+q)
-		}
-	}
-	return median(pairs), nil
-}
-
-// measureCmd returns the median time of a command run in dir.
-func measureCmd(prog string, args []string, dir string, runs, warm int) (time.Duration, error) {
-	var ds []time.Duration
-	for i := 0; i < warm+runs; i++ {
-		cmd := exec.Command(prog, args...)
-		cmd.Dir = dir
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return 0, err
-		}
-		if i >= warm {
-			ds = append(ds, time.Since(start))
-		}
-	}
-	return median(ds), nil
 }
 
 // agentRows times each agent's pre on its own payload for the same edit,
