@@ -10,10 +10,6 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 )
 
-// MCPConfigFile is Claude Code's project MCP configuration, relative to the
-// workspace root.
-const MCPConfigFile = ".mcp.json"
-
 // MCPServerName is the name intenthook's server is registered under: its
 // tools reach the hooks as mcp__intenthook__<tool>.
 const MCPServerName = "intenthook"
@@ -28,17 +24,18 @@ func mcpServerEntry() *hookconfig.Object {
 	return e
 }
 
-// registerMCP adds intenthook's server to .mcp.json, keeping every other
-// server and key; an entry of the same name is the person's and is kept.
-func registerMCP(root string) (Change, error) {
-	path := filepath.Join(root, MCPConfigFile)
+// registerMCP adds intenthook's server to the mcpServers object of file
+// (the agent's MCP configuration, root-relative), keeping every other server
+// and key; an entry of the same name is the person's and is kept.
+func registerMCP(root, file string) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(file))
 	cfg := &hookconfig.Object{}
 	action := Created
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
 		if cfg, err = hookconfig.Decode(data); err != nil {
-			return Change{}, &ConflictError{Path: MCPConfigFile, Reason: "not a JSON object: " + err.Error(), Hint: "fix or remove " + MCPConfigFile + ", then run intenthook init again"}
+			return Change{}, &ConflictError{Path: file, Reason: "not a JSON object: " + err.Error(), Hint: "fix or remove " + file + ", then run intenthook init again"}
 		}
 		action = Updated
 	case !errors.Is(err, fs.ErrNotExist):
@@ -47,13 +44,13 @@ func registerMCP(root string) (Change, error) {
 	servers, _ := cfg.Get("mcpServers")
 	obj, ok := servers.(*hookconfig.Object)
 	if servers != nil && !ok {
-		return Change{}, &ConflictError{Path: MCPConfigFile, Reason: "mcpServers is not an object", Hint: "fix " + MCPConfigFile + ", then run intenthook init again"}
+		return Change{}, &ConflictError{Path: file, Reason: "mcpServers is not an object", Hint: "fix " + file + ", then run intenthook init again"}
 	}
 	if obj == nil {
 		obj = &hookconfig.Object{}
 	}
 	if _, have := obj.Get(MCPServerName); have {
-		return Change{Action: Kept, Path: MCPConfigFile, Note: "server " + MCPServerName + " already registered"}, nil
+		return Change{Action: Kept, Path: file, Note: "server " + MCPServerName + " already registered"}, nil
 	}
 	obj.Set(MCPServerName, mcpServerEntry())
 	cfg.Set("mcpServers", obj)
@@ -64,5 +61,5 @@ func registerMCP(root string) (Change, error) {
 	if err := state.WriteFile(path, out, modeOf(path, 0o644), true); err != nil {
 		return Change{}, err
 	}
-	return Change{Action: action, Path: MCPConfigFile, Note: "MCP server " + MCPServerName + " (intenthook-mcp)"}, nil
+	return Change{Action: action, Path: file, Note: "MCP server " + MCPServerName + " (intenthook-mcp)"}, nil
 }

@@ -31,6 +31,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"GEMINI_CLI"},
 		Settings:       []string{SettingsFile},
+		MCPConfig:      SettingsFile,
 		Wire:           Wire,
 		Check:          Check,
 	}
@@ -70,7 +71,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		Source:         ev.Str("source"),
 		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("tool_name"),
+		ToolName:       mcpName(ev),
 	}
 	if e, ok := Events()[ev.Str("hook_event_name")]; ok {
 		c.Event = e
@@ -91,6 +92,23 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		}
 	}
 	return c, nil
+}
+
+// mcpName is the event's tool name, with an MCP tool's given as
+// mcp__<server>__<tool> (the form the tool classes read): Gemini CLI names
+// it mcp_<server>_<tool>, which cannot be split where a name holds an
+// underscore, and says server and tool apart in mcp_context.
+func mcpName(ev protocol.Object) string {
+	name := ev.Str("tool_name")
+	mc := ev.Obj("mcp_context")
+	if mc == nil {
+		return name
+	}
+	server, tool := mc.Str("server_name"), mc.Str("tool_name")
+	if server == "" || tool == "" {
+		return name
+	}
+	return "mcp__" + server + "__" + tool
 }
 
 // answer is Gemini CLI's before-tool JSON: it reads the top-level decision.
@@ -129,8 +147,8 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
 	return []hookconfig.Hook{
-		{Event: "BeforeTool", Matcher: "^(write_file|replace|run_shell_command|select_active_intent|mcp__.*__select_active_intent)$", Subcommand: "pre", Args: args, Timeout: 10000},
-		{Event: "AfterTool", Matcher: "^(write_file|replace|run_shell_command|read_file)$", Subcommand: "post", Args: args, Timeout: 10000},
+		{Event: "BeforeTool", Matcher: "^(write_file|replace|run_shell_command|select_active_intent|mcp_.*)$", Subcommand: "pre", Args: args, Timeout: 10000},
+		{Event: "AfterTool", Matcher: "^(write_file|replace|run_shell_command|read_file|mcp_.*)$", Subcommand: "post", Args: args, Timeout: 10000},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 10000},
 		{Event: "BeforeAgent", Subcommand: "context", Args: args, Timeout: 10000},
 	}

@@ -33,6 +33,9 @@ type Client struct {
 	// patches).
 	Read func(path string) mockmodel.ToolCall
 	Edit func(path, old, new string) mockmodel.ToolCall
+	// MCPTool names tool of MCP server as the client offers it to the
+	// model; nil where init registers no MCP server for the client.
+	MCPTool func(server, tool string) string
 
 	// configure writes the user-level settings that point the client at
 	// the mock model (and trust the workspace where the client asks for it).
@@ -82,6 +85,7 @@ func claude() Client {
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("Edit", map[string]any{"file_path": p, "old_string": o, "new_string": n})
 		},
+		MCPTool:   func(server, tool string) string { return "mcp__" + server + "__" + tool },
 		configure: func(home, ws, url string) error { return nil },
 		// Bash is pre-approved, as a CI job would; the hooks stay the
 		// authority over what it does. Nothing approves the intenthook MCP
@@ -113,6 +117,8 @@ func gemini() Client {
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("replace", map[string]any{"file_path": p, "old_string": o, "new_string": n, "instruction": "make the scripted change"})
 		},
+		// Gemini CLI 0.61 offers an MCP server's tools as mcp_<server>_<tool>.
+		MCPTool: func(server, tool string) string { return "mcp_" + server + "_" + tool },
 		configure: func(home, ws, url string) error {
 			return WriteJSON(filepath.Join(home, ".gemini", "settings.json"),
 				map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
@@ -179,6 +185,7 @@ func qwen() Client {
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("edit", map[string]any{"file_path": p, "old_string": o, "new_string": n})
 		},
+		MCPTool: func(server, tool string) string { return "mcp__" + server + "__" + tool },
 		configure: func(home, ws, url string) error {
 			return WriteJSON(filepath.Join(home, ".qwen", "settings.json"),
 				map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}})

@@ -60,22 +60,24 @@ func governance(t *trial) {
 }
 
 // mcpSelect: the model selects its intent with the MCP server's tool (the
-// server from .mcp.json, in hook mode), then writes in scope.
+// server init registers, in hook mode: the hook binds the selection), then
+// writes in scope.
 func mcpSelect(t *trial) {
+	name := t.c.MCPTool("intenthook", "select_active_intent")
 	s := t.run(
-		mockmodel.ToolCall{Name: "mcp__intenthook__select_active_intent",
+		mockmodel.ToolCall{Name: name,
 			Args: map[string]any{"intent_id": "INT-001", "reasoning": "the scripted task is example work"}},
 		t.c.Write(t.w.Abs(inScope), "a\n"),
 	)
 	if t.failed("mcp-select", s) {
 		return
 	}
-	if !s.Saw(`"name":"mcp__intenthook__select_active_intent"`) {
-		t.check("mcp-select", false, "the client did not offer mcp__intenthook__select_active_intent to the model")
+	if !s.Saw(`"name":"` + name + `"`) {
+		t.check("mcp-select", false, "the client did not offer "+name+" to the model")
 		return
 	}
 	ok, detail := t.written(inScope, "a\n")
-	t.check("mcp-select", ok && s.Saw("<intent_context"), "selected through MCP; "+detail)
+	t.check("mcp-select", ok && s.Saw("<intent_context"), "selected through MCP ("+name+"); "+detail)
 }
 
 // lessonNextSession: a lesson recorded through the shell tool in one
