@@ -29,6 +29,13 @@ type batch struct {
 // validating a million lines is most of what verify costs, and each line
 // needs only itself.
 func scanChecked(root string, from int64, fn func(c *checked)) error {
+	return scanCheckedOf(func(emit func(n int, line []byte, complete bool) error) error {
+		return scanLinesFrom(root, from, emit)
+	}, fn)
+}
+
+// scanCheckedOf is scanChecked over the lines source hands to its emit.
+func scanCheckedOf(source func(emit func(n int, line []byte, complete bool) error) error, fn func(c *checked)) error {
 	work := make(chan *batch, 4)
 	ordered := make(chan *batch, 8)
 	for range max(1, runtime.GOMAXPROCS(0)) {
@@ -55,7 +62,7 @@ func scanChecked(root string, from int64, fn func(c *checked)) error {
 			ordered <- cur
 			cur = &batch{done: make(chan struct{})}
 		}
-		err := scanLinesFrom(root, from, func(n int, line []byte, complete bool) error {
+		err := source(func(n int, line []byte, complete bool) error {
 			cur.lines = append(cur.lines, checked{n: n, line: append([]byte(nil), line...), complete: complete})
 			if len(cur.lines) == batchLines {
 				send()

@@ -60,7 +60,13 @@ func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete
 			return fmt.Errorf("read ledger: %w", err)
 		}
 	}
-	br := bufio.NewReaderSize(f, 2*MaxLine)
+	return scanLinesOf(f, fn)
+}
+
+// scanLinesOf calls fn with each line r holds (without its newline), lines
+// numbered from 1; a last line without a newline comes with complete false.
+func scanLinesOf(r io.Reader, fn func(n int, line []byte, complete bool) error) error {
+	br := bufio.NewReaderSize(r, 2*MaxLine)
 	var long []byte // a line longer than the buffer, gathered piece by piece
 	for n := 1; ; n++ {
 		chunk, err := br.ReadSlice('\n')

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -75,6 +76,18 @@ func VerifyEach(root string, each func(line []byte)) Report {
 	return v.finish(root, err)
 }
 
+// VerifyReader verifies the ledger r holds (a blob read from git, say) like
+// Verify, without the head file (that is the work tree's); each, when set,
+// gets each complete line that parses with its byte offset in r.
+func VerifyReader(r io.Reader, each func(line []byte, at int64)) Report {
+	v := newVerifier(nil)
+	v.eachAt = each
+	err := scanCheckedOf(func(emit func(n int, line []byte, complete bool) error) error {
+		return scanLinesOf(r, emit)
+	}, v.line)
+	return v.finish("", err)
+}
+
 // verifier holds what verify knows while it walks the lines.
 type verifier struct {
 	rep      Report
@@ -85,6 +98,7 @@ type verifier struct {
 	prevSeq  int64
 	chained  bool
 	each     func(line []byte)
+	eachAt   func(line []byte, at int64)
 	// partial is set when the walk starts after a checkpoint: a prev naming
 	// a line before it cannot be judged, and the walk is abandoned.
 	partial   bool
@@ -107,6 +121,7 @@ func (v *verifier) errorf(n int, format string, args ...any) {
 func (v *verifier) line(ck *checked) {
 	n, line := ck.n, ck.line
 	v.rep.Lines = n
+	at := v.size
 	v.size += int64(len(line))
 	if !ck.complete {
 		v.errorf(n, "torn tail: %d bytes without a final newline", len(line))
@@ -133,6 +148,9 @@ func (v *verifier) line(ck *checked) {
 	v.rep.Records++
 	if v.each != nil {
 		v.each(line)
+	}
+	if v.eachAt != nil {
+		v.eachAt(line, at)
 	}
 	if bytes.Contains(line, []byte(`"code":"tail_lost`)) {
 		v.lostTail(n, line)
@@ -195,7 +213,9 @@ func (v *verifier) finish(root string, err error) Report {
 		v.rep.Head.Hash = digest.Prefix + hex.EncodeToString(v.lastSum[:])
 	}
 	v.rep.Size = v.size
-	checkHead(root, v.lines, v.errorf)
+	if root != "" {
+		checkHead(root, v.lines, v.errorf)
+	}
 	return v.rep
 }
 

@@ -268,3 +268,29 @@ func TestChainFields(t *testing.T) {
 		})
 	}
 }
+
+// VerifyReader judges a ledger's bytes as Verify judges the file, and hands
+// each record line over with its offset.
+func TestVerifyReader(t *testing.T) {
+	l := newLedger(t)
+	for i := range 5 {
+		mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a.go"))
+	}
+	data := ledgerBytes(t, l.Root)
+	want := Verify(l.Root)
+	var offsets []int64
+	got := VerifyReader(bytes.NewReader(data), func(line []byte, at int64) {
+		if !bytes.Equal(data[at:at+int64(len(line))], line) {
+			t.Errorf("offset %d does not hold the line", at)
+		}
+		offsets = append(offsets, at)
+	})
+	if !got.OK() || got.Head != want.Head || got.Records != 5 || len(offsets) != 5 || offsets[0] != 0 {
+		t.Fatalf("VerifyReader = %+v (offsets %v), want %+v", got, offsets, want)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines[1], lines[2] = lines[2], lines[1] // reordered
+	if rep := VerifyReader(bytes.NewReader(bytes.Join(lines, nil)), nil); rep.OK() {
+		t.Fatal("a reordered ledger verified")
+	}
+}
