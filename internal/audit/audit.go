@@ -6,12 +6,12 @@
 package audit
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -33,8 +33,19 @@ type Finding struct {
 	Commit   string `json:"commit"`
 	Path     string `json:"path"`
 	Severity string `json:"severity"`
+	Code     string `json:"code"`
 	Message  string `json:"message"`
 }
+
+// Finding codes: one rule each in SARIF.
+const (
+	OutOfScope        = "out_of_scope"
+	Untraced          = "untraced"
+	CatalogUnreadable = "catalog_unreadable"
+	LedgerShrank      = "ledger_shrank"
+	LedgerRewritten   = "ledger_rewritten"
+	LedgerInvalid     = "ledger_invalid"
+)
 
 func (f Finding) String() string {
 	return fmt.Sprintf("%s %s: %s: %s", short(f.Commit), f.Path, f.Severity, f.Message)
@@ -46,6 +57,12 @@ type Result struct {
 	Commits  int         `json:"commits"`
 	Findings []Finding   `json:"findings"`
 	Head     ledger.Head `json:"ledger_head"` // the range's last commit's ledger
+	// Catalog lists the changes each commit made to the catalog, with its
+	// author: a scope widened in the branch whose code it covers.
+	Catalog []CatalogChange `json:"catalog_changes"`
+	// Intents sums the range up per intent (and "" for changes no intent
+	// owns).
+	Intents []IntentSummary `json:"intents"`
 }
 
 // Failed reports whether any finding is an error.
@@ -61,58 +78,77 @@ func (r *Result) Failed() bool {
 type commit struct {
 	id      string
 	parents []string
+	author  string
 	paths   []string
 }
 
 // Run audits the commits of rng (a rev-list range). Untraced content is a
 // warning, an error when strict.
 func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, error) {
-	out, err := g.Output(ctx, "rev-list", "--reverse", "--topo-order", "--parents", rng)
-	if err != nil {
-		return nil, fmt.Errorf("rev-list %s: %w", rng, err)
-	}
-	res := &Result{Range: rng, Findings: []Finding{}}
-	var commits []commit
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		id := f[0]
-		// -c: a merge is judged by its combined diff only, so merging the
-		// default branch in brings nothing already judged.
-		names, err := g.Output(ctx, "diff-tree", "-r", "-c", "--root", "--no-commit-id", "--name-only", "-z", id)
-		if err != nil {
-			return nil, fmt.Errorf("diff-tree %s: %w", id, err)
-		}
-		commits = append(commits, commit{id: id, parents: f[1:], paths: git.NulList(names)})
-	}
-	res.Commits = len(commits)
-	if len(commits) == 0 {
-		return res, nil
-	}
-	traced, head, err := readTraces(ctx, g, commits[len(commits)-1].id)
+	commits, err := list(ctx, g, rng)
 	if err != nil {
 		return nil, err
 	}
-	res.Head = head
+	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Intents: []IntentSummary{}}
+	if len(commits) == 0 {
+		return res, nil
+	}
+	grows, since, err := ledgerGrows(ctx, g, commits)
+	if err != nil {
+		return nil, err
+	}
+	lg, err := readLedger(ctx, g, commits[len(commits)-1].id, since)
+	if err != nil {
+		return nil, err
+	}
+	res.Head = lg.head
 	untraced := Warning
 	if strict {
 		untraced = Error
 	}
+	sum := newSummary()
 	for _, c := range commits {
-		fs, err := judge(ctx, g, c, traced, untraced)
+		j, err := judge(ctx, g, c, lg.traced, untraced)
 		if err != nil {
 			return nil, err
 		}
-		res.Findings = append(res.Findings, fs...)
+		res.Findings = append(res.Findings, j.findings...)
+		sum.commit(c, j)
+		if slices.Contains(c.paths, intents.File) {
+			changes, err := catalogChanges(ctx, g, c, j.catalog)
+			if err != nil {
+				return nil, err
+			}
+			res.Catalog = append(res.Catalog, changes...)
+		}
 	}
-	fs, err := ledgerGrows(ctx, g, commits)
-	if err != nil {
-		return nil, err
-	}
-	res.Findings = append(res.Findings, fs...)
+	res.Findings = append(res.Findings, grows...)
+	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
+	res.Intents = sum.intents(lg.records, res.Catalog, res.Findings)
 	return res, nil
+}
+
+// list returns the commits of rng, oldest first, each with its parents,
+// author and changed paths. A merge's paths are its combined diff: merging
+// the default branch in brings nothing already judged.
+func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
+	out, err := g.Output(ctx, "-c", "log.showSignature=false", "log", "--reverse", "--topo-order", "--format=%H%x00%P%x00%an <%ae>", rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("log %s: %w", rng, err)
+	}
+	var commits []commit
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\x00")
+		if len(f) != 3 || f[0] == "" {
+			continue
+		}
+		names, err := g.Output(ctx, "diff-tree", "-r", "-c", "--root", "--no-commit-id", "--name-only", "-z", f[0])
+		if err != nil {
+			return nil, fmt.Errorf("diff-tree %s: %w", f[0], err)
+		}
+		commits = append(commits, commit{id: f[0], parents: strings.Fields(f[1]), author: f[2], paths: git.NulList(names)})
+	}
+	return commits, nil
 }
 
 // ledgerGrows checks that the ledger only grows across the range, without
@@ -122,7 +158,11 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 // of the ledger each commit outside the range left (one diff per such
 // base). A line rewritten and restored between the two is not seen; its
 // end result is.
-func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+//
+// since is the size of the smallest ledger a commit outside the range left
+// (0 when the range starts at the root): what the last ledger holds past it
+// was appended in the range (with what a merged branch appended).
+func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Finding, since int64, err error) {
 	inRange := map[string]bool{}
 	for _, c := range commits {
 		inRange[c.id] = true
@@ -147,14 +187,18 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) ([]Finding,
 	}
 	sizes := make([]int64, len(names))
 	if err := g.ObjectSizes(ctx, names, sizes); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var fs []Finding
+	for i, b := range bases {
+		if size := sizes[index[b]]; i == 0 || size < since {
+			since = size
+		}
+	}
 	for _, c := range commits {
 		mine := sizes[index[c.id]]
 		for _, p := range c.parents {
 			if theirs := sizes[index[p]]; mine < theirs {
-				fs = append(fs, Finding{c.id, ledger.FileName, Error, fmt.Sprintf("the ledger shrank from %d to %d bytes against the parent %s: the ledger must only grow", theirs, mine, short(p))})
+				fs = append(fs, Finding{c.id, ledger.FileName, Error, LedgerShrank, fmt.Sprintf("the ledger shrank from %d to %d bytes against the parent %s: the ledger must only grow", theirs, mine, short(p))})
 			}
 		}
 	}
@@ -162,48 +206,86 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) ([]Finding,
 	for _, b := range bases {
 		f, err := appendOnly(ctx, g, last.id, b)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		fs = append(fs, f...)
 	}
-	return fs, nil
+	return fs, since, nil
 }
 
-// readTraces reads the last commit's ledger once: it holds every earlier
-// commit's lines (append-only), so a digest recorded there traces content of
-// any commit in the range.
-func readTraces(ctx context.Context, g *git.Repo, last string) (map[string]map[string]bool, ledger.Head, error) {
-	traced := map[string]map[string]bool{}
-	var head ledger.Head
+// ledgerView is what the range's last ledger says: the digests it traces
+// per path, its verified head, what its verification found, and the
+// records appended in the range.
+type ledgerView struct {
+	traced  map[string]map[string]bool
+	head    ledger.Head
+	report  ledger.Report
+	records []*ledger.Record
+}
+
+// readLedger reads the last commit's ledger once, verifying it as it goes:
+// it holds every earlier commit's lines (append-only), so a digest recorded
+// there traces content of any commit in the range. Only the lines past
+// since (the range's own) are decoded.
+func readLedger(ctx context.Context, g *git.Repo, last string, since int64) (*ledgerView, error) {
+	lv := &ledgerView{traced: map[string]map[string]bool{}}
 	err := g.ReadObjects(ctx, []string{last + ":" + ledger.FileName}, func(_ int, obj *git.Object) error {
 		if obj == nil {
 			return nil
 		}
-		sc := bufio.NewScanner(obj.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-		for sc.Scan() {
-			line := sc.Bytes()
-			if len(line) == 0 {
-				continue
-			}
+		lv.report = ledger.VerifyReader(obj.Body, func(line []byte, at int64) {
 			if path, t, ok := precommit.TraceOf(line); ok {
-				if traced[path] == nil {
-					traced[path] = map[string]bool{}
+				if lv.traced[path] == nil {
+					lv.traced[path] = map[string]bool{}
 				}
-				traced[path][t.PostHash] = true
+				lv.traced[path][t.PostHash] = true
 			}
-			if rec, err := ledger.ParseLine(line); err == nil {
-				head = ledger.Head{Seq: rec.Metadata.Intenthook.Seq, Hash: digest.Bytes(line)}
+			if at >= since {
+				if rec, err := ledger.ParseLine(line); err == nil {
+					lv.records = append(lv.records, rec)
+				}
 			}
-		}
-		return sc.Err()
+		})
+		lv.head = lv.report.Head
+		return nil
 	})
-	return traced, head, err
+	return lv, err
+}
+
+// maxLedgerProblems bounds the verification problems reported one by one.
+const maxLedgerProblems = 5
+
+// findings turns what verifying the last ledger found into findings of
+// the last commit.
+func (lv *ledgerView) findings(last string) []Finding {
+	var fs []Finding
+	for i, p := range lv.report.Errors {
+		if i == maxLedgerProblems {
+			fs = append(fs, Finding{last, ledger.FileName, Error, LedgerInvalid, fmt.Sprintf("and %d more problem(s): run intenthook ledger verify on that commit", len(lv.report.Errors)-i)})
+			break
+		}
+		fs = append(fs, Finding{last, ledger.FileName, Error, LedgerInvalid, "the ledger does not verify: " + p.String()})
+	}
+	return fs
+}
+
+// judged is what judge found in one commit.
+type judged struct {
+	findings []Finding
+	catalog  *intents.Catalog // the commit's own, nil when it cannot be read
+	paths    []judgedPath
+}
+
+// judgedPath is one changed path that is neither governance nor ignored.
+type judgedPath struct {
+	path   string
+	owners []string // active intents of the commit's catalog that own it
+	traced bool
 }
 
 // judge checks one commit's changed paths against its own catalog and
 // .intentignore.
-func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[string]bool, untraced string) ([]Finding, error) {
+func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[string]bool, untraced string) (judged, error) {
 	names := []string{c.id + ":" + intents.File, c.id + ":" + workspace.IgnoreFile}
 	for _, p := range c.paths {
 		if workspace.Sidecar(p, "") {
@@ -211,7 +293,7 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		}
 		names = append(names, c.id+":"+p)
 	}
-	var catalog *intents.Catalog
+	var j judged
 	var catalogErr error
 	ignore := workspace.ParseIgnore(nil)
 	hashes := make([]string, len(c.paths))
@@ -229,7 +311,7 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		}
 		switch i {
 		case 0:
-			catalog, catalogErr = intents.Parse(data)
+			j.catalog, catalogErr = intents.Parse(data)
 		case 1:
 			ignore = workspace.ParseIgnore(data)
 		default:
@@ -238,32 +320,55 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return j, err
 	}
-	var fs []Finding
+	if catalogErr != nil {
+		j.catalog = nil
+	}
 	for i, p := range c.paths {
 		if precommit.Exempt(p, ignore) {
 			continue
 		}
+		jp := judgedPath{path: p}
 		switch {
-		case catalogErr != nil || catalog == nil:
-			fs = append(fs, Finding{c.id, p, Error, fmt.Sprintf("the commit's catalog cannot be read: %v", catalogErr)})
-		case !precommit.InScope(catalog, p):
-			fs = append(fs, Finding{c.id, p, Error, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the commit's catalog"})
+		case j.catalog == nil:
+			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogUnreadable, fmt.Sprintf("the commit's catalog cannot be read: %v", catalogErr)})
+		default:
+			jp.owners = owners(j.catalog, p)
+			if len(jp.owners) == 0 {
+				j.findings = append(j.findings, Finding{c.id, p, Error, OutOfScope, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the commit's catalog"})
+			}
 		}
 		want := ""
 		if present[i] {
 			want = hashes[i]
 		}
-		if !traced[p][want] {
+		jp.traced = traced[p][want]
+		if !jp.traced {
 			what := "content not traced: no ledger record ends in it"
 			if !present[i] {
 				what = "deletion not traced: no ledger record deletes it"
 			}
-			fs = append(fs, Finding{c.id, p, untraced, what})
+			j.findings = append(j.findings, Finding{c.id, p, untraced, Untraced, what})
+		}
+		j.paths = append(j.paths, jp)
+	}
+	return j, nil
+}
+
+// owners returns the valid IN_PROGRESS or COMPLETE intents of c that own
+// rel (precommit's rule).
+func owners(c *intents.Catalog, rel string) []string {
+	var ids []string
+	for _, in := range c.All() {
+		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
+			continue
+		}
+		if _, ok := in.Match(rel); ok {
+			ids = append(ids, in.ID)
 		}
 	}
-	return fs, nil
+	return ids
 }
 
 func short(id string) string {
@@ -284,6 +389,9 @@ func (r *Result) Text(w io.Writer) {
 		} else {
 			warns++
 		}
+	}
+	for _, c := range r.Catalog {
+		fmt.Fprintln(&b, c)
 	}
 	fmt.Fprintf(&b, "audit %s: %d commit(s), %d error(s), %d warning(s); ledger head %d:%s\n", r.Range, r.Commits, errs, warns, r.Head.Seq, r.Head.Hash)
 	w.Write(b.Bytes())
@@ -314,13 +422,14 @@ func appendOnly(ctx context.Context, g *git.Repo, id, base string) ([]Finding, e
 		return nil, fmt.Errorf("diff-tree %s %s: %w", short(base), short(id), err)
 	}
 	if n, removed := git.FirstRemoved(out); removed {
-		return []Finding{{id, ledger.FileName, Error, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
+		return []Finding{{id, ledger.FileName, Error, LedgerRewritten, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
 	}
 	return nil, nil
 }
 
-// Markdown writes a pull-request summary: the counts, the ledger head and
-// a table of the findings.
+// Markdown writes a pull-request summary: the verdict and counts, the
+// ledger head, a table per intent, the catalog's changes with their
+// authors, and the findings.
 func (r *Result) Markdown(w io.Writer) {
 	var b bytes.Buffer
 	errs, warns := r.counts()
@@ -330,13 +439,76 @@ func (r *Result) Markdown(w io.Writer) {
 	}
 	fmt.Fprintf(&b, "### intenthook audit %s\n\n", verdict)
 	fmt.Fprintf(&b, "`%s`: %d commit(s), %d error(s), %d warning(s). Ledger head `%d:%s`.\n", r.Range, r.Commits, errs, warns, r.Head.Seq, r.Head.Hash)
+	if len(r.Intents) > 0 {
+		b.WriteString("\n| intent | files | traced | sessions | models | denials | violations | scope changes | findings |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+		for _, x := range r.Intents {
+			name := "no intent"
+			if x.Intent != "" {
+				name = "`" + cell(x.Intent) + "`"
+				if x.Name != "" {
+					name += " " + cell(x.Name)
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %d |\n", name, len(x.Files), tracedText(x.Traced, x.Changes),
+				countText(len(x.Sessions)), listText(x.Models), codesText(x.Denials), codesText(x.Violations), listText(x.Catalog), x.Findings)
+		}
+	}
+	if len(r.Catalog) > 0 {
+		b.WriteString("\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n")
+		for _, c := range r.Catalog {
+			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s %s |\n", short(c.Commit), cell(c.Author), cell(c.Intent), strings.ReplaceAll(c.Change, "_", " "), cell(c.Detail))
+		}
+	}
 	if len(r.Findings) > 0 {
-		b.WriteString("\n| commit | path | severity | finding |\n| --- | --- | --- | --- |\n")
+		b.WriteString("\n**Findings**\n\n| commit | path | severity | finding |\n| --- | --- | --- | --- |\n")
 		for _, f := range r.Findings {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", short(f.Commit), cell(f.Path), f.Severity, cell(f.Message))
 		}
 	}
 	w.Write(b.Bytes())
+}
+
+func tracedText(traced, changes int) string {
+	if changes == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%d%% (%d/%d)", traced*100/changes, traced, changes)
+}
+
+func countText(n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return fmt.Sprint(n)
+}
+
+func listText(xs []string) string {
+	if len(xs) == 0 {
+		return "—"
+	}
+	return cell(strings.Join(xs, ", "))
+}
+
+// codesText renders counts by code, most frequent first.
+func codesText(m map[string]int) string {
+	if len(m) == 0 {
+		return "—"
+	}
+	codes := make([]string, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		if m[codes[i]] != m[codes[j]] {
+			return m[codes[i]] > m[codes[j]]
+		}
+		return codes[i] < codes[j]
+	})
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s ×%d", cell(c), m[c])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (r *Result) counts() (errs, warns int) {

@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) auditCommand() *cobra.Command {
-	var strict, asJSON, asMarkdown bool
+	var strict, asJSON, asMarkdown, asSARIF bool
 	cmd := &cobra.Command{
 		Use:   "audit [REVISION-RANGE]",
 		Short: "Check each commit of a range against its own intents and the ledger (for CI); exit 1 on errors",
@@ -20,7 +20,10 @@ branch ..HEAD) from git objects only, never the working tree: each changed path
 must lie in the owned_scope of an IN_PROGRESS or COMPLETE intent of that
 commit's catalog (else an error) and its content must be traced by a record of
 the range's last ledger (else a warning; an error with --strict). Merge commits
-are judged by their combined diff only. The last line prints the ledger head of
+are judged by their combined diff only. The range's last ledger is verified
+(chain, seq, forks of a union merge's shape only) and must keep every line of
+the ledger the range started from. Changes to the catalog are listed per
+commit with their author. The last line prints the ledger head of
 the range's last commit: keep it, and check it later with
 'intenthook ledger verify --checkpoint SEQ:HASH'.`,
 		Args: cobra.MaximumNArgs(1),
@@ -43,7 +46,11 @@ the range's last commit: keep it, and check it later with
 			if err != nil {
 				return err
 			}
-			if asJSON {
+			if asSARIF {
+				if err := res.SARIF(a.stdout, Version); err != nil {
+					return err
+				}
+			} else if asJSON {
 				enc := json.NewEncoder(a.stdout)
 				enc.SetIndent("", "  ")
 				if err := enc.Encode(res); err != nil {
@@ -62,6 +69,8 @@ the range's last commit: keep it, and check it later with
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat untraced changes as errors")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
-	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown: per intent, catalog changes with their authors, findings")
+	cmd.Flags().BoolVar(&asSARIF, "sarif", false, "print the findings as SARIF 2.1.0 (GitHub code scanning)")
+	cmd.MarkFlagsMutuallyExclusive("json", "markdown", "sarif")
 	return cmd
 }

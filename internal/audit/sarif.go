@@ -1,0 +1,90 @@
+package audit
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// sarifRules describes each finding code for SARIF readers (GitHub code
+// scanning shows the short description as the alert's title).
+func sarifRules() []sarifRule {
+	return []sarifRule{
+		{ID: OutOfScope, Short: sarifText{"Change outside every active intent's scope"}, Full: sarifText{"A commit changed a file that no IN_PROGRESS or COMPLETE intent of that commit's catalog owns."}},
+		{ID: Untraced, Short: sarifText{"Change not traced by the ledger"}, Full: sarifText{"No ledger record ends in the committed content (or deletion) of the file: it was changed without the hooks."}},
+		{ID: CatalogUnreadable, Short: sarifText{"Catalog cannot be read"}, Full: sarifText{"The commit's .orchestration/active_intents.yaml is missing or does not parse."}},
+		{ID: LedgerShrank, Short: sarifText{"Ledger shrank"}, Full: sarifText{"A commit left the ledger shorter than a parent's: the ledger must only grow."}},
+		{ID: LedgerRewritten, Short: sarifText{"Ledger line removed or rewritten"}, Full: sarifText{"A line of the ledger before the range is missing from the range's last ledger."}},
+		{ID: LedgerInvalid, Short: sarifText{"Ledger does not verify"}, Full: sarifText{"The hash chain of the range's last ledger is broken (seq, prev, duplicates, forks not of a union merge's shape)."}},
+	}
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID    string    `json:"id"`
+	Short sarifText `json:"shortDescription"`
+	Full  sarifText `json:"fullDescription"`
+}
+
+type sarifLocation struct {
+	Physical struct {
+		Artifact struct {
+			URI string `json:"uri"`
+		} `json:"artifactLocation"`
+	} `json:"physicalLocation"`
+}
+
+type sarifResult struct {
+	RuleID       string            `json:"ruleId"`
+	Level        string            `json:"level"`
+	Message      sarifText         `json:"message"`
+	Locations    []sarifLocation   `json:"locations"`
+	Fingerprints map[string]string `json:"partialFingerprints"`
+	Properties   map[string]string `json:"properties"`
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool struct {
+		Driver struct {
+			Name    string      `json:"name"`
+			Version string      `json:"version"`
+			URI     string      `json:"informationUri"`
+			Rules   []sarifRule `json:"rules"`
+		} `json:"driver"`
+	} `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+// SARIF writes the findings as a SARIF 2.1.0 log (GitHub code scanning
+// reads it), one rule per finding code; version names intenthook's.
+func (r *Result) SARIF(w io.Writer, version string) error {
+	var run sarifRun
+	run.Tool.Driver.Name = "intenthook"
+	run.Tool.Driver.Version = version
+	run.Tool.Driver.URI = "https://github.com/intenthook/intenthook"
+	run.Tool.Driver.Rules = sarifRules()
+	run.Results = []sarifResult{}
+	for _, f := range r.Findings {
+		var loc sarifLocation
+		loc.Physical.Artifact.URI = f.Path
+		run.Results = append(run.Results, sarifResult{
+			RuleID:       f.Code,
+			Level:        f.Severity, // "error" and "warning" are SARIF levels too
+			Message:      sarifText{f.Message},
+			Locations:    []sarifLocation{loc},
+			Fingerprints: map[string]string{"intenthook/v1": f.Code + ":" + f.Commit + ":" + f.Path},
+			Properties:   map[string]string{"commit": f.Commit},
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}

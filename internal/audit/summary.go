@@ -1,0 +1,241 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// CatalogChange is one change a commit made to the catalog.
+type CatalogChange struct {
+	Commit string `json:"commit"`
+	Author string `json:"author"`
+	Intent string `json:"intent"`
+	// Change is added, removed, status, scope_widened or scope_narrowed.
+	Change string `json:"change"`
+	Detail string `json:"detail"`
+}
+
+// Catalog change kinds.
+const (
+	IntentAdded   = "added"
+	IntentRemoved = "removed"
+	StatusChanged = "status"
+	ScopeWidened  = "scope_widened"
+	ScopeNarrowed = "scope_narrowed"
+)
+
+func (c CatalogChange) String() string {
+	return fmt.Sprintf("%s catalog: %s %s: %s (by %s)", short(c.Commit), c.Intent, strings.ReplaceAll(c.Change, "_", " "), c.Detail, c.Author)
+}
+
+// catalogChanges compares commit c's catalog (now, nil when unreadable)
+// with its first parent's.
+func catalogChanges(ctx context.Context, g *git.Repo, c commit, now *intents.Catalog) ([]CatalogChange, error) {
+	var before *intents.Catalog
+	if len(c.parents) > 0 {
+		err := g.ReadObjects(ctx, []string{c.parents[0] + ":" + intents.File}, func(_ int, obj *git.Object) error {
+			if obj == nil {
+				return nil
+			}
+			data, err := io.ReadAll(obj.Body)
+			if err != nil {
+				return err
+			}
+			before, _ = intents.Parse(data)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return diffCatalogs(c.id, c.author, before, now), nil
+}
+
+// diffCatalogs lists what changed from before to now, intent by intent in
+// now's order (removed ones last). A nil catalog has no intents.
+func diffCatalogs(id, author string, before, now *intents.Catalog) []CatalogChange {
+	old := map[string]*intents.Intent{}
+	var oldOrder []string
+	if before != nil {
+		for _, in := range before.All() {
+			if _, dup := old[in.ID]; !dup {
+				old[in.ID], oldOrder = in, append(oldOrder, in.ID)
+			}
+		}
+	}
+	var out []CatalogChange
+	add := func(intent, change, detail string) {
+		out = append(out, CatalogChange{Commit: id, Author: author, Intent: intent, Change: change, Detail: detail})
+	}
+	seen := map[string]bool{}
+	if now != nil {
+		for _, in := range now.All() {
+			if seen[in.ID] {
+				continue
+			}
+			seen[in.ID] = true
+			was, ok := old[in.ID]
+			if !ok {
+				add(in.ID, IntentAdded, fmt.Sprintf("%s, owns %s", in.Status, scopeText(in.OwnedScope)))
+				continue
+			}
+			if was.Status != in.Status {
+				add(in.ID, StatusChanged, fmt.Sprintf("%s → %s", was.Status, in.Status))
+			}
+			if gained := missing(in.OwnedScope, was.OwnedScope); len(gained) > 0 {
+				add(in.ID, ScopeWidened, "+"+strings.Join(gained, " +"))
+			}
+			if lost := missing(was.OwnedScope, in.OwnedScope); len(lost) > 0 {
+				add(in.ID, ScopeNarrowed, "-"+strings.Join(lost, " -"))
+			}
+		}
+	}
+	for _, id := range oldOrder {
+		if !seen[id] {
+			add(id, IntentRemoved, fmt.Sprintf("was %s, owned %s", old[id].Status, scopeText(old[id].OwnedScope)))
+		}
+	}
+	return out
+}
+
+// missing returns the patterns of a that b lacks, in a's order.
+func missing(a, b []string) []string {
+	var out []string
+	for _, p := range a {
+		if !slices.Contains(b, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func scopeText(scope []string) string {
+	if len(scope) == 0 {
+		return "nothing"
+	}
+	return strings.Join(scope, ", ")
+}
+
+// IntentSummary is the range seen from one intent: the files changed under
+// it, how many changes the ledger traces, and what the records appended in
+// the range say of it.
+type IntentSummary struct {
+	Intent     string         `json:"intent"` // "" for changes no intent owns
+	Name       string         `json:"name,omitempty"`
+	Files      []string       `json:"files"`
+	Changes    int            `json:"changes"` // (commit, path) pairs
+	Traced     int            `json:"traced"`
+	Sessions   []string       `json:"sessions"`
+	Models     []string       `json:"models"`
+	Denials    map[string]int `json:"denials"`    // by code
+	Violations map[string]int `json:"violations"` // by code
+	Catalog    []string       `json:"catalog_changes"`
+	Findings   int            `json:"findings"`
+}
+
+// summary gathers IntentSummary values as the commits are judged.
+type summary struct {
+	by    map[string]*IntentSummary
+	owner map[[2]string]string // (commit, path) -> the intent it was counted under
+}
+
+func newSummary() *summary {
+	return &summary{by: map[string]*IntentSummary{}, owner: map[[2]string]string{}}
+}
+
+func (s *summary) get(id string) *IntentSummary {
+	if x, ok := s.by[id]; ok {
+		return x
+	}
+	x := &IntentSummary{Intent: id, Files: []string{}, Sessions: []string{}, Models: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Catalog: []string{}}
+	s.by[id] = x
+	return x
+}
+
+// commit counts one judged commit's paths under their first owner.
+func (s *summary) commit(c commit, j judged) {
+	for _, p := range j.paths {
+		id := ""
+		if len(p.owners) > 0 {
+			id = p.owners[0]
+		}
+		x := s.get(id)
+		if id != "" && j.catalog != nil {
+			if in := j.catalog.Find(id); in != nil {
+				x.Name = in.Name
+			}
+		}
+		if !slices.Contains(x.Files, p.path) {
+			x.Files = append(x.Files, p.path)
+		}
+		x.Changes++
+		if p.traced {
+			x.Traced++
+		}
+		s.owner[[2]string{c.id, p.path}] = id
+	}
+}
+
+// intents finishes the summaries with the range's records, catalog
+// changes and findings; intents first by id, the unowned changes last.
+func (s *summary) intents(records []*ledger.Record, catalog []CatalogChange, findings []Finding) []IntentSummary {
+	for _, r := range records {
+		m := &r.Metadata.Intenthook
+		id := string(m.IntentID)
+		if id == "" {
+			continue
+		}
+		x := s.get(id)
+		if m.SessionID != "" && !slices.Contains(x.Sessions, m.SessionID) {
+			x.Sessions = append(x.Sessions, m.SessionID)
+		}
+		for _, f := range r.Files {
+			for _, cv := range f.Conversations {
+				if cv.Contributor != nil && cv.Contributor.ModelID != "" && !slices.Contains(x.Models, cv.Contributor.ModelID) {
+					x.Models = append(x.Models, cv.Contributor.ModelID)
+				}
+			}
+		}
+		switch {
+		case m.Event == ledger.EventViolation:
+			x.Violations[orNone(string(m.Code))]++
+		case m.Decision == "deny":
+			x.Denials[orNone(string(m.Code))]++
+		}
+	}
+	for _, c := range catalog {
+		x := s.get(c.Intent)
+		x.Catalog = append(x.Catalog, strings.ReplaceAll(c.Change, "_", " ")+" "+c.Detail)
+	}
+	for _, f := range findings {
+		if id, ok := s.owner[[2]string{f.Commit, f.Path}]; ok {
+			s.get(id).Findings++
+		}
+	}
+	out := make([]IntentSummary, 0, len(s.by))
+	for _, x := range s.by {
+		out = append(out, *x)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i].Intent == "") != (out[j].Intent == "") {
+			return out[j].Intent == ""
+		}
+		return out[i].Intent < out[j].Intent
+	})
+	return out
+}
+
+func orNone(code string) string {
+	if code == "" {
+		return "none"
+	}
+	return code
+}
