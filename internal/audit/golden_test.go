@@ -141,6 +141,7 @@ func TestGolden(t *testing.T) {
 	res.Markdown(&md)
 	enc := json.NewEncoder(&js)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	if err := enc.Encode(res); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ the range's last commit: keep it, and check it later with
 			} else if asJSON {
 				enc := json.NewEncoder(a.stdout)
 				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false) // authors are Name <email>
 				if err := enc.Encode(res); err != nil {
 					return err
 				}
