@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,6 +33,12 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("HOME", e.WorkDir+"/.home")
+			// The repository's own files (scripts/ run by action.yml).
+			src, err := filepath.Abs("../..")
+			if err != nil {
+				return err
+			}
+			e.Setenv("INTENTHOOK_SRC", src)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
