@@ -107,11 +107,12 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		untraced = Error
 	}
 	sum := newSummary()
-	for _, c := range commits {
-		j, err := judge(ctx, g, c, lg.traced, untraced)
-		if err != nil {
-			return nil, err
-		}
+	all, err := judgeAll(ctx, g, commits, lg.traced, untraced)
+	if err != nil {
+		return nil, err
+	}
+	for k, c := range commits {
+		j := all[k]
 		res.Findings = append(res.Findings, j.findings...)
 		sum.commit(c, j)
 		if slices.Contains(c.paths, intents.File) {
@@ -129,24 +130,43 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 }
 
 // list returns the commits of rng, oldest first, each with its parents,
-// author and changed paths. A merge's paths are its combined diff: merging
-// the default branch in brings nothing already judged.
+// author and changed paths, from two git processes. A merge's paths are its
+// combined diff: merging the default branch in brings nothing already
+// judged.
 func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 	out, err := g.Output(ctx, "-c", "log.showSignature=false", "log", "--reverse", "--topo-order", "--format=%H%x00%P%x00%an <%ae>", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("log %s: %w", rng, err)
 	}
 	var commits []commit
+	index := map[string]int{}
+	var ids strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Split(line, "\x00")
 		if len(f) != 3 || f[0] == "" {
 			continue
 		}
-		names, err := g.Output(ctx, "diff-tree", "-r", "-c", "--root", "--no-commit-id", "--name-only", "-z", f[0])
-		if err != nil {
-			return nil, fmt.Errorf("diff-tree %s: %w", f[0], err)
+		index[f[0]] = len(commits)
+		commits = append(commits, commit{id: f[0], parents: strings.Fields(f[1]), author: f[2]})
+		ids.WriteString(f[0] + "\n")
+	}
+	if len(commits) == 0 {
+		return nil, nil
+	}
+	// diff-tree --stdin names each commit, then its paths.
+	names, err := git.OutputFed(ctx, g.Dir, g.Env, []byte(ids.String()), "diff-tree", "--stdin", "-r", "-c", "--root", "--name-only", "-z")
+	if err != nil {
+		return nil, err
+	}
+	cur := -1
+	for _, name := range git.NulList(names) {
+		if k, ok := index[strings.TrimSpace(name)]; ok {
+			cur = k
+			continue
 		}
-		commits = append(commits, commit{id: f[0], parents: strings.Fields(f[1]), author: f[2], paths: git.NulList(names)})
+		if cur >= 0 {
+			commits[cur].paths = append(commits[cur].paths, name)
+		}
 	}
 	return commits, nil
 }
@@ -269,6 +289,79 @@ func (lv *ledgerView) findings(last string) []Finding {
 	return fs
 }
 
+// judgeAll checks each commit's changed paths against its own catalog and
+// .intentignore, reading every object from one git process. Most commits
+// of a range share their catalog: each distinct one is parsed once.
+func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[string]map[string]bool, untraced string) ([]judged, error) {
+	type slot struct{ commit, item int } // item 0: catalog, 1: ignore file, 2+: path
+	var names []string
+	var slots []slot
+	for k, c := range commits {
+		names = append(names, c.id+":"+intents.File, c.id+":"+workspace.IgnoreFile)
+		slots = append(slots, slot{k, 0}, slot{k, 1})
+		for i, p := range c.paths {
+			if workspace.Sidecar(p, "") {
+				p = "" // governance files are not judged, nor read (the ledger is large)
+			}
+			names = append(names, c.id+":"+p)
+			slots = append(slots, slot{k, 2 + i})
+		}
+	}
+	type read struct {
+		catalog    *intents.Catalog
+		catalogErr error
+		ignore     *workspace.Ignore
+		hashes     []string
+		present    []bool
+	}
+	reads := make([]read, len(commits))
+	for k, c := range commits {
+		reads[k] = read{ignore: workspace.ParseIgnore(nil), hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
+	}
+	parsed := map[string]read{} // catalogs by object id
+	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		s, r := slots[i], &reads[slots[i].commit]
+		if obj == nil {
+			if s.item == 0 {
+				r.catalogErr = fmt.Errorf("no %s", intents.File)
+			}
+			return nil
+		}
+		if s.item == 0 {
+			if p, ok := parsed[obj.ID]; ok {
+				r.catalog, r.catalogErr = p.catalog, p.catalogErr
+				return nil
+			}
+		}
+		data, err := io.ReadAll(obj.Body)
+		if err != nil {
+			return err
+		}
+		switch s.item {
+		case 0:
+			r.catalog, r.catalogErr = intents.Parse(data)
+			parsed[obj.ID] = read{catalog: r.catalog, catalogErr: r.catalogErr}
+		case 1:
+			r.ignore = workspace.ParseIgnore(data)
+		default:
+			r.hashes[s.item-2], r.present[s.item-2] = digest.Bytes(data), true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]judged, len(commits))
+	for k, c := range commits {
+		r := reads[k]
+		if r.catalogErr != nil {
+			r.catalog = nil
+		}
+		out[k] = judge(c, r.catalog, r.catalogErr, r.ignore, r.hashes, r.present, traced, untraced)
+	}
+	return out, nil
+}
+
 // judged is what judge found in one commit.
 type judged struct {
 	findings []Finding
@@ -283,58 +376,20 @@ type judgedPath struct {
 	traced bool
 }
 
-// judge checks one commit's changed paths against its own catalog and
-// .intentignore.
-func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[string]bool, untraced string) (judged, error) {
-	names := []string{c.id + ":" + intents.File, c.id + ":" + workspace.IgnoreFile}
-	for _, p := range c.paths {
-		if workspace.Sidecar(p, "") {
-			p = "" // governance files are not judged, nor read (the ledger is large)
-		}
-		names = append(names, c.id+":"+p)
-	}
-	var j judged
-	var catalogErr error
-	ignore := workspace.ParseIgnore(nil)
-	hashes := make([]string, len(c.paths))
-	present := make([]bool, len(c.paths))
-	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
-		if obj == nil {
-			if i == 0 {
-				catalogErr = fmt.Errorf("no %s", intents.File)
-			}
-			return nil
-		}
-		data, err := io.ReadAll(obj.Body)
-		if err != nil {
-			return err
-		}
-		switch i {
-		case 0:
-			j.catalog, catalogErr = intents.Parse(data)
-		case 1:
-			ignore = workspace.ParseIgnore(data)
-		default:
-			hashes[i-2], present[i-2] = digest.Bytes(data), true
-		}
-		return nil
-	})
-	if err != nil {
-		return j, err
-	}
-	if catalogErr != nil {
-		j.catalog = nil
-	}
+// judge checks one commit's changed paths (their content's digest, when
+// present) against its catalog and ignore file.
+func judge(c commit, catalog *intents.Catalog, catalogErr error, ignore *workspace.Ignore, hashes []string, present []bool, traced map[string]map[string]bool, untraced string) judged {
+	j := judged{catalog: catalog}
 	for i, p := range c.paths {
 		if precommit.Exempt(p, ignore) {
 			continue
 		}
 		jp := judgedPath{path: p}
 		switch {
-		case j.catalog == nil:
+		case catalog == nil:
 			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogUnreadable, fmt.Sprintf("the commit's catalog cannot be read: %v", catalogErr)})
 		default:
-			jp.owners = owners(j.catalog, p)
+			jp.owners = owners(catalog, p)
 			if len(jp.owners) == 0 {
 				j.findings = append(j.findings, Finding{c.id, p, Error, OutOfScope, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the commit's catalog"})
 			}
@@ -353,7 +408,7 @@ func judge(ctx context.Context, g *git.Repo, c commit, traced map[string]map[str
 		}
 		j.paths = append(j.paths, jp)
 	}
-	return j, nil
+	return j
 }
 
 // owners returns the valid IN_PROGRESS or COMPLETE intents of c that own

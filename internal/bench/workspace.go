@@ -69,6 +69,17 @@ func Workspace(ws string, n, records int) error {
 	return writeLedger(filepath.Join(ws, ".orchestration/agent_trace.jsonl"), records)
 }
 
+// ledgerLine is record seq of a generated ledger, an edit of module mod's
+// file under INT-<mod> (postHash a JSON value: null, or the quoted digest
+// of the content written), chained to prev (null or the quoted digest of
+// the line before); next is this line's digest, quoted, for the next.
+func ledgerLine(seq int, prev string, mod int, postHash string) (line, next string) {
+	line = fmt.Sprintf(`{"version":"0.1.0","id":"00000000-0000-4000-8000-%012d","timestamp":"2026-11-22T10:00:00.000Z","tool":{"name":"intenthook","version":"bench"},"files":[{"path":"src/mod%d/file.go","conversations":[{"contributor":{"type":"ai","model_id":"anthropic/claude-sonnet-5"},"ranges":[{"start_line":1,"end_line":1}],"related":[{"type":"intent","url":"intent:INT-%03d"}]}]}],"metadata":{"dev.intenthook":{"seq":%d,"prev":%s,"event":"PostToolUse","intent_id":"INT-%03d","session_id":"old","agent_id":null,"tool_name":"Edit","tool_use_id":"toolu_%d","mutation_class":"AST_REFACTOR","pre_hash":null,"post_hash":%s,"scope_validation":"PASS","decision":"allow","code":null,"success":true,"error":null}}}`,
+		seq, mod, mod, seq, prev, mod, seq, postHash)
+	sum := sha256.Sum256([]byte(line))
+	return line, `"sha256:` + hex.EncodeToString(sum[:]) + `"`
+}
+
 // writeLedger writes a hash-chained ledger of n records shaped like the ones
 // post writes.
 func writeLedger(path string, n int) error {
@@ -79,10 +90,8 @@ func writeLedger(path string, n int) error {
 	w := bufio.NewWriterSize(f, 1<<20)
 	prev := "null"
 	for i := 1; i <= n; i++ {
-		line := fmt.Sprintf(`{"version":"0.1.0","id":"00000000-0000-4000-8000-%012d","timestamp":"2026-11-22T10:00:00.000Z","tool":{"name":"intenthook","version":"bench"},"files":[{"path":"src/mod%d/file.go","conversations":[{"contributor":{"type":"ai","model_id":"anthropic/claude-sonnet-5"},"ranges":[{"start_line":1,"end_line":1}],"related":[{"type":"intent","url":"intent:INT-%03d"}]}]}],"metadata":{"dev.intenthook":{"seq":%d,"prev":%s,"event":"PostToolUse","intent_id":"INT-%03d","session_id":"old","agent_id":null,"tool_name":"Edit","tool_use_id":"toolu_%d","mutation_class":"AST_REFACTOR","pre_hash":null,"post_hash":null,"scope_validation":"PASS","decision":"allow","code":null,"success":true,"error":null}}}`,
-			i, i%200+101, i%200+101, i, prev, i%200+101, i)
-		sum := sha256.Sum256([]byte(line))
-		prev = `"sha256:` + hex.EncodeToString(sum[:]) + `"`
+		var line string
+		line, prev = ledgerLine(i, prev, i%200+101, "null")
 		w.WriteString(line)
 		w.WriteByte('\n')
 	}

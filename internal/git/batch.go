@@ -13,6 +13,7 @@ import (
 
 // Object is one reply of `git cat-file --batch`.
 type Object struct {
+	ID   string // the object id
 	Type string
 	Size int64
 	Body io.Reader // exactly Size bytes
@@ -126,7 +127,7 @@ func parseHeader(h string) (*Object, error) {
 	if err != nil || size < 0 {
 		return nil, fmt.Errorf("git cat-file: unexpected reply %q", h)
 	}
-	return &Object{Type: f[1], Size: size}, nil
+	return &Object{ID: f[0], Type: f[1], Size: size}, nil
 }
 
 // ObjectSizes fills sizes with the size of each named object (-1 for a
