@@ -11,7 +11,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test lint bench demo e2e clean
+.PHONY: build install test lint bench bench-commit demo e2e clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -35,6 +35,11 @@ BENCH_PKGS := ./internal/agent/claude ./internal/intents ./internal/digest ./int
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS)
 	$(GO) run ./internal/bench/benchhook -bin $(BIN)
+
+# Commit-time and CI commands on generated histories (precommit on 100k and
+# 1M records, audit over 100 commits): minutes to build, so not in bench.
+bench-commit: build
+	$(GO) run ./internal/bench/benchhook -bin $(BIN) -only commit
 
 demo: build
 	@bash scripts/demo.sh $(BIN)

@@ -29,13 +29,13 @@ func History(ws string, records, commits int) error {
 			return err
 		}
 	}
-	if err := gitIn(ws, nil, "init", "-q", "-b", "main"); err != nil {
+	if err := GitIn(ws, nil, "init", "-q", "-b", "main"); err != nil {
 		return err
 	}
-	if err := gitIn(ws, nil, "add", "-A"); err != nil {
+	if err := GitIn(ws, nil, "add", "-A"); err != nil {
 		return err
 	}
-	if err := gitIn(ws, nil, "commit", "-qm", "base"); err != nil {
+	if err := GitIn(ws, nil, "commit", "-qm", "base"); err != nil {
 		return err
 	}
 	if commits == 0 {
@@ -74,7 +74,7 @@ func History(ws string, records, commits int) error {
 		return fmt.Errorf("git fast-import: %w", err)
 	}
 	// The work tree follows main, as after a pull.
-	return gitIn(ws, nil, "reset", "-q", "--hard", "main")
+	return GitIn(ws, nil, "reset", "-q", "--hard", "main")
 }
 
 // writeCommits streams commits to fast-import, appending each one's record
@@ -130,7 +130,8 @@ func lastDigest(path string) (string, error) {
 	return `"sha256:` + hex.EncodeToString(sum[:]) + `"`, nil
 }
 
-func gitIn(dir string, env []string, args ...string) error {
+// GitIn runs git args in dir with a bench identity.
+func GitIn(dir string, env []string, args ...string) error {
 	cmd := exec.Command("git", append([]string{"-c", "user.email=bench@example.com", "-c", "user.name=Bench"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)

@@ -25,7 +25,7 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows); default all")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows), commit (audit and precommit on generated histories: minutes to build, not in the default); default all but commit")
 	flag.Parse()
 	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
@@ -57,8 +57,11 @@ func run(bin string, runs, warm int, only string) error {
 	if err := bench.Workspace(main, 200, 100_000); err != nil {
 		return err
 	}
-	if only == "bash" {
+	switch only {
+	case "bash":
 		return bashRows(bin, dir, main, runs/4, warm)
+	case "commit":
+		return commitRows(bin, dir)
 	}
 	pre, post, floorT, err := measurePair(bin, floor, main, runs, warm)
 	if err != nil {
@@ -97,6 +100,55 @@ func run(bin string, runs, warm int, only string) error {
 		return err
 	}
 	return agentRows(bin, floor, main, runs/2, warm, row)
+}
+
+// commitRows times the commands of commit time and CI on generated
+// histories: precommit with one staged file on a 100 000- and a
+// 1 000 000-record ledger (the first run after a commit, and the next), and
+// audit over 100 commits on a 100 000-record packed repository.
+func commitRows(bin, dir string) error {
+	fmt.Printf("%-52s %10s\n", "workload", "time")
+	for _, records := range []int{100_000, 1_000_000} {
+		ws := filepath.Join(dir, fmt.Sprintf("pc%d", records))
+		if err := bench.History(ws, records, 0); err != nil {
+			return err
+		}
+		// The edit a hooked session leaves for its commit: written through
+		// pre and post (the record appended by intenthook), then staged.
+		if err := writePairOnce(bin, ws); err != nil {
+			return err
+		}
+		// Staged a second later, as a person commits: staged in the same
+		// second as written, the ledger is "racily clean" to git, which
+		// then re-reads all of it on every git diff.
+		time.Sleep(1100 * time.Millisecond)
+		if err := bench.GitIn(ws, nil, "add", bench.File, ".orchestration/agent_trace.jsonl"); err != nil {
+			return err
+		}
+		for _, run := range []string{"first run", "next run"} {
+			d, err := timeCmd(bin, []string{"precommit"}, ws)
+			if err != nil {
+				return fmt.Errorf("precommit: %w", err)
+			}
+			fmt.Printf("%-52s %10s\n", fmt.Sprintf("precommit, 1 staged file, %d records (%s)", records, run), round(d))
+		}
+	}
+	ws := filepath.Join(dir, "audit")
+	if err := bench.History(ws, 100_000, 100); err != nil {
+		return err
+	}
+	var ds []time.Duration
+	for range 3 {
+		cmd := exec.Command(bin, "audit", "HEAD~100..HEAD")
+		cmd.Dir = ws
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("audit: %v: %s", err, out)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	fmt.Printf("%-52s %10s\n", "audit, 100 commits, 100 000 records, packed (median of 3)", round(median(ds)))
+	return nil
 }
 
 // bashRows times Bash calls in git repositories: a read-only `ls` against a
@@ -145,6 +197,12 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 			ws.name, round(list), float64(list)/float64(write), round(write), round(build), float64(build)/float64(status), round(status))
 	}
 	return nil
+}
+
+// writePairOnce makes the bench session's edit through the hooks.
+func writePairOnce(bin, ws string) error {
+	_, err := writePair(bin, ws, "toolu_staged")
+	return err
 }
 
 // writePair times a Write's pre and post (the edit between them).
