@@ -130,5 +130,5 @@ echo "${bold}# Lessons recorded for agents (.orchestration/CLAUDE.md, Lessons Le
 sed -n '/^## Lessons Learned/,/^## Project/p' .orchestration/CLAUDE.md | grep '^- ' | sed 's/^/    /'
 echo
 echo "${bold}# The report people look at (intenthook report)${off}"
-"$bin" report -o "$here/bin/intenthook-report.html" | sed 's/^/    /'
+"$bin" report -o "${INTENTHOOK_DEMO_REPORT:-$here/bin/intenthook-report.html}" | sed 's/^/    /'
 echo "    open it in a browser: a board of the intents, their dependencies, and each one's timeline"

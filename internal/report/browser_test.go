@@ -55,60 +55,17 @@ func TestInBrowser(t *testing.T) {
 	if r.Records != 10_000 {
 		t.Fatalf("records %d", r.Records)
 	}
-	var page bytes.Buffer
-	if err := r.Write(&page); err != nil {
+	var html bytes.Buffer
+	if err := r.Write(&html); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, html.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	var mu sync.Mutex
-	var problems []string
-	err = chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
-		case *runtime.EventConsoleAPICalled:
-			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
-				problems = append(problems, fmt.Sprintf("console %s", e.Type))
-			}
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	eval := func(expr string) int {
-		t.Helper()
-		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return n
-	}
-	count := func(sel string) int {
-		return eval("document.querySelectorAll(`" + sel + "`).length")
-	}
-	visible := func(sel string) int {
-		return eval("[...document.querySelectorAll(`" + sel + "`)].filter(e => e.offsetParent !== null).length")
-	}
-	set := func(id, value string) {
-		eval(`(e => { e.value = "` + value + `"; e.dispatchEvent(new Event("input")); return 0 })(document.getElementById("` + id + `"))`)
-	}
-	if _, err := chromedp.Run(ctx, chromedp.Navigate("file://"+file)); err != nil {
-		t.Fatal(err)
-	}
+	view := open(t, browser, file)
+	count, visible, set, eval := view.count, view.visible, view.set, view.eval
 	cards, sections, nodes, edges := count(".board .card"), count("section.intent"), count("svg g.node"), count("svg line")
 	// The ledger names 200 intents (INT-101 to INT-300), the catalog 12:
 	// every one has its section; the board and the graph show the catalog's.
@@ -119,7 +76,7 @@ func TestInBrowser(t *testing.T) {
 	if n := count("script"); n != 1 || eval(`document.body.innerText.includes("<script>alert(1)</script>") ? 1 : 0`) != 1 {
 		t.Errorf("%d scripts, or the hostile name is not shown as text", n)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the first screen: the page is long
+	shot, err := chromedp.Run(view.ctx, chromedp.CaptureScreenshot()) // the first screen: the page is long
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +92,7 @@ func TestInBrowser(t *testing.T) {
 	if v := visible("tr.ev"); v != 0 {
 		t.Errorf("%d events shown after 2027-01-01", v)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the page logged: %s", strings.Join(problems, "; "))
-	}
+	view.noProblems()
 	out := os.Getenv("INTENTHOOK_ARTIFACTS")
 	if out == "" {
 		out = dir
@@ -149,6 +102,115 @@ func TestInBrowser(t *testing.T) {
 		if os.WriteFile(p, shot, 0o644) == nil {
 			t.Logf("screenshot: %s", p)
 		}
+	}
+}
+
+// TestDemoInBrowser loads the report of the demo session (`make demo`, the
+// real binary through scripts/demo.sh): the board shows each intent of the
+// demo's catalog, and the page logs no error.
+func TestDemoInBrowser(t *testing.T) {
+	browser := findChromium()
+	if browser == "" {
+		t.Skip("no Chromium on this machine (install Debian's chromium, or set CHROMIUM): the report's browser test cannot run")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "intenthook")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/intenthook")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "demo-report.html")
+	demo := exec.Command("bash", "../../scripts/demo.sh", bin)
+	demo.Env = append(os.Environ(), "INTENTHOOK_DEMO_REPORT="+file)
+	if out, err := demo.CombinedOutput(); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out)
+	}
+	catalog, err := os.ReadFile("../../testdata/demo/.orchestration/active_intents.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := intents.Parse(catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := open(t, browser, file)
+	if cards, want := view.count(".board .card"), len(c.All()); cards != want || want == 0 {
+		t.Errorf("the board shows %d intents, the demo's catalog has %d", cards, want)
+	}
+	if view.count("section.intent tr.ev") == 0 {
+		t.Error("no event of the demo session is shown")
+	}
+	view.noProblems()
+}
+
+// loaded is a report open in the browser, with what it logged.
+type loaded struct {
+	t        *testing.T
+	ctx      context.Context
+	mu       sync.Mutex
+	problems []string
+}
+
+// open loads file in a headless Chromium for the test's length.
+func open(t *testing.T, browser, file string) *loaded {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+	p := &loaded{t: t, ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			p.problems = append(p.problems, "exception: "+e.ExceptionDetails.Text)
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
+				p.problems = append(p.problems, fmt.Sprintf("console %s", e.Type))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Navigate("file://"+file)); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (p *loaded) eval(expr string) int {
+	p.t.Helper()
+	n, err := chromedp.Run(p.ctx, chromedp.Evaluate[int](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %v", expr, err)
+	}
+	return n
+}
+
+func (p *loaded) count(sel string) int {
+	return p.eval("document.querySelectorAll(`" + sel + "`).length")
+}
+
+func (p *loaded) visible(sel string) int {
+	return p.eval("[...document.querySelectorAll(`" + sel + "`)].filter(e => e.offsetParent !== null).length")
+}
+
+func (p *loaded) set(id, value string) {
+	p.eval(`(e => { e.value = "` + value + `"; e.dispatchEvent(new Event("input")); return 0 })(document.getElementById("` + id + `"))`)
+}
+
+func (p *loaded) noProblems() {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.problems) > 0 {
+		p.t.Errorf("the page logged: %s", strings.Join(p.problems, "; "))
 	}
 }
 
