@@ -15,3 +15,4 @@ install codex @openai/codex@0.169.0
 install qwen node@22 @qwen-code/qwen-code@0.24.4 # Qwen needs Node 22; on Node 20 npm picks 0.15.x
 install copilot @github/copilot@1.0.102
 install droid @factory/cli@0.225.1 @factory/cli-linux-x64@0.225.2 # its postinstall may not run
+install opencode opencode-ai@1.18.33 # bun binary; its platform package comes as a dependency

@@ -26,30 +26,36 @@ const PluginFile = ".opencode/plugin/intenthook.ts"
 // Agent describes OpenCode.
 func Agent() protocol.Agent {
 	return protocol.Agent{
-		Name:     Name,
-		Title:    "OpenCode",
-		Verified: "plugin API documented; see the README for the live check",
-		Decode:   Decode,
-		Encode:   Dialect.Encode,
-		Settings: []string{PluginFile},
-		Wire:     Wire,
-		Check:    Check,
+		Name:  Name,
+		Title: "OpenCode",
+		// OpenCode sets both in its own environment, which its shell tool
+		// inherits.
+		ShellMarkers: []string{"OPENCODE", "OPENCODE_PID"},
+		Verified:     "1.18.33, live (make e2e)",
+		Decode:       Decode,
+		Encode:       Dialect.Encode,
+		Settings:     []string{PluginFile},
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 
 // Dialect: the plugin throws stderr on exit 2; it cannot ask.
 var Dialect = protocol.Dialect{Title: "OpenCode", NoAsk: true}
 
-// Tools is OpenCode's tool table.
+// Tools is OpenCode's tool table. OpenCode 1.18 offers a GPT model
+// (an id with "gpt-", not gpt-4 or oss) apply_patch instead of write and
+// edit; multiedit and patch are earlier versions' tools.
 func Tools() protocol.Tools {
 	return protocol.Tools{
-		"write":     {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
-		"edit":      {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
-		"multiedit": {Class: hook.ClassWrite, Path: []string{"filePath"}},
-		"patch":     {Class: hook.ClassWrite, Patch: "patchText"},
-		"bash":      {Class: hook.ClassShell},
-		"read":      {Class: hook.ClassRead, Path: []string{"filePath"}},
-		"list":      exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt,
+		"write":       {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
+		"edit":        {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
+		"apply_patch": {Class: hook.ClassWrite, Patch: "patchText"},
+		"multiedit":   {Class: hook.ClassWrite, Path: []string{"filePath"}},
+		"patch":       {Class: hook.ClassWrite, Patch: "patchText"},
+		"bash":        {Class: hook.ClassShell, Dir: "workdir"},
+		"read":        {Class: hook.ClassRead, Path: []string{"filePath"}},
+		"list":        exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt, "skill": exempt,
 	}
 }
 
@@ -79,10 +85,14 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	return c, nil
 }
 
-// plugin is the shim: it only carries events to intenthook and a deny back.
+// plugin is the shim: it only carries events to intenthook and its answers
+// back. OpenCode 1.18 has no session-start event a plugin can answer with
+// context; the system prompt transform, run before each model request, is
+// where a session's SessionStart context goes (asked for once per session).
 const plugin = `// Written by intenthook init --agent opencode: every tool call goes through
 // intenthook (pre before it, post after it); a deny is thrown, and OpenCode
-// shows its message to the model. Keep it small: intenthook decides.
+// shows its message to the model; each session's system prompt carries
+// intenthook's session context. Keep it small: intenthook decides.
 export const IntentHook = async ({ directory }) => {
   const run = async (sub, event) => {
     const proc = Bun.spawn(["intenthook", sub, "--agent", "opencode"], {
@@ -92,9 +102,21 @@ export const IntentHook = async ({ directory }) => {
       stderr: "pipe",
     })
     const code = await proc.exited
-    return { code, stderr: await new Response(proc.stderr).text() }
+    return { code, stdout: await new Response(proc.stdout).text(), stderr: await new Response(proc.stderr).text() }
   }
+  const contexts = new Map()
   return {
+    "experimental.chat.system.transform": async (input, output) => {
+      const id = input.sessionID
+      if (!id) return
+      if (!contexts.has(id)) {
+        const r = await run("context", { hook_event_name: "SessionStart", session_id: id, source: "startup" })
+        let text = ""
+        try { text = JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? "" } catch {}
+        contexts.set(id, text)
+      }
+      if (contexts.get(id)) output.system.push(contexts.get(id))
+    },
     "tool.execute.before": async (input, output) => {
       const r = await run("pre", {
         hook_event_name: "PreToolUse", session_id: input.sessionID, tool_use_id: input.callID,

@@ -20,7 +20,8 @@ import (
 
 // Client is one agent CLI as the harness runs it.
 type Client struct {
-	Name    string // intenthook's --agent name
+	Name    string // intenthook's --agent name, or a variant's own (opencode-gpt)
+	Agent   string // a variant's --agent name; "" when it is Name
 	Package string // the npm package and version scripts/e2e-install.sh pins
 	bin     string // the executable, relative to the install cache
 
@@ -46,7 +47,7 @@ type Client struct {
 
 // Clients lists the clients the harness knows, in the order rows are shown.
 func Clients() []Client {
-	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid()}
+	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), opencode("mock"), opencode("gpt-5-mock")}
 }
 
 // Lookup finds a client by its agent name.
@@ -57,6 +58,14 @@ func Lookup(name string) (Client, bool) {
 		}
 	}
 	return Client{}, false
+}
+
+// AgentName is the --agent name init wires the client with.
+func (c Client) AgentName() string {
+	if c.Agent != "" {
+		return c.Agent
+	}
+	return c.Name
 }
 
 // Bin is the client's executable in the install cache.
@@ -254,6 +263,62 @@ func droid() Client {
 	}
 }
 
+// opencode is OpenCode with the mock as the model id: OpenCode gives a
+// model whose id has "gpt-" (not gpt-4) apply_patch instead of write and
+// edit, so the variant opencode-gpt (model gpt-5-mock) writes through
+// patches.
+func opencode(model string) Client {
+	c := Client{
+		Name: "opencode", Package: "opencode-ai@1.18.33", bin: "opencode/node_modules/.bin/opencode",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("write", map[string]any{"filePath": p, "content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall { return call("bash", map[string]any{"command": cmd}) },
+		Read:  func(p string) mockmodel.ToolCall { return call("read", map[string]any{"filePath": p}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("edit", map[string]any{"filePath": p, "oldString": o, "newString": n})
+		},
+		// A custom OpenAI-compatible provider pointing at the mock; every
+		// permission granted, as a CI job would: the plugin stays the
+		// authority over what a tool does.
+		configure: func(home, ws, url string) error {
+			return WriteJSON(filepath.Join(home, ".config", "opencode", "opencode.json"), map[string]any{
+				"$schema":    "https://opencode.ai/config.json",
+				"model":      "mock/" + model,
+				"autoupdate": false,
+				"share":      "disabled",
+				"permission": map[string]any{"edit": "allow", "bash": "allow", "external_directory": "allow"},
+				"provider": map[string]any{"mock": map[string]any{
+					"npm": "@ai-sdk/openai-compatible", "name": "mock",
+					"options": map[string]any{"baseURL": url + "/v1", "apiKey": "mock"},
+					"models":  map[string]any{model: map[string]any{"name": model, "tool_call": true}},
+				}},
+			})
+		},
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "run", "--format", "json", "-m", "mock/" + model, prompt}
+		},
+		// Its data, sessions and logs go under HOME; no network but the mock.
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+				"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+				"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+				"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+				"OPENCODE_DISABLE_SHARE=1", "NO_COLOR=1"}
+		},
+	}
+	if strings.Contains(model, "gpt-") {
+		c.Name, c.Agent = "opencode-gpt", "opencode"
+		c.Write = func(p, s string) mockmodel.ToolCall {
+			return call("apply_patch", map[string]any{"patchText": AddFilePatch(p, s)})
+		}
+		c.Edit = func(p, o, n string) mockmodel.ToolCall {
+			return call("apply_patch", map[string]any{"patchText": UpdateFilePatch(p, o, n)})
+		}
+	}
+	return c
+}
+
 // AddFilePatch is a patch envelope creating path with content.
 func AddFilePatch(path, content string) string {
 	p := "*** Begin Patch\n*** Add File: " + path + "\n"
@@ -261,6 +326,11 @@ func AddFilePatch(path, content string) string {
 		p += "+" + line + "\n"
 	}
 	return p + "*** End Patch\n"
+}
+
+// UpdateFilePatch is a patch envelope replacing the line old by new in path.
+func UpdateFilePatch(path, old, new string) string {
+	return "*** Begin Patch\n*** Update File: " + path + "\n@@\n-" + old + "\n+" + new + "\n*** End Patch\n"
 }
 
 // WriteJSON writes v as indented JSON, making the directories.

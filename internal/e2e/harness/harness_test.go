@@ -15,13 +15,16 @@ func TestToolCalls(t *testing.T) {
 		write, shell    string // tool names
 		pathKey, cmdKey string // argument names ("" for a freeform patch)
 		read, edit      string // "" when the model has none
+		patchKey        string // the argument writes and edits put a patch in; "": none
 	}{
-		{"claude", "Write", "Bash", "file_path", "command", "Read", "Edit"},
-		{"gemini", "write_file", "run_shell_command", "file_path", "command", "read_file", "replace"},
-		{"codex", "apply_patch", "exec_command", "", "cmd", "", ""},
-		{"qwen", "write_file", "run_shell_command", "file_path", "command", "read_file", "edit"},
-		{"copilot", "create", "bash", "path", "command", "view", "edit"},
-		{"droid", "Create", "Execute", "file_path", "command", "Read", "Edit"},
+		{"claude", "Write", "Bash", "file_path", "command", "Read", "Edit", ""},
+		{"gemini", "write_file", "run_shell_command", "file_path", "command", "read_file", "replace", ""},
+		{"codex", "apply_patch", "exec_command", "", "cmd", "", "", ""},
+		{"qwen", "write_file", "run_shell_command", "file_path", "command", "read_file", "edit", ""},
+		{"copilot", "create", "bash", "path", "command", "view", "edit", ""},
+		{"droid", "Create", "Execute", "file_path", "command", "Read", "Edit", ""},
+		{"opencode", "write", "bash", "filePath", "command", "read", "edit", ""},
+		{"opencode-gpt", "apply_patch", "bash", "filePath", "command", "read", "apply_patch", "patchText"},
 	}
 	if len(tests) != len(Clients()) {
 		t.Fatalf("%d clients, %d tested", len(Clients()), len(tests))
@@ -39,7 +42,11 @@ func TestToolCalls(t *testing.T) {
 			if tt.pathKey == "" && w.Input != "*** Begin Patch\n*** Add File: /w/a.txt\n+a\n*** End Patch\n" {
 				t.Errorf("patch %q", w.Input)
 			}
-			if tt.pathKey != "" && w.Args[tt.pathKey] != "/w/a.txt" {
+			if tt.patchKey != "" {
+				if w.Args[tt.patchKey] != AddFilePatch("/w/a.txt", "a\n") {
+					t.Errorf("write args %v", w.Args)
+				}
+			} else if tt.pathKey != "" && w.Args[tt.pathKey] != "/w/a.txt" {
 				t.Errorf("write args %v lack %s", w.Args, tt.pathKey)
 			}
 			s := c.Shell("ls")
@@ -53,7 +60,12 @@ func TestToolCalls(t *testing.T) {
 				if r := c.Read("/w/a.txt"); r.Name != tt.read || r.Args[tt.pathKey] != "/w/a.txt" {
 					t.Errorf("read call %s %v", r.Name, r.Args)
 				}
-				if e := c.Edit("/w/a.txt", "x", "y"); e.Name != tt.edit || e.Args[tt.pathKey] != "/w/a.txt" {
+				e := c.Edit("/w/a.txt", "x", "y")
+				want, key := any("/w/a.txt"), tt.pathKey
+				if tt.patchKey != "" {
+					want, key = "*** Begin Patch\n*** Update File: /w/a.txt\n@@\n-x\n+y\n*** End Patch\n", tt.patchKey
+				}
+				if e.Name != tt.edit || e.Args[key] != want {
 					t.Errorf("edit call %s %v", e.Name, e.Args)
 				}
 			}

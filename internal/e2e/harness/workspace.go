@@ -127,7 +127,9 @@ func (c Client) Run(bin, dir, home, path, url string) ([]byte, error) {
 	argv := c.argv(bin, "do the scripted task")
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+path)
+	// PWD as a shell would set it: OpenCode takes its project directory
+	// from PWD, not from the process's working directory.
+	cmd.Env = append(os.Environ(), "PATH="+path, "PWD="+dir)
 	cmd.Env = append(cmd.Env, c.env(home, url)...)
 	out, err := cmd.CombinedOutput()
 	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {

@@ -30,7 +30,7 @@ type plan struct {
 }
 
 // hooked are the clients whose hooks intenthook wires and that run offline here.
-var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid"}
+var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "opencode", "opencode-gpt"}
 
 func plans() []plan {
 	return []plan{
@@ -61,11 +61,11 @@ func main() {
 	}
 	failed := false
 	for _, c := range harness.Clients() {
-		if *only != "" && !slices.Contains(list(*only), c.Name) {
+		if *only != "" && !slices.Contains(list(*only), c.Name) && !slices.Contains(list(*only), c.Agent) {
 			continue
 		}
 		for _, r := range runClient(c, abs, *cache, list(*onlyPlans)) {
-			fmt.Printf("%-8s %-22s %-4s %s\n", r.agent, r.scenario, r.verdict, r.detail)
+			fmt.Printf("%-12s %-22s %-4s %s\n", r.agent, r.scenario, r.verdict, r.detail)
 			failed = failed || r.verdict == "FAIL"
 		}
 	}
@@ -94,7 +94,7 @@ func runClient(c harness.Client, intenthook, cache string, only []string) []row 
 		t := &trial{c: c, cache: cache}
 		wiring := p.wiring
 		if wiring == "" {
-			wiring = c.Name
+			wiring = c.AgentName()
 		}
 		w, err := harness.NewWorkspace(intenthook, wiring)
 		if err != nil {
