@@ -97,6 +97,10 @@ func Detect(ev protocol.Object) string {
 	// autonomy levels (auto-low|medium|high), 0.225.2 captured.
 	case isDroidTranscript(ev.Str("transcript_path")) || strings.HasPrefix(ev.Str("permission_mode"), "auto-"):
 		return droid.Name
+	// The OpenCode plugin's events are Claude-shaped; OpenCode's session
+	// ids are "ses_…" (1.18.33 captured), Claude Code's UUIDs.
+	case strings.HasPrefix(ev.Str("session_id"), "ses_"):
+		return opencode.Name
 	}
 	switch ev.Str("tool_name") {
 	case "Create", "Execute", "ApplyPatch":

@@ -56,7 +56,7 @@ func TestPayloads(t *testing.T) {
 		"windsurf/doc-pre_write_code.json":               {"windsurf", hook.PreToolUse, hook.ClassWrite, "t-1", "", []string{"/w/src/a.ts"}, ""},
 		"windsurf/doc-pre_run_command.json":              {"windsurf", hook.PreToolUse, hook.ClassShell, "t-1", "/w", nil, "echo x > out.txt"},
 		"cline/doc-PreToolUse-write_to_file.json":        {"cline", hook.PreToolUse, hook.ClassWrite, "task-1", "/w", []string{"src/a.ts"}, ""},
-		"opencode/doc-PreToolUse-write.json":             {"claude", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
+		"opencode/doc-PreToolUse-write.json":             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
 	}
 	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
 	seen := 0
@@ -188,6 +188,7 @@ func TestCaptured(t *testing.T) {
 		"create": hook.ClassWrite, "Create": hook.ClassWrite,
 		"Bash": hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell, "Execute": hook.ClassShell,
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
+		"write": hook.ClassWrite, "read": hook.ClassRead, // OpenCode
 	}
 	events := map[string]string{
 		"PreToolUse": hook.PreToolUse, "preToolUse": hook.PreToolUse, "BeforeTool": hook.PreToolUse,
@@ -274,6 +275,8 @@ func TestInShell(t *testing.T) {
 		{"copilot cli", "COPILOT_CLI", "1", "Copilot CLI"},
 		{"copilot session", "COPILOT_AGENT_SESSION_ID", "c286cd38-e11f-4a51-b769-322b3dbffa5", "Copilot CLI"},
 		{"droid exec", "FACTORY_DISABLE_SETTINGS_PERSISTENCE", "true", "Factory Droid"},
+		{"opencode", "OPENCODE", "1", "OpenCode"},
+		{"opencode pid", "OPENCODE_PID", "4242", "OpenCode"},
 		{"a person's shell", "TERM", "xterm", ""},
 		{"empty value", "CLAUDECODE", "", ""},
 	}

@@ -68,6 +68,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Event:     ev.Str("hook_event_name"),
 		SessionID: ev.Str("session_id"),
 		Cwd:       protocol.NativePath(ev.Str("cwd")),
+		Source:    ev.Str("source"),
 		ToolName:  ev.Str("tool_name"),
 		ToolUseID: ev.Str("tool_use_id"),
 		Error:     ev.Str("error"),

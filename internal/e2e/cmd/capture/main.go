@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/agent/opencode"
 	"github.com/intenthook/intenthook/internal/e2e/harness"
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
 )
@@ -49,6 +50,7 @@ func run(agent, bin, out string) error {
 	}
 	logFile := filepath.Join(tmp, "hook.log")
 	hook := fmt.Sprintf("cat >> %s; echo >> %s", logFile, logFile)
+	path := os.Getenv("PATH")
 	c, ok := harness.Lookup(agent)
 	if !ok {
 		return fmt.Errorf("unknown agent %q", agent)
@@ -72,15 +74,39 @@ func run(agent, bin, out string) error {
 		}
 	case "droid":
 		turns, err = droidTurns(ws), writeDroidHooks(home, hook)
+	case "opencode", "opencode-gpt":
+		// OpenCode's hook is the plugin init writes: it runs the
+		// intenthook on PATH, here a logger.
+		turns = openCodeTurns(c, ws)
+		if _, err = opencode.Wire(ws); err == nil {
+			err = os.MkdirAll(filepath.Join(ws, "sub"), 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(tmp, "intenthook"), []byte("#!/bin/sh\n"+hook+"\n"), 0o755)
+		}
+		path = tmp + string(os.PathListSeparator) + path
 	}
 	if err != nil {
 		return err
 	}
 	srv := mockmodel.New(turns)
 	defer srv.Close()
-	output, runErr := c.Run(bin, ws, home, os.Getenv("PATH"), srv.URL)
+	output, runErr := c.Run(bin, ws, home, path, srv.URL)
 	fmt.Fprintf(os.Stderr, "%s exited: %v\n%s\n", agent, runErr, output)
-	return save(logFile, filepath.Join(out, agent), ws, home)
+	return save(logFile, filepath.Join(out, c.AgentName()), ws, home)
+}
+
+// openCodeTurns: a write and an edit (apply_patch patches for a GPT
+// model), a read, and a shell command in a subdirectory (bash's workdir).
+func openCodeTurns(c harness.Client, ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{c.Write(f, "hello\n")}},
+		{Calls: []mockmodel.ToolCall{c.Read(f)}},
+		{Calls: []mockmodel.ToolCall{c.Edit(f, "hello", "hello world")}},
+		{Calls: []mockmodel.ToolCall{{Name: "bash", Args: map[string]any{"command": "echo shell > shell.txt", "workdir": filepath.Join(ws, "sub"), "description": "write shell.txt"}}}},
+		{Text: "done"},
+	}
 }
 
 func codexTurns() []mockmodel.Turn {
