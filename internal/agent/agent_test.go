@@ -189,10 +189,12 @@ func TestCaptured(t *testing.T) {
 		"Bash": hook.ClassShell, "run_shell_command": hook.ClassShell, "bash": hook.ClassShell, "Execute": hook.ClassShell,
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
 		"write": hook.ClassWrite, "read": hook.ClassRead, // OpenCode
+		"editor": hook.ClassWrite, "run_commands": hook.ClassShell, "read_files": hook.ClassRead, // Cline 3
 	}
 	events := map[string]string{
 		"PreToolUse": hook.PreToolUse, "preToolUse": hook.PreToolUse, "BeforeTool": hook.PreToolUse,
 		"PostToolUse": hook.PostToolUse, "postToolUse": hook.PostToolUse, "AfterTool": hook.PostToolUse,
+		"tool_call": hook.PreToolUse, "tool_result": hook.PostToolUse, // Cline 3
 	}
 	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
 	n := 0
@@ -276,6 +278,7 @@ func TestInShell(t *testing.T) {
 		{"copilot session", "COPILOT_AGENT_SESSION_ID", "c286cd38-e11f-4a51-b769-322b3dbffa5", "Copilot CLI"},
 		{"droid exec", "FACTORY_DISABLE_SETTINGS_PERSISTENCE", "true", "Factory Droid"},
 		{"opencode", "OPENCODE", "1", "OpenCode"},
+		{"cline 3", "CLINE_CONNECTOR_CLI_LAUNCH", `{"launcher":"/c/bin/cline","connectArgsPrefix":["connect"]}`, "Cline"},
 		{"opencode pid", "OPENCODE_PID", "4242", "OpenCode"},
 		{"a person's shell", "TERM", "xterm", ""},
 		{"empty value", "CLAUDECODE", "", ""},

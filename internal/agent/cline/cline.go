@@ -1,7 +1,9 @@
-// Package cline speaks Cline's hook protocol as documented (PROTOCOLS.md
-// §2.7): an executable per event in .clinerules/hooks/ (PreToolUse,
-// PostToolUse, TaskStart, …), reading {hookName, taskId, workspaceRoots,
-// preToolUse: {toolName, parameters}} and answering
+// Package cline speaks Cline's hook protocol (PROTOCOLS.md §2.7, and the
+// Cline 3 CLI as run live): an executable per event in .clinerules/hooks/
+// (PreToolUse, PostToolUse, TaskStart, …), reading {hookName, taskId,
+// workspaceRoots, preToolUse: {toolName, parameters}} — Cline 3.0.65 names
+// the hooks tool_call, tool_result, agent_start and adds the call itself as
+// tool_call/tool_result {name, input} — and answering
 // {"cancel": …, "errorMessage": …, "contextModification": …}.
 package cline
 
@@ -28,12 +30,15 @@ func Agent() protocol.Agent {
 	return protocol.Agent{
 		Name:     Name,
 		Title:    "Cline",
-		Verified: "documented, not verified live",
-		Decode:   Decode,
-		Encode:   Encode,
-		Settings: []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit"},
-		Wire:     Wire,
-		Check:    Check,
+		Verified: "3.0.65 CLI, live (make e2e): a deny stops the run",
+		// The only variable Cline 3.0.65's run_commands adds (env run
+		// through it under make e2e).
+		ShellMarkers: []string{"CLINE_CONNECTOR_CLI_LAUNCH"},
+		Decode:       Decode,
+		Encode:       Encode,
+		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit"},
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 
@@ -45,6 +50,12 @@ func Events() map[string]string {
 		"TaskStart":        hook.SessionStart,
 		"TaskResume":       hook.SessionStart,
 		"UserPromptSubmit": hook.UserPromptSubmit,
+		// Cline 3.0.65 (the SDK CLI), for the same files.
+		"tool_call":     hook.PreToolUse,
+		"tool_result":   hook.PostToolUse,
+		"agent_start":   hook.SessionStart,
+		"agent_resume":  hook.SessionStart,
+		"prompt_submit": hook.UserPromptSubmit,
 	}
 }
 
@@ -58,6 +69,12 @@ func Tools() protocol.Tools {
 		"list_files":      exempt, "search_files": exempt, "list_code_definition_names": exempt,
 		"ask_followup_question": exempt, "attempt_completion": exempt, "new_task": exempt, "plan_mode_respond": exempt,
 		"browser_action": exempt, "web_fetch": exempt, "access_mcp_resource": exempt,
+		// Cline 3.0.65's tools: editor creates, replaces or inserts;
+		// run_commands and read_files take lists (see Decode).
+		"editor":          {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_text"}},
+		"run_commands":    {Class: hook.ClassShell, Command: "commands"},
+		"read_files":      {Class: hook.ClassRead},
+		"search_codebase": exempt, "fetch_web_content": exempt, "ask_question": exempt,
 	}
 }
 
@@ -73,26 +90,61 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if roots := ev.Strs("workspaceRoots"); len(roots) > 0 {
 		c.Cwd = protocol.NativePath(roots[0])
 	}
-	if name == "TaskResume" {
+	if name == "TaskResume" || name == "agent_resume" {
 		c.Source = "resume"
 	}
-	var tool protocol.Object
+	var tool, call protocol.Object
 	switch c.Event {
 	case hook.PreToolUse:
-		tool = ev.Obj("preToolUse")
+		tool, call = ev.Obj("preToolUse"), ev.Obj("tool_call")
 	case hook.PostToolUse:
-		tool = ev.Obj("postToolUse")
+		tool, call = ev.Obj("postToolUse"), ev.Obj("tool_result")
 		if ok, isBool := tool.Bool("success"); isBool && !ok {
 			c.Failed = true
 		}
 	case hook.UserPromptSubmit:
 		c.Prompt = ev.Obj("userPromptSubmit").Str("prompt")
 	}
-	if tool != nil {
-		c.ToolName = tool.Str("toolName")
-		Tools().Fill(c, tool["parameters"])
+	if tool == nil && call == nil {
+		return c, nil
+	}
+	// Cline 3 hands the call's input as it is in tool_call.input; its
+	// preToolUse.parameters carries lists JSON-encoded into strings.
+	c.ToolName = tool.Str("toolName")
+	input := tool["parameters"]
+	if call.Has("input") {
+		c.ToolName, input = call.Str("name"), call["input"]
+	}
+	Tools().Fill(c, input)
+	in := protocol.AsObject(input)
+	switch c.ToolName {
+	case "run_commands":
+		c.Command = commands(in.Strs("commands"))
+	case "read_files":
+		for _, f := range in.Objs("files") {
+			if p := f.Str("path"); p != "" {
+				c.Paths = append(c.Paths, protocol.NativePath(p))
+			}
+		}
 	}
 	return c, nil
+}
+
+// commands is run_commands' list as one script: each command runs on its
+// own from the workspace root, so each is a subshell (a cd in one does not
+// move the next).
+func commands(list []string) string {
+	if len(list) == 1 {
+		return list[0]
+	}
+	var b strings.Builder
+	for i, cmd := range list {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("(" + cmd + "\n)")
+	}
+	return b.String()
 }
 
 type answer struct {
@@ -163,7 +215,7 @@ func Wire(root string) (protocol.Change, error) {
 		return protocol.Change{Action: protocol.Kept, Path: HooksDir, Detail: "the hooks are wired"}, nil
 	}
 	return protocol.Change{Action: protocol.Created, Path: HooksDir, Detail: strings.Join(written, ", "),
-		Notes: []string{"Cline's hook protocol is wired from its documentation; enable hooks in Cline's settings if your version asks for it"}}, nil
+		Notes: []string{"Cline 3 (the CLI, 3.0.65) stops the whole task on a deny, with the reason in its log, not the model's; enable hooks in Cline's settings if your version asks for it"}}, nil
 }
 
 // Check checks that each event's executable runs intenthook.

@@ -47,7 +47,7 @@ type Client struct {
 
 // Clients lists the clients the harness knows, in the order rows are shown.
 func Clients() []Client {
-	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), opencode("mock"), opencode("gpt-5-mock")}
+	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), opencode("mock"), opencode("gpt-5-mock"), cline()}
 }
 
 // Lookup finds a client by its agent name.
@@ -317,6 +317,38 @@ func opencode(model string) Client {
 		}
 	}
 	return c
+}
+
+func cline() Client {
+	return Client{
+		Name: "cline", Package: "cline@3.0.65", bin: "cline/node_modules/.bin/cline",
+		// Cline 3's own tools (the SDK CLI), not the VS Code extension's.
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("editor", map[string]any{"path": p, "new_text": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("run_commands", map[string]any{"commands": []any{cmd}})
+		},
+		Read: func(p string) mockmodel.ToolCall {
+			return call("read_files", map[string]any{"files": []any{map[string]any{"path": p}}})
+		},
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("editor", map[string]any{"path": p, "old_text": o, "new_text": n})
+		},
+		configure: func(home, ws, url string) error {
+			return WriteJSON(filepath.Join(home, ".cline", "data", "settings", "providers.json"), map[string]any{
+				"version": 1, "lastUsedProvider": "openai-compatible", "modes": map[string]any{},
+				"providers": map[string]any{"openai-compatible": map[string]any{
+					"settings":    map[string]any{"provider": "openai-compatible", "apiKey": "mock", "model": "mock", "baseUrl": url + "/v1"},
+					"tokenSource": "manual", "updatedAt": "2026-11-22T00:00:00.000Z",
+				}},
+			})
+		},
+		argv: func(bin, prompt string) []string {
+			return []string{bin, "--json", prompt}
+		},
+		env: func(home, url string) []string { return []string{"HOME=" + home, "NO_COLOR=1"} },
+	}
 }
 
 // AddFilePatch is a patch envelope creating path with content.

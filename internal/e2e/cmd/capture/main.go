@@ -74,6 +74,8 @@ func run(agent, bin, out string) error {
 		}
 	case "droid":
 		turns, err = droidTurns(ws), writeDroidHooks(home, hook)
+	case "cline":
+		turns, err = clineTurns(c, ws), writeClineHooks(ws, hook)
 	case "opencode", "opencode-gpt":
 		// OpenCode's hook is the plugin init writes: it runs the
 		// intenthook on PATH, here a logger.
@@ -94,6 +96,30 @@ func run(agent, bin, out string) error {
 	output, runErr := c.Run(bin, ws, home, path, srv.URL)
 	fmt.Fprintf(os.Stderr, "%s exited: %v\n%s\n", agent, runErr, output)
 	return save(logFile, filepath.Join(out, c.AgentName()), ws, home)
+}
+
+func clineTurns(c harness.Client, ws string) []mockmodel.Turn {
+	f := filepath.Join(ws, "hello.txt")
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{c.Write(f, "hello\n")}},
+		{Calls: []mockmodel.ToolCall{c.Read(f)}},
+		{Calls: []mockmodel.ToolCall{c.Edit(f, "hello", "hello world")}},
+		{Calls: []mockmodel.ToolCall{c.Shell("echo shell > shell.txt")}},
+		{Text: "done"},
+	}
+}
+
+// writeClineHooks puts the logging hook in each of Cline's hook files.
+func writeClineHooks(ws, hook string) error {
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "TaskStart", "TaskResume", "UserPromptSubmit"} {
+		if err := os.MkdirAll(filepath.Join(ws, ".clinerules", "hooks"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(ws, ".clinerules", "hooks", ev), []byte("#!/bin/sh\n"+hook+"\n"), 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // openCodeTurns: a write and an edit (apply_patch patches for a GPT
@@ -274,6 +300,15 @@ func save(logFile, dir, ws, home string) error {
 		name := fmt.Sprint(m["hook_event_name"])
 		if t, ok := m["tool_name"].(string); ok {
 			name += "-" + t
+		}
+		// Cline names the hook hookName and the call tool_call/tool_result.
+		if h, ok := m["hookName"].(string); ok {
+			name = h
+			for _, k := range []string{"tool_call", "tool_result"} {
+				if call, ok := m[k].(map[string]any); ok {
+					name += "-" + fmt.Sprint(call["name"])
+				}
+			}
 		}
 		if ev, ok := m["_event"].(string); ok {
 			var wrapped struct {

@@ -43,6 +43,9 @@ func plans() []plan {
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.
 		{"claude-settings", []string{"copilot"}, claudeSettings, "claude"},
+		// Cline 3 has no per-tool deny a hook file can give: a cancel stops
+		// the whole run.
+		{"cancel", []string{"cline"}, clineCancel, ""},
 	}
 }
 

@@ -253,6 +253,35 @@ func claudeSettings(t *trial) {
 	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
 }
 
+// clineCancel: Cline 3.0.65 maps a hook file's {"cancel": true} to
+// stopping the whole run, with the reason in its log, not to the model: the
+// fence holds (the write does not happen) and the session ends there. So
+// the session selects first, writes in scope, and ends on the denied write.
+func clineCancel(t *trial) {
+	if err := os.MkdirAll(filepath.Dir(t.w.Abs(inScope)), 0o755); err != nil {
+		t.check("session", false, err.Error())
+		return
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Write(t.w.Abs(outScope), "b\n"),
+		t.c.Shell("echo after > after.txt"),
+	)
+	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
+	hint := s.Saw("this bound nothing")
+	t.check("select-in-shell", ran && !hint, "intenthook select INT-001 ran in the shell tool; the model "+
+		seen(ran, "the intent context")+", "+seen(hint, "the \"bound nothing\" hint"))
+	ok, detail := t.written(inScope, "a\n")
+	t.check("in-scope-write", ok, detail)
+	_, exists := t.w.ReadFile(outScope)
+	logged := t.w.ClientKnows("intenthook: deny [scope_violation]")
+	_, after := t.w.ReadFile("after.txt")
+	t.check("out-of-scope-stops-run", !exists && logged && !after,
+		fmt.Sprintf("%s not written: %v; the deny in Cline's own log: %v; the model saw it: %v; the run stopped there: %v",
+			outScope, !exists, logged, s.Saw("deny [scope_violation]"), !after))
+}
+
 // firstWithTools is the body of the first request that offered tools: the
 // session's first model turn, not a title or summary side request.
 func firstWithTools(reqs []mockmodel.Request) string {
