@@ -16,3 +16,4 @@ install qwen node@22 @qwen-code/qwen-code@0.24.4 # Qwen needs Node 22; on Node 2
 install copilot @github/copilot@1.0.102
 install droid @factory/cli@0.225.1 @factory/cli-linux-x64@0.225.2 # its postinstall may not run
 install opencode opencode-ai@1.18.33 # bun binary; its platform package comes as a dependency
+install cline cline@3.0.65 # the SDK CLI (bun binary); its platform package comes as a dependency
