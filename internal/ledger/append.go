@@ -482,12 +482,21 @@ func (l *Ledger) spoolPending() bool {
 // spool writes records that could not be appended to state/spool/, one file
 // each, named so that the drain keeps their order: <unix nanos>-<uuid>.json.
 // Seq and prev are left out; they are assigned when the record is drained.
+//
+// Writers add their files under the spool lock, which the drain holds while
+// it lists the directory: a listing made while files are renamed into the
+// directory is not a snapshot, and could see a writer's later record without
+// its earlier one. Should the spool lock not come, the records are spooled
+// all the same: losing one would be worse.
 func (l *Ledger) spool(recs []*Record, cause error) error {
 	if len(recs) == 0 {
 		return nil
 	}
 	if err := state.Ensure(l.Root, spoolDir); err != nil {
 		return fmt.Errorf("spool %d records after %v: %w", len(recs), cause, err)
+	}
+	if unlock, err := state.Lock(context.Background(), l.Root, state.LockSpool, spoolLockWait); err == nil {
+		defer unlock()
 	}
 	// Spool files are drained in the order of their names. The wall clock
 	// can step back (a VM's clock is adjusted), so a name never sorts
@@ -537,10 +546,11 @@ type spooled struct {
 }
 
 // loadSpool reads state/spool/, oldest first. A file that does not parse is
-// renamed to .bad: kept for a person, out of every later writer's way.
+// renamed to .bad: kept for a person, out of every later writer's way. The
+// directory is listed under the spool lock (see spool).
 func (l *Ledger) loadSpool() ([]spooled, error) {
 	dir := state.Path(l.Root, spoolDir)
-	entries, err := os.ReadDir(dir)
+	entries, err := l.listSpool(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -578,6 +588,23 @@ func (l *Ledger) loadSpool() ([]spooled, error) {
 		out = append(out, spooled{path, rec})
 	}
 	return out, nil
+}
+
+// spoolLockWait bounds the wait for the spool lock, which is held for the
+// time it takes to write or list a few small files. It is not counted in a
+// call's lock budget: a record spooled because that budget ran out still
+// takes its place in order.
+const spoolLockWait = 200 * time.Millisecond
+
+// listSpool lists the spool directory while no writer adds to it.
+func (l *Ledger) listSpool(dir string) ([]fs.DirEntry, error) {
+	if !l.spoolPending() {
+		return nil, nil
+	}
+	if unlock, err := state.Lock(context.Background(), l.Root, state.LockSpool, spoolLockWait); err == nil {
+		defer unlock()
+	}
+	return os.ReadDir(dir)
 }
 
 // isSpoolFile skips the temporary files of a spool write in progress

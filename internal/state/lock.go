@@ -18,6 +18,7 @@ const (
 	LockCatalog = "catalog"
 	LockSession = "session" // suffixed with the session key
 	LockLedger  = "ledger"
+	LockSpool   = "spool" // held while a record is spooled or the spool is listed
 	LockMap     = "map"
 	LockLessons = "lessons"
 )
