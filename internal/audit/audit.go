@@ -93,7 +93,11 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if len(commits) == 0 {
 		return res, nil
 	}
-	grows, since, err := ledgerGrows(ctx, g, commits)
+	incs, err := increments(ctx, g, commits)
+	if err != nil {
+		return nil, err
+	}
+	grows, since, err := ledgerGrows(ctx, g, commits, rewrote(incs))
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +127,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 			res.Catalog = append(res.Catalog, changes...)
 		}
 	}
+	res.Findings = append(res.Findings, incs...)
 	res.Findings = append(res.Findings, grows...)
 	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
 	res.Intents = sum.intents(lg.records, res.Catalog, res.Findings)
@@ -172,17 +177,18 @@ func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 }
 
 // ledgerGrows checks that the ledger only grows across the range, without
-// reading every commit's ledger (each is the whole history): every commit
-// that changes it must leave it at least as long as each parent's (object
-// sizes, from one git process), and the last commit's must keep every line
-// of the ledger each commit outside the range left (one diff per such
-// base). A line rewritten and restored between the two is not seen; its
-// end result is.
+// reading every commit's ledger (each is the whole history): every merge
+// must leave it at least as long as each parent's (object sizes, from one
+// git process; other commits' increments are checked line by line), and
+// the last commit's must keep every line of the ledger each commit outside
+// the range left (one diff per such base), unless a commit of the range was
+// already found rewriting it (the same lines, named once, by the commit
+// that changed them).
 //
 // since is the size of the smallest ledger a commit outside the range left
 // (0 when the range starts at the root): what the last ledger holds past it
 // was appended in the range (with what a merged branch appended).
-func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Finding, since int64, err error) {
+func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, rewritten bool) (fs []Finding, since int64, err error) {
 	inRange := map[string]bool{}
 	for _, c := range commits {
 		inRange[c.id] = true
@@ -215,6 +221,9 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Findi
 		}
 	}
 	for _, c := range commits {
+		if len(c.parents) < 2 {
+			continue
+		}
 		mine := sizes[index[c.id]]
 		for _, p := range c.parents {
 			if theirs := sizes[index[p]]; mine < theirs {
@@ -224,6 +233,9 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Findi
 	}
 	last := commits[len(commits)-1]
 	for _, b := range bases {
+		if rewritten {
+			break
+		}
 		f, err := appendOnly(ctx, g, last.id, b)
 		if err != nil {
 			return nil, 0, err
@@ -231,6 +243,11 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Findi
 		fs = append(fs, f...)
 	}
 	return fs, since, nil
+}
+
+// rewrote reports whether fs holds a rewritten ledger.
+func rewrote(fs []Finding) bool {
+	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Code == LedgerRewritten })
 }
 
 // ledgerView is what the range's last ledger says: the digests it traces

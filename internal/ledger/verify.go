@@ -421,3 +421,33 @@ func (v *verifier) lostTail(n int, line []byte) {
 		v.rep.Warnings = append(v.rep.Warnings, Problem{n, r.Metadata.Intenthook.Reason})
 	}
 }
+
+// VerifyIncrement verifies the lines r holds, appended after last (the
+// line before them, line lastLine of the file; nil when they start it):
+// what one commit added to its parent's ledger, judged without reading the
+// lines before. Line numbers count from the start of the file. ok is false
+// when the increment cannot be judged alone: last is not a chained line, or
+// a line names a line before last (the fork a union merge or a rebase
+// leaves), which only the whole ledger can judge.
+func VerifyIncrement(last []byte, lastLine int, r io.Reader) (rep Report, ok bool) {
+	v := newVerifier(nil)
+	if last != nil {
+		c, err := chainFields(last)
+		if err != nil || c.Metadata.Intenthook.Seq == nil {
+			return Report{}, false
+		}
+		sum := sha256.Sum256(last)
+		id := lineID(sum[:16])
+		seq := *c.Metadata.Intenthook.Seq
+		v.lines[id] = seen{seq: seq, line: lastLine, children: 1}
+		v.prev, v.prevSeq, v.chained, v.partial, v.firstChained = id, seq, true, true, true
+		v.lastSum, v.haveHead, v.rep.Head.Seq = sum, true, seq
+	}
+	err := scanCheckedOf(func(emit func(n int, line []byte, complete bool) error) error {
+		return scanLinesOf(r, func(n int, line []byte, complete bool) error {
+			return emit(n+lastLine, line, complete)
+		})
+	}, v.line)
+	rep = v.finish("", err)
+	return rep, !v.abandoned
+}
