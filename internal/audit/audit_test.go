@@ -21,12 +21,17 @@ func TestMarkdown(t *testing.T) {
 	}{
 		{
 			name: "clean",
-			res:  Result{Range: "a..b", Commits: 2, Head: head},
+			res:  Result{IncrementsChecked: true, Range: "a..b", Commits: 2, Head: head},
 			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n",
 		},
 		{
+			name: "increments checked by size only",
+			res:  Result{Range: "a..b", Commits: 2, Head: head},
+			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n\n" + sizeOnly + ".\n",
+		},
+		{
 			name: "findings escaped",
-			res: Result{Range: "a..b", Commits: 1, Head: head, Findings: []Finding{
+			res: Result{IncrementsChecked: true, Range: "a..b", Commits: 1, Head: head, Findings: []Finding{
 				{Commit: "0123456789abcdef", Path: "x|y.go", Severity: Error, Message: "out"},
 				{Commit: "0123456789abcdef", Path: "z.go", Severity: Warning, Message: "un`traced"},
 			}},
@@ -37,7 +42,7 @@ func TestMarkdown(t *testing.T) {
 		},
 		{
 			name: "per intent and catalog",
-			res: Result{Range: "a..b", Commits: 2, Head: head,
+			res: Result{IncrementsChecked: true, Range: "a..b", Commits: 2, Head: head,
 				Intents: []IntentSummary{
 					{Intent: "INT-001", Name: "Hooks", Files: []string{"a.go", "b.go"}, Changes: 3, Traced: 2, Sessions: []string{"s1", "s2"},
 						Models: []string{"anthropic/claude-x"}, Denials: map[string]int{"scope_violation": 2, "intent_required": 1},
