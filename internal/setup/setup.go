@@ -133,8 +133,8 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
 		func() (Change, error) { return wire(ag, opts.Root) },
 	}
-	if ag.MCPConfig != "" {
-		steps = append(steps, func() (Change, error) { return registerMCP(opts.Root, ag.MCPConfig) })
+	if ag.MCP != nil {
+		steps = append(steps, func() (Change, error) { return fromAgent(ag.MCP.Register(opts.Root)) })
 	}
 	if opts.Sandbox {
 		if ag.Sandbox == nil {

@@ -26,7 +26,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
 		Settings:       []string{SettingsFile},
-		MCPConfig:      ".mcp.json",
+		MCP:            protocol.MCPServers(".mcp.json"),
 		Wire:           Wire,
 		Check:          Check,
 		Sandbox:        Sandbox,

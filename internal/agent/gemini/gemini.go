@@ -31,7 +31,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"GEMINI_CLI"},
 		Settings:       []string{SettingsFile},
-		MCPConfig:      SettingsFile,
+		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,
 	}

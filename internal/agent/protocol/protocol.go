@@ -35,10 +35,10 @@ type Agent struct {
 	// Settings are the agent's committed hook settings files, relative to
 	// the workspace root.
 	Settings []string
-	// MCPConfig is the project file, relative to the root, whose
-	// "mcpServers" object the agent reads its MCP servers from, where init
-	// registers intenthook-mcp; "" when init registers none for the agent.
-	MCPConfig string
+	// MCP is where the agent reads its project's MCP servers from, and
+	// how init registers intenthook-mcp there; nil when init registers
+	// none for the agent.
+	MCP *MCPWiring
 	// Wire merges intenthook's hooks into the agent's configuration under
 	// root, keeping what is there; a second run changes nothing.
 	Wire func(root string) (Change, error)

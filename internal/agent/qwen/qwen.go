@@ -29,7 +29,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 		ShellMarkers:   []string{"QWEN_CODE"},
 		Settings:       []string{SettingsFile},
-		MCPConfig:      SettingsFile,
+		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,
 	}

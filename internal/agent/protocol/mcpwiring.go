@@ -1,0 +1,93 @@
+package protocol
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// intenthook's MCP server as init registers it. The agents init registers
+// it for run the hooks, so PreToolUse binds select_active_intent to the
+// agent's session and the server, in hook mode, only answers.
+const (
+	MCPServerName = "intenthook"
+	MCPCommand    = "intenthook-mcp"
+	MCPHookMode   = "-hooks"
+)
+
+// MCPWiring is where an agent reads its project's MCP servers from, and how
+// init registers intenthook's server there.
+type MCPWiring struct {
+	File string // relative to the root
+	// Register adds intenthook's server to File, keeping every other
+	// server and key; an entry of the same name is the person's and is
+	// kept.
+	Register func(root string) (Change, error)
+}
+
+// MCPServers is the wiring of agents that read a JSON file's "mcpServers"
+// object ({"<name>": {"command": …, "args": […]}}): Claude Code's .mcp.json,
+// the settings.json of Gemini CLI and Qwen Code.
+func MCPServers(file string) *MCPWiring {
+	return &MCPWiring{File: file, Register: func(root string) (Change, error) {
+		return RegisterJSON(root, file, []string{"mcpServers"}, func() any {
+			e := &hookconfig.Object{}
+			e.Set("command", MCPCommand)
+			e.Set("args", []any{MCPHookMode})
+			return e
+		})
+	}}
+}
+
+// RegisterJSON sets intenthook's entry, made by entry, in the object that
+// keys (from the top of the JSON file rel) lead to, creating the file and
+// the objects on the way; an existing entry is kept as it is, and the file
+// is then left byte for byte.
+func RegisterJSON(root, rel string, keys []string, entry func() any) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	data, err := os.ReadFile(path)
+	action := Created
+	switch {
+	case err == nil:
+		action = Updated
+	case !errors.Is(err, fs.ErrNotExist):
+		return Change{}, err
+	}
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return Change{}, &Conflict{Path: rel, Reason: "not a JSON object: " + err.Error(), Hint: "fix or remove " + rel + ", then run intenthook init again"}
+	}
+	parents := make([]*hookconfig.Object, len(keys))
+	obj := doc
+	for i, k := range keys {
+		parents[i] = obj
+		v, _ := obj.Get(k)
+		next, ok := v.(*hookconfig.Object)
+		if v != nil && !ok {
+			return Change{}, &Conflict{Path: rel, Reason: k + " is not an object", Hint: "fix " + rel + ", then run intenthook init again"}
+		}
+		if next == nil {
+			next = &hookconfig.Object{}
+		}
+		obj = next
+	}
+	if _, have := obj.Get(MCPServerName); have {
+		return Change{Action: Kept, Path: rel, Detail: "server " + MCPServerName + " already registered"}, nil
+	}
+	obj.Set(MCPServerName, entry())
+	for i := len(keys) - 1; i >= 0; i-- {
+		parents[i].Set(keys[i], obj)
+		obj = parents[i]
+	}
+	out, err := hookconfig.Encode(doc)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := WriteFile(path, out); err != nil {
+		return Change{}, err
+	}
+	return Change{Action: action, Path: rel, Detail: "MCP server " + MCPServerName + " (" + MCPCommand + ")"}, nil
+}
