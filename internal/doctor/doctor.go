@@ -69,6 +69,7 @@ func Run(ctx context.Context, env Env) []Check {
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
 	checks = append(checks, checkAgents(root, env)...)
+	checks = append(checks, checkMCPServers(root, env)...)
 	checks = append(checks, checkMCP(root, env)...)
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -13,10 +14,10 @@ import (
 // mcpConfigFile is Claude Code's project MCP configuration.
 const mcpConfigFile = ".mcp.json"
 
-// checkMCP looks at the MCP servers of .mcp.json, when there is one:
-// intenthook's own server must resolve to an executable, and every other
-// server's write tools (mcp__<server>__write_file and the like) must reach
-// intenthook pre and post, else they write with no intent and no record.
+// checkMCP looks at the MCP servers of .mcp.json, when there is one: every
+// server's write tools but intenthook's (mcp__<server>__write_file and the
+// like) must reach intenthook pre and post, else they write with no intent
+// and no record.
 func checkMCP(root string, env Env) []Check {
 	data, err := os.ReadFile(filepath.Join(root, mcpConfigFile))
 	if err != nil {
@@ -35,8 +36,7 @@ func checkMCP(root string, env Env) []Check {
 	var checks []Check
 	var uncovered []string
 	for _, name := range servers.Keys() {
-		if name == "intenthook" {
-			checks = append(checks, checkMCPServer(servers, env))
+		if name == protocol.MCPServerName {
 			continue
 		}
 		if !covered(settings, name, env.Getenv) {
@@ -54,24 +54,33 @@ func checkMCP(root string, env Env) []Check {
 	return checks
 }
 
-// checkMCPServer says whether intenthook's own server can start.
-func checkMCPServer(servers *hookconfig.Object, env Env) Check {
-	v, _ := servers.Get("intenthook")
-	entry, _ := v.(*hookconfig.Object)
-	var command string
-	if entry != nil {
-		c, _ := entry.Get("command")
-		command, _ = c.(string)
-	}
-	if command == "" {
-		return Check{Status: Warn, Name: "mcp server", Detail: "the intenthook entry of " + mcpConfigFile + " names no command", Hint: `set "command": "intenthook-mcp"`}
-	}
-	if env.LookPath != nil {
-		if _, err := env.LookPath(command); err != nil {
-			return Check{Status: Warn, Name: "mcp server", Detail: command + " is not an executable on PATH", Hint: "make install puts intenthook-mcp next to intenthook"}
+// checkMCPServers says, for each agent configuration that registers
+// intenthook's MCP server, whether its command can start.
+func checkMCPServers(root string, env Env) []Check {
+	var checks []Check
+	seen := map[string]bool{}
+	for _, a := range agent.All() {
+		if a.MCP == nil || seen[a.MCP.File] {
+			continue
 		}
+		seen[a.MCP.File] = true
+		command, registered := a.MCP.Command(root)
+		switch {
+		case !registered:
+			continue
+		case command == "":
+			checks = append(checks, Check{Status: Warn, Name: "mcp server", Detail: "the " + protocol.MCPServerName + " server of " + a.MCP.File + " names no command", Hint: "set its command to " + protocol.MCPCommand})
+			continue
+		}
+		if env.LookPath != nil {
+			if _, err := env.LookPath(command); err != nil {
+				checks = append(checks, Check{Status: Warn, Name: "mcp server", Detail: command + " is not an executable on PATH", Hint: "make install puts intenthook-mcp next to intenthook"})
+				continue
+			}
+		}
+		checks = append(checks, Check{Status: Pass, Name: "mcp server", Detail: "intenthook's MCP server runs " + command + " (" + a.MCP.File + ")"})
 	}
-	return Check{Status: Pass, Name: "mcp server", Detail: "intenthook's MCP server runs " + command}
+	return checks
 }
 
 // claudeSettings reads .claude/settings.json, or nil.

@@ -40,6 +40,7 @@ func Agent() protocol.Agent {
 		Wire:         Wire,
 		Check:        Check,
 		Sandbox:      Sandbox,
+		MCP:          MCP,
 	}
 }
 

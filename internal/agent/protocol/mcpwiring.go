@@ -26,6 +26,9 @@ type MCPWiring struct {
 	// server and key; an entry of the same name is the person's and is
 	// kept.
 	Register func(root string) (Change, error)
+	// Command reads the command File runs intenthook's server with;
+	// registered is false when File registers no server of that name.
+	Command func(root string) (command string, registered bool)
 }
 
 // MCPServers is the wiring of agents that read a JSON file's "mcpServers"
@@ -39,7 +42,35 @@ func MCPServers(file string) *MCPWiring {
 			e.Set("args", []any{MCPHookMode})
 			return e
 		})
+	}, Command: func(root string) (string, bool) {
+		return jsonCommand(root, file, "mcpServers")
 	}}
+}
+
+// jsonCommand reads the "command" of intenthook's entry in the object key of
+// the JSON file rel.
+func jsonCommand(root, rel, key string) (string, bool) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", false
+	}
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return "", false
+	}
+	v, _ := doc.Get(key)
+	servers, _ := v.(*hookconfig.Object)
+	if servers == nil {
+		return "", false
+	}
+	v, registered := servers.Get(MCPServerName)
+	entry, _ := v.(*hookconfig.Object)
+	if entry == nil {
+		return "", registered
+	}
+	c, _ := entry.Get("command")
+	command, _ := c.(string)
+	return command, true
 }
 
 // RegisterJSON sets intenthook's entry, made by entry, in the object that

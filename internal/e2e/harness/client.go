@@ -37,6 +37,10 @@ type Client struct {
 	// MCPTool names tool of MCP server as the client offers it to the
 	// model; nil where init registers no MCP server for the client.
 	MCPTool func(server, tool string) string
+	// MCPCalls are the calls the model makes to call an MCP server's
+	// tool; nil: the one call of MCPTool's name. (Codex defers MCP tools:
+	// its model searches for them first.)
+	MCPCalls func(server, tool string, args map[string]any) []mockmodel.ToolCall
 
 	// configure writes the user-level settings that point the client at
 	// the mock model (and trust the workspace where the client asks for it).
@@ -152,6 +156,16 @@ func codex() Client {
 			return mockmodel.ToolCall{Name: "apply_patch", Input: AddFilePatch(p, s)}
 		},
 		Shell: func(cmd string) mockmodel.ToolCall { return call("exec_command", map[string]any{"cmd": cmd}) },
+		// Codex 0.169 offers an MCP server's tools only through its
+		// tool_search tool, as the namespace mcp__<server>; the hook sees
+		// mcp__<server>__<tool>.
+		MCPTool: func(server, tool string) string { return "mcp__" + server + "__" + tool },
+		MCPCalls: func(server, tool string, args map[string]any) []mockmodel.ToolCall {
+			return []mockmodel.ToolCall{
+				{Search: true, Args: map[string]any{"query": server + " " + tool, "limit": 8}},
+				{Name: tool, Namespace: "mcp__" + server, Args: args},
+			}
+		},
 		configure: func(home, ws, url string) error {
 			// A custom provider pointing at the mock; the project trusted,
 			// or Codex loads no project hooks.

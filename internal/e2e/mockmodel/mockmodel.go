@@ -20,6 +20,12 @@ type ToolCall struct {
 	Name  string
 	Args  map[string]any
 	Input string
+	// Namespace (Responses API) is the namespace Name is in: a deferred
+	// MCP server's, once a tool search has loaded it.
+	Namespace string
+	// Search (Responses API) makes the call a client tool_search_call
+	// over the client's deferred tools, Args its arguments.
+	Search bool
 }
 
 // Turn is one scripted model answer: tool calls, or plain text when Calls is empty.
@@ -168,10 +174,17 @@ func (s *Server) responsesStream(w http.ResponseWriter) {
 	for i, c := range t.Calls {
 		callID := fmt.Sprintf("call_mock_%s_%d", id, i)
 		item := map[string]any{"type": "function_call", "id": "fc_" + callID, "call_id": callID, "name": c.Name}
-		if c.Input != "" {
+		if c.Namespace != "" {
+			item["namespace"] = c.Namespace
+		}
+		switch {
+		case c.Search:
+			item = map[string]any{"type": "tool_search_call", "id": "tsc_" + callID, "call_id": callID,
+				"execution": "client", "status": "completed", "arguments": c.Args}
+		case c.Input != "":
 			item["type"], item["input"] = "custom_tool_call", c.Input
 			item["id"] = "ctc_" + callID
-		} else {
+		default:
 			args, _ := json.Marshal(c.Args)
 			item["arguments"] = string(args)
 		}

@@ -64,16 +64,19 @@ func governance(t *trial) {
 // writes in scope.
 func mcpSelect(t *trial) {
 	name := t.c.MCPTool("intenthook", "select_active_intent")
-	s := t.run(
-		mockmodel.ToolCall{Name: name,
-			Args: map[string]any{"intent_id": "INT-001", "reasoning": "the scripted task is example work"}},
-		t.c.Write(t.w.Abs(inScope), "a\n"),
-	)
+	args := map[string]any{"intent_id": "INT-001", "reasoning": "the scripted task is example work"}
+	calls := []mockmodel.ToolCall{{Name: name, Args: args}}
+	if t.c.MCPCalls != nil {
+		calls = t.c.MCPCalls("intenthook", "select_active_intent", args)
+	}
+	s := t.run(append(calls, t.c.Write(t.w.Abs(inScope), "a\n"))...)
 	if t.failed("mcp-select", s) {
 		return
 	}
-	if !s.Saw(`"name":"` + name + `"`) {
-		t.check("mcp-select", false, "the client did not offer "+name+" to the model")
+	// The tool as offered: Codex offers it by its own name in the
+	// namespace its tool search loaded.
+	if offered := calls[len(calls)-1].Name; !s.Saw(`"name":"` + offered + `"`) {
+		t.check("mcp-select", false, "the client did not offer "+offered+" to the model")
 		return
 	}
 	ok, detail := t.written(inScope, "a\n")
