@@ -190,6 +190,7 @@ func TestCaptured(t *testing.T) {
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
 		"write": hook.ClassWrite, "read": hook.ClassRead, // OpenCode
 		"editor": hook.ClassWrite, "run_commands": hook.ClassShell, "read_files": hook.ClassRead, // Cline 3
+		"select_active_intent": hook.ClassSelect, // intenthook's MCP server, under the agent's own name for it
 	}
 	events := map[string]string{
 		"PreToolUse": hook.PreToolUse, "preToolUse": hook.PreToolUse, "BeforeTool": hook.PreToolUse,

@@ -46,6 +46,7 @@ func Agent() protocol.Agent {
 		Settings:     []string{HooksFile},
 		Wire:         Wire,
 		Check:        Check,
+		MCP:          protocol.MCPServers(".mcp.json"),
 	}
 }
 
@@ -88,7 +89,8 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		Source:         ev.Str("source"),
 		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("toolName"),
+		// An MCP server's tool is <server>-<tool>.
+		ToolName: protocol.MCPJoined(ev.Str("toolName"), "-"),
 	}
 	if c.Event == hook.SessionStart && ev.Has("prompt") && !ev.Has("source") {
 		c.Event = hook.UserPromptSubmit

@@ -42,6 +42,23 @@ func MCPToolName(name string) (string, bool) {
 	return tool, ok && tool != ""
 }
 
+// mcpKnownTools are the MCP tools an agent's joined name is split for.
+var mcpKnownTools = []string{"select_active_intent", "create_directory", "edit_file", "move_file", "write_file"}
+
+// MCPJoined reads an MCP tool an agent names <server><sep><tool> (Copilot
+// CLI: intenthook-select_active_intent) as mcp__<server>__<tool>, when the
+// tool is one intenthook reads: its own selection tool or a write tool. A
+// server's name may hold sep itself, so only a known tool's name splits it;
+// any other name is returned as it is.
+func MCPJoined(name, sep string) string {
+	for _, t := range mcpKnownTools {
+		if server, ok := strings.CutSuffix(name, sep+t); ok && server != "" {
+			return "mcp__" + server + "__" + t
+		}
+	}
+	return name
+}
+
 // MCPWriteToolNames lists the MCP write tools intenthook classifies, for
 // doctor's coverage check.
 func MCPWriteToolNames() []string {

@@ -38,3 +38,21 @@ func TestMCPToolFill(t *testing.T) {
 		})
 	}
 }
+
+func TestMCPJoined(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"intenthook-select_active_intent", "mcp__intenthook__select_active_intent"},
+		{"github-mcp-server-write_file", "mcp__github-mcp-server__write_file"}, // a dash in the server's name
+		{"fs-move_file", "mcp__fs__move_file"},
+		{"fs-read_file", "fs-read_file"}, // a tool intenthook does not read
+		{"context7-resolve-library-id", "context7-resolve-library-id"},
+		{"-write_file", "-write_file"}, // no server
+		{"write_file", "write_file"},
+		{"create", "create"},
+		{"fs_write_file", "fs_write_file"}, // not the separator
+	} {
+		if got := MCPJoined(tc.name, "-"); got != tc.want {
+			t.Errorf("MCPJoined(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

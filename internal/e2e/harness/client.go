@@ -235,6 +235,7 @@ func copilot() Client {
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("edit", map[string]any{"path": p, "old_str": o, "new_str": n})
 		},
+		MCPTool:   func(server, tool string) string { return server + "-" + tool },
 		configure: func(home, ws, url string) error { return nil },
 		argv: func(bin, prompt string) []string {
 			return []string{bin, "-p", prompt, "--allow-all-tools"}

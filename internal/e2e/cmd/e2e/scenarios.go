@@ -23,9 +23,7 @@ const (
 // scope, one out of scope, and an out-of-scope write hidden in a shell
 // command.
 func governance(t *trial) {
-	// Copilot CLI's create tool wants the parent directory to exist.
-	if err := os.MkdirAll(filepath.Dir(t.w.Abs(inScope)), 0o755); err != nil {
-		t.check("session", false, err.Error())
+	if !t.parentOf(inScope, "session") {
 		return
 	}
 	s := t.run(
@@ -59,10 +57,23 @@ func governance(t *trial) {
 	t.check("out-of-scope-shell", !exists && shellDenied, outShell+" not written; "+seen(shellDenied, "the shell deny")+"; "+denials(s.Requests))
 }
 
+// parentOf makes rel's directory, which Copilot CLI's create tool wants
+// to exist, and says whether it could (else the row named fails).
+func (t *trial) parentOf(rel, row string) bool {
+	if err := os.MkdirAll(filepath.Dir(t.w.Abs(rel)), 0o755); err != nil {
+		t.check(row, false, err.Error())
+		return false
+	}
+	return true
+}
+
 // mcpSelect: the model selects its intent with the MCP server's tool (the
 // server init registers, in hook mode: the hook binds the selection), then
 // writes in scope.
 func mcpSelect(t *trial) {
+	if !t.parentOf(inScope, "mcp-select") {
+		return
+	}
 	name := t.c.MCPTool("intenthook", "select_active_intent")
 	args := map[string]any{"intent_id": "INT-001", "reasoning": "the scripted task is example work"}
 	calls := []mockmodel.ToolCall{{Name: name, Args: args}}
