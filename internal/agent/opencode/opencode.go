@@ -37,6 +37,7 @@ func Agent() protocol.Agent {
 		Settings:     []string{PluginFile},
 		Wire:         Wire,
 		Check:        Check,
+		MCP:          MCP,
 	}
 }
 
@@ -69,7 +70,8 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		SessionID: ev.Str("session_id"),
 		Cwd:       protocol.NativePath(ev.Str("cwd")),
 		Source:    ev.Str("source"),
-		ToolName:  ev.Str("tool_name"),
+		// An MCP server's tool is <server>_<tool>.
+		ToolName:  protocol.MCPJoined(ev.Str("tool_name"), "_"),
 		ToolUseID: ev.Str("tool_use_id"),
 		Error:     ev.Str("error"),
 	}

@@ -290,6 +290,8 @@ func opencode(model string) Client {
 		},
 		Shell: func(cmd string) mockmodel.ToolCall { return call("bash", map[string]any{"command": cmd}) },
 		Read:  func(p string) mockmodel.ToolCall { return call("read", map[string]any{"filePath": p}) },
+		// OpenCode offers an MCP server's tools as <server>_<tool>.
+		MCPTool: func(server, tool string) string { return server + "_" + tool },
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("edit", map[string]any{"filePath": p, "oldString": o, "newString": n})
 		},
