@@ -18,6 +18,9 @@ const Name = "droid"
 // SettingsFile is Droid's project settings file.
 const SettingsFile = ".factory/settings.json"
 
+// MCPFile is Droid's project MCP configuration.
+const MCPFile = ".factory/mcp.json"
+
 // Agent describes Factory Droid.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -33,6 +36,7 @@ func Agent() protocol.Agent {
 		Settings:     []string{SettingsFile},
 		Wire:         Wire,
 		Check:        Check,
+		MCP:          protocol.MCPServers(MCPFile),
 	}
 }
 
@@ -63,8 +67,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Cwd:            protocol.NativePath(ev.Str("cwd")),
 		Source:         ev.Str("source"),
 		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("tool_name"),
-		ToolUseID:      ev.Str("tool_use_id"),
+		// An MCP server's tool is <server>___<tool>.
+		ToolName:  protocol.MCPJoined(ev.Str("tool_name"), "___"),
+		ToolUseID: ev.Str("tool_use_id"),
 	}
 	if c.Event == "" {
 		c.Event = event
@@ -79,7 +84,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 30},
+		{Event: "PreToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|select_active_intent|mcp__.*__select_active_intent|.+___select_active_intent", Subcommand: "pre", Args: args, Timeout: 30},
 		{Event: "PostToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|Read", Subcommand: "post", Args: args, Timeout: 30},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},

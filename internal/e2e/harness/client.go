@@ -264,6 +264,7 @@ func droid() Client {
 		Edit: func(p, o, n string) mockmodel.ToolCall {
 			return call("Edit", map[string]any{"file_path": p, "old_str": o, "new_str": n})
 		},
+		MCPTool: func(server, tool string) string { return server + "___" + tool },
 		// A BYOK custom model: no Factory login. The user settings may
 		// hold hooks already (the capture command's).
 		configure: func(home, ws, url string) error {
