@@ -30,6 +30,9 @@ func Agent() protocol.Agent {
 		Settings:       []string{HooksFile},
 		Wire:           Wire,
 		Check:          Check,
+		// Cursor's documented project MCP file; its beforeMCPExecution
+		// event names the tool bare (select_active_intent).
+		MCP: protocol.MCPServers(".cursor/mcp.json"),
 	}
 }
 
