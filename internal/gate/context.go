@@ -37,6 +37,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	if g.call.Event == hook.SubagentStart {
 		return g.subagentStart(ctx), nil
 	}
+	if g.call.Event == hook.PluginStart {
+		return g.announcePlugin()
+	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
 	if g.call.Event == hook.UserPromptSubmit {

@@ -26,6 +26,10 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
+	if g.leftToPlugin() {
+		g.explain.step("plugin", "defer", "the session's plugin decides this call")
+		return hook.Decision{}, nil
+	}
 	g.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)

@@ -19,6 +19,9 @@ const (
 	SessionStart       = "SessionStart"
 	SubagentStart      = "SubagentStart"
 	UserPromptSubmit   = "UserPromptSubmit"
+	// PluginStart is an agent plugin announcing that it decides the
+	// before-tool calls of the session Call.Plugin names (Cline 3's).
+	PluginStart = "PluginStart"
 )
 
 // Class is what a tool does, as far as governance cares (SPEC §4).
@@ -76,6 +79,12 @@ type Call struct {
 	// Repeat marks an event the agent resends without news (Qwen Code's
 	// UserPromptSubmit before every model round trip): answered with nothing.
 	Repeat bool
+	// Plugin is the key of a session whose before-tool calls an agent
+	// plugin may decide: on PluginStart, the plugin announces itself under
+	// it; on a hook file's PreToolUse, the call is left to the plugin once
+	// it has (the hook file runs first and can only stop the whole run,
+	// the plugin can refuse the one call).
+	Plugin string
 
 	// Agent names the agent that sent the event (claude, gemini, …), and
 	// Variant which of its shapes ("claude" for Copilot CLI running

@@ -36,7 +36,7 @@ func Agent() protocol.Agent {
 		ShellMarkers: []string{"CLINE_CONNECTOR_CLI_LAUNCH"},
 		Decode:       Decode,
 		Encode:       Encode,
-		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit"},
+		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit", PluginFile},
 		Wire:         Wire,
 		Check:        Check,
 	}
@@ -56,6 +56,8 @@ func Events() map[string]string {
 		"agent_start":   hook.SessionStart,
 		"agent_resume":  hook.SessionStart,
 		"prompt_submit": hook.UserPromptSubmit,
+		// intenthook's own plugin (plugin.go), once loaded.
+		pluginStart: hook.PluginStart,
 	}
 }
 
@@ -92,6 +94,11 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	}
 	if name == "TaskResume" || name == "agent_resume" {
 		c.Source = "resume"
+	}
+	// The plugin's calls name the session it announced itself under; a
+	// hook file's tool_call (Cline 3) is left to the plugin once it has.
+	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || name == "tool_call" && !ev.Has("plugin")) {
+		c.Plugin = root
 	}
 	var tool, call protocol.Object
 	switch c.Event {
@@ -207,15 +214,26 @@ func Wire(root string) (protocol.Change, error) {
 		}
 		written = append(written, s.event)
 	}
+	pluginWritten, pluginDiffers, err := writePlugin(root)
+	if err != nil {
+		return protocol.Change{}, err
+	}
 	if len(others) > 0 {
 		return protocol.Change{}, &protocol.Conflict{Path: HooksDir, Reason: "hooks of another's exist: " + strings.Join(others, ", "),
 			Hint: "add `" + protocol.Program + " pre|post|context --agent cline` to them by hand"}
 	}
-	if len(written) == 0 {
-		return protocol.Change{Action: protocol.Kept, Path: HooksDir, Detail: "the hooks are wired"}, nil
+	if pluginWritten {
+		written = append(written, "the plugin "+PluginFile)
 	}
-	return protocol.Change{Action: protocol.Created, Path: HooksDir, Detail: strings.Join(written, ", "),
-		Notes: []string{"Cline 3 (the CLI, 3.0.65) stops the whole task on a deny, with the reason in its log, not the model's; enable hooks in Cline's settings if your version asks for it"}}, nil
+	var notes []string
+	if pluginDiffers {
+		notes = append(notes, PluginFile+" exists and differs from the one this version writes; delete it and run intenthook init --agent cline to get the current one")
+	}
+	if len(written) == 0 {
+		return protocol.Change{Action: protocol.Kept, Path: HooksDir, Detail: "the hooks and the plugin are in place", Notes: notes}, nil
+	}
+	notes = append(notes, "Cline 3 loads the plugin, which refuses one tool call on a deny (its reason goes to the model); where the plugin is not loaded, a deny stops the whole task. Enable hooks in Cline's settings if your version asks for it")
+	return protocol.Change{Action: protocol.Created, Path: HooksDir, Detail: strings.Join(written, ", "), Notes: notes}, nil
 }
 
 // Check checks that each event's executable runs intenthook.
@@ -247,6 +265,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if !configured {
 		return false, nil
 	}
+	checks = append(checks, checkPlugin(root))
 	if _, err := env.LookPath(protocol.Program); err != nil {
 		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "cline hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH Cline runs hooks with"})
 	}

@@ -88,3 +88,32 @@ func TestDecodeLists(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodePlugin: the session a plugin decides is named by its
+// announcement and by the hook file's before-tool calls, never by the
+// plugin's own calls (which must be decided) or by other events.
+func TestDecodePlugin(t *testing.T) {
+	for _, tc := range []struct {
+		name, event, payload string
+		wantEvent, wantKey   string
+	}{
+		{"announcement", hook.SessionStart, `{"hookName":"intenthook_plugin_start","sessionContext":{"rootSessionId":"r1"}}`, hook.PluginStart, "r1"},
+		{"hook file tool_call", hook.PreToolUse, `{"hookName":"tool_call","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, "r1"},
+		{"the plugin's call", hook.PreToolUse, `{"hookName":"tool_call","plugin":true,"taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, ""},
+		{"tool_result", hook.PostToolUse, `{"hookName":"tool_result","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_result":{"name":"editor","input":{"path":"a"}}}`, hook.PostToolUse, ""},
+		{"older Cline's PreToolUse", hook.PreToolUse, `{"hookName":"PreToolUse","taskId":"t1","preToolUse":{"toolName":"write_to_file","parameters":{"path":"a"}}}`, hook.PreToolUse, ""},
+		{"no root session", hook.PreToolUse, `{"hookName":"tool_call","taskId":"c1","tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, ""},
+	} {
+		ev, err := protocol.ParseObject([]byte(tc.payload))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Decode(ev, tc.event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Event != tc.wantEvent || c.Plugin != tc.wantKey {
+			t.Errorf("%s: event %q, plugin %q; want %q, %q", tc.name, c.Event, c.Plugin, tc.wantEvent, tc.wantKey)
+		}
+	}
+}

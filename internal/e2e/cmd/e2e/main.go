@@ -43,9 +43,10 @@ func plans() []plan {
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.
 		{"claude-settings", []string{"copilot"}, claudeSettings, "claude"},
-		// Cline 3 has no per-tool deny a hook file can give: a cancel stops
-		// the whole run.
-		{"cancel", []string{"cline"}, clineCancel, ""},
+		// Cline 3 refuses one call through intenthook's plugin; a hook
+		// file alone can only stop the whole task.
+		{"plugin", []string{"cline"}, clineDeny, ""},
+		{"no-plugin", []string{"cline"}, clineNoPlugin, ""},
 	}
 }
 

@@ -267,20 +267,18 @@ func claudeSettings(t *trial) {
 	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
 }
 
-// clineCancel: Cline 3.0.65 maps a hook file's {"cancel": true} to
-// stopping the whole run, with the reason in its log, not to the model: the
-// fence holds (the write does not happen) and the session ends there. So
-// the session selects first, writes in scope, and ends on the denied write.
-func clineCancel(t *trial) {
-	if err := os.MkdirAll(filepath.Dir(t.w.Abs(inScope)), 0o755); err != nil {
-		t.check("session", false, err.Error())
+// clineDeny: with the plugin init writes, Cline 3 refuses the one call a
+// deny names, the model reads the reason and the task goes on; a write in
+// scope after it lands.
+func clineDeny(t *trial) {
+	if !t.parentOf(inScope, "session") {
 		return
 	}
 	s := t.run(
 		t.c.Shell("intenthook select INT-001"),
 		t.c.Write(t.w.Abs(inScope), "a\n"),
 		t.c.Write(t.w.Abs(outScope), "b\n"),
-		t.c.Shell("echo after > after.txt"),
+		t.c.Shell("echo after > src/example/after.txt"),
 	)
 	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
 	hint := s.Saw("this bound nothing")
@@ -289,10 +287,32 @@ func clineCancel(t *trial) {
 	ok, detail := t.written(inScope, "a\n")
 	t.check("in-scope-write", ok, detail)
 	_, exists := t.w.ReadFile(outScope)
+	saw := s.Saw("deny [scope_violation]")
+	t.check("out-of-scope-write", !exists && saw, fmt.Sprintf("%s not written: %v; %s", outScope, !exists, seen(saw, "the scope deny")))
+	_, after := t.w.ReadFile("src/example/after.txt")
+	t.check("task-goes-on", after, fmt.Sprintf("the write in scope after the deny landed: %v", after))
+}
+
+// clineNoPlugin: without the plugin (deleted after init), the hook file is
+// the gate: a deny cancels the whole task, the reason in Cline's log.
+func clineNoPlugin(t *trial) {
+	if !t.parentOf(inScope, "session") {
+		return
+	}
+	if err := os.Remove(t.w.Abs(".cline/plugins/intenthook.js")); err != nil {
+		t.check("no-plugin", false, err.Error())
+		return
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(outScope), "b\n"),
+		t.c.Shell("echo after > src/example/after.txt"),
+	)
+	_, exists := t.w.ReadFile(outScope)
 	logged := t.w.ClientKnows("intenthook: deny [scope_violation]")
-	_, after := t.w.ReadFile("after.txt")
-	t.check("out-of-scope-stops-run", !exists && logged && !after,
-		fmt.Sprintf("%s not written: %v; the deny in Cline's own log: %v; the model saw it: %v; the run stopped there: %v",
+	_, after := t.w.ReadFile("src/example/after.txt")
+	t.check("no-plugin-stops-task", !exists && logged && !after,
+		fmt.Sprintf("%s not written: %v; the deny in Cline's own log: %v; the model saw it: %v; the task stopped there: %v",
 			outScope, !exists, logged, s.Saw("deny [scope_violation]"), !after))
 }
 

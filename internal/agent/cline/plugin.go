@@ -1,0 +1,100 @@
+package cline
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+)
+
+// PluginFile is the runtime plugin init writes: Cline 3 loads the modules
+// of a workspace's .cline/plugins when a session starts.
+const PluginFile = ".cline/plugins/intenthook.js"
+
+// pluginStart is the event the plugin announces itself with, for the
+// session Cline loaded it in: from then on the PreToolUse hook file, which
+// Cline runs first and which can only cancel the whole run, leaves that
+// session's tool calls to the plugin.
+const pluginStart = "intenthook_plugin_start"
+
+// plugin hands every tool call to intenthook pre before it runs, in the
+// shape of Cline's own tool_call hook event, and skips that one call on a
+// deny, its reason becoming the call's result for the model. It fails
+// closed: a call intenthook cannot be asked about is skipped.
+const plugin = `// Written by intenthook init --agent cline: before each tool call, intenthook
+// pre decides; a deny skips that one call and its reason is what the model
+// sees (a hook file can only cancel the whole run). Keep it small:
+// intenthook decides.
+import { spawnSync } from "node:child_process"
+
+let root = process.cwd()
+let session = ""
+
+const intenthook = (sub, event) =>
+  spawnSync("intenthook", [sub, "--agent", "cline"], { cwd: root, input: JSON.stringify(event), encoding: "utf8" })
+
+export default {
+  name: "intenthook",
+  manifest: { capabilities: ["hooks"] },
+  setup(_api, ctx) {
+    if (ctx?.workspaceInfo?.rootPath) root = ctx.workspaceInfo.rootPath
+    session = ctx?.session?.sessionId ?? ""
+    if (session) {
+      intenthook("context", { hookName: "` + pluginStart + `", sessionContext: { rootSessionId: session }, workspaceRoots: [root] })
+    }
+  },
+  hooks: {
+    beforeTool({ snapshot, toolCall, input }) {
+      const r = intenthook("pre", {
+        hookName: "tool_call",
+        plugin: true,
+        taskId: snapshot?.conversationId ?? snapshot?.runId ?? snapshot?.agentId ?? "",
+        sessionContext: { rootSessionId: session },
+        workspaceRoots: [root],
+        agent_id: snapshot?.agentId,
+        tool_call: { id: toolCall?.toolCallId, name: toolCall?.toolName, input },
+      })
+      if (r.error) return { skip: true, reason: "intenthook could not run: " + r.error.message }
+      let answer = {}
+      try { answer = JSON.parse(r.stdout || "{}") } catch {}
+      if (answer.cancel || r.status === 2) {
+        return { skip: true, reason: answer.errorMessage || (r.stderr || "").trim() || "intenthook: denied" }
+      }
+      if (answer.contextModification) return { appendContext: answer.contextModification }
+      return undefined
+    },
+  },
+}
+`
+
+// writePlugin writes the plugin; an existing file is kept, and said to
+// differ when it does.
+func writePlugin(root string) (written bool, differs bool, err error) {
+	path := filepath.Join(root, filepath.FromSlash(PluginFile))
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		return false, string(data) != plugin, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, false, err
+	}
+	return true, false, protocol.WriteFile(path, []byte(plugin))
+}
+
+// checkPlugin says whether the plugin is in place: without it a deny stops
+// the whole task.
+func checkPlugin(root string) protocol.Check {
+	const name = "cline plugin"
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(PluginFile)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no " + PluginFile + ": a deny stops the whole task", Hint: "run intenthook init --agent cline"}
+	case err != nil:
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: err.Error()}
+	case string(data) != plugin:
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: PluginFile + " differs from the one this version writes", Hint: "delete it and run intenthook init --agent cline"}
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: PluginFile + " refuses one tool call on a deny"}
+}

@@ -1,0 +1,49 @@
+package gate
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// pluginsDir holds one empty file per session an agent plugin announced it
+// decides (hook.PluginStart).
+const pluginsDir = "plugins"
+
+// pluginMarker is the file of the plugin announced under key by agent.
+func (g *Gate) pluginMarker(agent, key string) string {
+	return state.Path(g.Root, pluginsDir, state.Key(agent+"-"+key))
+}
+
+// announcePlugin records that the call's plugin decides its session's
+// before-tool calls from now on.
+func (g *Gate) announcePlugin() (hook.Decision, error) {
+	if g.call.Plugin == "" {
+		return hook.Decision{}, errors.New("a plugin announced itself under no session")
+	}
+	if err := state.Ensure(g.Root, pluginsDir); err != nil {
+		return hook.Decision{}, err
+	}
+	if err := state.WriteFile(g.pluginMarker(g.call.Agent, g.call.Plugin), nil, 0o644, false); err != nil {
+		return hook.Decision{}, err
+	}
+	g.explain.step("plugin", "announced", g.call.Agent+" decides session "+g.call.Plugin)
+	return hook.Decision{}, nil
+}
+
+// leftToPlugin reports whether a hook file's before-tool call is its
+// session plugin's to decide: the plugin announced itself, and will be
+// asked about the same call next.
+func (g *Gate) leftToPlugin() bool {
+	if g.call.Plugin == "" {
+		return false
+	}
+	_, err := os.Stat(g.pluginMarker(g.call.Agent, g.call.Plugin))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		g.note(err)
+	}
+	return err == nil
+}
