@@ -15,5 +15,6 @@ install codex @openai/codex@0.169.0
 install qwen node@22 @qwen-code/qwen-code@0.24.4 # Qwen needs Node 22; on Node 20 npm picks 0.15.x
 install copilot @github/copilot@1.0.102
 install droid @factory/cli@0.225.1 @factory/cli-linux-x64@0.225.2 # its postinstall may not run
+install auggie @augmentcode/auggie@0.36.0 # run against the mock as its Augment tenant
 install opencode opencode-ai@1.18.33 # bun binary; its platform package comes as a dependency
 install cline cline@3.0.65 # the SDK CLI (bun binary); its platform package comes as a dependency

@@ -42,6 +42,9 @@ func TestCapturedPayloadsDeny(t *testing.T) {
 		{file: "copilot/preToolUse-bash.json", denyOn: "permissionDecision=deny"},
 		{file: "copilot/PreToolUse-Write.json", denyOn: "decision=block"},
 		{file: "copilot/PreToolUse-Bash.json", denyOn: "decision=block", detected: "exit2"},
+		{file: "auggie/PreToolUse-save-file.json", denyOn: "exit2"},
+		{file: "auggie/PreToolUse-str-replace-editor.json", denyOn: "exit2"},
+		{file: "auggie/PreToolUse-launch-process-2.json", denyOn: "exit2"},
 	}
 	for _, c := range cases {
 		agentName := strings.Split(c.file, "/")[0]

@@ -190,7 +190,8 @@ func TestCaptured(t *testing.T) {
 		"Read": hook.ClassRead, "read_file": hook.ClassRead, "view": hook.ClassRead,
 		"write": hook.ClassWrite, "read": hook.ClassRead, // OpenCode
 		"editor": hook.ClassWrite, "run_commands": hook.ClassShell, "read_files": hook.ClassRead, // Cline 3
-		"select_active_intent": hook.ClassSelect, // intenthook's MCP server, under the agent's own name for it
+		"select_active_intent": hook.ClassSelect,                                                                          // intenthook's MCP server, under the agent's own name for it
+		"save-file":            hook.ClassWrite, "str-replace-editor": hook.ClassWrite, "launch-process": hook.ClassShell, // Auggie
 	}
 	events := map[string]string{
 		"PreToolUse": hook.PreToolUse, "preToolUse": hook.PreToolUse, "BeforeTool": hook.PreToolUse,
@@ -205,14 +206,19 @@ func TestCaptured(t *testing.T) {
 			continue
 		}
 		folder := filepath.Base(filepath.Dir(f))
-		parts := strings.SplitN(base, "-", 3) // Event[-tool[-n]]
-		event, ok := events[parts[0]]
-		if !ok || len(parts) < 2 {
+		// Event-tool[-n][-mcp]; a tool's name may hold dashes (Auggie's).
+		name, tool, hasTool := strings.Cut(base, "-")
+		event, ok := events[name]
+		if !ok || !hasTool {
 			continue // a session or prompt event: no tool
 		}
-		want, ok := classOf[parts[1]]
+		tool = strings.TrimSuffix(tool, "-mcp")
+		if i := strings.LastIndexByte(tool, '-'); i > 0 && strings.Trim(tool[i+1:], "0123456789") == "" {
+			tool = tool[:i]
+		}
+		want, ok := classOf[tool]
 		if !ok {
-			t.Errorf("%s/%s: no class known for tool %q", folder, base, parts[1])
+			t.Errorf("%s/%s: no class known for tool %q", folder, base, tool)
 			continue
 		}
 		n++
@@ -276,6 +282,7 @@ func TestInShell(t *testing.T) {
 		{"codex without a sandbox", "CODEX_THREAD_ID", "01a20492-c941-7ae1-97de-0e1e3d3b63a1", "Codex CLI"},
 		{"codex sandbox", "CODEX_SANDBOX", "seatbelt", "Codex CLI"},
 		{"copilot cli", "COPILOT_CLI", "1", "Copilot CLI"},
+		{"auggie", "AUGMENT_AGENT", "1", "Auggie"},
 		{"copilot session", "COPILOT_AGENT_SESSION_ID", "c286cd38-e11f-4a51-b769-322b3dbffa5", "Copilot CLI"},
 		{"droid exec", "FACTORY_DISABLE_SETTINGS_PERSISTENCE", "true", "Factory Droid"},
 		{"opencode", "OPENCODE", "1", "OpenCode"},

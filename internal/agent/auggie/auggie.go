@@ -23,13 +23,15 @@ func Agent() protocol.Agent {
 	return protocol.Agent{
 		Name:           Name,
 		Title:          "Auggie",
-		Verified:       "0.36.0, live with a mock tenant (AGENT-PROTOCOLS.md)",
+		Verified:       "0.36.0, live with a mock tenant (make e2e)",
 		Decode:         Decode,
 		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"AUGMENT_PROJECT_DIR"},
-		Settings:       []string{SettingsFile},
-		Wire:           Wire,
-		Check:          Check,
+		// Set in launch-process's environment (0.36.0, seen in make e2e).
+		ShellMarkers: []string{"AUGMENT_AGENT"},
+		Settings:     []string{SettingsFile},
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 

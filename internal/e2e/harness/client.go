@@ -34,6 +34,9 @@ type Client struct {
 	// patches).
 	Read func(path string) mockmodel.ToolCall
 	Edit func(path, old, new string) mockmodel.ToolCall
+	// NoStartContext, when set, says why the SessionStart context cannot
+	// reach this client's model.
+	NoStartContext string
 	// MCPTool names tool of MCP server as the client offers it to the
 	// model; nil where init registers no MCP server for the client.
 	MCPTool func(server, tool string) string
@@ -51,7 +54,7 @@ type Client struct {
 
 // Clients lists the clients the harness knows, in the order rows are shown.
 func Clients() []Client {
-	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), opencode("mock"), opencode("gpt-5-mock"), cline()}
+	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), auggie(), opencode("mock"), opencode("gpt-5-mock"), cline()}
 }
 
 // Lookup finds a client by its agent name.
@@ -276,6 +279,35 @@ func droid() Client {
 			return []string{bin, "exec", "--auto", "high", "-m", "custom:mock-0", prompt}
 		},
 		env: func(home, url string) []string { return []string{"HOME=" + home, "NO_COLOR=1"} },
+	}
+}
+
+// auggie runs Auggie's Node bundle against the mock as its Augment tenant:
+// a session given on the command line (no login), whose tenant switches
+// hooks on (package mockmodel's Augment API).
+func auggie() Client {
+	return Client{
+		Name: "auggie", Package: "@augmentcode/auggie@0.36.0", bin: "auggie/node_modules/@augmentcode/auggie/augment.mjs",
+		Write: func(p, s string) mockmodel.ToolCall {
+			return call("save-file", map[string]any{"path": p, "file_content": s})
+		},
+		Shell: func(cmd string) mockmodel.ToolCall {
+			return call("launch-process", map[string]any{"command": cmd, "wait": true, "max_wait_seconds": 30, "cwd": "."})
+		},
+		Read: func(p string) mockmodel.ToolCall { return call("view", map[string]any{"path": p, "type": "file"}) },
+		Edit: func(p, o, n string) mockmodel.ToolCall {
+			return call("str-replace-editor", map[string]any{"command": "str_replace", "path": p,
+				"str_replace_entries": []any{map[string]any{"old_str": o, "new_str": n}}})
+		},
+		NoStartContext: "Auggie runs SessionStart hooks and forgets their answer",
+		configure:      func(home, ws, url string) error { return nil },
+		// The session rides on an environment variable the argv cannot
+		// carry (the URL is known only when the mock starts): see env.
+		argv: func(bin, prompt string) []string { return []string{"node", bin, "--print", prompt} },
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "NO_COLOR=1",
+				`AUGMENT_SESSION_AUTH={"accessToken":"mock","tenantURL":"` + url + `/augment/","scopes":["read","write"]}`}
+		},
 	}
 }
 

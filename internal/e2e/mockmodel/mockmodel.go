@@ -126,6 +126,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.responsesStream(w)
 	case strings.Contains(r.URL.Path, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 10})
+	case strings.HasPrefix(r.URL.Path, "/augment/"):
+		s.augment(w, strings.TrimPrefix(r.URL.Path, "/augment"))
 	default:
 		http.Error(w, "mockmodel: unknown path "+r.URL.Path, http.StatusNotFound)
 	}
@@ -299,4 +301,46 @@ func (s *Server) chat(w http.ResponseWriter, body string) {
 	chunk(msg, nil, nil)
 	chunk(map[string]any{}, finish, usage)
 	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// augment answers an Augment tenant's API (Auggie's tenantURL is URL +
+// "/augment/"): the model list, with hooks switched on for the tenant; no
+// remote tools; the chat as JSON lines, a turn's tool calls as tool-use
+// nodes (type 5) with their input JSON-encoded, ended by a stop reason
+// (3: tool use requested, 1: end of turn). Every other endpoint (settings,
+// error reports) gets an empty object.
+func (s *Server) augment(w http.ResponseWriter, path string) {
+	switch path {
+	case "/get-models":
+		writeJSON(w, map[string]any{
+			"default_model": "mock",
+			"models":        []any{map[string]any{"name": "mock", "suggested_prefix_char_count": 0, "suggested_suffix_char_count": 0}},
+			"feature_flags": map[string]any{"enable_hooks": true},
+		})
+	case "/agents/list-remote-tools":
+		writeJSON(w, map[string]any{"tools": []any{}})
+	case "/chat-stream":
+		t := s.take()
+		id := len(s.Requests())
+		w.Header().Set("Content-Type", "application/json")
+		line := func(v map[string]any) {
+			b, _ := json.Marshal(v)
+			w.Write(append(b, '\n'))
+		}
+		if len(t.Calls) == 0 {
+			line(map[string]any{"text": t.Text, "nodes": []any{map[string]any{"id": 1, "type": 0, "content": t.Text}}})
+			line(map[string]any{"text": "", "stop_reason": 1})
+			return
+		}
+		var nodes []any
+		for i, c := range t.Calls {
+			input, _ := json.Marshal(c.Args)
+			nodes = append(nodes, map[string]any{"id": i + 1, "type": 5, "content": "", "tool_use": map[string]any{
+				"tool_use_id": fmt.Sprintf("call_mock_%d_%d", id, i), "tool_name": c.Name, "input_json": string(input)}})
+		}
+		line(map[string]any{"text": "", "nodes": nodes})
+		line(map[string]any{"text": "", "stop_reason": 3})
+	default:
+		writeJSON(w, map[string]any{})
+	}
 }

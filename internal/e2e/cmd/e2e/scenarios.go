@@ -37,7 +37,11 @@ func governance(t *trial) {
 		return
 	}
 	ctx := strings.Contains(firstWithTools(s.Requests), "This workspace is governed by intenthook")
-	t.check("session-context", ctx, "the first request to the model "+seen(ctx, "the SessionStart preamble"))
+	if t.c.NoStartContext != "" {
+		t.rows = append(t.rows, row{t.c.Name, "session-context", "N/A", t.c.NoStartContext + "; the first request " + seen(ctx, "the preamble")})
+	} else {
+		t.check("session-context", ctx, "the first request to the model "+seen(ctx, "the SessionStart preamble"))
+	}
 	t.check("write-without-intent", s.Saw("intenthook: deny [intent_required]"), "the deny reason reached the model")
 	// The command prints the context; the hook had bound the session, so
 	// no "this bound nothing" hint (the client's shell markers say an agent
