@@ -231,3 +231,27 @@ func testHooks() []Hook {
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: "--agent claude", Timeout: 10},
 	}
 }
+
+// TestMergeTwoMatchers: hooks of one event and subcommand with different
+// matchers are added together, and a second merge adds neither.
+func TestMergeTwoMatchers(t *testing.T) {
+	hooks := []Hook{
+		{Event: "PreToolUse", Matcher: "save-file", Subcommand: "pre"},
+		{Event: "PreToolUse", Matcher: "mcp:.*", Subcommand: "pre"},
+	}
+	o, err := Decode([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, err := Merge(o, hooks)
+	if err != nil || len(added) != 2 {
+		t.Fatalf("first merge added %d (%v), want 2", len(added), err)
+	}
+	if got := len(Runs(o, "PreToolUse", "pre", nil)); got != 2 {
+		t.Errorf("%d handlers run pre, want 2", got)
+	}
+	added, err = Merge(o, hooks)
+	if err != nil || len(added) != 0 {
+		t.Errorf("second merge added %d (%v), want 0", len(added), err)
+	}
+}

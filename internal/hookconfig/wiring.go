@@ -74,11 +74,21 @@ func Runs(settings *Object, event, sub string, getenv func(string) string) []Han
 // Merge adds to settings each hook that its event does not already run (a
 // handler running the same intenthook subcommand, whatever its matcher: the
 // user's own wiring is left as it is), keeping every other key, group and
-// handler. It returns the hooks it added.
+// handler. Hooks of one event and subcommand with different matchers (an
+// agent whose MCP tools need a matcher of their own) are added together or
+// not at all. It returns the hooks it added.
 func Merge(settings *Object, hooks []Hook) ([]Hook, error) {
 	hooksObj, err := hooksObject(settings)
 	if err != nil {
 		return nil, err
+	}
+	type key struct{ event, sub string }
+	wired := map[key]bool{}
+	for _, h := range hooks {
+		k := key{h.Event, h.Subcommand}
+		if _, seen := wired[k]; !seen {
+			wired[k] = len(Runs(settings, h.Event, h.Subcommand, nil)) > 0
+		}
 	}
 	var added []Hook
 	for _, h := range hooks {
@@ -86,7 +96,7 @@ func Merge(settings *Object, hooks []Hook) ([]Hook, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(Runs(settings, h.Event, h.Subcommand, nil)) > 0 {
+		if wired[key{h.Event, h.Subcommand}] {
 			continue
 		}
 		hooksObj.Set(h.Event, append(groups, group(h)))

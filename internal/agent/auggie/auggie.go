@@ -32,6 +32,7 @@ func Agent() protocol.Agent {
 		Settings:     []string{SettingsFile},
 		Wire:         Wire,
 		Check:        Check,
+		MCP:          protocol.MCPServers(SettingsFile),
 	}
 }
 
@@ -70,6 +71,10 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		Prompt:    ev.Str("user_prompt"),
 		ToolName:  ev.Str("tool_name"),
 	}
+	if mcp, _ := ev.Bool("is_mcp_tool"); mcp {
+		// An MCP server's tool is <tool>_<server>.
+		c.ToolName = protocol.MCPJoinedToolFirst(c.ToolName, "_")
+	}
 	if roots := ev.Strs("workspace_roots"); len(roots) > 0 {
 		c.Cwd = protocol.NativePath(roots[0])
 	}
@@ -93,7 +98,11 @@ func Hooks() []hookconfig.Hook {
 	tools := "save-file|str-replace-editor|remove-files|apply_patch|launch-process"
 	return []hookconfig.Hook{
 		{Event: "PreToolUse", Matcher: tools + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 30000},
+		// Auggie matches an MCP server's tools only with an mcp: matcher:
+		// intenthook's select tool, and other servers' write tools.
+		{Event: "PreToolUse", Matcher: "mcp:.*", Subcommand: "pre", Args: args, Timeout: 30000},
 		{Event: "PostToolUse", Matcher: tools + "|view", Subcommand: "post", Args: args, Timeout: 30000},
+		{Event: "PostToolUse", Matcher: "mcp:.*", Subcommand: "post", Args: args, Timeout: 30000},
 	}
 }
 

@@ -59,6 +59,18 @@ func MCPJoined(name, sep string) string {
 	return name
 }
 
+// MCPJoinedToolFirst is MCPJoined for an agent that names an MCP tool
+// <tool><sep><server> (Auggie: select_active_intent_intenthook). Only a
+// call the agent marks as an MCP tool's should be read so.
+func MCPJoinedToolFirst(name, sep string) string {
+	for _, t := range mcpKnownTools {
+		if server, ok := strings.CutPrefix(name, t+sep); ok && server != "" {
+			return "mcp__" + server + "__" + t
+		}
+	}
+	return name
+}
+
 // MCPWriteToolNames lists the MCP write tools intenthook classifies, for
 // doctor's coverage check.
 func MCPWriteToolNames() []string {

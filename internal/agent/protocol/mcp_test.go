@@ -56,3 +56,18 @@ func TestMCPJoined(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPJoinedToolFirst(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"select_active_intent_intenthook", "mcp__intenthook__select_active_intent"},
+		{"write_file_fs", "mcp__fs__write_file"},
+		{"move_file_my_server", "mcp__my_server__move_file"},
+		{"read_file_fs", "read_file_fs"},
+		{"select_active_intent_", "select_active_intent_"},
+		{"select_active_intent", "select_active_intent"},
+	} {
+		if got := MCPJoinedToolFirst(tc.name, "_"); got != tc.want {
+			t.Errorf("MCPJoinedToolFirst(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -300,6 +300,7 @@ func auggie() Client {
 				"str_replace_entries": []any{map[string]any{"old_str": o, "new_str": n}}})
 		},
 		NoStartContext: "Auggie runs SessionStart hooks and forgets their answer",
+		MCPTool:        func(server, tool string) string { return tool + "_" + server },
 		configure:      func(home, ws, url string) error { return nil },
 		// The session rides on an environment variable the argv cannot
 		// carry (the URL is known only when the mock starts): see env.

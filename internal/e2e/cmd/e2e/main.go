@@ -35,7 +35,7 @@ var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "
 func plans() []plan {
 	return []plan{
 		{"governance", hooked, governance, ""},
-		{"mcp", []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "opencode"}, mcpSelect, ""},
+		{"mcp", []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "auggie", "opencode"}, mcpSelect, ""},
 		{"lessons", []string{"claude"}, lessonNextSession, ""},
 		{"subagent", []string{"claude"}, subagentBriefing, ""},
 		{"select-redirect", []string{"claude"}, selectRedirect, ""},
