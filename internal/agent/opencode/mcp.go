@@ -31,31 +31,7 @@ func registerMCP(root string) (protocol.Change, error) {
 	})
 }
 
-// mcpCommand reads the program of the server's command array.
+// mcpCommand reads the program of the server's command list.
 func mcpCommand(root string) (string, bool) {
-	data, err := os.ReadFile(filepath.Join(root, ConfigFile))
-	if err != nil {
-		return "", false
-	}
-	doc, err := hookconfig.Decode(data)
-	if err != nil {
-		return "", false
-	}
-	v, _ := doc.Get("mcp")
-	servers, _ := v.(*hookconfig.Object)
-	if servers == nil {
-		return "", false
-	}
-	v, registered := servers.Get(protocol.MCPServerName)
-	entry, _ := v.(*hookconfig.Object)
-	if entry == nil {
-		return "", registered
-	}
-	c, _ := entry.Get("command")
-	argv, _ := c.([]any)
-	if len(argv) == 0 {
-		return "", true
-	}
-	program, _ := argv[0].(string)
-	return program, true
+	return protocol.JSONCommand(root, ConfigFile, "mcp")
 }

@@ -32,8 +32,9 @@ type MCPWiring struct {
 }
 
 // MCPServers is the wiring of agents that read a JSON file's "mcpServers"
-// object ({"<name>": {"command": …, "args": […]}}): Claude Code's .mcp.json,
-// the settings.json of Gemini CLI and Qwen Code.
+// object ({"<name>": {"command": …, "args": […]}}): Claude Code's and
+// Copilot CLI's .mcp.json, the settings.json of Gemini CLI, Qwen Code and
+// Auggie, Droid's .factory/mcp.json, Cursor's .cursor/mcp.json.
 func MCPServers(file string) *MCPWiring {
 	return &MCPWiring{File: file, Register: func(root string) (Change, error) {
 		return RegisterJSON(root, file, []string{"mcpServers"}, func() any {
@@ -43,13 +44,13 @@ func MCPServers(file string) *MCPWiring {
 			return e
 		})
 	}, Command: func(root string) (string, bool) {
-		return jsonCommand(root, file, "mcpServers")
+		return JSONCommand(root, file, "mcpServers")
 	}}
 }
 
-// jsonCommand reads the "command" of intenthook's entry in the object key of
-// the JSON file rel.
-func jsonCommand(root, rel, key string) (string, bool) {
+// JSONCommand reads the program of intenthook's entry in the object key of
+// the JSON file rel: its "command", a string or (OpenCode's) an argv list.
+func JSONCommand(root, rel, key string) (string, bool) {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return "", false
@@ -69,6 +70,9 @@ func jsonCommand(root, rel, key string) (string, bool) {
 		return "", registered
 	}
 	c, _ := entry.Get("command")
+	if argv, ok := c.([]any); ok && len(argv) > 0 {
+		c = argv[0]
+	}
 	command, _ := c.(string)
 	return command, true
 }
