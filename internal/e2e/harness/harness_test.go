@@ -23,6 +23,7 @@ func TestToolCalls(t *testing.T) {
 		{"qwen", "write_file", "run_shell_command", "file_path", "command", "read_file", "edit", ""},
 		{"copilot", "create", "bash", "path", "command", "view", "edit", ""},
 		{"droid", "Create", "Execute", "file_path", "command", "Read", "Edit", ""},
+		{"auggie", "save-file", "launch-process", "path", "command", "view", "str-replace-editor", ""},
 		{"opencode", "write", "bash", "filePath", "command", "read", "edit", ""},
 		{"opencode-gpt", "apply_patch", "bash", "filePath", "command", "read", "apply_patch", "patchText"},
 		{"cline", "editor", "run_commands", "path", "commands", "read_files", "editor", ""},

@@ -44,3 +44,42 @@ func TestScriptedTurns(t *testing.T) {
 		t.Error("Saw misses a recorded body")
 	}
 }
+
+// TestAugmentAndSearch: the Augment tenant's endpoints Auggie needs, and a
+// Responses turn that searches Codex's deferred tools, then calls one in
+// its namespace.
+func TestAugmentAndSearch(t *testing.T) {
+	s := New([]Turn{
+		{Calls: []ToolCall{{Name: "save-file", Args: map[string]any{"path": "a"}}}},
+		{Calls: []ToolCall{{Search: true, Args: map[string]any{"query": "intenthook"}}}},
+		{Calls: []ToolCall{{Name: "select_active_intent", Namespace: "mcp__intenthook", Args: map[string]any{"intent_id": "INT-001"}}}},
+	})
+	defer s.Close()
+	tests := []struct {
+		name, path string
+		want       []string
+	}{
+		{"hooks switched on", "/augment/get-models", []string{`"default_model":"mock"`, `"enable_hooks":true`}},
+		{"no remote tools", "/augment/agents/list-remote-tools", []string{`{"tools":[]}`}},
+		{"other endpoints", "/augment/report-error", []string{`{}`}},
+		{"a tool-use node, then the stop reason", "/augment/chat-stream", []string{`"type":5`, `"tool_name":"save-file"`, `"input_json":"{\"path\":\"a\"}"`, `{"stop_reason":3,"text":""}`}},
+		{"a client tool search", "/v1/responses", []string{`"type":"tool_search_call"`, `"execution":"client"`, `"arguments":{"query":"intenthook"}`}},
+		{"a call in a namespace", "/v1/responses", []string{`"name":"select_active_intent"`, `"namespace":"mcp__intenthook"`}},
+		{"chat past the script", "/augment/chat-stream", []string{`"content":"done"`, `{"stop_reason":1,"text":""}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, err := http.Post(s.URL+tt.path, "application/json", strings.NewReader(`{}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			for _, w := range tt.want {
+				if !strings.Contains(string(b), w) {
+					t.Errorf("response %s lacks %s", b, w)
+				}
+			}
+		})
+	}
+}
