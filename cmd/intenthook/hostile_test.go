@@ -157,7 +157,8 @@ func makeTemplate(t *testing.T, bin string) string {
 	files := map[string]string{
 		".orchestration/active_intents.yaml": "active_intents:\n  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: [\"src/**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-01-01T00:00:00Z\", updated_at: \"2026-01-01T00:00:00Z\"}\n",
 		".orchestration/config.yaml":         "outside_workspace: deny\noutside_allow: []\n",
-		".orchestration/.intentignore":       "vendor/**\n",
+		".orchestration/.intentignore":       "vendor/**\n.mcp.json\n", // init's example exempts .mcp.json
+		".mcp.json":                          `{"mcpServers":{"intenthook":{"command":"intenthook-mcp","args":["-hooks"]}}}` + "\n",
 		".claude/settings.json":              "{}\n",
 		".claude/settings.local.json":        "{}\n",
 		"src/a.go":                           "package src\n",

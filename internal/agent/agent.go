@@ -5,6 +5,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,14 +37,19 @@ func All() []protocol.Agent {
 	return list
 }
 
-// SettingsFiles lists every agent's committed hook settings files,
-// root-relative.
+// SettingsFiles lists every agent's committed hook settings files and the
+// project MCP configurations init registers intenthook's server in,
+// root-relative, each once: the wiring an agent must not rewrite.
 func SettingsFiles() []string {
 	var out []string
 	for _, a := range All() {
 		out = append(out, a.Settings...)
+		if a.MCP != nil {
+			out = append(out, a.MCP.File)
+		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Lookup returns the agent named name.

@@ -95,6 +95,9 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		return g, err
 	}
 	g.explain.step("governance", "on", "root="+root)
+	if env.Settings != nil {
+		ws.Protected.Govern(env.Settings())
+	}
 	for _, w := range ws.Warnings {
 		g.note(w)
 	}

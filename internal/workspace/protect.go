@@ -51,6 +51,16 @@ func NewProtected(governance bool, extra []string) (*Protected, error) {
 	return p, errors.Join(errs...)
 }
 
+// Govern protects the agents' wiring files (root-relative paths) like the
+// governance files, when those are protected: an agent that rewrote its
+// hooks, plugin or MCP configuration would change the rules for its next
+// session.
+func (p *Protected) Govern(files []string) {
+	if p.governance {
+		p.patterns = append(p.patterns, files...)
+	}
+}
+
 // Match returns the protected glob covering rel, if any.
 func (p *Protected) Match(rel string) (string, bool) {
 	if p.governance && (rel == ".git" || strings.HasSuffix(rel, "/.git")) {
