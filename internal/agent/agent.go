@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/intenthook/intenthook/internal/agent/auggie"
 	"github.com/intenthook/intenthook/internal/agent/claude"
@@ -39,8 +40,9 @@ func All() []protocol.Agent {
 
 // SettingsFiles lists every agent's committed hook settings files and the
 // project MCP configurations init registers intenthook's server in,
-// root-relative, each once: the wiring an agent must not rewrite.
-func SettingsFiles() []string {
+// root-relative, each once: the wiring an agent must not rewrite. Every
+// hook call asks, so the list is made once; callers must not change it.
+var SettingsFiles = sync.OnceValue(func() []string {
 	var out []string
 	for _, a := range All() {
 		out = append(out, a.Settings...)
@@ -50,7 +52,7 @@ func SettingsFiles() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
+})
 
 // Lookup returns the agent named name.
 func Lookup(name string) (protocol.Agent, error) {
