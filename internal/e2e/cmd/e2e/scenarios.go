@@ -54,11 +54,11 @@ func governance(t *trial) {
 	t.check("in-scope-write", ok, detail)
 	_, exists := t.w.ReadFile(outScope)
 	t.check("out-of-scope-write", !exists && s.Saw("intenthook: deny [scope_violation]"),
-		outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
+		writtenOrNot(outScope, exists)+"; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
 	_, exists = t.w.ReadFile(outShell)
 	// The shell command's own denial names docs (mkdir) or docs/c.txt.
 	shellDenied := s.Saw("path=docs ") || s.Saw("path=docs/c.txt ")
-	t.check("out-of-scope-shell", !exists && shellDenied, outShell+" not written; "+seen(shellDenied, "the shell deny")+"; "+denials(s.Requests))
+	t.check("out-of-scope-shell", !exists && shellDenied, writtenOrNot(outShell, exists)+"; "+seen(shellDenied, "the shell deny")+"; "+denials(s.Requests))
 }
 
 // parentOf makes rel's directory, which Copilot CLI's create tool wants
@@ -268,7 +268,7 @@ func claudeSettings(t *trial) {
 	ok, detail := t.written(inScope, "a\n")
 	t.check("claude-settings-write", ok, detail)
 	_, exists := t.w.ReadFile(outScope)
-	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), outScope+" not written; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
+	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), writtenOrNot(outScope, exists)+"; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
 }
 
 // clineDeny: with the plugin init writes, Cline 3 refuses the one call a
@@ -329,6 +329,14 @@ func firstWithTools(reqs []mockmodel.Request) string {
 		}
 	}
 	return ""
+}
+
+// writtenOrNot says whether the file a row expects unwritten was written.
+func writtenOrNot(rel string, exists bool) string {
+	if exists {
+		return rel + " WRITTEN"
+	}
+	return rel + " not written"
 }
 
 func seen(ok bool, what string) string {
