@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/state"
@@ -27,7 +28,11 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 	if err := state.Ensure(g.Root, pluginsDir); err != nil {
 		return hook.Decision{}, err
 	}
-	if err := state.WriteFile(g.pluginMarker(g.call.Agent, g.call.Plugin), nil, 0o644, false); err != nil {
+	if g.call.PluginProcess <= 0 {
+		return hook.Decision{}, errors.New("a plugin announced itself with no process id")
+	}
+	pid := []byte(strconv.Itoa(g.call.PluginProcess))
+	if err := state.WriteFile(g.pluginMarker(g.call.Agent, g.call.Plugin), pid, 0o644, false); err != nil {
 		return hook.Decision{}, err
 	}
 	g.explain.step("plugin", "announced", g.call.Agent+" decides session "+g.call.Plugin)
@@ -35,15 +40,20 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 }
 
 // leftToPlugin reports whether a hook file's before-tool call is its
-// session plugin's to decide: the plugin announced itself, and will be
-// asked about the same call next.
+// session plugin's to decide: the plugin announced itself, its process
+// still runs, and it will be asked about the same call next. A plugin
+// whose process is gone leaves the call to the hook file again.
 func (g *Gate) leftToPlugin() bool {
 	if g.call.Plugin == "" {
 		return false
 	}
-	_, err := os.Stat(g.pluginMarker(g.call.Agent, g.call.Plugin))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		g.note(err)
+	data, err := os.ReadFile(g.pluginMarker(g.call.Agent, g.call.Plugin))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			g.note(err)
+		}
+		return false
 	}
-	return err == nil
+	pid, err := strconv.Atoi(string(data))
+	return err == nil && pid > 0 && processAlive(pid)
 }

@@ -85,6 +85,9 @@ type Call struct {
 	// it has (the hook file runs first and can only stop the whole run,
 	// the plugin can refuse the one call).
 	Plugin string
+	// PluginProcess is the process the plugin runs in, on PluginStart: its
+	// session's calls are left to it only while that process lives.
+	PluginProcess int
 
 	// Agent names the agent that sent the event (claude, gemini, …), and
 	// Variant which of its shapes ("claude" for Copilot CLI running

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -99,6 +100,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	// hook file's tool_call (Cline 3) is left to the plugin once it has.
 	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || name == "tool_call" && !ev.Has("plugin")) {
 		c.Plugin = root
+	}
+	if name == pluginStart {
+		c.PluginProcess, _ = strconv.Atoi(ev.Str("pid"))
 	}
 	var tool, call protocol.Object
 	switch c.Event {

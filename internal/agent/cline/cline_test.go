@@ -97,7 +97,7 @@ func TestDecodePlugin(t *testing.T) {
 		name, event, payload string
 		wantEvent, wantKey   string
 	}{
-		{"announcement", hook.SessionStart, `{"hookName":"intenthook_plugin_start","sessionContext":{"rootSessionId":"r1"}}`, hook.PluginStart, "r1"},
+		{"announcement", hook.SessionStart, `{"hookName":"intenthook_plugin_start","pid":"42","sessionContext":{"rootSessionId":"r1"}}`, hook.PluginStart, "r1"},
 		{"hook file tool_call", hook.PreToolUse, `{"hookName":"tool_call","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, "r1"},
 		{"the plugin's call", hook.PreToolUse, `{"hookName":"tool_call","plugin":true,"taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, ""},
 		{"tool_result", hook.PostToolUse, `{"hookName":"tool_result","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_result":{"name":"editor","input":{"path":"a"}}}`, hook.PostToolUse, ""},
@@ -114,6 +114,9 @@ func TestDecodePlugin(t *testing.T) {
 		}
 		if c.Event != tc.wantEvent || c.Plugin != tc.wantKey {
 			t.Errorf("%s: event %q, plugin %q; want %q, %q", tc.name, c.Event, c.Plugin, tc.wantEvent, tc.wantKey)
+		}
+		if wantPID := map[bool]int{true: 42}[tc.name == "announcement"]; c.PluginProcess != wantPID {
+			t.Errorf("%s: plugin process %d, want %d", tc.name, c.PluginProcess, wantPID)
 		}
 	}
 }

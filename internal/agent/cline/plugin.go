@@ -42,7 +42,7 @@ export default {
     if (ctx?.workspaceInfo?.rootPath) root = ctx.workspaceInfo.rootPath
     session = ctx?.session?.sessionId ?? ""
     if (session) {
-      intenthook("context", { hookName: "` + pluginStart + `", sessionContext: { rootSessionId: session }, workspaceRoots: [root] })
+      intenthook("context", { hookName: "` + pluginStart + `", pid: String(process.pid), sessionContext: { rootSessionId: session }, workspaceRoots: [root] })
     }
   },
   hooks: {
