@@ -43,19 +43,11 @@ func governance(t *trial) {
 		t.check("session-context", ctx, "the first request to the model "+seen(ctx, "the SessionStart preamble"))
 	}
 	t.check("write-without-intent", s.Saw("intenthook: deny [intent_required]"), "the deny reason reached the model")
-	// The command prints the context; the hook had bound the session, so
-	// no "this bound nothing" hint (the client's shell markers say an agent
-	// runs it).
-	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
-	hint := s.Saw("this bound nothing")
-	t.check("select-in-shell", ran && !hint, "intenthook select INT-001 ran in the shell tool; the model "+
-		seen(ran, "the intent context")+", "+seen(hint, "the \"bound nothing\" hint"))
+	t.checkSelectInShell(s)
 	ok, detail := t.written(inScope, "a\n")
 	t.check("in-scope-write", ok, detail)
-	_, exists := t.w.ReadFile(outScope)
-	t.check("out-of-scope-write", !exists && s.Saw("intenthook: deny [scope_violation]"),
-		writtenOrNot(outScope, exists)+"; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
-	_, exists = t.w.ReadFile(outShell)
+	t.checkOutOfScope("out-of-scope-write", s)
+	_, exists := t.w.ReadFile(outShell)
 	// The shell command's own denial names docs (mkdir) or docs/c.txt.
 	shellDenied := s.Saw("path=docs ") || s.Saw("path=docs/c.txt ")
 	t.check("out-of-scope-shell", !exists && shellDenied, writtenOrNot(outShell, exists)+"; "+seen(shellDenied, "the shell deny")+"; "+denials(s.Requests))
@@ -267,8 +259,7 @@ func claudeSettings(t *trial) {
 	t.check("claude-settings-deny", s.Saw("intenthook: deny [intent_required]"), "a write without an intent denied; the reason reached the model")
 	ok, detail := t.written(inScope, "a\n")
 	t.check("claude-settings-write", ok, detail)
-	_, exists := t.w.ReadFile(outScope)
-	t.check("claude-settings-scope", !exists && s.Saw("deny [scope_violation]"), writtenOrNot(outScope, exists)+"; "+seen(s.Saw("deny [scope_violation]"), "the scope deny"))
+	t.checkOutOfScope("claude-settings-scope", s)
 }
 
 // clineDeny: with the plugin init writes, Cline 3 refuses the one call a
@@ -284,15 +275,10 @@ func clineDeny(t *trial) {
 		t.c.Write(t.w.Abs(outScope), "b\n"),
 		t.c.Shell("echo after > src/example/after.txt"),
 	)
-	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
-	hint := s.Saw("this bound nothing")
-	t.check("select-in-shell", ran && !hint, "intenthook select INT-001 ran in the shell tool; the model "+
-		seen(ran, "the intent context")+", "+seen(hint, "the \"bound nothing\" hint"))
+	t.checkSelectInShell(s)
 	ok, detail := t.written(inScope, "a\n")
 	t.check("in-scope-write", ok, detail)
-	_, exists := t.w.ReadFile(outScope)
-	saw := s.Saw("deny [scope_violation]")
-	t.check("out-of-scope-write", !exists && saw, fmt.Sprintf("%s not written: %v; %s", outScope, !exists, seen(saw, "the scope deny")))
+	t.checkOutOfScope("out-of-scope-write", s)
 	_, after := t.w.ReadFile("src/example/after.txt")
 	t.check("task-goes-on", after, fmt.Sprintf("the write in scope after the deny landed: %v", after))
 }
@@ -329,6 +315,24 @@ func firstWithTools(reqs []mockmodel.Request) string {
 		}
 	}
 	return ""
+}
+
+// checkSelectInShell: `intenthook select INT-001` ran in the shell tool and
+// printed the context; the hook had bound the session, so no "this bound
+// nothing" hint (the client's shell markers say an agent runs it).
+func (t *trial) checkSelectInShell(s harness.Session) {
+	ran := s.Saw(`<intent_context id=\"INT-001\"`) && !s.Saw("intenthook: command not found")
+	hint := s.Saw("this bound nothing")
+	t.check("select-in-shell", ran && !hint, "intenthook select INT-001 ran in the shell tool; the model "+
+		seen(ran, "the intent context")+", "+seen(hint, "the \"bound nothing\" hint"))
+}
+
+// checkOutOfScope: the out-of-scope write was not made, and its deny
+// reached the model.
+func (t *trial) checkOutOfScope(row string, s harness.Session) {
+	_, exists := t.w.ReadFile(outScope)
+	saw := s.Saw("intenthook: deny [scope_violation]")
+	t.check(row, !exists && saw, writtenOrNot(outScope, exists)+"; "+seen(saw, "the scope deny"))
 }
 
 // writtenOrNot says whether the file a row expects unwritten was written.
