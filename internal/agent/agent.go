@@ -27,8 +27,10 @@ import (
 // Default is the agent assumed when nothing says otherwise.
 const Default = claude.Name
 
-// All returns every agent, Claude Code first, then by name.
-func All() []protocol.Agent {
+// All returns every agent, Claude Code first, then by name. A hook call
+// asks several times (lookup, detection, the wiring list), so the list is
+// made once; callers must not change it.
+var All = sync.OnceValue(func() []protocol.Agent {
 	list := []protocol.Agent{
 		claude.Agent(),
 		auggie.Agent(), cline.Agent(), codex.Agent(), copilot.Agent(), cursor.Agent(),
@@ -36,12 +38,12 @@ func All() []protocol.Agent {
 	}
 	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].Name < list[1+j].Name })
 	return list
-}
+})
 
 // SettingsFiles lists every agent's committed hook settings files and the
 // project MCP configurations init registers intenthook's server in,
-// root-relative, each once: the wiring an agent must not rewrite. Every
-// hook call asks, so the list is made once; callers must not change it.
+// root-relative, each once: the wiring an agent must not rewrite. It is
+// made once; callers must not change it.
 var SettingsFiles = sync.OnceValue(func() []string {
 	var out []string
 	for _, a := range All() {
