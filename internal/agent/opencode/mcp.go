@@ -23,12 +23,10 @@ func registerMCP(root string) (protocol.Change, error) {
 			Detail: "not changed: a file with comments is the person's to edit",
 			Notes:  []string{`to give OpenCode intenthook's MCP server, add to opencode.jsonc: "mcp": {"intenthook": {"type": "local", "command": ["intenthook-mcp", "-hooks"]}}`}}, nil
 	}
-	return protocol.RegisterJSON(root, ConfigFile, []string{"mcp"}, func() any {
-		e := &hookconfig.Object{}
-		e.Set("type", "local")
-		e.Set("command", []any{protocol.MCPCommand, protocol.MCPHookMode})
-		return e
-	})
+	e := &hookconfig.Object{}
+	e.Set("type", "local")
+	e.Set("command", []any{protocol.MCPCommand, protocol.MCPHookMode})
+	return protocol.RegisterJSON(root, ConfigFile, "mcp", e)
 }
 
 // mcpCommand reads the program of the server's command list.

@@ -37,12 +37,10 @@ type MCPWiring struct {
 // Auggie, Droid's .factory/mcp.json, Cursor's .cursor/mcp.json.
 func MCPServers(file string) *MCPWiring {
 	return &MCPWiring{File: file, Register: func(root string) (Change, error) {
-		return RegisterJSON(root, file, []string{"mcpServers"}, func() any {
-			e := &hookconfig.Object{}
-			e.Set("command", MCPCommand)
-			e.Set("args", []any{MCPHookMode})
-			return e
-		})
+		e := &hookconfig.Object{}
+		e.Set("command", MCPCommand)
+		e.Set("args", []any{MCPHookMode})
+		return RegisterJSON(root, file, "mcpServers", e)
 	}, Command: func(root string) (string, bool) {
 		return JSONCommand(root, file, "mcpServers")
 	}}
@@ -77,11 +75,10 @@ func JSONCommand(root, rel, key string) (string, bool) {
 	return command, true
 }
 
-// RegisterJSON sets intenthook's entry, made by entry, in the object that
-// keys (from the top of the JSON file rel) lead to, creating the file and
-// the objects on the way; an existing entry is kept as it is, and the file
-// is then left byte for byte.
-func RegisterJSON(root, rel string, keys []string, entry func() any) (Change, error) {
+// RegisterJSON sets intenthook's entry in the object key of the JSON file
+// rel, creating the file and the object; an existing entry is kept as it
+// is, and the file is then left byte for byte.
+func RegisterJSON(root, rel, key string, entry *hookconfig.Object) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(rel))
 	data, err := os.ReadFile(path)
 	action := Created
@@ -95,28 +92,19 @@ func RegisterJSON(root, rel string, keys []string, entry func() any) (Change, er
 	if err != nil {
 		return Change{}, &Conflict{Path: rel, Reason: "not a JSON object: " + err.Error(), Hint: "fix or remove " + rel + ", then run intenthook init again"}
 	}
-	parents := make([]*hookconfig.Object, len(keys))
-	obj := doc
-	for i, k := range keys {
-		parents[i] = obj
-		v, _ := obj.Get(k)
-		next, ok := v.(*hookconfig.Object)
-		if v != nil && !ok {
-			return Change{}, &Conflict{Path: rel, Reason: k + " is not an object", Hint: "fix " + rel + ", then run intenthook init again"}
-		}
-		if next == nil {
-			next = &hookconfig.Object{}
-		}
-		obj = next
+	v, _ := doc.Get(key)
+	servers, ok := v.(*hookconfig.Object)
+	switch {
+	case v != nil && !ok:
+		return Change{}, &Conflict{Path: rel, Reason: key + " is not an object", Hint: "fix " + rel + ", then run intenthook init again"}
+	case servers == nil:
+		servers = &hookconfig.Object{}
+		doc.Set(key, servers)
 	}
-	if _, have := obj.Get(MCPServerName); have {
+	if _, have := servers.Get(MCPServerName); have {
 		return Change{Action: Kept, Path: rel, Detail: "server " + MCPServerName + " already registered"}, nil
 	}
-	obj.Set(MCPServerName, entry())
-	for i := len(keys) - 1; i >= 0; i-- {
-		parents[i].Set(keys[i], obj)
-		obj = parents[i]
-	}
+	servers.Set(MCPServerName, entry)
 	out, err := hookconfig.Encode(doc)
 	if err != nil {
 		return Change{}, err
