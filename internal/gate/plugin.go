@@ -22,14 +22,14 @@ func (g *Gate) pluginMarker(agent, key string) string {
 // announcePlugin records that the call's plugin decides its session's
 // before-tool calls from now on.
 func (g *Gate) announcePlugin() (hook.Decision, error) {
-	if g.call.Plugin == "" {
+	switch {
+	case g.call.Plugin == "":
 		return hook.Decision{}, errors.New("a plugin announced itself under no session")
+	case g.call.PluginProcess <= 0:
+		return hook.Decision{}, errors.New("a plugin announced itself with no process id")
 	}
 	if err := state.Ensure(g.Root, pluginsDir); err != nil {
 		return hook.Decision{}, err
-	}
-	if g.call.PluginProcess <= 0 {
-		return hook.Decision{}, errors.New("a plugin announced itself with no process id")
 	}
 	pid := []byte(strconv.Itoa(g.call.PluginProcess))
 	if err := state.WriteFile(g.pluginMarker(g.call.Agent, g.call.Plugin), pid, 0o644, false); err != nil {
