@@ -49,7 +49,10 @@ func (a *app) io() runner.IO { return runner.IO{Stdin: a.stdin, Stdout: a.stdout
 // Main runs intenthook with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
-	root := a.rootCommand(args)
+	if code, ok := a.fastHook(args); ok {
+		return code
+	}
+	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -93,7 +96,7 @@ func (h hinted) Unwrap() error { return h.err }
 
 func withHint(err error, hints ...string) error { return hinted{err: err, hints: hints} }
 
-func (a *app) rootCommand(args []string) *cobra.Command {
+func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "intenthook",
 		Short: "Keep AI coding agents inside declared intents and trace why each line changed",
@@ -111,18 +114,10 @@ Wire it into Claude Code with hooks.example.json; see the README.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withHint(err, "see 'intenthook "+commandPath(c)+" --help'")
 	})
-	if hook := a.hookOnly(args); hook != nil {
-		// An agent runs a hook on every tool call: building the other
-		// commands (and cobra's help and completion) was a measurable
-		// share of its start-up.
-		root.CompletionOptions.DisableDefaultCmd = true
-		root.AddCommand(hook)
-		return root
-	}
 	root.AddCommand(
-		a.preCommand(),
-		a.postCommand(),
-		a.contextCommand(),
+		a.hookCommand("pre"),
+		a.hookCommand("post"),
+		a.hookCommand("context"),
 		a.selectCommand(),
 		a.intentsCommand(),
 		a.ledgerCommand(),
