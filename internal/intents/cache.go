@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -169,8 +170,8 @@ func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete 
 	if err != nil {
 		return nil, true
 	}
-	d := &decoder{b: raw}
-	if c.Problems = d.problems(); d.err != nil {
+	d := &decoder{codec.Decoder{B: raw}}
+	if c.Problems = d.problems(); d.Err != nil {
 		return nil, true
 	}
 	for i := 0; i < n; i++ {
@@ -245,7 +246,7 @@ func writeCache(root, path, key string, c *Catalog) {
 	e := &encoder{}
 	e.problems(c.Problems)
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, hex.EncodeToString(e.b), len(c.list), index.String())
+	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, hex.EncodeToString(e.B), len(c.list), index.String())
 	out.Write(body)
 	if state.Ensure(root) != nil {
 		return
