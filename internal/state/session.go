@@ -3,16 +3,21 @@ package state
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/guard"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/codec"
+	"github.com/intenthook/intenthook/internal/guard"
 )
 
 // NoSession names the state of events that carry no session id.
@@ -114,25 +119,131 @@ func (s *Session) Select(agent, id string) {
 }
 
 // Pending entries live in one append-only log per session,
-// state/pending/<session key>.jsonl: PreToolUse appends a line, PostToolUse
+// state/pending/<session key>.log: PreToolUse appends a line, PostToolUse
 // finds the newest line for its tool_use_id and appends a "done" line. On
 // this path every avoided file creation, truncation or rename counts: an
 // append costs microseconds where rewriting the session file under its lock
 // costs a temporary file and a rename. Appends and compaction hold the
 // session's lock, so compaction never loses an entry.
+//
+// A line is "p2 <id> <mark> <entry>": the tool_use_id and the entry (in
+// package codec's form, pendingFields' order) in unpadded base64url, the
+// mark + for an entry and - for a done marker. Not JSON: the first JSON
+// encoding of a type costs a hook process more than all its file work.
 
 // pendingCompactAt is the log size past which PostToolUse compacts it.
 const pendingCompactAt = 64 << 10
 
+// pendingPrefix starts every line; it changes whenever the entry's form
+// does, and lines of another form are skipped.
+const pendingPrefix = "p2 "
+
+var b64 = base64.RawURLEncoding
+
 // pendingLine is one line of the log: an entry, or a done marker.
 type pendingLine struct {
-	ID   string `json:"id"`
-	Done bool   `json:"done,omitempty"`
+	ID   string
+	Done bool
 	Pending
 }
 
+func (l pendingLine) marshal() []byte {
+	out := append([]byte(pendingPrefix), b64.EncodeToString([]byte(l.ID))...)
+	if l.Done {
+		return append(out, " -\n"...)
+	}
+	var e codec.Encoder
+	l.Pending.encode(&e)
+	out = append(out, " + "...)
+	return append(b64.AppendEncode(out, e.B), '\n')
+}
+
+// parsePendingLine reads one line (without its newline); ok is false for a
+// line of another form or a damaged one.
+func parsePendingLine(line []byte) (l pendingLine, ok bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(pendingPrefix))
+	if !ok {
+		return l, false
+	}
+	id, rest, _ := bytes.Cut(rest, []byte(" "))
+	raw, err := b64.DecodeString(string(id))
+	if err != nil || len(raw) == 0 {
+		return l, false
+	}
+	l.ID = string(raw)
+	switch {
+	case string(rest) == "-":
+		l.Done = true
+		return l, true
+	case bytes.HasPrefix(rest, []byte("+ ")):
+		entry, err := b64.DecodeString(string(rest[2:]))
+		if err != nil {
+			return l, false
+		}
+		d := codec.Decoder{B: entry}
+		l.Pending.decode(&d)
+		return l, d.Err == nil && len(d.B) == 0
+	}
+	return l, false
+}
+
+// encode writes p in the order decode reads it.
+func (p *Pending) encode(e *codec.Encoder) {
+	e.Str(p.IntentID)
+	e.Str(p.AgentID)
+	e.Str(p.Tool)
+	e.StrMap(p.PreHash)
+	e.StrMap(p.Scope)
+	e.Bool(p.At.IsZero())
+	if !p.At.IsZero() {
+		e.Int(p.At.UnixNano())
+	}
+	e.Bool(p.Backstop)
+	e.StrMap(p.Snapshot)
+	e.Int(p.Reflog)
+	e.Str(p.Head)
+	e.Strs(p.Tips)
+	e.Bool(p.TipsKnown)
+	e.Bool(p.Asked)
+	e.Bool(p.Guard != nil)
+	if g := p.Guard; g != nil {
+		e.Str(g.Head)
+		e.Str(g.HooksDir)
+		e.Uint(uint64(len(g.Files)))
+		for _, rel := range slices.Sorted(maps.Keys(g.Files)) {
+			f := g.Files[rel]
+			e.Str(rel)
+			e.Uint(uint64(f.Kind))
+			e.Str(f.FP)
+			e.Str(f.Hash)
+			e.Bool(f.Kept)
+		}
+		e.Int(g.LedgerSize)
+		e.Str(g.LedgerTail)
+	}
+}
+
+func (p *Pending) decode(d *codec.Decoder) {
+	p.IntentID, p.AgentID, p.Tool = d.Str(), d.Str(), d.Str()
+	p.PreHash, p.Scope = d.StrMap(), d.StrMap()
+	if !d.Bool() {
+		p.At = time.Unix(0, d.Int()).UTC()
+	}
+	p.Backstop, p.Snapshot, p.Reflog = d.Bool(), d.StrMap(), d.Int()
+	p.Head, p.Tips, p.TipsKnown, p.Asked = d.Str(), d.Strs(), d.Bool(), d.Bool()
+	if d.Bool() {
+		g := &guard.Snapshot{Head: d.Str(), HooksDir: d.Str(), Files: map[string]guard.File{}}
+		for n := d.Count(); n > 0 && d.Err == nil; n-- {
+			rel := d.Str()
+			g.Files[rel] = guard.File{Kind: guard.Kind(d.Uint()), FP: d.Str(), Hash: d.Str(), Kept: d.Bool()}
+		}
+		g.LedgerSize, g.LedgerTail = d.Int(), d.Str()
+		p.Guard = g
+	}
+}
+
 func (ss Sessions) pendingPath(session string) string {
-	return Path(ss.Root, "pending", SessionKey(session)+".jsonl")
+	return Path(ss.Root, "pending", SessionKey(session)+".log")
 }
 
 // PutPending stores what PreToolUse leaves for the PostToolUse of the same
@@ -160,11 +271,7 @@ func (ss Sessions) DonePending(ctx context.Context, session, toolUseID string, n
 }
 
 func (ss Sessions) appendPending(ctx context.Context, session string, l pendingLine) error {
-	data, err := json.Marshal(l)
-	if err != nil {
-		return err
-	}
-	if err := ss.appendLog(ctx, session, ss.pendingPath(session), "pending", append(data, '\n')); err != nil {
+	if err := ss.appendLog(ctx, session, ss.pendingPath(session), "pending", l.marshal()); err != nil {
 		return fmt.Errorf("store pending call: %w", err)
 	}
 	return nil
@@ -206,17 +313,16 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 	if err != nil {
 		return Pending{}, false
 	}
-	idField, _ := json.Marshal(toolUseID)
-	needle := []byte(`{"id":` + string(idField) + `,`)
+	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
 	for len(data) > 0 {
 		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
-		line := data[i:]
+		line := bytes.TrimSuffix(data[i:], []byte("\n"))
 		data = data[:i]
 		if !bytes.HasPrefix(line, needle) {
 			continue
 		}
-		var l pendingLine
-		if json.Unmarshal(line, &l) != nil || l.Done {
+		l, ok := parsePendingLine(line)
+		if !ok || l.Done {
 			return Pending{}, false
 		}
 		return l.Pending, true
@@ -237,33 +343,48 @@ func (ss Sessions) compactPending(ctx context.Context, session string, now time.
 	if err != nil {
 		return err
 	}
-	return WriteFile(path, livePending(data, now), 0o644, false)
+	live := livePending(data, now)
+	var out []byte
+	for _, l := range live {
+		out = append(out, l.raw...)
+	}
+	return WriteFile(path, out, 0o644, false)
 }
 
-// livePending keeps the entry lines of data that are neither done nor expired.
-func livePending(data []byte, now time.Time) []byte {
+// liveLine is an entry of the log that is neither done nor expired, with
+// its line.
+type liveLine struct {
+	pendingLine
+	raw []byte
+}
+
+// livePending returns the entries of data that are neither done nor expired.
+func livePending(data []byte, now time.Time) []liveLine {
 	done := map[string]bool{}
-	var lines []pendingLine
-	var raw [][]byte
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var l pendingLine
-		if json.Unmarshal(line, &l) != nil {
-			continue
+	var lines []liveLine
+	for len(data) > 0 {
+		raw := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
 		}
-		if l.Done {
+		l, ok := parsePendingLine(bytes.TrimSuffix(raw, []byte("\n")))
+		switch {
+		case !ok:
+		case l.Done:
 			done[l.ID] = true
-			continue
+		default:
+			lines = append(lines, liveLine{l, raw})
 		}
-		lines, raw = append(lines, l), append(raw, line)
 	}
-	var out []byte
-	for i, l := range lines {
-		if done[l.ID] || now.Sub(l.At) > PendingTTL {
-			continue
+	live := lines[:0]
+	for _, l := range lines {
+		if !done[l.ID] && now.Sub(l.At) <= PendingTTL && bytes.HasSuffix(l.raw, []byte("\n")) {
+			live = append(live, l)
 		}
-		out = append(append(out, raw[i]...), '\n')
 	}
-	return out
+	return live
 }
 
 // InFlight returns the paths that calls other than except, in any session,
@@ -282,9 +403,8 @@ func (ss Sessions) InFlight(except string) map[string]bool {
 		if err != nil {
 			continue
 		}
-		for _, raw := range bytes.Split(livePending(data, now), []byte("\n")) {
-			var l pendingLine
-			if json.Unmarshal(raw, &l) != nil || l.ID == except || now.Sub(l.At) > time.Hour {
+		for _, l := range livePending(data, now) {
+			if l.ID == except || now.Sub(l.At) > time.Hour {
 				continue
 			}
 			for rel := range l.PreHash {
@@ -305,7 +425,7 @@ func (ss Sessions) CountPending(now time.Time) map[string]int {
 		return counts
 	}
 	for _, e := range entries {
-		key, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		key, ok := strings.CutSuffix(e.Name(), ".log")
 		if !ok {
 			continue
 		}
@@ -313,7 +433,7 @@ func (ss Sessions) CountPending(now time.Time) map[string]int {
 		if err != nil {
 			continue
 		}
-		counts[key] = bytes.Count(livePending(data, now), []byte("\n"))
+		counts[key] = len(livePending(data, now))
 	}
 	return counts
 }

@@ -1,14 +1,18 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/guard"
 )
 
 func TestKey(t *testing.T) {
@@ -275,6 +279,63 @@ func TestLogAppendsSurviveCompaction(t *testing.T) {
 	for i := 0; i < n; i++ {
 		if _, ok := ss.GetPending("s", fmt.Sprint("t", i)); !ok {
 			t.Fatalf("entry t%d lost", i)
+		}
+	}
+}
+
+func TestPendingLineRoundTrip(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 0, 0, 123456789, time.UTC)
+	full := Pending{
+		IntentID: "INT-001", AgentID: "agent-1", Tool: "Bash",
+		PreHash: map[string]string{"src/a.go": "sha256:aa", "gone": ""},
+		Scope:   map[string]string{"docs/x": "IGNORED"},
+		At:      at, Backstop: true,
+		Snapshot: map[string]string{"src/b.go": "12:345", "del": ""},
+		Reflog:   4096, Head: "abc", Tips: []string{"abc", "def"}, TipsKnown: true, Asked: true,
+		Guard: &guard.Snapshot{Head: "abc", HooksDir: ".git/hooks", LedgerSize: 77, LedgerTail: "ff",
+			Files: map[string]guard.File{".orchestration/config.yaml": {Kind: guard.Whole, FP: "1:2:644", Hash: "h", Kept: true}, "x": {Kind: guard.Cache}}},
+	}
+	for name, l := range map[string]pendingLine{
+		"full":             {ID: "toolu_01", Pending: full},
+		"empty":            {ID: "t", Pending: Pending{}},
+		"done":             {ID: "t", Done: true},
+		"hostile id":       {ID: "a b\n\"{}\"+ -", Pending: Pending{At: at}},
+		"zero-length maps": {ID: "t", Pending: Pending{PreHash: map[string]string{}, Tips: []string{}}},
+	} {
+		raw := l.marshal()
+		if bytes.Count(raw, []byte("\n")) != 1 || raw[len(raw)-1] != '\n' {
+			t.Errorf("%s: %q is not one line", name, raw)
+		}
+		got, ok := parsePendingLine(bytes.TrimSuffix(raw, []byte("\n")))
+		want := l
+		if len(want.PreHash) == 0 {
+			want.PreHash = nil // an empty map reads as none
+		}
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: parse(%q) = %+v, %v; want %+v", name, raw, got, ok, want)
+		}
+	}
+}
+
+// Lines of another form (the JSON lines of an older intenthook) and damaged
+// lines are skipped, never an entry.
+func TestPendingLineRejects(t *testing.T) {
+	good := bytes.TrimSuffix(pendingLine{ID: "t1", Pending: Pending{IntentID: "INT-1"}}.marshal(), []byte("\n"))
+	for _, line := range []string{
+		`{"id":"t1","intent_id":"INT-1","at":"2026-11-24T12:00:00Z"}`,
+		"",
+		"p2 ",
+		"p2 dDE",
+		"p2 dDE x",
+		"p2 dDE + !!!",
+		"p2 !! -",
+		"p2  -",
+		"p3 dDE -",
+		string(good[:len(good)-3]),
+		string(good) + "AAAA",
+	} {
+		if l, ok := parsePendingLine([]byte(line)); ok {
+			t.Errorf("parse(%q) = %+v, accepted", line, l)
 		}
 	}
 }
