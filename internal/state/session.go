@@ -439,22 +439,60 @@ func (ss Sessions) CountPending(now time.Time) map[string]int {
 }
 
 // The digests a session saw (on reads and on its own writes), per agent and
-// path, live in another append-only log, state/seen/<session key>.jsonl,
+// path, live in another append-only log, state/seen/<session key>.log,
 // for the same reason: a PostToolUse appends a line instead of rewriting the
 // session file. The newest line for an agent and path wins; the log is
-// compacted to one line per agent and path when it grows.
+// compacted to one line per agent and path when it grows. A line is
+// "s2 <path> <agent> <digest>", each in unpadded base64url (like the pending
+// log, no JSON to pay for).
 
 // seenCompactAt is the log size past which it is compacted.
 const seenCompactAt = 64 << 10
 
+// seenPrefix starts every line of the seen log.
+const seenPrefix = "s2 "
+
 type seenLine struct {
-	Agent string `json:"a,omitempty"`
-	Path  string `json:"p"`
-	Hash  string `json:"h"`
+	Agent, Path, Hash string
+}
+
+func (l seenLine) marshal() []byte {
+	out := []byte(seenPrefix)
+	for i, v := range []string{l.Path, l.Agent, l.Hash} {
+		if i > 0 {
+			out = append(out, ' ')
+		}
+		out = b64.AppendEncode(out, []byte(v))
+	}
+	return append(out, '\n')
+}
+
+// parseSeen reads one line (without its newline).
+func parseSeen(line []byte) (seenLine, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(seenPrefix))
+	if !ok {
+		return seenLine{}, false
+	}
+	fields := bytes.Split(rest, []byte(" "))
+	if len(fields) != 3 {
+		return seenLine{}, false
+	}
+	var vals [3]string
+	for i, f := range fields {
+		v, err := b64.DecodeString(string(f))
+		if err != nil {
+			return seenLine{}, false
+		}
+		vals[i] = string(v)
+	}
+	if vals[0] == "" {
+		return seenLine{}, false
+	}
+	return seenLine{Path: vals[0], Agent: vals[1], Hash: vals[2]}, true
 }
 
 func (ss Sessions) seenPath(session string) string {
-	return Path(ss.Root, "seen", SessionKey(session)+".jsonl")
+	return Path(ss.Root, "seen", SessionKey(session)+".log")
 }
 
 // RecordSeen remembers the digests agent saw, by root-relative path.
@@ -462,21 +500,12 @@ func (ss Sessions) RecordSeen(ctx context.Context, session, agent string, hashes
 	if len(hashes) == 0 {
 		return nil
 	}
-	paths := make([]string, 0, len(hashes))
-	for p := range hashes {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	var buf bytes.Buffer
-	for _, p := range paths {
-		line, err := json.Marshal(seenLine{Agent: agent, Path: p, Hash: hashes[p]})
-		if err != nil {
-			return err
-		}
-		buf.Write(append(line, '\n'))
+	var buf []byte
+	for _, p := range slices.Sorted(maps.Keys(hashes)) {
+		buf = append(buf, seenLine{Agent: agent, Path: p, Hash: hashes[p]}.marshal()...)
 	}
 	path := ss.seenPath(session)
-	if err := ss.appendLog(ctx, session, path, "seen", buf.Bytes()); err != nil {
+	if err := ss.appendLog(ctx, session, path, "seen", buf); err != nil {
 		return fmt.Errorf("record seen files: %w", err)
 	}
 	if st, err := os.Stat(path); err == nil && st.Size() > seenCompactAt {
@@ -489,36 +518,22 @@ func (ss Sessions) RecordSeen(ctx context.Context, session, agent string, hashes
 // from its end and decodes only the lines that name rel.
 func (ss Sessions) SeenHash(session, agent, rel string) (string, bool) {
 	data, err := os.ReadFile(ss.seenPath(session))
-	if err != nil {
+	if err != nil || rel == "" {
 		return "", false
 	}
-	name, _ := json.Marshal(rel)
-	needle := append([]byte(`"p":`), name...)
+	needle := []byte(seenPrefix + b64.EncodeToString([]byte(rel)) + " ")
 	for len(data) > 0 {
 		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
-		line := data[i:]
+		line := bytes.TrimSuffix(data[i:], []byte("\n"))
 		data = data[:i]
-		if !bytes.Contains(line, needle) {
+		if !bytes.HasPrefix(line, needle) {
 			continue
 		}
-		if l, ok := parseSeen(line); ok && l.Path == rel && l.Agent == agent {
+		if l, ok := parseSeen(line); ok && l.Agent == agent {
 			return l.Hash, true
 		}
 	}
 	return "", false
-}
-
-// parseSeen reads a seen line through generic JSON values: a first decode
-// of a struct type costs a new process more than the whole lookup.
-func parseSeen(line []byte) (seenLine, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil {
-		return seenLine{}, false
-	}
-	var l seenLine
-	_ = json.Unmarshal(m["a"], &l.Agent)
-	ok := json.Unmarshal(m["p"], &l.Path) == nil && json.Unmarshal(m["h"], &l.Hash) == nil
-	return l, ok
 }
 
 // compactSeen keeps the newest line per agent and path.
@@ -536,16 +551,16 @@ func (ss Sessions) compactSeen(ctx context.Context, session string) error {
 	type key struct{ agent, path string }
 	newest := map[key]int{}
 	lines := bytes.Split(data, []byte("\n"))
+	parsed := make([]seenLine, len(lines))
 	for i, raw := range lines {
-		var l seenLine
-		if json.Unmarshal(raw, &l) == nil {
+		if l, ok := parseSeen(raw); ok {
+			parsed[i] = l
 			newest[key{l.Agent, l.Path}] = i
 		}
 	}
 	var out []byte
 	for i, raw := range lines {
-		var l seenLine
-		if json.Unmarshal(raw, &l) == nil && newest[key{l.Agent, l.Path}] == i {
+		if l := parsed[i]; l.Path != "" && newest[key{l.Agent, l.Path}] == i {
 			out = append(append(out, raw...), '\n')
 		}
 	}

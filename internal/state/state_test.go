@@ -339,3 +339,50 @@ func TestPendingLineRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestSeenLog(t *testing.T) {
+	root := t.TempDir()
+	ss := Sessions{Root: root, Timeout: time.Second}
+	ctx := context.Background()
+	odd := "dir with space/new\nline \"q\".go"
+	if err := ss.RecordSeen(ctx, "s1", "", map[string]string{"a.go": "sha256:1", odd: "sha256:2", "gone.go": ""}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.RecordSeen(ctx, "s1", "sub", map[string]string{"a.go": "sha256:3"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.RecordSeen(ctx, "s1", "", map[string]string{"a.go": "sha256:4"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		agent, rel, want string
+		ok               bool
+	}{
+		{"", "a.go", "sha256:4", true}, // the newest line wins
+		{"sub", "a.go", "sha256:3", true},
+		{"", odd, "sha256:2", true},
+		{"", "gone.go", "", true},
+		{"", "b.go", "", false},
+		{"other", "a.go", "", false},
+		{"", "", "", false},
+	} {
+		if got, ok := ss.SeenHash("s1", tt.agent, tt.rel); got != tt.want || ok != tt.ok {
+			t.Errorf("SeenHash(%q, %q) = %q, %v; want %q, %v", tt.agent, tt.rel, got, ok, tt.want, tt.ok)
+		}
+	}
+	if err := ss.compactSeen(ctx, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(ss.seenPath("s1"))
+	if n := bytes.Count(data, []byte("\n")); n != 4 {
+		t.Errorf("compacted log has %d lines, want 4 (one per agent and path):\n%s", n, data)
+	}
+	if got, _ := ss.SeenHash("s1", "", "a.go"); got != "sha256:4" {
+		t.Errorf("after compaction SeenHash = %q", got)
+	}
+	for _, line := range []string{`{"p":"a.go","h":"x"}`, "s2 YS5nbw", "s2 YS5nbw  x y", "s2  YQ YQ", "s2 !! YQ YQ"} {
+		if l, ok := parseSeen([]byte(line)); ok {
+			t.Errorf("parseSeen(%q) = %+v, accepted", line, l)
+		}
+	}
+}
