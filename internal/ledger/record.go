@@ -9,7 +9,6 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -181,13 +180,7 @@ func (r *Record) Touches(path string) bool {
 // MarshalLine encodes the record as one ledger line, without the newline and
 // without fitting it to MaxLine (Append does that).
 func (r *Record) MarshalLine() ([]byte, error) {
-	c := *r
-	c.Files = withEmptySlices(r.Files)
-	b, err := encodeJSON(&c)
-	if err != nil {
-		return nil, fmt.Errorf("encode record %s: %w", r.ID, err)
-	}
-	return b, nil
+	return r.appendLine(make([]byte, 0, 1024)), nil
 }
 
 // encodeJSON is json.Marshal without HTML escaping and without the newline.
@@ -199,42 +192,6 @@ func encodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// withEmptySlices returns files with nil conversation and range lists made
-// empty, because the schema wants arrays there, never null; it copies only
-// when something has to change, so the caller's record is left alone.
-func withEmptySlices(files []File) []File {
-	if files == nil {
-		return []File{}
-	}
-	clean := true
-	for _, f := range files {
-		if f.Conversations == nil {
-			clean = false
-		}
-		for _, c := range f.Conversations {
-			if c.Ranges == nil {
-				clean = false
-			}
-		}
-	}
-	if clean {
-		return files
-	}
-	out := make([]File, len(files))
-	for i, f := range files {
-		convs := make([]Conversation, len(f.Conversations))
-		copy(convs, f.Conversations)
-		for j := range convs {
-			if convs[j].Ranges == nil {
-				convs[j].Ranges = []Range{}
-			}
-		}
-		f.Conversations = convs
-		out[i] = f
-	}
-	return out
 }
 
 // FileURL turns a local path (a transcript) into a percent-encoded file://

@@ -1,0 +1,244 @@
+package ledger
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// appendLine appends r as encoding/json would (HTML left unescaped), field
+// by field: a hook process that marshals a Record through reflection pays
+// more for the encoder's first use than for the rest of its append.
+// TestAppendLineMatchesJSON holds the two to the same bytes; a field added to
+// Record must be added here.
+func (r *Record) appendLine(b []byte) []byte {
+	b = append(b, `{"version":`...)
+	b = appendString(b, r.Version)
+	b = append(b, `,"id":`...)
+	b = appendString(b, r.ID)
+	b = append(b, `,"timestamp":`...)
+	b = appendString(b, r.Timestamp)
+	if v := r.VCS; v != nil {
+		b = append(b, `,"vcs":{"type":`...)
+		b = appendString(b, v.Type)
+		b = append(b, `,"revision":`...)
+		b = appendString(b, v.Revision)
+		b = append(b, '}')
+	}
+	if t := r.Tool; t != nil {
+		b = append(b, `,"tool":{"name":`...)
+		b = appendString(b, t.Name)
+		b = append(b, `,"version":`...)
+		b = appendString(b, t.Version)
+		b = append(b, '}')
+	}
+	b = append(b, `,"files":[`...) // never null
+	for i, f := range r.Files {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = f.appendJSON(b)
+	}
+	b = append(b, `],"metadata":{"dev.intenthook":`...)
+	b = r.Metadata.Intenthook.appendJSON(b)
+	return append(b, "}}"...)
+}
+
+func (f *File) appendJSON(b []byte) []byte {
+	b = append(b, `{"path":`...)
+	b = appendString(b, f.Path)
+	b = append(b, `,"conversations":[`...)
+	for i, c := range f.Conversations {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		first := true
+		if c.URL != "" {
+			b = append(b, `"url":`...)
+			b = appendString(b, c.URL)
+			first = false
+		}
+		if p := c.Contributor; p != nil {
+			b = appendComma(b, &first)
+			b = append(b, `"contributor":{"type":`...)
+			b = appendString(b, p.Type)
+			if p.ModelID != "" {
+				b = append(b, `,"model_id":`...)
+				b = appendString(b, p.ModelID)
+			}
+			b = append(b, '}')
+		}
+		b = appendComma(b, &first)
+		b = append(b, `"ranges":[`...)
+		for j, rg := range c.Ranges {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"start_line":`...)
+			b = strconv.AppendInt(b, int64(rg.StartLine), 10)
+			b = append(b, `,"end_line":`...)
+			b = strconv.AppendInt(b, int64(rg.EndLine), 10)
+			if rg.ContentHash != "" {
+				b = append(b, `,"content_hash":`...)
+				b = appendString(b, rg.ContentHash)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+		if len(c.Related) > 0 {
+			b = append(b, `,"related":[`...)
+			for j, rel := range c.Related {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"type":`...)
+				b = appendString(b, rel.Type)
+				b = append(b, `,"url":`...)
+				b = appendString(b, rel.URL)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...)
+}
+
+func (m *Meta) appendJSON(b []byte) []byte {
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendInt(b, m.Seq, 10)
+	b = appendNull(b, "prev", m.Prev)
+	b = appendField(b, "event", m.Event)
+	b = appendNull(b, "intent_id", m.IntentID)
+	b = appendField(b, "session_id", m.SessionID)
+	b = appendNull(b, "agent_id", m.AgentID)
+	b = appendField(b, "tool_name", m.ToolName)
+	b = appendField(b, "tool_use_id", m.ToolUseID)
+	b = appendField(b, "mutation_class", m.MutationClass)
+	b = appendNull(b, "pre_hash", m.PreHash)
+	b = appendNull(b, "post_hash", m.PostHash)
+	b = appendField(b, "scope_validation", m.ScopeValidation)
+	b = appendField(b, "decision", m.Decision)
+	b = appendNull(b, "code", m.Code)
+	b = append(b, `,"success":`...)
+	b = strconv.AppendBool(b, m.Success)
+	b = appendNull(b, "error", m.Error)
+	if m.Format != 0 {
+		b = append(b, `,"format":`...)
+		b = strconv.AppendInt(b, int64(m.Format), 10)
+	}
+	b = appendOmit(b, "command", m.Command)
+	b = appendOmit(b, "command_hash", m.CommandHash)
+	b = appendOmit(b, "error_hash", m.ErrorHash)
+	b = appendList(b, "redacted", m.Redacted)
+	b = appendList(b, "paths", m.Paths)
+	b = appendOmit(b, "reason", m.Reason)
+	b = appendOmit(b, "from", m.From)
+	b = appendOmit(b, "to", m.To)
+	b = appendOmit(b, "fragment", m.Fragment)
+	b = appendList(b, "cut", m.Cut)
+	b = appendOmit(b, "agent_type", m.AgentType)
+	return append(b, '}')
+}
+
+func appendComma(b []byte, first *bool) []byte {
+	if !*first {
+		b = append(b, ',')
+	}
+	*first = false
+	return b
+}
+
+// appendField appends ,"key":"value".
+func appendField(b []byte, key, value string) []byte {
+	b = append(append(append(b, `,"`...), key...), `":`...)
+	return appendString(b, value)
+}
+
+// appendNull appends the field, null when empty (NullString).
+func appendNull(b []byte, key string, value NullString) []byte {
+	if value == "" {
+		return append(append(append(b, `,"`...), key...), `":null`...)
+	}
+	return appendField(b, key, string(value))
+}
+
+// appendOmit appends the field unless it is empty (omitempty).
+func appendOmit(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	return appendField(b, key, value)
+}
+
+// appendList appends a list of strings unless it is empty (omitempty).
+func appendList(b []byte, key string, values []string) []byte {
+	if len(values) == 0 {
+		return b
+	}
+	b = append(append(append(b, `,"`...), key...), `":[`...)
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, v)
+	}
+	return append(b, ']')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string the way encoding/json does with
+// HTML escaping off: quote and backslash escaped, the control characters
+// as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, and U+2028 and
+// U+2029 escaped.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
