@@ -309,25 +309,68 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 	if toolUseID == "" {
 		return Pending{}, false
 	}
-	data, err := os.ReadFile(ss.pendingPath(session))
-	if err != nil {
+	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	line, ok := newestLine(ss.pendingPath(session), needle)
+	if !ok {
 		return Pending{}, false
 	}
-	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	l, ok := parsePendingLine(line)
+	if !ok || l.Done {
+		return Pending{}, false
+	}
+	return l.Pending, true
+}
+
+// tailRead is how much of a log newestLine reads first: the entry a
+// PostToolUse looks for is almost always among the newest lines, and the
+// log may be many times larger before it is compacted.
+const tailRead = 8 << 10
+
+// newestLine returns the newest line of the log at path that starts with
+// prefix, without its newline. It reads the log's last tailRead bytes
+// first, and the rest only when none of their lines starts with prefix.
+func newestLine(path string, prefix []byte) ([]byte, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	size := st.Size()
+	for from := max(size-tailRead, 0); ; from = 0 {
+		buf := make([]byte, size-from)
+		n, err := f.ReadAt(buf, from)
+		if err != nil && n < len(buf) {
+			return nil, false
+		}
+		if from > 0 {
+			// The first bytes may end a line that starts before them.
+			i := bytes.IndexByte(buf, '\n')
+			buf = buf[i+1:]
+		}
+		if line, ok := lastWithPrefix(buf, prefix); ok {
+			return line, true
+		}
+		if from == 0 {
+			return nil, false
+		}
+	}
+}
+
+// lastWithPrefix returns the last line of data that starts with prefix.
+func lastWithPrefix(data, prefix []byte) ([]byte, bool) {
 	for len(data) > 0 {
 		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
 		line := bytes.TrimSuffix(data[i:], []byte("\n"))
 		data = data[:i]
-		if !bytes.HasPrefix(line, needle) {
-			continue
+		if bytes.HasPrefix(line, prefix) {
+			return line, true
 		}
-		l, ok := parsePendingLine(line)
-		if !ok || l.Done {
-			return Pending{}, false
-		}
-		return l.Pending, true
 	}
-	return Pending{}, false
+	return nil, false
 }
 
 // compactPending drops recorded entries and entries older than PendingTTL
@@ -517,23 +560,18 @@ func (ss Sessions) RecordSeen(ctx context.Context, session, agent string, hashes
 // SeenHash returns the digest agent last saw for rel. It reads the log
 // from its end and decodes only the lines that name rel.
 func (ss Sessions) SeenHash(session, agent, rel string) (string, bool) {
-	data, err := os.ReadFile(ss.seenPath(session))
-	if err != nil || rel == "" {
+	if rel == "" {
 		return "", false
 	}
-	needle := []byte(seenPrefix + b64.EncodeToString([]byte(rel)) + " ")
-	for len(data) > 0 {
-		i := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
-		line := bytes.TrimSuffix(data[i:], []byte("\n"))
-		data = data[:i]
-		if !bytes.HasPrefix(line, needle) {
-			continue
-		}
-		if l, ok := parseSeen(line); ok && l.Agent == agent {
-			return l.Hash, true
-		}
+	prefix := seenPrefix + b64.EncodeToString([]byte(rel)) + " "
+	// The agent is part of the prefix: the newest line for this agent and
+	// path, not the newest for the path.
+	line, ok := newestLine(ss.seenPath(session), []byte(prefix+b64.EncodeToString([]byte(agent))+" "))
+	if !ok {
+		return "", false
 	}
-	return "", false
+	l, ok := parseSeen(line)
+	return l.Hash, ok
 }
 
 // compactSeen keeps the newest line per agent and path.

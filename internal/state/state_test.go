@@ -386,3 +386,38 @@ func TestSeenLog(t *testing.T) {
 		}
 	}
 }
+
+// newestLine reads the log's tail first and the rest only when it must: an
+// entry far from the end, and the one cut by the tail's first byte, are
+// found; the newest of several lines with the prefix wins.
+func TestNewestLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log")
+	var data []byte
+	for i := range 2000 {
+		data = fmt.Appendf(data, "k%04d v%d\n", i%1000, i)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := len(data) - tailRead
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	cut := string(data[start : start+bytes.IndexByte(data[start:], '\n')])
+	if start == at {
+		t.Fatal("the tail starts at a line; the test wants one cut")
+	}
+	key, _, _ := strings.Cut(cut, " ")
+	for _, tt := range []struct{ prefix, want string }{
+		{"k0999 ", "k0999 v1999"}, // the newest line
+		{"k0000 ", "k0000 v1000"}, // newest of two, far from the end
+		{key + " ", cut},          // the line the tail cuts
+		{"nothing ", ""},
+	} {
+		got, ok := newestLine(path, []byte(tt.prefix))
+		if string(got) != tt.want || ok != (tt.want != "") {
+			t.Errorf("newestLine(%q) = %q, %v; want %q", tt.prefix, got, ok, tt.want)
+		}
+	}
+	if _, ok := newestLine(filepath.Join(t.TempDir(), "absent"), []byte("k")); ok {
+		t.Error("an absent log has a line")
+	}
+}
