@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/state"
@@ -47,8 +48,8 @@ const cacheHead = 8 << 10
 // cannot be read or written only costs a parse.
 func LoadCached(root, path string) (*Catalog, error) {
 	cachePath := state.Path(root, cacheName)
-	if mapped, ok := mapCatalog(path); ok {
-		if key, ok := digestMapped(mapped); ok {
+	if mapped, st, ok := mapCatalog(path); ok {
+		if key, ok := mappedKey(root, mapped, st); ok {
 			if c, ok := readCache(cachePath, key); ok {
 				c.source, c.cachePath = mapped, cachePath
 				return c, nil
@@ -72,6 +73,47 @@ func LoadCached(root, path string) (*Catalog, error) {
 	}
 	writeCache(root, cachePath, key, c)
 	return c, nil
+}
+
+// Hashing a large catalog is most of what a cache hit costs, so the
+// digest is remembered in state/catalog.stat against the file's
+// fingerprint, once the file has settled: a hit whose fingerprint matches
+// skips the hash. A forged catalog.stat can name only a cache whose intents
+// agree with the catalog's text (decode checks each), as a forged cache can.
+
+const statName = "catalog.stat"
+
+// settleTime is how old a catalog's change time must be before its
+// fingerprint stands for its content: a write within the same clock tick
+// as the one fingerprinted would leave the times unchanged. (A variable for
+// the tests.)
+var settleTime = 2 * time.Second
+
+// fingerprintFrom is the catalog size from which the fingerprint is used:
+// below it, hashing costs less than reading catalog.stat.
+const fingerprintFrom = 16 << 10
+
+// mappedKey returns the digest of the mapped catalog, from catalog.stat when
+// the fingerprint there is the file's, else by hashing it (and remembering
+// it when the file has settled).
+func mappedKey(root string, mapped []byte, st os.FileInfo) (string, bool) {
+	if st.Size() < fingerprintFrom {
+		return digestMapped(mapped)
+	}
+	fp, changed := fingerprint(st)
+	statPath := state.Path(root, statName)
+	if fp != "" {
+		if data, err := os.ReadFile(statPath); err == nil {
+			if key, ok := strings.CutPrefix(string(data), fp+" "); ok && len(key) == 64 {
+				return key, true
+			}
+		}
+	}
+	key, ok := digestMapped(mapped)
+	if ok && fp != "" && time.Since(changed) > settleTime && state.Ensure(root) == nil {
+		_ = state.WriteFile(statPath, []byte(fp+" "+key), 0o644, false)
+	}
+	return key, ok
 }
 
 func digestOf(data []byte) string {

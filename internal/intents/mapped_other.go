@@ -2,5 +2,7 @@
 
 package intents
 
+import "os"
+
 // mapCatalog maps nothing here: the catalog is read.
-func mapCatalog(string) ([]byte, bool) { return nil, false }
+func mapCatalog(string) ([]byte, os.FileInfo, bool) { return nil, nil, false }

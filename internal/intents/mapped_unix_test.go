@@ -17,7 +17,7 @@ func TestMappedCatalogTruncated(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, ok := mapCatalog(path)
+	data, _, ok := mapCatalog(path)
 	if !ok || string(data) != text {
 		t.Fatalf("mapCatalog = %d bytes, %v; want the file", len(data), ok)
 	}
