@@ -128,6 +128,14 @@ func (c *Config) withEnv(getenv func(string) string) *Config {
 func (c *Config) Closed() bool { return c.FailMode == "closed" }
 
 func (c *Config) parse(data []byte) error {
+	if fastParse(data, c) {
+		return nil
+	}
+	return c.parseYAML(data)
+}
+
+// parseYAML reads settings with yaml.v3: whatever fastParse leaves.
+func (c *Config) parseYAML(data []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return err

@@ -1,0 +1,189 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// agrees checks fastParse against yaml.v3 on text: when the subset reads
+// it, the settings (warnings included) must be yaml.v3's. It returns
+// whether the subset read it.
+func agrees(t *testing.T, text string) bool {
+	t.Helper()
+	fast, full := Default(), Default()
+	ok := fastParse([]byte(text), fast)
+	err := full.parseYAML([]byte(text))
+	if !ok {
+		return false
+	}
+	if err != nil {
+		t.Errorf("the subset read what yaml.v3 refuses (%v):\n%s", err, text)
+		return true
+	}
+	if !reflect.DeepEqual(fast, full) {
+		t.Errorf("the subset read\n%s\nas  %+v\nnot %+v", text, fast, full)
+	}
+	return true
+}
+
+func TestFastParseAgrees(t *testing.T) {
+	tests := []struct {
+		text string
+		fast bool // the subset reads it (else yaml.v3 does)
+	}{
+		{"", true},
+		{"# only a comment\n\n", true},
+		{"fail_mode: closed\n", true},
+		{"fail_mode: closed # trailing comment\nstale_check: false\n", true},
+		{"outside_allow: []\n", true},
+		{"outside_allow: [\"/tmp/**\", '$TMPDIR/**', src/gen/**]\n", true},
+		{"protected_paths:\n  - secrets/**\n  - \"**/*.pem\"\n", true},
+		{"shell: {destructive: deny, opaque: allow, backstop: false}\n", true},
+		{"shell:\n  destructive: deny\n  extra: ignored\n", true},
+		{"tools:\n  mcp__db__query: read\n  Deploy: shell\n", true},
+		{"lock_timeout: 300ms\nlessons_max: 20\ncontext_budget_bytes: 4000\n", true},
+		{"loop: {repeats: 3, window: 10m, action: deny}\n", true},
+		{"roles:\n  main: {tools: [read, write, shell, select]}\n  Explore: {tools: [read]}\n  reviewer:\n    tools: [read, shell]\n    intents: [INT-002]\n", true},
+		{"roles: {}\ntools: {}\n", true},
+		{"ledger: {fsync: true, shell: all}\n", true},
+		{"lessons_file: .orchestration/LESSONS.md\n", true},
+		{"fail_mod: closed\ngovernance: on\n", true}, // unknown: warnings
+		{"\n\nfail_mode: open\n\n\nfoo: bar\n", true},
+		{"exclusive_intents: true\nprotect_governance_files: false\noutside_workspace: allow\n", true},
+		// Left to yaml.v3.
+		{"fail_mode: \"clo\\\"sed\"\n", false},
+		{"fail_mode: yes\n", false},
+		{"stale_check: yes\n", false},
+		{"stale_check: True\n", false},
+		{"lessons_max: 0x10\n", false},
+		{"lessons_max: +5\n", false},
+		{"lessons_max: 007\n", false},
+		{"lock_timeout: 1.5s\n", false},
+		{"lock_timeout: 5\n", false},
+		{"fail_mode:\n", false},
+		{"fail_mode: ~\n", false},
+		{"fail_mode: &a closed\n", false},
+		{"outside_allow: [*.tmp]\n", false},
+		{"outside_allow:\n- a\n", false},
+		{"fail_mode: open\nfail_mode: closed\n", false},
+		{"fail_mode: |\n  closed\n", false},
+		{"fail_mode: open\n  closed\n", false},
+		{"---\nfail_mode: open\n", false},
+		{"\tfail_mode: open\n", false},
+		{"fail_mode: open\r\n", false},
+		{"- a\n- b\n", false},
+		{"just a scalar\n", false},
+		{"shell: deny\n", false},
+		{"roles:\n  main: [read]\n", false},
+		{"outside_allow: [a, b,]\n", false},
+		{"outside_allow: [a, [b]]\n", false},
+		{"fail_mode: it's\n", false},
+		{"fail_mode: 'it''s'\n", false},
+		{"tools: {true: read}\n", false},
+		{"  fail_mode: open\n", false},
+		{"lessons_file: a: b\n", false},
+		{"lessons_file: '#x' y\n", false},
+	}
+	for _, tt := range tests {
+		if got := agrees(t, tt.text); got != tt.fast {
+			t.Errorf("fastParse read it: %v, want %v:\n%s", got, tt.fast, tt.text)
+		}
+	}
+}
+
+// Every config.yaml in the testscripts, as users write them.
+func TestFastParseAgreesOnScripts(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/script/*.txtar")
+	read := 0
+	for _, name := range files {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, "config.yaml") {
+				if agrees(t, string(f.Data)) {
+					read++
+				}
+			}
+		}
+	}
+	if read == 0 {
+		t.Error("the subset read none of the scripts' settings")
+	}
+}
+
+// Random settings in the subset's shapes and just outside them.
+func TestFastParseAgreesRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	scalars := []string{"ask", "deny", "allow", "open", "closed", "all", "changes", "read", "write", "shell", "/tmp/**",
+		"$TMPDIR/**", "src/**", ".orchestration/x.md", "a b", "a:b", "x#y", "true", "false", "yes", "no", "0", "7", "007",
+		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
+		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
+	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "repeats", "window", "action", "tools", "intents", "main", "Explore", "x"}
+	var value func(depth int, indent string) string
+	value = func(depth int, indent string) string {
+		switch k := rng.IntN(8); {
+		case k < 3 || depth > 1:
+			return " " + scalars[rng.IntN(len(scalars))]
+		case k == 3:
+			var items []string
+			for range rng.IntN(4) {
+				items = append(items, scalars[rng.IntN(len(scalars))])
+			}
+			return " [" + strings.Join(items, ", ") + "]"
+		case k == 4:
+			var b strings.Builder
+			for range 1 + rng.IntN(3) {
+				fmt.Fprintf(&b, "\n%s  - %s", indent, scalars[rng.IntN(len(scalars))])
+			}
+			return b.String()
+		case k == 5:
+			var items []string
+			for range rng.IntN(3) {
+				items = append(items, subKeys[rng.IntN(len(subKeys))]+":"+value(depth+1, indent))
+			}
+			return " {" + strings.Join(items, ", ") + "}"
+		default:
+			var b strings.Builder
+			for range 1 + rng.IntN(3) {
+				fmt.Fprintf(&b, "\n%s  %s:%s", indent, subKeys[rng.IntN(len(subKeys))], value(depth+1, indent+"  "))
+			}
+			return b.String()
+		}
+	}
+	read := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(5) {
+			if rng.IntN(6) == 0 {
+				b.WriteString("# a comment\n")
+			}
+			fmt.Fprintf(&b, "%s:%s", keys[rng.IntN(len(keys))], value(0, ""))
+			if rng.IntN(6) == 0 {
+				b.WriteString(" # trailing")
+			}
+			b.WriteString("\n")
+		}
+		if agrees(t, b.String()) {
+			read++
+		}
+	}
+	if read < 500 {
+		t.Errorf("the subset read only %d of 20000 random settings", read)
+	}
+	t.Logf("the subset read %d of 20000", read)
+}
+
+func knownKeys() []string {
+	return slices.Sorted(maps.Keys(known))
+}
