@@ -332,20 +332,36 @@ func readTip(r *os.File) (t tail, fragment []byte, err error) {
 	}
 	t.Hash = digest.Bytes(line)
 	// A last line that does not parse (or an old line without seq) counts as
-	// seq 0: the chain goes on from its hash, and verify reports it.
-	var chain struct {
-		ID       string `json:"id"`
-		Metadata struct {
-			Intenthook struct {
-				Seq int64 `json:"seq"`
-			} `json:"dev.intenthook"`
-		} `json:"metadata"`
+	// seq 0: the chain goes on from its hash, and verify reports it. Both
+	// fields are read in place from a line of intenthook's own shape: a
+	// record type decoded through reflection costs a hook more than the
+	// rest of its append.
+	if c, err := chainFields(line); err == nil && c.Metadata.Intenthook.Seq != nil {
+		t.Seq = *c.Metadata.Intenthook.Seq
 	}
-	if json.Unmarshal(line, &chain) == nil {
-		t.Seq = chain.Metadata.Intenthook.Seq
-		t.id = chain.ID
-	}
+	t.id = recordID(line)
 	return t, fragment, nil
+}
+
+// recordID returns a line's id, read in place from intenthook's own shape
+// ({"version":"…","id":"…",…, the key once in any case: decoders match keys
+// without case and take the last), else decoded.
+func recordID(line []byte) string {
+	if rest, ok := bytes.CutPrefix(line, []byte(`{"version":"`)); ok {
+		if i := bytes.IndexByte(rest, '"'); i >= 0 {
+			if rest, ok = bytes.CutPrefix(rest[i+1:], []byte(`,"id":"`)); ok {
+				end := bytes.IndexByte(rest, '"')
+				if end >= 0 && bytes.IndexByte(rest[:end], '\\') < 0 && bytes.Count(bytes.ToLower(line), []byte(`"id":`)) == 1 {
+					return string(rest[:end])
+				}
+			}
+		}
+	}
+	var r struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(line, &r)
+	return r.ID
 }
 
 // lineStart returns the offset just after the last '\n' before end (0 when

@@ -139,3 +139,28 @@ func TestAppendLineMatchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// recordID reads intenthook's own lines in place and agrees with a
+// decoder on every line, its own or not.
+func TestRecordID(t *testing.T) {
+	own, _ := (&Record{Version: SpecVersion, ID: "0199abcd-id", Metadata: Metadata{Intenthook: Meta{Seq: 4}}}).MarshalLine()
+	for _, line := range []string{
+		string(own),
+		`{"version":"0.1.0","id":"a","ID":"b"}`,
+		`{"version":"0.1.0","id":"a","metadata":{"Id":"c"}}`,
+		`{"version":"0.1.0","id":"a\"b"}`,
+		`{"version":"0.1.0","id":"a\u0062"}`,
+		`{"id":"first","version":"0.1.0"}`,
+		`{"version":"0.1.0","id":"a","id":"b"}`,
+		`not json`,
+		``,
+	} {
+		var want struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal([]byte(line), &want)
+		if got := recordID([]byte(line)); got != want.ID {
+			t.Errorf("recordID(%s) = %q, want %q", line, got, want.ID)
+		}
+	}
+}
