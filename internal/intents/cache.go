@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/state"
@@ -223,10 +224,10 @@ func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete 
 		}
 		quoted, rest, _ := bytes.Cut(l, []byte(" "))
 		off, length, _ := bytes.Cut(rest, []byte(" "))
-		id, err := strconv.Unquote(string(quoted))
-		o, err2 := strconv.ParseInt(string(off), 10, 64)
-		ln, err3 := strconv.ParseInt(string(length), 10, 64)
-		if err != nil || err2 != nil || err3 != nil {
+		id, ok := unquoteID(quoted)
+		o, ok2 := atoi(off)
+		ln, ok3 := atoi(length)
+		if !ok || !ok2 || !ok3 {
 			return nil, true
 		}
 		c.ids[i], c.at[i] = id, [2]int64{o, ln}
@@ -235,6 +236,31 @@ func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete 
 		c.at[i][0] += int64(pos)
 	}
 	return c, true
+}
+
+// unquoteID reads an id the index wrote with strconv.Quote: most need no
+// unquoting, and a hook reads every id of the index.
+func unquoteID(q []byte) (string, bool) {
+	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && bytes.IndexByte(q[1:len(q)-1], '\\') < 0 && bytes.IndexByte(q[1:len(q)-1], '"') < 0 && utf8.Valid(q) {
+		return string(q[1 : len(q)-1]), true
+	}
+	id, err := strconv.Unquote(string(q))
+	return id, err == nil
+}
+
+// atoi reads a non-negative decimal of the index.
+func atoi(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // decode turns cached intent i into an Intent, once.
