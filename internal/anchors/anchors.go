@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -80,7 +81,7 @@ func appendLine(root string, line []byte) error {
 	if err := state.Ensure(root); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(state.Path(root, indexName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := osfile.OpenFile(state.Path(root, indexName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
@@ -144,7 +145,7 @@ func fromRecord(r *ledger.Record) (Anchor, bool) {
 }
 
 func readIndex(root string) []Anchor {
-	f, err := os.Open(state.Path(root, indexName))
+	f, err := osfile.Open(state.Path(root, indexName))
 	if errors.Is(err, fs.ErrNotExist) || err != nil {
 		return nil
 	}

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/intenthook/intenthook/internal/loop"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/roles"
 )
 
@@ -100,7 +100,7 @@ var known = map[string]bool{
 // INTENTHOOK_FAIL_MODE from getenv. A missing file is the defaults.
 func Load(root string, getenv func(string) string) (*Config, error) {
 	c := Default()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(File)))
+	data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(File)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

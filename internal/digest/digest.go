@@ -8,7 +8,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // Prefix starts every digest string.
@@ -26,7 +27,7 @@ func String(s string) string { return Bytes([]byte(s)) }
 // File returns the digest of the file at path, or "" when it does not exist.
 // A directory or other non-regular file is not content: it also gives "".
 func File(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

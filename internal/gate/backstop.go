@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/workspace"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -340,7 +341,7 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 				// held before the command is not known, only whether it was
 				// there.
 				c := change{rel: rel, post: h, scope: ScopePass}
-				c.content, _ = os.ReadFile(filepath.Join(g.Root, filepath.FromSlash(rel)))
+				c.content, _ = osfile.ReadFile(filepath.Join(g.Root, filepath.FromSlash(rel)))
 				c.class = classify(false, rel, preMark(after[rel], pending.Snapshot[rel]), c.post, false, false, "")
 				inScope = append(inScope, c)
 				continue

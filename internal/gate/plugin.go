@@ -3,10 +3,10 @@ package gate
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"strconv"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -47,7 +47,7 @@ func (g *Gate) leftToPlugin() bool {
 	if g.call.Plugin == "" {
 		return false
 	}
-	data, err := os.ReadFile(g.pluginMarker(g.call.Agent, g.call.Plugin))
+	data, err := osfile.ReadFile(g.pluginMarker(g.call.Agent, g.call.Plugin))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			g.note(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intentmap"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -95,7 +96,7 @@ func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, e
 	if c.scope == "" {
 		c.scope = g.scopeOf(res.Rel, pending.IntentID)
 	}
-	content, err := os.ReadFile(res.Abs)
+	content, err := osfile.ReadFile(res.Abs)
 	switch {
 	case err == nil:
 		c.content, c.post = content, digest.Bytes(content)

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -31,7 +31,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
 		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope[rel], ScopePass)}
-		if content, err := os.ReadFile(abs); err == nil {
+		if content, err := osfile.ReadFile(abs); err == nil {
 			c.content, c.post = content, digest.Bytes(content)
 		}
 		if c.post == c.pre {

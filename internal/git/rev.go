@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // maxSymrefDepth bounds chains of symbolic refs (git itself stops at 5), so a
@@ -29,7 +31,7 @@ func Revision(root string) string {
 		return ""
 	}
 	commonDir := readCommonDir(gitDir)
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := osfile.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return ""
 	}
@@ -68,7 +70,7 @@ func findGitDir(root string) (string, bool) {
 // readGitFile reads a "gitdir: <path>" link; a relative path is relative to
 // the directory holding the link.
 func readGitFile(path string) (string, bool) {
-	b, err := os.ReadFile(path)
+	b, err := osfile.ReadFile(path)
 	if err != nil {
 		return "", false
 	}
@@ -90,7 +92,7 @@ func readGitFile(path string) (string, bool) {
 // worktree's gitdir names it in its commondir file; otherwise it is the
 // gitdir itself.
 func readCommonDir(gitDir string) string {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := osfile.ReadFile(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}
@@ -127,7 +129,7 @@ func resolve(gitDir, commonDir, content string, depth int) string {
 		dirs = append(dirs, commonDir)
 	}
 	for _, dir := range dirs {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		b, err := osfile.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err == nil {
 			return resolve(gitDir, commonDir, strings.TrimSpace(string(b)), depth+1)
 		}
@@ -138,7 +140,7 @@ func resolve(gitDir, commonDir, content string, depth int) string {
 // packedRef looks name up in packed-refs: "<hex> <refname>" lines, skipping
 // the "#" header and the "^<hex>" peeled values of annotated tags.
 func packedRef(commonDir, name string) string {
-	f, err := os.Open(filepath.Join(commonDir, "packed-refs"))
+	f, err := osfile.Open(filepath.Join(commonDir, "packed-refs"))
 	if err != nil {
 		return ""
 	}
@@ -205,7 +207,7 @@ func Top(dir string) (top, gitDir string, ok bool) {
 // git's built-in file system monitor (core.fsmonitor = true). Any other
 // value names a program to run, which intenthook never lets git start.
 func BuiltinFSMonitor(gitDir string) bool {
-	data, err := os.ReadFile(filepath.Join(readCommonDir(gitDir), "config"))
+	data, err := osfile.ReadFile(filepath.Join(readCommonDir(gitDir), "config"))
 	if err != nil {
 		return false
 	}
@@ -239,7 +241,7 @@ func HeadRef(root string) string {
 	if !ok {
 		return ""
 	}
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := osfile.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return ""
 	}
@@ -262,7 +264,7 @@ func ConfigAndHooks(root string) (config, hooks string) {
 	common := readCommonDir(gitDir)
 	config = filepath.Join(common, "config")
 	hooks = filepath.Join(common, "hooks")
-	data, err := os.ReadFile(config)
+	data, err := osfile.ReadFile(config)
 	if err != nil {
 		return config, hooks
 	}
@@ -307,7 +309,7 @@ func Reflog(root string, offset int64) []ReflogEntry {
 	if !ok {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+	f, err := osfile.Open(filepath.Join(gitDir, "logs", "HEAD"))
 	if err != nil {
 		return nil
 	}
@@ -336,7 +338,7 @@ func HeadInfo(root string) (ref, commit string) {
 	if !ok {
 		return "", ""
 	}
-	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	head, err := osfile.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return "", ""
 	}
@@ -364,7 +366,7 @@ func BranchTips(root string) (head string, tips []string, ok bool) {
 		return "", nil, false
 	}
 	common := readCommonDir(gitDir)
-	if b, err := os.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
+	if b, err := osfile.ReadFile(filepath.Join(gitDir, "HEAD")); err == nil {
 		head = resolve(gitDir, common, strings.TrimSpace(string(b)), 0)
 	}
 	seen := map[string]bool{}
@@ -379,7 +381,7 @@ func BranchTips(root string) (head string, tips []string, ok bool) {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := os.ReadFile(p)
+		b, err := osfile.ReadFile(p)
 		if err != nil {
 			return err
 		}
@@ -389,7 +391,7 @@ func BranchTips(root string) (head string, tips []string, ok bool) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return head, tips, false
 	}
-	f, err := os.Open(filepath.Join(common, "packed-refs"))
+	f, err := osfile.Open(filepath.Join(common, "packed-refs"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return head, tips, true
 	}

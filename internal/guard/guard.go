@@ -26,6 +26,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // Dir is the guard's directory under .orchestration/state/: content copies
@@ -173,7 +175,7 @@ const indexName = "index"
 
 func readIndex(root string) map[string]File {
 	idx := map[string]File{}
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), indexName))
+	data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), indexName))
 	if err != nil {
 		return idx
 	}
@@ -216,7 +218,7 @@ func look(path string, kind Kind) (File, []byte, error) {
 		f.Hash = h
 		return f, nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return f, nil, err
 	}
@@ -240,7 +242,7 @@ func hashBytes(b []byte) string {
 }
 
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if err != nil {
 		return "", err
 	}
@@ -266,7 +268,7 @@ func keepCopy(root, hash string, content []byte) error {
 // writeAtomic puts data at path through a temporary file and a rename: a
 // link at path is replaced, never followed.
 func writeAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".guard-*")
+	tmp, err := osfile.CreateTemp(filepath.Dir(path), ".guard-*")
 	if err != nil {
 		return err
 	}
@@ -286,7 +288,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 // ledgerMark returns the ledger's size and the hash of the tailLen bytes
 // before size (size < 0: its current end).
 func ledgerMark(root string, size int64) (int64, string) {
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(Ledger)))
+	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(Ledger)))
 	if err != nil {
 		return 0, ""
 	}
@@ -362,7 +364,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			return
 		}
 		if kind == GitConfig && before.Kept {
-			old, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
 			if slices.Equal(RiskyKeys(old), RiskyKeys(content)) {
 				return
 			}
@@ -411,7 +413,7 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, err e
 		if !c.Before.Kept {
 			return false, "", fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
 		}
-		if content, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
+		if content, err = osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
 			return false, "", err
 		}
 		if hashBytes(content) != c.Before.Hash {

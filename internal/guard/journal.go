@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // The journal names the watched files hook processes wrote and the hash
@@ -26,7 +28,7 @@ func Journal(root, rel string, content []byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
@@ -34,7 +36,7 @@ func Journal(root, rel string, content []byte) {
 	st, err := f.Stat()
 	_ = f.Close()
 	if err == nil && st.Size() > journalCut {
-		if data, err := os.ReadFile(path); err == nil && len(data) > journalRead {
+		if data, err := osfile.ReadFile(path); err == nil && len(data) > journalRead {
 			tail := data[len(data)-journalRead:]
 			if i := bytes.IndexByte(tail, '\n'); i >= 0 {
 				_ = writeAtomic(path, tail[i+1:], 0o644)
@@ -45,7 +47,7 @@ func Journal(root, rel string, content []byte) {
 
 // Journaled reports whether a hook process gave rel the content hash.
 func Journaled(root, rel, hash string) bool {
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(Dir), journalName))
+	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(Dir), journalName))
 	if err != nil {
 		return false
 	}

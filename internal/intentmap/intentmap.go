@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -147,7 +148,7 @@ func Files(root, intentID string) ([]string, error) {
 
 // read returns the map's text and mode; a missing map is empty.
 func read(path string) (string, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", 0o644, nil
 	}

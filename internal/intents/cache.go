@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/codec"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -59,7 +60,7 @@ func LoadCached(root, path string) (*Catalog, error) {
 	}
 	// A miss parses a private copy: mapped bytes could change under the
 	// parse, and the cache would be keyed by bytes it was not parsed from.
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
@@ -104,7 +105,7 @@ func mappedKey(root string, mapped []byte, st os.FileInfo) (string, bool) {
 	fp, changed := fingerprint(st)
 	statPath := state.Path(root, statName)
 	if fp != "" {
-		if data, err := os.ReadFile(statPath); err == nil {
+		if data, err := osfile.ReadFile(statPath); err == nil {
 			if key, ok := strings.CutPrefix(string(data), fp+" "); ok && len(key) == 64 {
 				return key, true
 			}
@@ -149,7 +150,7 @@ func faulted(f func()) (fault bool) {
 // readCache opens a cache whose key matches and reads its header; intents
 // are read from the file when asked for.
 func readCache(path, key string) (*Catalog, bool) {
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if err != nil {
 		return nil, false
 	}

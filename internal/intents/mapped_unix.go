@@ -5,6 +5,8 @@ package intents
 import (
 	"os"
 	"syscall"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // mapCatalog returns the bytes of the catalog at path mapped read-only, or
@@ -14,7 +16,7 @@ import (
 // hook process is one call, and a person's command reads the catalog once.
 // It returns the file's status as it was mapped too.
 func mapCatalog(path string) (data []byte, st os.FileInfo, ok bool) {
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if err != nil {
 		return nil, nil, false
 	}

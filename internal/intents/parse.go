@@ -3,12 +3,13 @@ package intents
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // File is the catalog's path relative to the workspace root.
@@ -39,7 +40,7 @@ func validID(id string) bool {
 
 // Load reads and parses the catalog at path.
 func Load(path string) (*Catalog, error) {
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/redact"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -155,12 +156,12 @@ func FormatTime(t time.Time) string {
 // in the spool, for the caller to spool.
 func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 	path := filepath.Join(l.Root, filepath.FromSlash(FileName))
-	w, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	w, err := osfile.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return recs, fmt.Errorf("open ledger: %w", err)
 	}
 	defer w.Close()
-	r, err := os.Open(path)
+	r, err := osfile.Open(path)
 	if err != nil {
 		return recs, fmt.Errorf("open ledger: %w", err)
 	}
@@ -192,7 +193,7 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 	// rewritten in place after the append. Without it (no state/ yet),
 	// nothing is compared and nothing remembered: it is a cache.
 	branch := currentBranch(l.Root)
-	head, _ := os.OpenFile(branch.path, os.O_RDWR|os.O_CREATE, 0o644)
+	head, _ := osfile.OpenFile(branch.path, os.O_RDWR|os.O_CREATE, 0o644)
 	if head != nil {
 		defer head.Close()
 	}
@@ -592,7 +593,7 @@ func (l *Ledger) loadSpool() ([]spooled, error) {
 	var out []spooled
 	for _, f := range files {
 		path := filepath.Join(dir, f.name)
-		b, err := os.ReadFile(path)
+		b, err := osfile.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("read spool: %w", err)
 		}

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // ErrTorn marks a last line that has no newline: a write cut short by a crash.
@@ -47,7 +49,7 @@ func scanLines(root string, fn func(n int, line []byte, complete bool) error) er
 // scanLinesFrom is scanLines from byte offset from (the start of a line);
 // lines are numbered from 1 there.
 func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete bool) error) error {
-	f, err := os.Open(ledgerPath(root))
+	f, err := osfile.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -156,7 +158,7 @@ func stampOf(line []byte) (time.Time, bool) {
 // grows from a small one, doubling, until it holds a line stop accepts (that
 // line and all before it are left out) or reaches maxBytes.
 func tailLines(root string, maxBytes int64, stop func([]byte) bool) ([][]byte, error) {
-	f, err := os.Open(ledgerPath(root))
+	f, err := osfile.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -234,7 +236,7 @@ func parseLines(lines [][]byte) []Record {
 // ledger's end: the zero Head for an empty or missing ledger. A torn tail is
 // not a line: the head is the last complete one.
 func ReadHead(root string) (Head, error) {
-	f, err := os.Open(ledgerPath(root))
+	f, err := osfile.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return Head{}, nil
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // Problem is one finding of Verify. Line is 1-based; 0 is the ledger as a
@@ -284,7 +285,7 @@ func appendedOnly(root string) bool {
 
 // lineBefore returns the line that ends at byte end (its newline at end-1).
 func lineBefore(root string, end int64) ([]byte, error) {
-	f, err := os.Open(ledgerPath(root))
+	f, err := osfile.Open(ledgerPath(root))
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +314,7 @@ func forkMessage(from seen) string {
 
 // checkHead compares state/ledger.head, when there is one, with the lines seen.
 func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...any)) {
-	b, err := os.ReadFile(headPath(root))
+	b, err := osfile.ReadFile(headPath(root))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(b)) == 0) {
 		return // none yet (an append creates it empty before it writes)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -163,7 +164,7 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 	defer unlock()
 
 	perm := fs.FileMode(0o644)
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -254,7 +255,7 @@ func Relevant(root, file, intent string, inScope func(path string) bool, n int) 
 	if !filepath.IsLocal(rel) || n <= 0 {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(root, rel))
+	data, err := osfile.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // WriteFile replaces path with data atomically: a uniquely named temporary file
@@ -16,7 +18,7 @@ func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err er
 		path = real
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := osfile.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -45,7 +47,7 @@ func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err er
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if durable {
-		if d, derr := os.Open(dir); derr == nil {
+		if d, derr := osfile.Open(dir); derr == nil {
 			_ = d.Sync()
 			_ = d.Close()
 		}

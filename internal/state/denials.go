@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // The denials a session's agents received live in a third append-only log,
@@ -43,7 +44,7 @@ func (ss Sessions) CountDenial(ctx context.Context, session, agent, key string, 
 	if err := ss.appendLog(ctx, session, path, "denials", append(line, '\n')); err != nil {
 		return 0, fmt.Errorf("record denial: %w", err)
 	}
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return 0, fmt.Errorf("read denials: %w", err)
 	}
@@ -72,7 +73,7 @@ func (ss Sessions) compactDenials(ctx context.Context, session string, now time.
 	}
 	defer unlock()
 	path := ss.denialsPath(session)
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // Lock names, in the only order in which they may be taken: a holder of a later
@@ -67,29 +65,41 @@ func (b *lockBudget) spend(d time.Duration) {
 // deleted: deleting one would let two processes hold "the same" lock on
 // different inodes.
 func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock, error) {
-	fl := flock.New(filepath.Join(Path(root, "locks"), name+".lock"))
+	fl := &fileLock{path: filepath.Join(Path(root, "locks"), name+".lock")}
 	budget, _ := ctx.Value(budgetKey{}).(*lockBudget)
 	wait := budget.allow(timeout)
 	start := time.Now()
 	defer func() { budget.spend(time.Since(start)) }()
-	if ok, err := fl.TryLock(); ok && err == nil {
-		return func() { _ = fl.Unlock() }, nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	ok, err := fl.TryLockContext(ctx, 2*time.Millisecond)
+	ok, err := fl.tryLock()
 	if errors.Is(err, fs.ErrNotExist) {
 		// The first lock of a workspace: make state/locks/ and try again.
 		if err := Ensure(root, "locks"); err != nil {
 			return nil, err
 		}
-		ok, err = fl.TryLockContext(ctx, 2*time.Millisecond)
+		ok, err = fl.tryLock()
 	}
-	if err != nil && ctx.Err() == nil {
+	if ok {
+		return fl.unlock, nil
+	}
+	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
-	if !ok {
-		return nil, fmt.Errorf("lock %s after %s: %w", name, wait, ErrLockTimeout)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			fl.close()
+			return nil, fmt.Errorf("lock %s after %s: %w", name, wait, ErrLockTimeout)
+		case <-tick.C:
+		}
+		if ok, err := fl.tryLock(); ok {
+			return fl.unlock, nil
+		} else if err != nil {
+			fl.close()
+			return nil, fmt.Errorf("lock %s: %w", name, err)
+		}
 	}
-	return func() { _ = fl.Unlock() }, nil
 }

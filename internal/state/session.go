@@ -18,6 +18,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // NoSession names the state of events that carry no session id.
@@ -286,12 +287,12 @@ func (ss Sessions) appendLog(ctx context.Context, session, path, subdir string, 
 		return err
 	}
 	defer unlock()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := Ensure(ss.Root, subdir); err != nil {
 			return err
 		}
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		f, err = osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	}
 	if err != nil {
 		return err
@@ -330,7 +331,7 @@ const tailRead = 8 << 10
 // prefix, without its newline. It reads the log's last tailRead bytes
 // first, and the rest only when none of their lines starts with prefix.
 func newestLine(path string, prefix []byte) ([]byte, bool) {
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if err != nil {
 		return nil, false
 	}
@@ -382,7 +383,7 @@ func (ss Sessions) compactPending(ctx context.Context, session string, now time.
 	}
 	defer unlock()
 	path := ss.pendingPath(session)
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -442,7 +443,7 @@ func (ss Sessions) InFlight(except string) map[string]bool {
 	}
 	now := time.Now()
 	for _, e := range entries {
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		data, err := osfile.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
@@ -472,7 +473,7 @@ func (ss Sessions) CountPending(now time.Time) map[string]int {
 		if !ok {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		data, err := osfile.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			continue
 		}
@@ -582,7 +583,7 @@ func (ss Sessions) compactSeen(ctx context.Context, session string) error {
 	}
 	defer unlock()
 	path := ss.seenPath(session)
-	data, err := os.ReadFile(path)
+	data, err := osfile.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -627,7 +628,7 @@ func (ss Sessions) path(id string) string {
 // reader sees a whole file. A session never seen reads as empty.
 func (ss Sessions) Read(id string) (*Session, error) {
 	s := &Session{ID: id}
-	data, err := os.ReadFile(ss.path(id))
+	data, err := osfile.ReadFile(ss.path(id))
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -722,7 +723,7 @@ func (ss Sessions) List() ([]*Session, error) {
 		if !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(Path(ss.Root, "sessions"), e.Name()))
+		data, err := osfile.ReadFile(filepath.Join(Path(ss.Root, "sessions"), e.Name()))
 		if err != nil {
 			continue
 		}
@@ -757,7 +758,7 @@ type Default struct {
 
 // ReadDefault returns the workspace default intent id, or "".
 func ReadDefault(root string) string {
-	data, err := os.ReadFile(Path(root, "default.json"))
+	data, err := osfile.ReadFile(Path(root, "default.json"))
 	if err != nil {
 		return ""
 	}

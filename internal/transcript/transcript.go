@@ -9,8 +9,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // TailBytes bounds how much of a transcript's end is read.
@@ -23,7 +24,7 @@ func Model(path string) string {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return ""
 	}
-	f, err := os.Open(path)
+	f, err := osfile.Open(path)
 	if err != nil {
 		return ""
 	}

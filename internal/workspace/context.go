@@ -3,7 +3,6 @@ package workspace
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intentmap"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // TraceWindow is how much of the ledger's end the context reads for the
@@ -116,7 +116,7 @@ func (w *Workspace) readSpec(ref string) (string, bool) {
 	if res.Rel == "" {
 		return "", false
 	}
-	f, err := os.Open(res.Abs)
+	f, err := osfile.Open(res.Abs)
 	if err != nil {
 		return "", false
 	}

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // IgnoreFile is the .intentignore path relative to the root.
@@ -35,7 +36,7 @@ type ignorePattern struct {
 
 // LoadIgnore reads root's .intentignore; a missing file ignores nothing.
 func LoadIgnore(root string) (*Ignore, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(IgnoreFile)))
+	data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(IgnoreFile)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Ignore{}, nil
 	}

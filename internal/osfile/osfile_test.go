@@ -1,0 +1,85 @@
+package osfile
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 512, 513, 4096, 100_000} {
+		path := filepath.Join(dir, "f")
+		want := bytes.Repeat([]byte("ab\n"), size/3+1)[:size]
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(path)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("size %d: got %d bytes, %v", size, len(got), err)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("absent: %v, want fs.ErrNotExist", err)
+	}
+	var pe *fs.PathError
+	if _, err := ReadFile(filepath.Join(dir, "absent")); !errors.As(err, &pe) || pe.Op != "open" {
+		t.Errorf("absent: %v, want a *fs.PathError of open", err)
+	}
+	// A directory opens, and reading it fails, as with os.ReadFile.
+	if _, err := ReadFile(dir); err == nil {
+		t.Error("reading a directory succeeded")
+	}
+}
+
+func TestOpenFileFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log")
+	for _, line := range []string{"a\n", "b\n"} {
+		f, err := OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	st, _ := os.Stat(path)
+	if string(data) != "a\nb\n" || st.Mode().Perm() != 0o600 {
+		t.Errorf("appended %q, mode %v", data, st.Mode())
+	}
+	if _, err := OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("O_EXCL on an existing file: %v", err)
+	}
+}
+
+func TestCreateTemp(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]bool{}
+	for range 50 {
+		f, err := CreateTemp(dir, ".x.tmp-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f.Name())
+		if seen[name] || !strings.HasPrefix(name, ".x.tmp-") || len(name) <= len(".x.tmp-") {
+			t.Errorf("name %q", name)
+		}
+		seen[name] = true
+		st, _ := f.Stat()
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("mode %v", st.Mode())
+		}
+		f.Close()
+	}
+	if _, err := CreateTemp(filepath.Join(dir, "absent"), "x*"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("in an absent directory: %v", err)
+	}
+}
