@@ -1,11 +1,11 @@
 package config
 
 import (
-	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/loop"
 	"github.com/intenthook/intenthook/internal/roles"
@@ -281,8 +281,12 @@ type fline struct {
 // tabs, carriage returns, document markers and directives, non-ASCII
 // control bytes, a byte-order mark.
 func (p *fastParser) split(data []byte) bool {
-	if bytes.ContainsAny(data, "\t\r\x00") || bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return false
+	for _, r := range string(data) {
+		// What YAML reads as printable, less tabs, carriage returns and
+		// what could be read another way (C1 controls, a byte-order mark).
+		if r < 0x20 && r != '\n' || (r >= 0x7f && r < 0xa0) || r == 0xfeff || r >= 0xfffe && r <= 0xffff || r == utf8.RuneError {
+			return false
+		}
 	}
 	for i, raw := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(raw, "---") || strings.HasPrefix(raw, "...") || strings.HasPrefix(raw, "%") {
@@ -296,11 +300,6 @@ func (p *fastParser) split(data []byte) bool {
 		}
 		if text = strings.TrimRight(text, " "); text == "" {
 			continue
-		}
-		for _, r := range text {
-			if r < 0x20 || r == 0x7f {
-				return false
-			}
 		}
 		p.lines = append(p.lines, fline{indent: indent, text: text, num: i + 1})
 	}
@@ -442,16 +441,20 @@ func plainKey(s string) bool {
 // parseFlow reads a value on a key's line: a flow list or mapping, or a
 // scalar.
 func parseFlow(s string) (*fnode, bool) {
-	v, rest, ok := flowValue(s, false)
+	v, rest, ok := flowValue(s, 0)
 	return v, ok && rest == ""
 }
 
-// flowValue reads one value from the start of s; inFlow is true inside [ ]
-// or { }, where , ] } end a plain scalar.
-func flowValue(s string, inFlow bool) (*fnode, string, bool) {
-	if s == "" {
+// maxFlowDepth bounds nesting: settings need a list in a mapping at most.
+const maxFlowDepth = 3
+
+// flowValue reads one value from the start of s at nesting depth (0 outside
+// [ ] and { }; inside, , ] } end a plain scalar).
+func flowValue(s string, depth int) (*fnode, string, bool) {
+	if s == "" || depth > maxFlowDepth {
 		return nil, "", false
 	}
+	inFlow := depth > 0
 	switch s[0] {
 	case '[':
 		n := &fnode{kind: listNode, items: []*fnode{}}
@@ -460,7 +463,7 @@ func flowValue(s string, inFlow bool) (*fnode, string, bool) {
 			return n, strings.TrimLeft(s[1:], " "), true
 		}
 		for {
-			v, rest, ok := flowValue(s, true)
+			v, rest, ok := flowValue(s, depth+1)
 			if !ok || v.kind == mapNode {
 				return nil, "", false
 			}
@@ -494,7 +497,7 @@ func flowValue(s string, inFlow bool) (*fnode, string, bool) {
 				return nil, "", false
 			}
 			seen[key] = true
-			v, rest, ok := flowValue(strings.TrimLeft(s[i+1:], " "), true)
+			v, rest, ok := flowValue(strings.TrimLeft(s[i+1:], " "), depth+1)
 			if !ok {
 				return nil, "", false
 			}

@@ -187,3 +187,28 @@ func TestFastParseAgreesRandom(t *testing.T) {
 func knownKeys() []string {
 	return slices.Sorted(maps.Keys(known))
 }
+
+// FuzzFastParse: whatever the subset reads, yaml.v3 reads the same way.
+func FuzzFastParse(f *testing.F) {
+	for _, seed := range []string{
+		"fail_mode: closed\n", "outside_allow: [\"/tmp/**\", src/**]\n", "shell: {destructive: deny}\n",
+		"roles:\n  main: {tools: [read]}\n  x:\n    tools: [a]\n    intents: [b]\n", "lock_timeout: 300ms # c\n",
+		"tools:\n  A: read\nloop: {repeats: 3, window: 10m, action: deny}\n", "protected_paths:\n  - a\n  - 'b c'\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		agrees(t, text)
+	})
+}
+
+// Deep nesting is left to yaml.v3 (which bounds it), not recursed into.
+func TestFastParseDeep(t *testing.T) {
+	deep := "outside_allow: " + strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + "\n"
+	if fastParse([]byte(deep), Default()) {
+		t.Error("the subset read a million nested lists")
+	}
+	if !fastParse([]byte("roles: {a: {tools: [x]}}\n"), Default()) {
+		t.Error("the subset refused a list in a mapping in a mapping")
+	}
+}
