@@ -164,3 +164,21 @@ func TestRecordID(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendString: every string is quoted as encoding/json quotes it.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range append(hostile, allBytes()) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := appendString(nil, s), bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
