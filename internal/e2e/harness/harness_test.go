@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -197,5 +198,30 @@ func TestClientKnows(t *testing.T) {
 				t.Errorf("ClientKnows(%q) = %v", tt.id, got)
 			}
 		})
+	}
+}
+
+// A process a client leaves behind (as Cline's hub daemon is) is found by
+// the workspace's HOME in its environment, and only such a process.
+func TestLeftBehind(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("no /proc")
+	}
+	home := t.TempDir()
+	cmd := exec.Command("sleep", "60")
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	other := exec.Command("sleep", "60")
+	other.Env = append(os.Environ(), "HOME="+home+"x")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Process.Kill()
+	got := leftBehind(home)
+	if len(got) != 1 || got[0] != cmd.Process.Pid {
+		t.Errorf("leftBehind = %v, want [%d]", got, cmd.Process.Pid)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,14 +60,45 @@ func NewWorkspace(intenthook, agent string) (*Workspace, error) {
 	return w, nil
 }
 
-// Close removes the workspace, unless INTENTHOOK_E2E_KEEP is set (then it
-// says where it is, with each run's requests to the model in requests-N.json).
+// Close stops what the clients left running in the workspace (Cline's hub
+// daemon outlives the cline process) and removes the workspace, unless
+// INTENTHOOK_E2E_KEEP is set (then it says where it is, with each run's
+// requests to the model in requests-N.json).
 func (w *Workspace) Close() {
+	for _, pid := range leftBehind(w.Home) {
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill()
+		}
+	}
 	if os.Getenv("INTENTHOOK_E2E_KEEP") != "" {
 		fmt.Fprintln(os.Stderr, "e2e: kept", w.tmp)
 		return
 	}
 	_ = os.RemoveAll(w.tmp)
+}
+
+// leftBehind lists the processes whose environment has HOME=home: every
+// process a client of this workspace started and left running (no
+// process group catches a daemon that starts its own session). It reads
+// /proc, so elsewhere it finds none.
+func leftBehind(home string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	want := []byte("HOME=" + home + "\x00")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && (bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...))) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // command runs in dir with the workspace's PATH and HOME and the caller's
