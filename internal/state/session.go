@@ -128,7 +128,7 @@ func (s *Session) Select(agent, id string) {
 // session's lock, so compaction never loses an entry.
 //
 // A line is "p2 <id> <mark> <entry>": the tool_use_id and the entry (in
-// package codec's form, pendingFields' order) in unpadded base64url, the
+// package codec's form, in Pending.encode's order) in unpadded base64url, the
 // mark + for an entry and - for a done marker. Not JSON: the first JSON
 // encoding of a type costs a hook process more than all its file work.
 
@@ -348,9 +348,13 @@ func newestLine(path string, prefix []byte) ([]byte, bool) {
 			return nil, false
 		}
 		if from > 0 {
-			// The first bytes may end a line that starts before them.
-			i := bytes.IndexByte(buf, '\n')
-			buf = buf[i+1:]
+			// The first bytes may end a line that starts before them
+			// (with no newline at all, they are all of one line).
+			if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+				buf = buf[i+1:]
+			} else {
+				buf = nil
+			}
 		}
 		if line, ok := lastWithPrefix(buf, prefix); ok {
 			return line, true
