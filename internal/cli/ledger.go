@@ -89,11 +89,7 @@ func (a *app) rootRelative(root, p string) string {
 func (a *app) printRecords(recs []ledger.Record, asJSON bool) error {
 	if asJSON {
 		for i := range recs {
-			line, err := recs[i].MarshalLine()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "%s\n", line)
+			fmt.Fprintf(a.stdout, "%s\n", recs[i].MarshalLine())
 		}
 		return nil
 	}

@@ -526,10 +526,7 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 		c := *r
 		c.Metadata.Intenthook.Seq = 0
 		c.Metadata.Intenthook.Prev = ""
-		line, err := c.MarshalLine()
-		if err != nil {
-			return fmt.Errorf("spool after %v: %w", cause, err)
-		}
+		line := c.MarshalLine()
 		name := strconv.FormatInt(base+int64(i), 10) + "-" + newID() + ".json"
 		if err := state.WriteFile(state.Path(l.Root, spoolDir, name), append(line, '\n'), 0o644, l.Fsync); err != nil {
 			return fmt.Errorf("spool record %s after %v: %w", r.ID, cause, err)

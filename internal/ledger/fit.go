@@ -24,9 +24,9 @@ const clampLen = 256
 // their last ranges, their last paths, and their last files. Meta.Cut names
 // what was shortened. The caller's record is not changed.
 func fitLine(rec *Record) ([]byte, error) {
-	line, err := rec.MarshalLine()
-	if err != nil || len(line) < MaxLine {
-		return line, err
+	line := rec.MarshalLine()
+	if len(line) < MaxLine {
+		return line, nil
 	}
 	c := *rec
 	for _, shrink := range []func(*Record, int) bool{clampFields, cutTexts, dropRanges, dropPaths, dropFiles} {
@@ -34,9 +34,7 @@ func fitLine(rec *Record) ([]byte, error) {
 			if !shrink(&c, len(line)+1-MaxLine) {
 				break
 			}
-			if line, err = c.MarshalLine(); err != nil {
-				return nil, err
-			}
+			line = c.MarshalLine()
 		}
 	}
 	if len(line) >= MaxLine {

@@ -179,8 +179,8 @@ func (r *Record) Touches(path string) bool {
 
 // MarshalLine encodes the record as one ledger line, without the newline and
 // without fitting it to MaxLine (Append does that).
-func (r *Record) MarshalLine() ([]byte, error) {
-	return r.appendLine(make([]byte, 0, 1024)), nil
+func (r *Record) MarshalLine() []byte {
+	return r.appendLine(make([]byte, 0, 1024))
 }
 
 // encodeJSON is json.Marshal without HTML escaping and without the newline.

@@ -42,11 +42,7 @@ func TestMarshalLineShape(t *testing.T) {
 		`"intent_id":"INT-001","session_id":"abc123","agent_id":null,"tool_name":"Write","tool_use_id":"toolu_01",` +
 		`"mutation_class":"FILE_CREATION","pre_hash":null,"post_hash":"sha256:` + hex + `",` +
 		`"scope_validation":"PASS","decision":"allow","code":null,"success":true,"error":null}}}`
-	got, err := rec.MarshalLine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != want {
+	if got := rec.MarshalLine(); string(got) != want {
 		t.Errorf("line:\n got %s\nwant %s", got, want)
 	}
 }
@@ -71,10 +67,7 @@ func TestMarshalLineEmpties(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := tt.rec
-			b, err := tt.rec.MarshalLine()
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := tt.rec.MarshalLine()
 			for _, w := range tt.want {
 				if !strings.Contains(string(b), w) {
 					t.Errorf("missing %s in %s", w, b)
