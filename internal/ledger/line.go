@@ -52,23 +52,21 @@ func (f *File) appendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		first := true
+		// ranges is always there, last of these: each optional field
+		// before it ends in a comma.
 		if c.URL != "" {
 			b = append(b, `"url":`...)
-			b = appendString(b, c.URL)
-			first = false
+			b = append(appendString(b, c.URL), ',')
 		}
 		if p := c.Contributor; p != nil {
-			b = appendComma(b, &first)
 			b = append(b, `"contributor":{"type":`...)
 			b = appendString(b, p.Type)
 			if p.ModelID != "" {
 				b = append(b, `,"model_id":`...)
 				b = appendString(b, p.ModelID)
 			}
-			b = append(b, '}')
+			b = append(b, "},"...)
 		}
-		b = appendComma(b, &first)
 		b = append(b, `"ranges":[`...)
 		for j, rg := range c.Ranges {
 			if j > 0 {
@@ -139,14 +137,6 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendList(b, "cut", m.Cut)
 	b = appendOmit(b, "agent_type", m.AgentType)
 	return append(b, '}')
-}
-
-func appendComma(b []byte, first *bool) []byte {
-	if !*first {
-		b = append(b, ',')
-	}
-	*first = false
-	return b
 }
 
 // appendField appends ,"key":"value".
