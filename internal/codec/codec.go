@@ -74,25 +74,17 @@ type Decoder struct {
 }
 
 // Uint reads a number written by Encoder.Uint.
-func (d *Decoder) Uint() uint64 {
-	if d.Err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.B)
-	if n <= 0 {
-		d.Err = ErrShort
-		return 0
-	}
-	d.B = d.B[n:]
-	return v
-}
+func (d *Decoder) Uint() uint64 { return varint(d, binary.Uvarint) }
 
 // Int reads a number written by Encoder.Int.
-func (d *Decoder) Int() int64 {
+func (d *Decoder) Int() int64 { return varint(d, binary.Varint) }
+
+// varint reads one number with read (binary.Uvarint or binary.Varint).
+func varint[T uint64 | int64](d *Decoder, read func([]byte) (T, int)) T {
 	if d.Err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.B)
+	v, n := read(d.B)
 	if n <= 0 {
 		d.Err = ErrShort
 		return 0
