@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +38,7 @@ func fastParse(data []byte, c *Config) bool {
 		return false
 	}
 	f := *c
-	f.Tools = cloneMap(c.Tools)
+	f.Tools = maps.Clone(c.Tools) // set adds to it; c must not change if the subset gives up
 	for i, key := range top.keys {
 		v := top.vals[i]
 		if !known[key] {
@@ -50,17 +51,6 @@ func fastParse(data []byte, c *Config) bool {
 	}
 	*c = f
 	return true
-}
-
-func cloneMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // set decodes one top-level setting the way yaml.v3 decodes into Config.
@@ -281,14 +271,15 @@ type fline struct {
 // tabs, carriage returns, document markers and directives, non-ASCII
 // control bytes, a byte-order mark.
 func (p *fastParser) split(data []byte) bool {
-	for _, r := range string(data) {
+	all := string(data)
+	for _, r := range all {
 		// What YAML reads as printable, less tabs, carriage returns and
 		// what could be read another way (C1 controls, a byte-order mark).
 		if r < 0x20 && r != '\n' || (r >= 0x7f && r < 0xa0) || r == 0xfeff || r >= 0xfffe && r <= 0xffff || r == utf8.RuneError {
 			return false
 		}
 	}
-	for i, raw := range strings.Split(string(data), "\n") {
+	for i, raw := range strings.Split(all, "\n") {
 		if strings.HasPrefix(raw, "---") || strings.HasPrefix(raw, "...") || strings.HasPrefix(raw, "%") {
 			return false
 		}
