@@ -11,7 +11,7 @@ import (
 // device, inode, size, and the modification and change times to the
 // nanosecond. No program can set the change time, and any write moves it;
 // two writes within one tick of the clock could share it, so the
-// fingerprint is only trusted once the file has settled (see settled).
+// fingerprint is only trusted once the file has settled (settleTime).
 // It returns "" when the file system does not tell.
 func fingerprint(st os.FileInfo) (fp string, changed time.Time) {
 	s, ok := st.Sys().(*syscall.Stat_t)
