@@ -17,6 +17,5 @@ func (l *fileLock) tryLock() (bool, error) {
 	return l.fl.TryLock()
 }
 
-func (l *fileLock) unlock() { _ = l.fl.Unlock() }
-
-func (l *fileLock) close() { _ = l.fl.Close() }
+// release releases the lock if it is held and closes the file.
+func (l *fileLock) release() { _ = l.fl.Unlock() }

@@ -39,14 +39,8 @@ func (l *fileLock) tryLock() (bool, error) {
 	}
 }
 
-func (l *fileLock) unlock() {
-	if l.f != nil {
-		_ = syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-	}
-	l.close()
-}
-
-func (l *fileLock) close() {
+// release closes the file, which releases the lock if it is held.
+func (l *fileLock) release() {
 	if l.f != nil {
 		_ = l.f.Close()
 		l.f = nil

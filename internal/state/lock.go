@@ -79,7 +79,7 @@ func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock
 		ok, err = fl.tryLock()
 	}
 	if ok {
-		return fl.unlock, nil
+		return fl.release, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", name, err)
@@ -91,14 +91,14 @@ func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock
 	for {
 		select {
 		case <-ctx.Done():
-			fl.close()
+			fl.release()
 			return nil, fmt.Errorf("lock %s after %s: %w", name, wait, ErrLockTimeout)
 		case <-tick.C:
 		}
 		if ok, err := fl.tryLock(); ok {
-			return fl.unlock, nil
+			return fl.release, nil
 		} else if err != nil {
-			fl.close()
+			fl.release()
 			return nil, fmt.Errorf("lock %s: %w", name, err)
 		}
 	}
