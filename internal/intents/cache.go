@@ -21,10 +21,10 @@ import (
 
 // Parsing YAML is most of what a hook would spend on a large catalog, and a
 // hook runs on every tool call. So the parsed catalog is kept in
-// state/catalog.cache, keyed by the sha256 of the catalog's bytes: reading
-// and hashing the catalog costs microseconds, and a key of content (not of
-// modification time, which is too coarse to trust) never serves a stale
-// catalog.
+// state/catalog.cache, keyed by the sha256 of the catalog's bytes: a key of
+// content never serves a stale catalog. (A modification time alone is too
+// coarse to trust; a large catalog's digest is remembered against its full
+// fingerprint once it has settled: mappedKey.)
 //
 // The cache holds a header (format and key; the catalog's problems; an index
 // of ids with the offset and length of each intent) and then the intents in
