@@ -28,7 +28,7 @@ func String(s string) string { return Bytes([]byte(s)) }
 // A directory or other non-regular file is not content: it also gives "".
 func File(path string) (string, error) {
 	f, err := osfile.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, osfile.ErrNotRegular) {
 		return "", nil
 	}
 	if err != nil {

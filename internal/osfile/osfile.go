@@ -17,6 +17,10 @@ import (
 	"strings"
 )
 
+// ErrNotRegular is the error of a file that is neither a regular file nor a
+// directory (a FIFO, a device, a socket): nothing a hook reads is one.
+var ErrNotRegular = errors.New("not a regular file")
+
 // Open opens name for reading.
 func Open(name string) (*os.File, error) { return OpenFile(name, os.O_RDONLY, 0) }
 
