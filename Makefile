@@ -3,9 +3,12 @@ GO          ?= go
 BIN         := bin/intenthook
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/cli.Version=$(VERSION)
-# The MCP server is its own binary: the SDK's package init (about 1 ms) must
-# not be paid by every hook call.
+LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/hookcmd.Version=$(VERSION)
+# Three binaries. intenthook runs the hooks, built without YAML (-tags noyaml:
+# Go initialises every linked package on every start, and a hook runs on every
+# tool call); it hands every other command, and the rare YAML a hook needs, to
+# intenthook-full beside it. The MCP server is its own binary: the SDK's
+# package init (about 1 ms) must not be paid by every hook call.
 MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 
 # A static binary: a dynamically linked one pays the loader on every tool call.
@@ -14,11 +17,13 @@ export CGO_ENABLED = 0
 .PHONY: build install test lint bench bench-commit demo e2e clean
 
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
+	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)-full ./cmd/intenthook-full
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-mcp ./cmd/intenthook-mcp
 
 install:
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook
+	$(GO) install -trimpath -tags noyaml -ldflags '$(LDFLAGS)' ./cmd/intenthook
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook-full
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-mcp
 
 # -race needs cgo; the tests build their own binary through testscript.
@@ -28,6 +33,8 @@ test:
 lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet ./...
+	$(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd
+	$(GO) build -tags noyaml -o /dev/null ./cmd/intenthook
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.

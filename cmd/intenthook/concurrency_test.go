@@ -15,19 +15,22 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 )
 
-// binary returns a path that runs this test binary as intenthook (testscript's
-// TestMain dispatches on the program name).
+// binary returns a path that runs this test binary as intenthook, with
+// intenthook-full beside it (testscript's TestMain dispatches on the
+// program name).
 func binary(t *testing.T) string {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(t.TempDir(), "intenthook")
-	if err := os.Symlink(self, link); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	for _, name := range []string{"intenthook", "intenthook-full"} {
+		if err := os.Symlink(self, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return link
+	return filepath.Join(dir, "intenthook")
 }
 
 const concurrencyCatalog = `active_intents:

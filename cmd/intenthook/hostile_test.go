@@ -28,7 +28,8 @@ func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs hundreds of processes")
 	}
-	bin := buildPlain(t)
+	bin := buildShipped(t)
+	setPath(t, filepath.Dir(bin))
 	forms, watches := readForms(t, "../../testdata/hostile/forms.txt")
 	template := makeTemplate(t, bin)
 	counts := map[string]map[string]int{}
@@ -135,23 +136,6 @@ func readForms(t *testing.T, name string) (forms []form, watches bool) {
 }
 
 // makeTemplate builds the governed repository every form starts from.
-// buildPlain builds the real binary, without the test's instrumentation
-// (-race makes each of the suite's thousand processes ten times slower),
-// and puts it first on PATH for the forms that call intenthook themselves.
-func buildPlain(t *testing.T) string {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "intenthook")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	old := os.Getenv("PATH")
-	os.Setenv("PATH", dir+string(os.PathListSeparator)+old)
-	t.Cleanup(func() { os.Setenv("PATH", old) })
-	return bin
-}
-
 func makeTemplate(t *testing.T, bin string) string {
 	dir := filepath.Join(t.TempDir(), "template")
 	files := map[string]string{

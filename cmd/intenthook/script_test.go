@@ -18,7 +18,10 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"intenthook": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// The two binaries as make build makes them: every script runs the
+		// hook binary, which hands all but the hooks to the full one.
+		"intenthook":      main,
+		"intenthook-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
@@ -26,12 +29,29 @@ var update = flag.Bool("update", false, "rewrite the golden files inside the scr
 
 // TestScripts runs testdata/script/*.txtar: real event payloads through the
 // real binary, asserting exit codes, stdout JSON and the files written.
-func TestScripts(t *testing.T) {
+func TestScripts(t *testing.T) { runScripts(t, "", *update) }
+
+// TestScriptsShipped runs every script again with the binaries as make
+// build makes them: the hook binary built without YAML (its catalog parses,
+// settings outside the plain subset and catalog edits go to intenthook-full)
+// and the full binary beside it.
+func TestScriptsShipped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries and runs every script again")
+	}
+	runScripts(t, filepath.Dir(buildShipped(t)), false)
+}
+
+// runScripts runs testdata/script with bin, when not empty, first on PATH.
+func runScripts(t *testing.T, bin string, update bool) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/script",
 		RequireExplicitExec: true,
-		UpdateScripts:       *update,
+		UpdateScripts:       update,
 		Setup: func(e *testscript.Env) error {
+			if bin != "" {
+				e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
+			}
 			e.Setenv("HOME", e.WorkDir+"/.home")
 			// The repository's own files (scripts/ run by action.yml).
 			src, err := filepath.Abs("../..")

@@ -12,12 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/gate"
+	"github.com/intenthook/intenthook/internal/hookcmd"
 	"github.com/intenthook/intenthook/internal/runner"
 )
 
-// Version is set at build time with -ldflags "-X …/cli.Version=…".
-var Version = "0.1.0-dev"
+// Version is the build's version (set in hookcmd, which both binaries link).
+var Version = hookcmd.Version
 
 // Exit codes: hooks answer 0 or 2; other commands 0 on success, 1 on failure.
 const (
@@ -40,14 +42,16 @@ type app struct {
 }
 
 func (a *app) env() *gate.Env {
-	wd, _ := os.Getwd()
-	return &gate.Env{Root: a.root, Getenv: a.getenv, Wd: wd, Now: nowFunc, Version: Version}
+	env := hookcmd.Env(a.root, a.getenv)
+	env.Now = nowFunc
+	return env
 }
 
 func (a *app) io() runner.IO { return runner.IO{Stdin: a.stdin, Stdout: a.stdout, Stderr: a.stderr} }
 
 // Main runs intenthook with args and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	full.Clear()
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	if code, ok := a.fastHook(args); ok {
 		return code
@@ -131,6 +135,7 @@ Wire it into Claude Code with hooks.example.json; see the README.`,
 		a.initCommand(),
 		a.doctorCommand(),
 		a.versionCommand(),
+		a.yamlCommand(),
 	)
 	return root
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/intenthook/intenthook/internal/loop"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/roles"
@@ -132,27 +130,6 @@ func (c *Config) parse(data []byte) error {
 		return nil
 	}
 	return c.parseYAML(data)
-}
-
-// parseYAML reads settings with yaml.v3: whatever fastParse leaves.
-func (c *Config) parseYAML(data []byte) error {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return err
-	}
-	if len(doc.Content) == 0 {
-		return nil
-	}
-	top := doc.Content[0]
-	if top.Kind != yaml.MappingNode {
-		return errors.New("expected a mapping of settings")
-	}
-	for i := 0; i+1 < len(top.Content); i += 2 {
-		if k := top.Content[i]; !known[k.Value] {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: unknown setting %q", File, k.Line, k.Value))
-		}
-	}
-	return top.Decode(c)
 }
 
 func (c *Config) check() error {

@@ -202,7 +202,7 @@ func (g *Gate) fileEntry(rel string, rs []ledger.Range, intentID string) ledger.
 		conv.Related = append(conv.Related, ledger.Related{Type: "intent", URL: ledger.IntentURL(intentID)})
 		if in := g.Catalog.Find(intentID); in != nil {
 			for _, s := range in.RelatedSpecs {
-				conv.Related = append(conv.Related, ledger.Related{Type: "specification", URL: ledger.SpecURL(s.Ref)})
+				conv.Related = append(conv.Related, ledger.Related{Type: "specification", URL: s.URL})
 			}
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/guard"
 	"io"
 	"os"
 	"runtime/debug"
@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/codec"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -33,7 +34,7 @@ import (
 
 // cacheMagic names the cache's format; it changes whenever the cached shape
 // does, so that an old binary's cache is rebuilt rather than misread.
-const cacheMagic = "intenthook-catalog-cache/6 "
+const cacheMagic = "intenthook-catalog-cache/7 "
 
 const cacheName = "catalog.cache"
 
@@ -182,7 +183,7 @@ func readCacheHeader(f *os.File, key string) (*Catalog, bool) {
 
 // parseCacheHeader parses the header within the first size bytes; complete
 // is false when the index runs past them.
-func parseCacheHeader(f *os.File, key string, size int64) (c *Catalog, complete bool) {
+func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, complete bool) {
 	buf := make([]byte, size)
 	n, err := f.ReadAt(buf, 0)
 	if err != nil && err != io.EOF {
@@ -305,6 +306,20 @@ func (c *Catalog) firstIndex(id string) int {
 }
 
 func writeCache(root, path, key string, c *Catalog) {
+	if state.Ensure(root) != nil {
+		return
+	}
+	// Every intenthook process may write the cache: it is derived from the
+	// catalog, and a hit is checked against it (agrees).
+	out := cacheBytes(key, c)
+	guard.Journal(root, ".orchestration/state/"+cacheName, out)
+	_ = state.WriteFile(path, out, 0o644, false)
+}
+
+// cacheBytes is the cache's form of c, parsed from a catalog whose digest
+// is key: a header (key, problems, an index of the intents) and the
+// intents, encoded.
+func cacheBytes(key string, c *Catalog) []byte {
 	var body []byte
 	var index strings.Builder
 	for _, in := range c.list {
@@ -317,13 +332,20 @@ func writeCache(root, path, key string, c *Catalog) {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "%s%s\n%s\n%d\n%s", cacheMagic, key, hex.EncodeToString(e.B), len(c.list), index.String())
 	out.Write(body)
-	if state.Ensure(root) != nil {
-		return
+	return out.Bytes()
+}
+
+// fromCacheBytes decodes every intent of b, the cache's form of the catalog
+// whose digest is key.
+func fromCacheBytes(b []byte, key string) (*Catalog, error) {
+	c, complete := parseCacheHeader(bytes.NewReader(b), key, int64(len(b)))
+	if c == nil || !complete {
+		return nil, errors.New("the catalog's parse came back unreadable")
 	}
-	// Every intenthook process may write the cache: it is derived from the
-	// catalog, and a hit is checked against it (agrees).
-	guard.Journal(root, ".orchestration/state/"+cacheName, out.Bytes())
-	_ = state.WriteFile(path, out.Bytes(), 0o644, false)
+	for i := range c.list {
+		c.decode(i)
+	}
+	return c, nil
 }
 
 // agrees checks a cached intent against the catalog text it claims to come

@@ -36,6 +36,7 @@ func appendIntent(b []byte, in *Intent) []byte {
 	for _, s := range in.RelatedSpecs {
 		e.Str(s.Type)
 		e.Str(s.Ref)
+		e.Str(s.URL)
 	}
 	e.Str(in.ParentIntent)
 	e.Strs(in.DependsOn)
@@ -76,7 +77,7 @@ func decodeIntent(b []byte) (*Intent, error) {
 	if n := d.List(); n >= 0 {
 		in.RelatedSpecs = make([]Spec, n)
 		for i := range in.RelatedSpecs {
-			in.RelatedSpecs[i] = Spec{Type: d.Str(), Ref: d.Str()}
+			in.RelatedSpecs[i] = Spec{Type: d.Str(), Ref: d.Str(), URL: d.Str()}
 		}
 	}
 	in.ParentIntent = d.Str()

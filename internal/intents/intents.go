@@ -6,7 +6,7 @@ package intents
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -43,6 +43,9 @@ type Criterion struct {
 type Spec struct {
 	Type string `json:"type"`
 	Ref  string `json:"ref"`
+	// URL names the spec in a record's related list (SpecURL), worked out
+	// when the catalog is parsed.
+	URL string `json:"-"`
 }
 
 // Intent is one entry of the catalog.
@@ -161,7 +164,7 @@ type Catalog struct {
 	byID map[string]*Intent
 	// A catalog from the parse cache reads and decodes an intent only when
 	// asked for: a hook needs one intent out of hundreds.
-	file *os.File
+	file io.ReaderAt
 	ids  []string
 	at   [][2]int64 // offset and length of each intent in file
 	// source is the catalog's text, which a cached intent must agree with

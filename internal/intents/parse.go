@@ -1,51 +1,17 @@
+//go:build !noyaml
+
 package intents
 
 import (
-	"errors"
 	"fmt"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/intenthook/intenthook/internal/osfile"
 )
-
-// File is the catalog's path relative to the workspace root.
-const File = ".orchestration/active_intents.yaml"
-
-// ErrNotYAML marks a catalog that cannot be parsed at all; the hooks treat it
-// as an error (fail mode), not as a catalog with invalid intents.
-var ErrNotYAML = errors.New("catalog is not valid YAML")
-
-// validID reports whether id matches ^[A-Z]+-\d{3,}$.
-func validID(id string) bool {
-	prefix, digits, ok := strings.Cut(id, "-")
-	if !ok || prefix == "" || len(digits) < 3 {
-		return false
-	}
-	for _, c := range []byte(prefix) {
-		if c < 'A' || c > 'Z' {
-			return false
-		}
-	}
-	for _, c := range []byte(digits) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// Load reads and parses the catalog at path.
-func Load(path string) (*Catalog, error) {
-	data, err := osfile.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read catalog: %w", err)
-	}
-	return Parse(data)
-}
 
 // Parse parses catalog bytes. It fails only when data is not YAML; every other
 // defect is a Problem, and the intents without errors stay usable.
@@ -326,6 +292,31 @@ func (p *intentParser) specs(v *yaml.Node) {
 		if s.Ref == "" {
 			p.problem(item.Line, Error, "related spec needs a ref")
 		}
+		s.URL = SpecURL(s.Ref)
 		p.in.RelatedSpecs = append(p.in.RelatedSpecs, s)
 	}
+}
+
+// ServeParse is the full binary's side of Parse in a hook binary built
+// without YAML (parse_noyaml.go): the catalog parsed from data, in the
+// cache's form.
+func ServeParse(data []byte) ([]byte, error) {
+	c, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return cacheBytes(digestOf(data), c), nil
+}
+
+// SpecURL names a related specification: its ref when it already is a URI
+// (has a scheme), else spec:<root-relative path>, each segment escaped.
+func SpecURL(ref string) string {
+	if u, err := url.Parse(ref); err == nil && len(u.Scheme) > 1 {
+		return ref
+	}
+	segs := strings.Split(filepath.ToSlash(ref), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return "spec:" + strings.Join(segs, "/")
 }

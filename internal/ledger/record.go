@@ -9,9 +9,6 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
-	"path/filepath"
-	"strings"
 )
 
 // File names, relative to the workspace root.
@@ -192,40 +189,6 @@ func encodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
-
-// FileURL turns a local path (a transcript) into a percent-encoded file://
-// URI: file:///home/u/x.jsonl, file:///C:/Users/u/x.jsonl for Windows paths.
-// It returns "" for "", which leaves the conversation without a url.
-func FileURL(path string) string {
-	if path == "" {
-		return ""
-	}
-	p := strings.ReplaceAll(path, `\`, "/")
-	if len(p) >= 2 && p[1] == ':' && isLetter(p[0]) {
-		p = "/" + p // a drive letter: file:///C:/…
-	}
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + filepath.ToSlash(p)
-	}
-	u := url.URL{Scheme: "file", Path: p}
-	return u.String()
-}
-
-// IntentURL names an intent in a conversation's related list.
-func IntentURL(id string) string { return "intent:" + url.PathEscape(id) }
-
-// SpecURL names a related specification: its ref when it already is a URI
-// (has a scheme), else spec:<root-relative path>.
-func SpecURL(ref string) string {
-	if u, err := url.Parse(ref); err == nil && len(u.Scheme) > 1 {
-		return ref
-	}
-	segs := strings.Split(filepath.ToSlash(ref), "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return "spec:" + strings.Join(segs, "/")
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -21,7 +21,7 @@ func TestMarshalLineShape(t *testing.T) {
 			Ranges:      []Range{{StartLine: 1, EndLine: 42, ContentHash: "sha256:" + hex}},
 			Related: []Related{
 				{Type: "intent", URL: IntentURL("INT-001")},
-				{Type: "specification", URL: SpecURL(".specify/specs/hook.md")},
+				{Type: "specification", URL: "spec:.specify/specs/hook.md"},
 			},
 		}}}},
 		Metadata: Metadata{Intenthook: Meta{
@@ -93,9 +93,6 @@ func TestURLs(t *testing.T) {
 		{FileURL(""), ""},
 		{IntentURL("INT-001"), "intent:INT-001"},
 		{IntentURL("INT 2/x"), "intent:INT%202%2Fx"},
-		{SpecURL(".specify/specs/hook.md"), "spec:.specify/specs/hook.md"},
-		{SpecURL("docs/my spec.md"), "spec:docs/my%20spec.md"},
-		{SpecURL("https://example.com/spec#a"), "https://example.com/spec#a"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

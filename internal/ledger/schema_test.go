@@ -81,8 +81,8 @@ func TestSchema(t *testing.T) {
 	odd := writeRecord("s", "dir with space/é.go")
 	odd.Files[0].Conversations[0].URL = FileURL(`C:\Users\me\.claude\projects\my proj\t#1.jsonl`)
 	odd.Files[0].Conversations[0].Related = append(odd.Files[0].Conversations[0].Related,
-		Related{Type: "specification", URL: SpecURL(".specify/specs/a b.md")},
-		Related{Type: "specification", URL: SpecURL("https://example.com/spec?x=1")})
+		Related{Type: "specification", URL: "spec:.specify/specs/a%20b.md"},
+		Related{Type: "specification", URL: "https://example.com/spec?x=1"})
 	empty := writeRecord("s", "empty.txt")
 	empty.Files[0].Conversations[0].Ranges = nil
 	empty.Files[0].Conversations[0].URL = ""

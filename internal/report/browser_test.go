@@ -114,11 +114,17 @@ func TestDemoInBrowser(t *testing.T) {
 		t.Skip("no Chromium on this machine (install Debian's chromium, or set CHROMIUM): the report's browser test cannot run")
 	}
 	dir := t.TempDir()
+	// The two binaries, as make build makes them.
 	bin := filepath.Join(dir, "intenthook")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/intenthook")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	for _, args := range [][]string{
+		{"-tags", "noyaml", "-o", bin, "../../cmd/intenthook"},
+		{"-o", bin + "-full", "../../cmd/intenthook-full"},
+	} {
+		build := exec.Command("go", append([]string{"build"}, args...)...)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 	file := filepath.Join(dir, "demo-report.html")
 	demo := exec.Command("bash", "../../scripts/demo.sh", bin)

@@ -1,3 +1,5 @@
+//go:build !noyaml
+
 package splice
 
 import (

@@ -1,3 +1,5 @@
+//go:build !noyaml
+
 // Package splice edits the intent catalog (.orchestration/active_intents.yaml) in memory: it changes
 // one intent's status, version, owned_scope and timestamps (created_at, updated_at, completed_at) and
 // keeps every other byte of the file.
@@ -38,17 +40,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
-)
-
-// Sentinel errors, wrapped with the details, for callers that branch on them.
-var (
-	// ErrNotFound: no intent in the catalog has the requested id.
-	ErrNotFound = errors.New("not found")
-	// ErrNotCatalog: the data is YAML but not shaped like an intent catalog.
-	ErrNotCatalog = errors.New("not an intent catalog")
 )
 
 // errMismatch marks a splice that did not read back as intended: a bug here, or YAML this package does
@@ -64,12 +57,6 @@ const (
 	keyVersion   = "version"
 	keyScope     = "owned_scope"
 )
-
-// Stamp is one timestamp key to set: created_at, updated_at or completed_at.
-type Stamp struct {
-	Key string
-	At  time.Time
-}
 
 // timeKeys are the keys SetTimes may write.
 var timeKeys = map[string]bool{"created_at": true, keyUpdatedAt: true, "completed_at": true}
@@ -100,8 +87,8 @@ func SetTimes(data []byte, id string, stamps []Stamp) ([]byte, error) {
 // SetStatus sets intent id's status and updated_at (now, in UTC RFC 3339), keeping every other byte of
 // data. It does not check that the transition is allowed.
 func SetStatus(data []byte, id, status string, now time.Time) ([]byte, error) {
-	if !utf8.ValidString(status) {
-		return nil, fmt.Errorf("status %q is not valid UTF-8", status)
+	if err := checkStatus(status); err != nil {
+		return nil, err
 	}
 	c, in, err := open(data, id)
 	if err != nil {
@@ -124,16 +111,8 @@ func SetStatus(data []byte, id, status string, now time.Time) ([]byte, error) {
 // SetScope replaces intent id's owned_scope with scope, bumps its version by one (an absent version is
 // 1, so `version: 2` is inserted) and sets updated_at, keeping every other byte of data.
 func SetScope(data []byte, id string, scope []string, now time.Time) ([]byte, error) {
-	if len(scope) == 0 {
-		return nil, errors.New("scope is empty: an intent must own at least one path pattern")
-	}
-	for i, p := range scope {
-		if p == "" {
-			return nil, fmt.Errorf("scope pattern %d is empty", i+1)
-		}
-		if !utf8.ValidString(p) {
-			return nil, fmt.Errorf("scope pattern %q is not valid UTF-8", p)
-		}
+	if err := checkScope(scope); err != nil {
+		return nil, err
 	}
 	c, in, err := open(data, id)
 	if err != nil {

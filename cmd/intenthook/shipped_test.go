@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// buildShipped builds intenthook and intenthook-full into one directory as
+// make build does (the hook binary without YAML), without the test's
+// instrumentation (-race makes each process ten times slower), and returns
+// the hook binary's path.
+func buildShipped(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, b := range []struct{ name, pkg, tags string }{
+		{"intenthook", ".", "noyaml"},
+		{"intenthook-full", "../intenthook-full", ""},
+	} {
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", filepath.Join(dir, b.name), b.pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b.name, err, out)
+		}
+	}
+	return filepath.Join(dir, "intenthook")
+}
+
+// setPath puts dir first on PATH for the test, for the programs that call
+// intenthook themselves.
+func setPath(t *testing.T, dir string) {
+	old := os.Getenv("PATH")
+	os.Setenv("PATH", dir+string(os.PathListSeparator)+old)
+	t.Cleanup(func() { os.Setenv("PATH", old) })
+}
+
+// TestHookBinaryLinks holds the hook binary to what a hook needs: every
+// package linked costs its initialisation on every tool call.
+func TestHookBinaryLinks(t *testing.T) {
+	out, err := exec.Command("go", "list", "-tags", "noyaml", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.Fields(string(out))
+	for _, banned := range []string{
+		"go.yaml.in/yaml/v3",     // YAML goes to intenthook-full
+		"github.com/spf13/cobra", // so does every command but the hooks
+		"github.com/spf13/pflag", //
+		"text/template",          // cobra's help, the report
+		"html/template",          // the report
+		"github.com/intenthook/intenthook/internal/cli",
+	} {
+		if slices.Contains(deps, banned) {
+			t.Errorf("the hook binary links %s", banned)
+		}
+	}
+}
+
+// TestHookBinaryAlone runs the hook binary without intenthook-full beside
+// it or on PATH: a person's command says what is missing; a hook line the
+// full binary would have had to answer goes through the fail mode (closed
+// here: exit 2, the call is not let through); and a hook binary installed
+// under the full binary's name is found out instead of running in circles.
+func TestHookBinaryAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	shipped := buildShipped(t)
+	alone := filepath.Join(t.TempDir(), "intenthook")
+	copyFile(t, shipped, alone)
+	twice := filepath.Join(t.TempDir(), "intenthook")
+	copyFile(t, shipped, twice)
+	copyFile(t, shipped, filepath.Join(filepath.Dir(twice), "intenthook-full"))
+
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".orchestration"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"config.yaml": "fail_mode: closed\n", "active_intents.yaml": "active_intents: []\n"} {
+		if err := os.WriteFile(filepath.Join(root, ".orchestration", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		bin    string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{alone, []string{"status"}, 1, "intenthook: error: intenthook-full, which runs every command but the hooks, is not installed"},
+		{alone, []string{"pre", "--bogus"}, 2, "intenthook-full, which runs every command but the hooks, is not installed"},
+		{twice, []string{"status"}, 1, "intenthook-full is not the full binary: it handed the work back to intenthook"},
+	}
+	for _, tt := range tests {
+		cmd := exec.Command(tt.bin, tt.args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a"}}`)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tt.code || !strings.Contains(stderr.String(), tt.stderr) {
+			t.Errorf("%s %v: exit %d, stderr %q; want exit %d and %q", filepath.Base(filepath.Dir(tt.bin)), tt.args, code, stderr.String(), tt.code, tt.stderr)
+		}
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,101 @@
+// Package full finds and runs intenthook-full, the binary that holds every
+// command. The intenthook binary links only what the hooks need; it hands
+// the full binary every other command line (hookcmd.Delegate) and, built
+// with the noyaml tag, the rare YAML work of a hook (Call): parsing a
+// catalog the cache has not seen, settings outside the plain subset, and a
+// lifecycle edit of the catalog.
+package full
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Name is the full binary's name.
+const Name = "intenthook-full"
+
+// Marker is set in the full binary's environment by the process that
+// started it; a line that comes back to intenthook with it set went round
+// (a hook binary installed under the full binary's name). The full binary
+// clears it (Clear), so that the programs it runs start clean.
+const Marker = "INTENTHOOK_DELEGATED"
+
+// Clear removes Marker from this process's environment.
+func Clear() { os.Unsetenv(Marker) }
+
+// Returned reports whether this process was started by Call or Delegate:
+// it is then meant to be the full binary, and must not hand the work on.
+func Returned() bool { return os.Getenv(Marker) != "" }
+
+// Path finds the full binary: beside this one as it was called (a link to
+// it in a bin directory), beside the file that runs (links resolved), else
+// on PATH.
+func Path() (string, error) {
+	var dirs []string
+	if called, err := exec.LookPath(os.Args[0]); err == nil {
+		dirs = append(dirs, filepath.Dir(called))
+	}
+	if self, err := os.Executable(); err == nil {
+		dirs = append(dirs, filepath.Dir(self))
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			dirs = append(dirs, filepath.Dir(real))
+		}
+	}
+	for _, dir := range dirs {
+		path := filepath.Join(dir, Name)
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return path, nil
+		}
+	}
+	if path, err := exec.LookPath(Name); err == nil {
+		return path, nil
+	}
+	where := "on PATH"
+	if len(dirs) > 0 {
+		where = "in " + dirs[0] + " or on PATH"
+	}
+	return "", fmt.Errorf("%s, which runs every command but the hooks, is not installed: none %s (make install puts it beside intenthook)", Name, where)
+}
+
+// ErrNotFull is returned when the program found under Name hands the work
+// back.
+var ErrNotFull = errors.New("is not the full binary: it handed the work back to intenthook")
+
+// YAMLCommand is the hidden command of the full binary that Call runs.
+const YAMLCommand = "__yaml"
+
+// Call runs the full binary's YAML service for kind ("catalog", "config"
+// or "splice") with in on its stdin and returns what it writes to stdout.
+// A refusal is returned as an error with the text the service gave.
+func Call(kind string, in []byte) ([]byte, error) {
+	if Returned() {
+		return nil, fmt.Errorf("%s %w", Name, ErrNotFull)
+	}
+	path, err := Path()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(path, YAMLCommand, kind)
+	cmd.Env = append(os.Environ(), Marker+"=1")
+	cmd.Stdin = bytes.NewReader(in)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == Refused:
+		return nil, errors.New(strings.TrimSuffix(stderr.String(), "\n"))
+	case err != nil:
+		return nil, fmt.Errorf("%s %s %s: %v: %s", path, YAMLCommand, kind, err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// Refused is the YAML service's exit code for an input it refuses; its
+// stderr is then the error's text, exactly.
+const Refused = 3
