@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
 	"io/fs"
 
 	"github.com/intenthook/intenthook/internal/osfile"
@@ -27,23 +26,12 @@ func String(s string) string { return Bytes([]byte(s)) }
 // File returns the digest of the file at path, or "" when it does not exist.
 // A directory or other non-regular file is not content: it also gives "".
 func File(path string) (string, error) {
-	f, err := osfile.Open(path)
+	h := sha256.New()
+	err := osfile.ReadTo(h, path)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, osfile.ErrNotRegular) {
 		return "", nil
 	}
 	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", nil
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
 	return Prefix + hex.EncodeToString(h.Sum(nil)), nil

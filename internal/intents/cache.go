@@ -338,6 +338,10 @@ func cacheBytes(key string, c *Catalog) []byte {
 // fromCacheBytes decodes every intent of b, the cache's form of the catalog
 // whose digest is key.
 func fromCacheBytes(b []byte, key string) (*Catalog, error) {
+	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
+		// The full binary is of another build than this one.
+		return nil, fmt.Errorf("the catalog's parse came back in another form than %q: install intenthook and intenthook-full from one build", strings.TrimSpace(cacheMagic))
+	}
 	c, complete := parseCacheHeader(bytes.NewReader(b), key, int64(len(b)))
 	if c == nil || !complete {
 		return nil, errors.New("the catalog's parse came back unreadable")

@@ -323,12 +323,8 @@ func readTip(r *os.File) (t tail, fragment []byte, err error) {
 	if size == 0 {
 		return t, fragment, nil
 	}
-	start, err := lineStart(r, size-1)
+	line, err := lastLine(r, size-1)
 	if err != nil {
-		return t, nil, err
-	}
-	line := make([]byte, size-1-start)
-	if err := readFull(r, line, start); err != nil {
 		return t, nil, err
 	}
 	t.Hash = digest.Bytes(line)
@@ -383,6 +379,26 @@ func lineStart(r io.ReaderAt, end int64) (int64, error) {
 		end = off
 	}
 	return 0, nil
+}
+
+// lastLine returns the line that ends at end (its '\n' is at end), reading
+// backwards from 4 KiB, twice as much each time the line is longer: a record
+// is about a kilobyte, and a fresh page of memory costs a hook process more
+// than the read.
+func lastLine(r io.ReaderAt, end int64) ([]byte, error) {
+	for n := int64(4 << 10); ; n *= 2 {
+		n = min(n, end)
+		buf := make([]byte, n)
+		if err := readFull(r, buf, end-n); err != nil {
+			return nil, err
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return buf[i+1:], nil
+		}
+		if n == end {
+			return buf, nil
+		}
+	}
 }
 
 func readFull(r io.ReaderAt, p []byte, off int64) error {

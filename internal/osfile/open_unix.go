@@ -3,6 +3,7 @@
 package osfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -39,6 +40,83 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 		}
 	}
 	return os.NewFile(uintptr(fd), name), nil
+}
+
+// ReadFile reads the whole file, as os.ReadFile does, from a descriptor of
+// its own: opened without waiting, checked to be a regular file (ErrNotRegular
+// otherwise; a directory reads as EISDIR), read to its end and closed, with
+// no *os.File (which would cost two more system calls and a cleanup).
+func ReadFile(name string) ([]byte, error) {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+	case syscall.S_IFDIR:
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	default:
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	size := 512
+	if st.Size > 0 && st.Size < 1<<30 {
+		size = int(st.Size) + 1 // one more: EOF is seen without growing
+	}
+	data := make([]byte, 0, size)
+	for {
+		n, err := retry(func() (int, error) { return syscall.Read(fd, data[len(data):cap(data)]) })
+		if err != nil {
+			return data, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if n == 0 {
+			return data, nil
+		}
+		data = data[:len(data)+n]
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
+// ReadTo writes the regular file name's bytes to w, through a buffer the
+// size of the file up to 32 KiB (a hook hashes mostly small files, and each
+// fresh page of memory costs it more than the read). Anything but a regular
+// file is refused with ErrNotRegular, a directory too.
+func ReadTo(w io.Writer, name string) error {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	})
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	buf := make([]byte, min(max(st.Size+1, 512), 32<<10))
+	for {
+		n, err := retry(func() (int, error) { return syscall.Read(fd, buf) })
+		if err != nil {
+			return &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if n == 0 {
+			return nil
+		}
+		if _, err := w.Write(buf[:n]); err != nil {
+			return err
+		}
+	}
 }
 
 func fcntl(fd, cmd, arg int) (int, error) {

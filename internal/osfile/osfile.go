@@ -8,7 +8,6 @@ package osfile
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -23,33 +22,6 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // Open opens name for reading.
 func Open(name string) (*os.File, error) { return OpenFile(name, os.O_RDONLY, 0) }
-
-// ReadFile reads the whole file, as os.ReadFile does.
-func ReadFile(name string) ([]byte, error) {
-	f, err := Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	size := 512
-	if st, err := f.Stat(); err == nil && st.Size() > 0 && st.Size() < 1<<30 {
-		size = int(st.Size()) + 1 // one more: EOF is seen without growing
-	}
-	data := make([]byte, 0, size)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
-}
 
 // CreateTemp creates a new file in dir for reading and writing, mode 0600,
 // named by pattern with its last "*" replaced by a random string (appended

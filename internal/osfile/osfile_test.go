@@ -3,6 +3,7 @@ package osfile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,8 +32,10 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("absent: %v, want a *fs.PathError of open", err)
 	}
 	// A directory opens, and reading it fails, as with os.ReadFile.
-	if _, err := ReadFile(dir); err == nil {
-		t.Error("reading a directory succeeded")
+	_, err := ReadFile(dir)
+	_, want := os.ReadFile(dir)
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("reading a directory: %v, want %v", err, want)
 	}
 }
 
@@ -81,5 +84,26 @@ func TestCreateTemp(t *testing.T) {
 	}
 	if _, err := CreateTemp(filepath.Join(dir, "absent"), "x*"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("in an absent directory: %v", err)
+	}
+}
+
+func TestReadTo(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 511, 512, 40_000, 100_000} {
+		path := filepath.Join(dir, "f")
+		want := bytes.Repeat([]byte("xyz\n"), size/4+1)[:size]
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := ReadTo(&got, path); err != nil || !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("size %d: got %d bytes, %v", size, got.Len(), err)
+		}
+	}
+	if err := ReadTo(io.Discard, dir); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v, want ErrNotRegular", err)
+	}
+	if err := ReadTo(io.Discard, filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("absent: %v, want fs.ErrNotExist", err)
 	}
 }

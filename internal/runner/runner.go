@@ -104,8 +104,8 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	if h.AlwaysOpen && ans.Exit != 0 {
 		ans.Exit = 0
 	}
-	io.WriteString(std.Stdout, ans.Stdout)
-	io.WriteString(std.Stderr, ans.Stderr)
+	emit(std.Stdout, ans.Stdout)
+	emit(std.Stderr, ans.Stderr)
 	g.Explain()
 	return ans.Exit
 }
@@ -156,16 +156,24 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 	if cfg.Closed() && !h.AlwaysOpen {
 		d := hook.Decision{Verdict: hook.Deny, Code: hook.CodeInternalError, Message: fmt.Sprintf("intenthook: deny [%s] %s", hook.CodeInternalError, msg)}
 		ans := ag.Encode(call, d, budget)
-		io.WriteString(std.Stdout, ans.Stdout)
-		io.WriteString(std.Stderr, ans.Stderr)
+		emit(std.Stdout, ans.Stdout)
+		emit(std.Stderr, ans.Stderr)
 		return ans.Exit
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
 	if call.Event == hook.PreToolUse {
 		ans := ag.Encode(call, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
-		io.WriteString(std.Stdout, ans.Stdout)
+		emit(std.Stdout, ans.Stdout)
 	}
 	return 0
+}
+
+// emit writes an answer's part; a silent allow writes nothing (no empty
+// write: a system call each).
+func emit(w io.Writer, s string) {
+	if s != "" {
+		io.WriteString(w, s)
+	}
 }
 
 func oneLine(s string) string {

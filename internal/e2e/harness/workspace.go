@@ -33,7 +33,8 @@ type Workspace struct {
 }
 
 // NewWorkspace makes the repository and runs init for agent. The directory
-// of intenthook must also hold intenthook-mcp (make build puts both in bin/).
+// of intenthook must also hold intenthook-full and intenthook-mcp (make build
+// puts all three in bin/).
 func NewWorkspace(intenthook, agent string) (*Workspace, error) {
 	tmp, err := os.MkdirTemp("", "e2e-"+agent+"-")
 	if err != nil {
