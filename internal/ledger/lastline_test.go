@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,29 @@ func TestLastLine(t *testing.T) {
 			if err != nil || !bytes.Equal(got, line) {
 				t.Errorf("before %d bytes, line of %d: got %d bytes, %v", len(before), n, len(got), err)
 			}
+		}
+	}
+}
+
+// TestHeadLineMatchesJSON: state/ledger.head's line is the one
+// encoding/json writes for headFile (without HTML escaping, as the ledger's
+// lines: a head is read back as JSON either way).
+func TestHeadLineMatchesJSON(t *testing.T) {
+	for _, hf := range []headFile{
+		{Head{1, "sha256:ab"}, ""},
+		{Head{1 << 40, "sha256:" + strings.Repeat("f", 64)}, "0123456789abcdef0123456789abcdef01234567"},
+		{Head{0, ""}, "<\"\\\u2028\x00é>"},
+		{Head{-1, "\xff"}, "x"},
+	} {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(hf); err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		if got := headLine(hf.Head, hf.Commit); !bytes.Equal(got, want) {
+			t.Errorf("headLine(%+v) = %s, want %s", hf, got, want)
 		}
 	}
 }
