@@ -45,17 +45,17 @@ func Events() map[string]string {
 }
 
 // Tools is Auggie's tool table.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"save-file":          {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-		"str-replace-editor": {Class: hook.ClassWrite, Path: []string{"path"}},
-		"remove-files":       {Class: hook.ClassWrite, Paths: "file_paths"},
-		"apply_patch":        {Class: hook.ClassWrite, Patch: "input"},
-		"launch-process":     {Class: hook.ClassShell, Dir: "cwd"},
-		"view":               {Class: hook.ClassRead, Path: []string{"path"}},
-		"codebase-retrieval": exempt, "web-search": exempt, "web-fetch": exempt, "read-process": exempt,
-		"list-processes": exempt, "kill-process": exempt, "write-process": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "save-file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true}},
+	{Name: "str-replace-editor", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}}},
+	{Name: "remove-files", Tool: protocol.Tool{Class: hook.ClassWrite, Paths: "file_paths"}},
+	{Name: "apply_patch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "input"}},
+	{Name: "launch-process", Tool: protocol.Tool{Class: hook.ClassShell, Dir: "cwd"}},
+	{Name: "view", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"path"}}},
+	{Name: "codebase-retrieval", Tool: exempt}, {Name: "web-search", Tool: exempt}, {Name: "web-fetch", Tool: exempt}, {Name: "read-process", Tool: exempt},
+	{Name: "list-processes", Tool: exempt}, {Name: "kill-process", Tool: exempt}, {Name: "write-process", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

@@ -39,44 +39,48 @@ var Dialect = protocol.Dialect{Title: "Claude Code"}
 
 // Tools is Claude Code's tool table, with the names the seeds' agents and
 // Copilot CLI use through Claude-format settings.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"Write":        write,
-		"Edit":         edit,
-		"MultiEdit":    edit,
-		"NotebookEdit": {Class: hook.ClassWrite, Path: filePath},
-		"Bash":         {Class: hook.ClassShell},
-		"PowerShell":   {Class: hook.ClassShell},
-		"Read":         {Class: hook.ClassRead, Path: filePath},
-		"NotebookRead": {Class: hook.ClassRead, Path: filePath},
+func Tools() protocol.Tools { return tools }
 
-		"Glob": exempt, "Grep": exempt, "LS": exempt, "WebFetch": exempt, "WebSearch": exempt,
-		"Task": exempt, "Agent": exempt, "TodoWrite": exempt, "ExitPlanMode": exempt,
-		"BashOutput": exempt, "KillShell": exempt,
+var tools = protocol.Tools{
+	{Name: "Write", Tool: write},
+	{Name: "Edit", Tool: edit},
+	{Name: "MultiEdit", Tool: edit},
+	{Name: "NotebookEdit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: filePath}},
+	{Name: "Bash", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "PowerShell", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "Read", Tool: protocol.Tool{Class: hook.ClassRead, Path: filePath}},
+	{Name: "NotebookRead", Tool: protocol.Tool{Class: hook.ClassRead, Path: filePath}},
 
-		// The seeds' (Roo Code) names.
-		"write_to_file": write, "apply_diff": edit, "edit": edit, "search_and_replace": edit,
-		"search_replace": edit, "edit_file": edit, "insert_code_block": edit,
-		"apply_patch":     {Class: hook.ClassWrite, Patch: "input"},
-		"delete_file":     {Class: hook.ClassDelete, Path: filePath},
-		"execute_command": {Class: hook.ClassShell},
-		"read_file":       {Class: hook.ClassRead, Path: filePath},
-		"list_files":      exempt, "search_files": exempt, "codebase_search": exempt,
-		"ask_followup_question": exempt, "attempt_completion": exempt, "switch_mode": exempt,
-		"new_task": exempt, "update_todo_list": exempt, "read_command_output": exempt,
-		"run_slash_command": exempt, "browser_action": exempt, "skill": exempt,
-		"access_mcp_resource": exempt,
-	}
+	{Name: "Glob", Tool: exempt}, {Name: "Grep", Tool: exempt}, {Name: "LS", Tool: exempt}, {Name: "WebFetch", Tool: exempt}, {Name: "WebSearch", Tool: exempt},
+	{Name: "Task", Tool: exempt}, {Name: "Agent", Tool: exempt}, {Name: "TodoWrite", Tool: exempt}, {Name: "ExitPlanMode", Tool: exempt},
+	{Name: "BashOutput", Tool: exempt}, {Name: "KillShell", Tool: exempt},
+
+	// The seeds' (Roo Code) names.
+	{Name: "write_to_file", Tool: write}, {Name: "apply_diff", Tool: edit}, {Name: "edit", Tool: edit}, {Name: "search_and_replace", Tool: edit},
+	{Name: "search_replace", Tool: edit}, {Name: "edit_file", Tool: edit}, {Name: "insert_code_block", Tool: edit},
+	{Name: "apply_patch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "input"}},
+	{Name: "delete_file", Tool: protocol.Tool{Class: hook.ClassDelete, Path: filePath}},
+	{Name: "execute_command", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "read_file", Tool: protocol.Tool{Class: hook.ClassRead, Path: filePath}},
+	{Name: "list_files", Tool: exempt}, {Name: "search_files", Tool: exempt}, {Name: "codebase_search", Tool: exempt},
+	{Name: "ask_followup_question", Tool: exempt}, {Name: "attempt_completion", Tool: exempt}, {Name: "switch_mode", Tool: exempt},
+	{Name: "new_task", Tool: exempt}, {Name: "update_todo_list", Tool: exempt}, {Name: "read_command_output", Tool: exempt},
+	{Name: "run_slash_command", Tool: exempt}, {Name: "browser_action", Tool: exempt}, {Name: "skill", Tool: exempt},
+	{Name: "access_mcp_resource", Tool: exempt},
 }
 
 // filePath: Claude Code's file_path, a notebook's notebook_path, and the
 // path that the seeds' tools and Copilot CLI send.
 var filePath = []string{"file_path", "notebook_path", "path"}
 
+// The tools several names share. (newStrings is a variable of its own: a
+// slice written inside edit would keep the compiler from laying the table
+// out as data, and the table would be built at every start.)
 var (
-	write  = protocol.Tool{Class: hook.ClassWrite, Path: filePath, WholeFile: true}
-	edit   = protocol.Tool{Class: hook.ClassWrite, Path: filePath, NewStrings: []string{"new_string", "new_str"}}
-	exempt = protocol.Tool{Class: hook.ClassExempt}
+	newStrings = []string{"new_string", "new_str"}
+	write      = protocol.Tool{Class: hook.ClassWrite, Path: filePath, WholeFile: true}
+	edit       = protocol.Tool{Class: hook.ClassWrite, Path: filePath, NewStrings: newStrings}
+	exempt     = protocol.Tool{Class: hook.ClassExempt}
 )
 
 // Decode turns one Claude Code event into a Call. Every field is optional

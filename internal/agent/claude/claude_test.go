@@ -116,10 +116,11 @@ func TestDecode(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.want.Agent = Name
-			tt.want.WholeFile = Tools()[tt.want.ToolName].WholeFile
+			tool, known := Tools().Lookup(tt.want.ToolName)
+			tt.want.WholeFile = tool.WholeFile
 			if tt.want.Class == "" {
-				tt.want.Class = Tools()[tt.want.ToolName].Class
-				if _, ok := Tools()[tt.want.ToolName]; !ok {
+				tt.want.Class = tool.Class
+				if !known {
 					tt.want.Class = protocol.Classify(tt.want.ToolName)
 				}
 			}

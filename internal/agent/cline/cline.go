@@ -63,22 +63,22 @@ func Events() map[string]string {
 }
 
 // Tools is Cline's tool table.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"write_to_file":   {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-		"replace_in_file": {Class: hook.ClassWrite, Path: []string{"path"}},
-		"execute_command": {Class: hook.ClassShell},
-		"read_file":       {Class: hook.ClassRead, Path: []string{"path"}},
-		"list_files":      exempt, "search_files": exempt, "list_code_definition_names": exempt,
-		"ask_followup_question": exempt, "attempt_completion": exempt, "new_task": exempt, "plan_mode_respond": exempt,
-		"browser_action": exempt, "web_fetch": exempt, "access_mcp_resource": exempt,
-		// Cline 3.0.65's tools: editor creates, replaces or inserts;
-		// run_commands and read_files take lists (see Decode).
-		"editor":          {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_text"}},
-		"run_commands":    {Class: hook.ClassShell, Command: "commands"},
-		"read_files":      {Class: hook.ClassRead},
-		"search_codebase": exempt, "fetch_web_content": exempt, "ask_question": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "write_to_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true}},
+	{Name: "replace_in_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}}},
+	{Name: "execute_command", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "read_file", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"path"}}},
+	{Name: "list_files", Tool: exempt}, {Name: "search_files", Tool: exempt}, {Name: "list_code_definition_names", Tool: exempt},
+	{Name: "ask_followup_question", Tool: exempt}, {Name: "attempt_completion", Tool: exempt}, {Name: "new_task", Tool: exempt}, {Name: "plan_mode_respond", Tool: exempt},
+	{Name: "browser_action", Tool: exempt}, {Name: "web_fetch", Tool: exempt}, {Name: "access_mcp_resource", Tool: exempt},
+	// Cline 3.0.65's tools: editor creates, replaces or inserts;
+	// run_commands and read_files take lists (see Decode).
+	{Name: "editor", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_text"}}},
+	{Name: "run_commands", Tool: protocol.Tool{Class: hook.ClassShell, Command: "commands"}},
+	{Name: "read_files", Tool: protocol.Tool{Class: hook.ClassRead}},
+	{Name: "search_codebase", Tool: exempt}, {Name: "fetch_web_content", Tool: exempt}, {Name: "ask_question", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

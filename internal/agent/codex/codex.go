@@ -49,13 +49,13 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "Codex CLI", NoAsk: true, BareAllow: true}
 
 // Tools is Codex's tool table.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"apply_patch": {Class: hook.ClassWrite, Patch: "command"},
-		"Bash":        {Class: hook.ClassShell},
-		"Agent":       {Class: hook.ClassExempt},
-		"spawn_agent": {Class: hook.ClassExempt},
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "apply_patch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "command"}},
+	{Name: "Bash", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "Agent", Tool: protocol.Tool{Class: hook.ClassExempt}},
+	{Name: "spawn_agent", Tool: protocol.Tool{Class: hook.ClassExempt}},
 }
 
 // Decode turns one Codex event into a Call.

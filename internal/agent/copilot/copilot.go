@@ -52,16 +52,16 @@ func Agent() protocol.Agent {
 
 // Tools is Copilot CLI's native tool table; the toolset depends on the
 // model (create/edit for Claude models, apply_patch for GPT ones).
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"create":      {Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true},
-		"edit":        {Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}},
-		"apply_patch": {Class: hook.ClassWrite, PatchInput: true},
-		"bash":        {Class: hook.ClassShell},
-		"view":        {Class: hook.ClassRead, Path: []string{"path"}},
-		"rg":          exempt, "grep": exempt, "glob": exempt, "task": exempt, "sql": exempt, "web_fetch": exempt,
-		"report_intent": exempt, "update_todo": exempt, "read_bash": exempt, "write_bash": exempt, "stop_bash": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "create", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}, WholeFile: true}},
+	{Name: "edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"path"}, NewStrings: []string{"new_str"}}},
+	{Name: "apply_patch", Tool: protocol.Tool{Class: hook.ClassWrite, PatchInput: true}},
+	{Name: "bash", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "view", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"path"}}},
+	{Name: "rg", Tool: exempt}, {Name: "grep", Tool: exempt}, {Name: "glob", Tool: exempt}, {Name: "task", Tool: exempt}, {Name: "sql", Tool: exempt}, {Name: "web_fetch", Tool: exempt},
+	{Name: "report_intent", Tool: exempt}, {Name: "update_todo", Tool: exempt}, {Name: "read_bash", Tool: exempt}, {Name: "write_bash", Tool: exempt}, {Name: "stop_bash", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

@@ -54,18 +54,18 @@ func Events() map[string]string {
 
 // Tools is Cursor's tool table for the generic tool events; the shell and
 // file-edit events name their tool themselves.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"Shell":            {Class: hook.ClassShell},
-		"run_terminal_cmd": {Class: hook.ClassShell},
-		"edit_file":        {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
-		"Write":            {Class: hook.ClassWrite, Path: []string{"file_path", "path"}, WholeFile: true},
-		"Edit":             {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
-		"search_replace":   {Class: hook.ClassWrite, Path: []string{"file_path", "path"}},
-		"delete_file":      {Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}},
-		"Read":             {Class: hook.ClassRead, Path: []string{"file_path", "path"}},
-		"read_file":        {Class: hook.ClassRead, Path: []string{"target_file", "file_path", "path"}},
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "Shell", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "run_terminal_cmd", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "edit_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}}},
+	{Name: "Write", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path", "path"}, WholeFile: true}},
+	{Name: "Edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path", "path"}}},
+	{Name: "search_replace", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path", "path"}}},
+	{Name: "delete_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"target_file", "file_path", "path"}}},
+	{Name: "Read", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"file_path", "path"}}},
+	{Name: "read_file", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"target_file", "file_path", "path"}}},
 }
 
 // Decode turns one Cursor event into a Call.

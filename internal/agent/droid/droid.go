@@ -44,15 +44,15 @@ func Agent() protocol.Agent {
 var Dialect = protocol.Dialect{Title: "Factory Droid", NoAsk: true}
 
 // Tools is Droid's tool table.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"Create":     {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-		"Edit":       {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}},
-		"ApplyPatch": {Class: hook.ClassWrite, Patch: "input"},
-		"Execute":    {Class: hook.ClassShell},
-		"Read":       {Class: hook.ClassRead, Path: []string{"file_path"}},
-		"LS":         exempt, "Grep": exempt, "Glob": exempt, "Task": exempt, "TodoWrite": exempt, "WebSearch": exempt, "FetchUrl": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "Create", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true}},
+	{Name: "Edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_str"}}},
+	{Name: "ApplyPatch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "input"}},
+	{Name: "Execute", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "Read", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"file_path"}}},
+	{Name: "LS", Tool: exempt}, {Name: "Grep", Tool: exempt}, {Name: "Glob", Tool: exempt}, {Name: "Task", Tool: exempt}, {Name: "TodoWrite", Tool: exempt}, {Name: "WebSearch", Tool: exempt}, {Name: "FetchUrl", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

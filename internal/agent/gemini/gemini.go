@@ -48,15 +48,15 @@ func Events() map[string]string {
 }
 
 // Tools is Gemini CLI's tool table.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-		"replace":           {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
-		"run_shell_command": {Class: hook.ClassShell, Dir: "dir_path"},
-		"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
-		"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
-		"web_fetch": exempt, "google_web_search": exempt, "write_todos": exempt, "save_memory": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "write_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true}},
+	{Name: "replace", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}}},
+	{Name: "run_shell_command", Tool: protocol.Tool{Class: hook.ClassShell, Dir: "dir_path"}},
+	{Name: "read_file", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"file_path"}}},
+	{Name: "read_many_files", Tool: exempt}, {Name: "list_directory", Tool: exempt}, {Name: "glob", Tool: exempt}, {Name: "grep_search", Tool: exempt},
+	{Name: "web_fetch", Tool: exempt}, {Name: "google_web_search", Tool: exempt}, {Name: "write_todos", Tool: exempt}, {Name: "save_memory", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

@@ -47,17 +47,17 @@ var Dialect = protocol.Dialect{Title: "OpenCode", NoAsk: true}
 // Tools is OpenCode's tool table. OpenCode 1.18 offers a GPT model
 // (an id with "gpt-", not gpt-4 or oss) apply_patch instead of write and
 // edit; multiedit and patch are earlier versions' tools.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"write":       {Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true},
-		"edit":        {Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}},
-		"apply_patch": {Class: hook.ClassWrite, Patch: "patchText"},
-		"multiedit":   {Class: hook.ClassWrite, Path: []string{"filePath"}},
-		"patch":       {Class: hook.ClassWrite, Patch: "patchText"},
-		"bash":        {Class: hook.ClassShell, Dir: "workdir"},
-		"read":        {Class: hook.ClassRead, Path: []string{"filePath"}},
-		"list":        exempt, "glob": exempt, "grep": exempt, "webfetch": exempt, "todowrite": exempt, "todoread": exempt, "task": exempt, "skill": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "write", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"filePath"}, WholeFile: true}},
+	{Name: "edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"filePath"}, NewStrings: []string{"newString"}}},
+	{Name: "apply_patch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "patchText"}},
+	{Name: "multiedit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"filePath"}}},
+	{Name: "patch", Tool: protocol.Tool{Class: hook.ClassWrite, Patch: "patchText"}},
+	{Name: "bash", Tool: protocol.Tool{Class: hook.ClassShell, Dir: "workdir"}},
+	{Name: "read", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"filePath"}}},
+	{Name: "list", Tool: exempt}, {Name: "glob", Tool: exempt}, {Name: "grep", Tool: exempt}, {Name: "webfetch", Tool: exempt}, {Name: "todowrite", Tool: exempt}, {Name: "todoread", Tool: exempt}, {Name: "task", Tool: exempt}, {Name: "skill", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}

@@ -36,8 +36,26 @@ type Tool struct {
 	WholeFile bool
 }
 
-// Tools is an agent's tool table, by the names its events carry.
-type Tools map[string]Tool
+// Tools is an agent's tool table, by the names its events carry. It is a
+// list, written as data in the agent's package: the compiler lays it out,
+// where a map would be built on every start of a hook.
+type Tools []NamedTool
+
+// NamedTool is one entry of a tool table.
+type NamedTool struct {
+	Name string
+	Tool Tool
+}
+
+// Lookup returns the tool named name.
+func (ts Tools) Lookup(name string) (Tool, bool) {
+	for _, t := range ts {
+		if t.Name == name {
+			return t.Tool, true
+		}
+	}
+	return Tool{}, false
+}
 
 // Classify returns the class of a tool the table does not know: the
 // selection tool of intenthook's own MCP server under any server name;
@@ -61,7 +79,7 @@ func Classify(name string) hook.Class {
 // for c.ToolName. A write or delete tool whose files cannot be found is
 // marked Unparsed: the gate never lets an unknown target pass.
 func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
-	t, known := ts[c.ToolName]
+	t, known := ts.Lookup(c.ToolName)
 	if !known {
 		t, known = MCPTool(c.ToolName)
 	}

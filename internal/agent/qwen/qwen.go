@@ -36,16 +36,16 @@ func Agent() protocol.Agent {
 }
 
 // Tools is Qwen Code's tool table; file paths are absolute.
-func Tools() protocol.Tools {
-	return protocol.Tools{
-		"write_file":        {Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true},
-		"edit":              {Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}},
-		"notebook_edit":     {Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}},
-		"run_shell_command": {Class: hook.ClassShell, Dir: "directory"},
-		"read_file":         {Class: hook.ClassRead, Path: []string{"file_path"}},
-		"read_many_files":   exempt, "list_directory": exempt, "glob": exempt, "grep_search": exempt,
-		"web_fetch": exempt, "web_search": exempt, "todo_write": exempt, "save_memory": exempt, "agent": exempt,
-	}
+func Tools() protocol.Tools { return tools }
+
+var tools = protocol.Tools{
+	{Name: "write_file", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, WholeFile: true}},
+	{Name: "edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"file_path"}, NewStrings: []string{"new_string"}}},
+	{Name: "notebook_edit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: []string{"notebook_path", "file_path"}}},
+	{Name: "run_shell_command", Tool: protocol.Tool{Class: hook.ClassShell, Dir: "directory"}},
+	{Name: "read_file", Tool: protocol.Tool{Class: hook.ClassRead, Path: []string{"file_path"}}},
+	{Name: "read_many_files", Tool: exempt}, {Name: "list_directory", Tool: exempt}, {Name: "glob", Tool: exempt}, {Name: "grep_search", Tool: exempt},
+	{Name: "web_fetch", Tool: exempt}, {Name: "web_search", Tool: exempt}, {Name: "todo_write", Tool: exempt}, {Name: "save_memory", Tool: exempt}, {Name: "agent", Tool: exempt},
 }
 
 var exempt = protocol.Tool{Class: hook.ClassExempt}
