@@ -2,7 +2,7 @@
 // (intenthook pre, post and context) from their command line, without a
 // command tree: it is all the intenthook binary links, so that a hook pays
 // for no package it does not use. Every other command line goes to the full
-// binary (see Full).
+// binary (Delegate).
 package hookcmd
 
 import (
