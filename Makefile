@@ -43,8 +43,9 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS)
 	$(GO) run ./internal/bench/benchhook -bin $(BIN)
 
-# Commit-time and CI commands on generated histories (precommit on 100k and
-# 1M records, audit over 100 commits): minutes to build, so not in bench.
+# Commit-time, CI and people's commands on generated histories (precommit on
+# 100k and 1M records; ledger verify, blame and query on 1M; audit over 100
+# commits): minutes to build, so not in bench.
 bench-commit: build
 	$(GO) run ./internal/bench/benchhook -bin $(BIN) -only commit
 

@@ -104,8 +104,9 @@ func run(bin string, runs, warm int, only string) error {
 
 // commitRows times the commands of commit time and CI on generated
 // histories: precommit with one staged file on a 100 000- and a
-// 1 000 000-record ledger (the first run after a commit, and the next), and
-// audit over 100 commits on a 100 000-record packed repository.
+// 1 000 000-record ledger (the first run after a commit, and the next), the
+// people's reading commands on the 1 000 000-record ledger, and audit over
+// 100 commits on a 100 000-record packed repository.
 func commitRows(bin, dir string) error {
 	fmt.Printf("%-52s %10s\n", "workload", "time")
 	for _, records := range []int{100_000, 1_000_000} {
@@ -132,6 +133,11 @@ func commitRows(bin, dir string) error {
 			}
 			fmt.Printf("%-52s %10s\n", fmt.Sprintf("precommit, 1 staged file, %d records (%s)", records, run), round(d))
 		}
+		if records == 1_000_000 {
+			if err := readingRows(bin, ws); err != nil {
+				return err
+			}
+		}
 	}
 	ws := filepath.Join(dir, "audit")
 	if err := bench.History(ws, 100_000, 100); err != nil {
@@ -148,6 +154,31 @@ func commitRows(bin, dir string) error {
 		ds = append(ds, time.Since(start))
 	}
 	fmt.Printf("%-52s %10s\n", "audit, 100 commits, 100 000 records, packed (median of 3)", round(median(ds)))
+	return nil
+}
+
+// readingRows times the commands people read a large ledger with, each the
+// median of three runs: verify, and blame and query for one file or intent
+// of the 200 the generated ledger spreads its records over.
+func readingRows(bin, ws string) error {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"ledger verify, 1000000 records", []string{"ledger", "verify"}},
+		{"blame FILE, 1000000 records (0.5% of them)", []string{"blame", "src/mod150/file.go"}},
+		{"ledger query --intent, 1000000 records (0.5%)", []string{"ledger", "query", "--intent", "INT-150"}},
+	} {
+		var ds []time.Duration
+		for range 3 {
+			d, err := timeCmd(bin, c.args, ws)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			ds = append(ds, d)
+		}
+		fmt.Printf("%-52s %10s\n", c.name, round(median(ds)))
+	}
 	return nil
 }
 
