@@ -38,10 +38,13 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.
+# ONLY=hot|bash|agents times one group of whole-process rows alone.
 BENCH_PKGS := ./internal/agent/claude ./internal/intents ./internal/digest ./internal/intentctx ./internal/ledger ./internal/gate
 bench: build
+ifeq ($(ONLY),)
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCH_PKGS)
-	$(GO) run ./internal/bench/benchhook -bin $(BIN)
+endif
+	$(GO) run ./internal/bench/benchhook -bin $(BIN) $(if $(ONLY),-only $(ONLY))
 
 # Commit-time, CI and people's commands on generated histories (precommit on
 # 100k and 1M records; ledger verify, blame and query on 1M; audit over 100

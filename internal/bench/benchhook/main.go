@@ -25,7 +25,7 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows), commit (audit and precommit on generated histories: minutes to build, not in the default); default all but commit")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default); default all but commit")
 	flag.Parse()
 	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
@@ -62,17 +62,17 @@ func run(bin string, runs, warm int, only string) error {
 		return bashRows(bin, dir, main, runs/4, warm)
 	case "commit":
 		return commitRows(bin, dir)
+	case "agents":
+		settle(main)
+		return agentRows(bin, floor, main, runs, warm)
 	}
 	pre, post, floorT, err := measurePair(bin, floor, main, runs, warm)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("%-44s %10s %10s %7s\n", "workload", "median", "floor", "ratio")
-	row := func(name string, d, f time.Duration) {
-		fmt.Printf("%-44s %10s %10s %6.2fx\n", name, round(d), round(f), float64(d)/float64(f))
-	}
-	row("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
-	row("post (same tool_use_id, 200 intents, 100k)", post, floorT)
+	ratioRow("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
+	ratioRow("post (same tool_use_id, 200 intents, 100k)", post, floorT)
 	if only == "hot" {
 		return nil
 	}
@@ -93,13 +93,13 @@ func run(bin string, runs, warm int, only string) error {
 	if err != nil {
 		return err
 	}
-	row("post, empty ledger", postEmpty, floorE)
-	row("post, 1 000 000-record ledger", postBig, floorB)
+	ratioRow("post, empty ledger", postEmpty, floorE)
+	ratioRow("post, 1 000 000-record ledger", postBig, floorB)
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
 	if err := bashRows(bin, dir, main, runs/4, warm); err != nil {
 		return err
 	}
-	return agentRows(bin, floor, main, runs/2, warm, row)
+	return agentRows(bin, floor, main, runs, warm)
 }
 
 // commitRows times the commands of commit time and CI on generated
@@ -295,7 +295,7 @@ func gitRepo(ws string) error {
 
 // agentRows times each agent's pre on its own payload for the same edit,
 // with --agent as init wires it, against the floor fed the same event.
-func agentRows(bin, floor, ws string, runs, warm int, row func(string, time.Duration, time.Duration)) error {
+func agentRows(bin, floor, ws string, runs, warm int) error {
 	fmt.Println()
 	names := slices.Sorted(maps.Keys(bench.AgentEvents(ws, "")))
 	for _, name := range names {
@@ -314,7 +314,7 @@ func agentRows(bin, floor, ws string, runs, warm int, row func(string, time.Dura
 				floors, pres = append(floors, f), append(pres, p)
 			}
 		}
-		row("pre --agent "+name+" (its own payload)", median(pres), median(floors))
+		ratioRow("pre --agent "+name+" (its own payload)", median(pres), median(floors))
 	}
 	return nil
 }
@@ -381,6 +381,11 @@ func timeRun(prog string, args []string, dir string, stdin []byte, answered bool
 		return 0, fmt.Errorf("unexpected output (the call should be a silent allow): %s%s", out, stderr.String())
 	}
 	return d, nil
+}
+
+// ratioRow prints a workload's median, the floor's and their ratio.
+func ratioRow(name string, d, floor time.Duration) {
+	fmt.Printf("%-44s %10s %10s %6.2fx\n", name, round(d), round(floor), float64(d)/float64(floor))
 }
 
 func median(ds []time.Duration) time.Duration {
