@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // buildShipped builds intenthook and intenthook-full into one directory as
@@ -60,10 +62,14 @@ func TestHookBinaryLinks(t *testing.T) {
 }
 
 // TestHookBinaryAlone runs the hook binary without intenthook-full beside
-// it or on PATH: a person's command says what is missing; a hook line the
-// full binary would have had to answer goes through the fail mode (closed
-// here: exit 2, the call is not let through); and a hook binary installed
-// under the full binary's name is found out instead of running in circles.
+// it, with a real one on PATH that it must not use (a hook trusts the parse
+// and the catalog edits of the full binary, so only the one installed with
+// it, not one any directory of PATH can hold): a person's command says what
+// is missing; a hook line the full binary would have had to answer goes
+// through the fail mode (closed here: exit 2, the call is not let through),
+// and so does a hook that needs the catalog parsed; and a hook binary
+// installed under the full binary's name is found out instead of running in
+// circles.
 func TestHookBinaryAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binaries")
@@ -92,12 +98,13 @@ func TestHookBinaryAlone(t *testing.T) {
 	}{
 		{alone, []string{"status"}, 1, "intenthook: error: intenthook-full, which runs every command but the hooks, is not installed"},
 		{alone, []string{"pre", "--bogus"}, 2, "intenthook-full, which runs every command but the hooks, is not installed"},
+		{alone, []string{"pre"}, 2, "intenthook-full, which runs every command but the hooks, is not installed"},
 		{twice, []string{"status"}, 1, "intenthook-full is not the full binary: it handed the work back to intenthook"},
 	}
 	for _, tt := range tests {
 		cmd := exec.Command(tt.bin, tt.args...)
 		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(shipped)+":/usr/bin:/bin")
 		cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"a"}}`)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
@@ -122,5 +129,54 @@ func copyFile(t *testing.T, from, to string) {
 	}
 	if err := os.WriteFile(to, data, 0o755); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestActionInstalls runs the install step of the GitHub Action (action.yml)
+// as a runner would, into an empty bin directory, and the audit it installs
+// for: every command but the hooks runs in intenthook-full, so the step
+// must install it beside intenthook.
+func TestActionInstalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries")
+	}
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Steps []struct{ Run string }
+		}
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	var install string
+	for _, s := range action.Runs.Steps {
+		if strings.Contains(s.Run, "go install") {
+			install = s.Run
+		}
+	}
+	if install == "" {
+		t.Fatal("action.yml has no step that runs go install")
+	}
+	bin, pathFile := t.TempDir(), filepath.Join(t.TempDir(), "github_path")
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", install)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GITHUB_PATH="+pathFile, "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the install step: %v\n%s", err, out)
+	}
+	added, err := os.ReadFile(pathFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(added)); got != bin {
+		t.Errorf("the step put %q on PATH, want %q (where go install put the binaries)", got, bin)
+	}
+	out, err := exec.Command(filepath.Join(bin, "intenthook"), "audit", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "intenthook audit") {
+		t.Errorf("intenthook audit --help after the install step: %v\n%s", err, out)
 	}
 }

@@ -32,9 +32,12 @@ func Clear() { os.Unsetenv(Marker) }
 // it is then meant to be the full binary, and must not hand the work on.
 func Returned() bool { return os.Getenv(Marker) != "" }
 
-// Path finds the full binary: beside this one as it was called (a link to
-// it in a bin directory), beside the file that runs (links resolved), else
-// on PATH.
+// Path finds the full binary beside this one: beside it as it was called
+// (a link to it in a bin directory), else beside the file that runs (links
+// resolved). It is not looked for on PATH: a hook takes the full binary's
+// parse of the catalog, and the catalog edits it makes, as its own, so it
+// trusts only the one installed with it, not one that any directory of PATH
+// could hold.
 func Path() (string, error) {
 	var dirs []string
 	if called, err := exec.LookPath(os.Args[0]); err == nil {
@@ -52,14 +55,11 @@ func Path() (string, error) {
 			return path, nil
 		}
 	}
-	if path, err := exec.LookPath(Name); err == nil {
-		return path, nil
-	}
-	where := "on PATH"
+	where := "beside intenthook"
 	if len(dirs) > 0 {
-		where = "in " + dirs[0] + " or on PATH"
+		where = "in " + dirs[0]
 	}
-	return "", fmt.Errorf("%s, which runs every command but the hooks, is not installed: none %s (make install puts it beside intenthook)", Name, where)
+	return "", fmt.Errorf("%s, which runs every command but the hooks, is not installed %s (make install puts it there; it is not looked for on PATH)", Name, where)
 }
 
 // ErrNotFull is returned when the program found under Name hands the work
