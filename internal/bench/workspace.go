@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // File is the workspace file the bench session edits, in INT-200's scope.
@@ -99,4 +100,15 @@ func writeLedger(path string, n int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Settle waits until the workspace's catalog is two seconds old, as it is
+// in a session (it changes when a person edits it): a hook trusts a large
+// catalog's fingerprint for its digest only after that (intents.settleTime),
+// and hashes it before.
+func Settle(ws string) {
+	st, err := os.Stat(filepath.Join(ws, ".orchestration", "active_intents.yaml"))
+	if err == nil {
+		time.Sleep(time.Until(st.ModTime().Add(2100 * time.Millisecond)))
+	}
 }

@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -39,7 +38,7 @@ func benchHook(b *testing.B, event string, run func(*Gate, context.Context) (hoo
 		}
 	}
 	call()
-	time.Sleep(settleTime)
+	bench.Settle(ws)
 	call()
 	for b.Loop() {
 		call()
@@ -48,7 +47,3 @@ func benchHook(b *testing.B, event string, run func(*Gate, context.Context) (hoo
 
 func BenchmarkPre(b *testing.B)  { benchHook(b, hook.PreToolUse, (*Gate).Pre) }
 func BenchmarkPost(b *testing.B) { benchHook(b, hook.PostToolUse, (*Gate).Post) }
-
-// settleTime is how long after its last change a catalog is trusted by its
-// fingerprint (intents' settleTime), with a margin.
-const settleTime = 2100 * time.Millisecond

@@ -63,7 +63,7 @@ func run(bin string, runs, warm int, only string) error {
 	case "commit":
 		return commitRows(bin, dir)
 	case "agents":
-		settle(main)
+		bench.Settle(main)
 		return agentRows(bin, floor, main, runs, warm)
 	}
 	pre, post, floorT, err := measurePair(bin, floor, main, runs, warm)
@@ -322,7 +322,7 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 // measurePair alternates floor, pre and post runs on one workspace; each
 // pre/post pair shares a fresh tool_use_id, as in a real session.
 func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Duration, err error) {
-	settle(ws)
+	bench.Settle(ws)
 	var pres, posts, floors []time.Duration
 	for i := 0; i < warm+runs; i++ {
 		id := fmt.Sprintf("toolu_bench_%d", i)
@@ -349,17 +349,6 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 		}
 	}
 	return median(pres), median(posts), median(floors), nil
-}
-
-// settle waits until the workspace's catalog is two seconds old, as it is
-// in a session (it changes when a person edits it): a hook trusts a large
-// catalog's fingerprint for its digest only after that (intents.settleTime),
-// and hashes it before.
-func settle(ws string) {
-	st, err := os.Stat(filepath.Join(ws, ".orchestration", "active_intents.yaml"))
-	if err == nil {
-		time.Sleep(time.Until(st.ModTime().Add(2100 * time.Millisecond)))
-	}
 }
 
 // timeRun runs prog once and times it. The call must be an allow: a
