@@ -109,7 +109,7 @@ checks that the session selected an in-progress intent from
 .orchestration/active_intents.yaml and that the file lies in the intent's
 owned_scope; after the write it records a content-hashed trace.
 
-Wire it into Claude Code with hooks.example.json; see the README.`,
+Wire it into Claude Code with hooks.example.json; see docs/install.md.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

@@ -139,7 +139,7 @@ func checkConfig(root string, getenv func(string) string) Check {
 	c, err := config.Load(root, getenv)
 	switch {
 	case err != nil:
-		return Check{Status: Fail, Name: "config", Detail: oneLine(err.Error()), Hint: "fix " + config.File + " (the README lists every setting and its values)"}
+		return Check{Status: Fail, Name: "config", Detail: oneLine(err.Error()), Hint: "fix " + config.File + " (docs/workspace.md lists every setting and its values)"}
 	case len(c.Warnings) > 0:
 		// Unknown keys are warnings (SPEC §13): a newer version's setting
 		// must not fail an older doctor.

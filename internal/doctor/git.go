@@ -55,5 +55,5 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + c.path}
 		}
 	}
-	return Check{Status: Warn, Name: name, Detail: "no pre-commit hook runs intenthook precommit", Hint: "intenthook init --git-hook installs one; the README shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
+	return Check{Status: Warn, Name: name, Detail: "no pre-commit hook runs intenthook precommit", Hint: "intenthook init --git-hook installs one; docs/ci.md shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}
 }

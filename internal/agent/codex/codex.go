@@ -118,7 +118,7 @@ const trustNote = "Codex runs these hooks only in a trusted project and once eac
 
 // Wire merges the hooks into .codex/hooks.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireJSON(root, HooksFile, Hooks(), "the README's Codex section")
+	ch, err := protocol.WireJSON(root, HooksFile, Hooks(), "the Codex section of docs/agents.md")
 	if err == nil {
 		ch.Notes = append(ch.Notes, trustNote)
 	}

@@ -97,7 +97,7 @@ func Hooks() []hookconfig.Hook {
 
 // Wire merges the hooks into .qwen/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	return protocol.WireJSON(root, SettingsFile, Hooks(), "the README's Qwen Code section")
+	return protocol.WireJSON(root, SettingsFile, Hooks(), "the Qwen Code section of docs/agents.md")
 }
 
 // Check checks the wiring in .qwen/settings.json and ~/.qwen/settings.json.
