@@ -5,7 +5,6 @@ package agent
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -38,22 +37,6 @@ var All = sync.OnceValue(func() []protocol.Agent {
 	}
 	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].Name < list[1+j].Name })
 	return list
-})
-
-// SettingsFiles lists every agent's committed hook settings files and the
-// project MCP configurations init registers intenthook's server in,
-// root-relative, each once: the wiring an agent must not rewrite. It is
-// made once; callers must not change it.
-var SettingsFiles = sync.OnceValue(func() []string {
-	var out []string
-	for _, a := range All() {
-		out = append(out, a.Settings...)
-		if a.MCP != nil {
-			out = append(out, a.MCP.File)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 })
 
 // Lookup returns the agent named name.

@@ -33,9 +33,6 @@ type Env struct {
 	// ProjectDirVars name the variables the calling agent sets to its
 	// project directory ($CLAUDE_PROJECT_DIR for Claude Code).
 	ProjectDirVars []string
-	// Settings lists every agent's committed hook settings files (root-
-	// relative): the guard watches them during shell calls.
-	Settings func() []string
 }
 
 func (e *Env) now() time.Time {
@@ -95,9 +92,6 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		return g, err
 	}
 	g.explain.step("governance", "on", "root="+root)
-	if env.Settings != nil {
-		ws.Protected.Govern(env.Settings())
-	}
 	for _, w := range ws.Warnings {
 		g.note(w)
 	}

@@ -22,12 +22,8 @@ const CodeGovernanceTampered = "governance_tampered"
 
 // guardTargets lists what the guard watches in this workspace.
 func (g *Gate) guardTargets() ([]guard.Target, string) {
-	var settings []string
-	if g.env.Settings != nil {
-		settings = g.env.Settings()
-	}
 	config, hooks := git.ConfigAndHooks(g.Root)
-	return guard.Watch(g.Root, settings, config), hooks
+	return guard.Watch(g.Root, workspace.Governance().Guarded(), config), hooks
 }
 
 // guardSnapshot pictures the governance files before a shell command that

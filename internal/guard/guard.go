@@ -27,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/osfile"
 )
 
@@ -88,21 +89,23 @@ type Snapshot struct {
 	LedgerTail string `json:"ledger_tail,omitempty"`
 }
 
-// Watch lists the governance files of a workspace: its own, the given
-// agent settings files (root-relative) and git's config file (absolute, ""
-// outside git). The hook files are found by Take and Compare.
-func Watch(root string, settings []string, gitConfig string) []Target {
-	ts := []Target{
-		{".orchestration/active_intents.yaml", Whole},
-		{".orchestration/config.yaml", Whole},
-		{".orchestration/.intentignore", Whole},
-		{".orchestration/state/catalog.cache", Cache},
-	}
-	for _, s := range settings {
-		ts = append(ts, Target{s, Whole})
-	}
-	if gitConfig != "" {
-		ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
+// Watch lists the files to watch from the governance table's Guarded rows
+// (workspace.Governance); git's config file is at gitConfig (absolute, ""
+// outside git). The hook files are found by Take and Compare, the ledger's
+// marks by Take and LedgerIntact.
+func Watch(root string, files []governed.File, gitConfig string) []Target {
+	var ts []Target
+	for _, f := range files {
+		switch f.Watch {
+		case governed.Whole:
+			ts = append(ts, Target{f.Path, Whole})
+		case governed.Cache:
+			ts = append(ts, Target{f.Path, Cache})
+		case governed.GitConfig:
+			if gitConfig != "" {
+				ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
+			}
+		}
 	}
 	return ts
 }

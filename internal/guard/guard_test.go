@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/governed"
 )
 
 func TestRiskyKeys(t *testing.T) {
@@ -53,7 +55,16 @@ func TestUndo(t *testing.T) {
 	write(".git/hooks/pre-push", "#!/bin/sh\n", 0o755)
 	write(".git/config", "[core]\n\tbare = false\n", 0o644)
 	write(Ledger, "line1\nline2\n", 0o644)
-	targets := Watch(root, []string{".claude/settings.json"}, filepath.Join(root, ".git/config"))
+	targets := Watch(root, []governed.File{
+		{Path: ".orchestration/active_intents.yaml", Use: governed.Guarded},
+		{Path: ".orchestration/config.yaml", Use: governed.Guarded},
+		{Path: ".orchestration/.intentignore", Use: governed.Guarded},
+		{Path: Ledger, Use: governed.Guarded, Watch: governed.AppendOnly},
+		{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache},
+		{Path: ".claude/settings.json", Use: governed.Guarded},
+		{Path: ".git/hooks", Use: governed.Guarded, Watch: governed.GitHooks},
+		{Path: ".git/config", Use: governed.Guarded, Watch: governed.GitConfig},
+	}, filepath.Join(root, ".git/config"))
 	hooks := filepath.Join(root, ".git/hooks")
 	s, err := Take(root, targets, hooks, "")
 	if err != nil {
@@ -172,7 +183,17 @@ func BenchmarkGuard(b *testing.B) {
 	settings := []string{".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex/hooks.json",
 		".github/hooks/intenthook.json", ".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json",
 		".windsurf/hooks.json", ".opencode/plugin/intenthook.ts", ".clinerules/hooks/PreToolUse"}
-	targets := Watch(root, settings, filepath.Join(root, ".git/config"))
+	rows := []governed.File{
+		{Path: ".orchestration/active_intents.yaml", Use: governed.Guarded},
+		{Path: ".orchestration/config.yaml", Use: governed.Guarded},
+		{Path: ".orchestration/.intentignore", Use: governed.Guarded},
+		{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache},
+		{Path: ".git/config", Use: governed.Guarded, Watch: governed.GitConfig},
+	}
+	for _, s := range settings {
+		rows = append(rows, governed.File{Path: s, Use: governed.Guarded})
+	}
+	targets := Watch(root, rows, filepath.Join(root, ".git/config"))
 	hooks := filepath.Join(root, ".git/hooks")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -82,7 +82,6 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	call = decoded
 	env.ProjectDirVars = ag.ProjectDirVars
-	env.Settings = agent.SettingsFiles
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config

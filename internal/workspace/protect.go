@@ -9,22 +9,8 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/lessons"
 )
-
-// GovernanceFiles are protected from agent writes when
-// protect_governance_files is on (SPEC §11).
-var GovernanceFiles = []string{
-	".orchestration/active_intents.yaml",
-	".orchestration/config.yaml",
-	".orchestration/.intentignore",
-	".orchestration/agent_trace.jsonl",
-	".orchestration/state/**",
-	".claude/settings.json",
-	".claude/settings.local.json",
-	".git/**",
-	// A nested repository's .git is as much git's as the top one.
-	"**/.git/**",
-}
 
 // Protected matches root-relative paths against the protected globs.
 type Protected struct {
@@ -33,12 +19,13 @@ type Protected struct {
 	fold       bool
 }
 
-// NewProtected combines the governance files (when governance is on) with
-// extra globs from config. Bad extra globs are reported, the rest still apply.
+// NewProtected combines the governance table's protected files (when
+// governance is on, SPEC §11) with extra globs from config. Bad extra globs
+// are reported, the rest still apply.
 func NewProtected(governance bool, extra []string) (*Protected, error) {
 	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows", governance: governance}
 	if governance {
-		p.patterns = append(p.patterns, GovernanceFiles...)
+		p.patterns = append(p.patterns, protectedPaths()...)
 	}
 	var errs []error
 	for _, g := range extra {
@@ -49,16 +36,6 @@ func NewProtected(governance bool, extra []string) (*Protected, error) {
 		p.patterns = append(p.patterns, g)
 	}
 	return p, errors.Join(errs...)
-}
-
-// Govern protects the agents' wiring files (root-relative paths) like the
-// governance files, when those are protected: an agent that rewrote its
-// hooks, plugin or MCP configuration would change the rules for its next
-// session.
-func (p *Protected) Govern(files []string) {
-	if p.governance {
-		p.patterns = append(p.patterns, files...)
-	}
 }
 
 // Match returns the protected glob covering rel, if any.
@@ -117,19 +94,18 @@ func hardLinked(fi os.FileInfo) bool {
 }
 
 // Sidecar reports whether rel is one of the governance files intenthook and
-// people keep under .orchestration/ (lessonsFile is the configured lessons
-// file, "" for the default). Other files there are ordinary files: an
-// agent's script under .orchestration/ needs an intent like any other.
+// people keep under .orchestration/: the governance table's sidecars, the
+// default lessons file's place taken by lessonsFile, the configured one (""
+// for the default). Other files there are ordinary files: an agent's
+// script under .orchestration/ needs an intent like any other.
 func Sidecar(rel, lessonsFile string) bool {
 	if lessonsFile == "" {
-		lessonsFile = ".orchestration/CLAUDE.md"
+		lessonsFile = lessons.DefaultFile
 	}
-	switch rel {
-	case ".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/intent_map.md", lessonsFile:
+	if rel == lessonsFile {
 		return true
 	}
-	return strings.HasPrefix(rel, ".orchestration/state/")
+	return rel != lessons.DefaultFile && Governance().Sidecar(rel)
 }
 
 // Nested reports whether rel is, or lies in, a governance directory below

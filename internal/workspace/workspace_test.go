@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func governed(t *testing.T) string {
+func governedRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -28,8 +28,8 @@ func mustWrite(t *testing.T, path, content string) {
 }
 
 func TestHookRoot(t *testing.T) {
-	root := governed(t)
-	fake := governed(t) // a root an agent built for itself
+	root := governedRoot(t)
+	fake := governedRoot(t) // a root an agent built for itself
 	other := t.TempDir()
 	tests := []struct {
 		name                   string
@@ -57,7 +57,7 @@ func TestHookRoot(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	root := governed(t)
+	root := governedRoot(t)
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
 	mustWrite(t, filepath.Join(root, "src/a.go"), "a")
 	mustWrite(t, filepath.Join(outside, "secret"), "s")

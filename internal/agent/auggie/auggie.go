@@ -8,6 +8,7 @@ package auggie
 
 import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -30,6 +31,7 @@ func Agent() protocol.Agent {
 		// Set in launch-process's environment (0.36.0, seen in make e2e).
 		ShellMarkers: []string{"AUGMENT_AGENT"},
 		Settings:     []string{SettingsFile},
+		Governance:   []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Auggie's hooks and MCP servers"}},
 		Wire:         Wire,
 		Check:        Check,
 		MCP:          protocol.MCPServers(SettingsFile),

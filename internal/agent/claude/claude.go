@@ -9,6 +9,7 @@ package claude
 
 import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -26,10 +27,16 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
 		Settings:       []string{SettingsFile},
-		MCP:            protocol.MCPServers(".mcp.json"),
-		Wire:           Wire,
-		Check:          Check,
-		Sandbox:        Sandbox,
+		Governance: []governed.File{
+			{Path: SettingsFile, Use: governed.Wiring, Reason: "Claude Code's project hooks and sandbox settings"},
+			// Hooks there run too; the guard does not watch it yet.
+			{Path: LocalSettingsFile, Use: governed.Protected, Reason: "Claude Code's local settings: hooks there run too"},
+			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
+		},
+		MCP:     protocol.MCPServers(".mcp.json"),
+		Wire:    Wire,
+		Check:   Check,
+		Sandbox: Sandbox,
 	}
 }
 

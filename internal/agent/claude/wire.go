@@ -11,6 +11,10 @@ import (
 // workspace root.
 const SettingsFile = ".claude/settings.json"
 
+// LocalSettingsFile is Claude Code's personal project settings file, not
+// committed; its hooks run too.
+const LocalSettingsFile = ".claude/settings.local.json"
+
 // writeAndShell are the tools whose calls change files.
 const writeAndShell = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 
@@ -52,7 +56,7 @@ func Wire(root string) (protocol.Change, error) {
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	files := [][2]string{
 		{SettingsFile, filepath.Join(root, ".claude", "settings.json")},
-		{".claude/settings.local.json", filepath.Join(root, ".claude", "settings.local.json")},
+		{LocalSettingsFile, filepath.Join(root, ".claude", "settings.local.json")},
 	}
 	if env.Getenv != nil && env.Getenv("HOME") != "" {
 		files = append(files, [2]string{"~/.claude/settings.json", filepath.Join(env.Getenv("HOME"), ".claude", "settings.json")})
@@ -72,7 +76,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if c, off := disabled(docs, env.Getenv); off {
 		checks = append(checks, c)
 	}
-	checks = append(checks, sandboxCheck(docs, protocol.SandboxDenyWrite()))
+	checks = append(checks, sandboxCheck(docs, env.SandboxReadOnly))
 	var events []string
 	for _, r := range requirements() {
 		events = append(events, r.Event)

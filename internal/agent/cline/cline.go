@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -38,8 +39,16 @@ func Agent() protocol.Agent {
 		Decode:       Decode,
 		Encode:       Encode,
 		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit", PluginFile},
-		Wire:         Wire,
-		Check:        Check,
+		Governance: []governed.File{
+			{Path: HooksDir + "/PreToolUse", Use: governed.Protected | governed.Guarded, Reason: "Cline's hook scripts"},
+			{Path: HooksDir + "/PostToolUse", Use: governed.Protected | governed.Guarded, Reason: "Cline's hook scripts"},
+			{Path: HooksDir + "/TaskStart", Use: governed.Protected | governed.Guarded, Reason: "Cline's hook scripts"},
+			{Path: HooksDir + "/UserPromptSubmit", Use: governed.Protected | governed.Guarded, Reason: "Cline's hook scripts"},
+			{Path: PluginFile, Use: governed.Protected | governed.Guarded, Reason: "Cline 3's plugin, which asks intenthook"},
+			{Path: HooksDir, Use: governed.ReadOnly, Reason: "Cline's hook scripts"},
+		},
+		Wire:  Wire,
+		Check: Check,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -37,10 +38,15 @@ func Agent() protocol.Agent {
 		// shell command (0.169.0, seen in make e2e).
 		ShellMarkers: []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"},
 		Settings:     []string{HooksFile},
-		Wire:         Wire,
-		Check:        Check,
-		Sandbox:      Sandbox,
-		MCP:          MCP,
+		Governance: []governed.File{
+			{Path: HooksFile, Use: governed.Protected | governed.Guarded, Reason: "Codex's hooks"},
+			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
+			{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
+		},
+		Wire:    Wire,
+		Check:   Check,
+		Sandbox: Sandbox,
+		MCP:     MCP,
 	}
 }
 

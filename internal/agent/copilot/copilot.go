@@ -19,6 +19,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -44,9 +45,14 @@ func Agent() protocol.Agent {
 		// Set in the bash tool's environment (1.0.102, seen in make e2e).
 		ShellMarkers: []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
 		Settings:     []string{HooksFile},
-		Wire:         Wire,
-		Check:        Check,
-		MCP:          protocol.MCPServers(".mcp.json"),
+		Governance: []governed.File{
+			{Path: HooksFile, Use: governed.Protected | governed.Guarded, Reason: "Copilot CLI's hooks"},
+			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
+			{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
+		},
+		Wire:  Wire,
+		Check: Check,
+		MCP:   protocol.MCPServers(".mcp.json"),
 	}
 }
 

@@ -9,6 +9,7 @@ package cursor
 
 import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -28,8 +29,12 @@ func Agent() protocol.Agent {
 		Encode:         Encode,
 		ProjectDirVars: []string{"CURSOR_PROJECT_DIR"},
 		Settings:       []string{HooksFile},
-		Wire:           Wire,
-		Check:          Check,
+		Governance: []governed.File{
+			{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
+			{Path: ".cursor/mcp.json", Use: governed.Protected | governed.Guarded, Reason: "Cursor's MCP servers, intenthook's among them"},
+		},
+		Wire:  Wire,
+		Check: Check,
 		// Cursor's documented project MCP file; its beforeMCPExecution
 		// event names the tool bare (select_active_intent).
 		MCP: protocol.MCPServers(".cursor/mcp.json"),

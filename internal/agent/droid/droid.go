@@ -8,6 +8,7 @@ package droid
 import (
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -34,9 +35,13 @@ func Agent() protocol.Agent {
 		// tool's environment (seen in make e2e); the TUI was not checked.
 		ShellMarkers: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 		Settings:     []string{SettingsFile},
-		Wire:         Wire,
-		Check:        Check,
-		MCP:          protocol.MCPServers(MCPFile),
+		Governance: []governed.File{
+			{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
+			{Path: MCPFile, Use: governed.Protected | governed.Guarded, Reason: "Droid's MCP servers, intenthook's among them"},
+		},
+		Wire:  Wire,
+		Check: Check,
+		MCP:   protocol.MCPServers(MCPFile),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"regexp"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -31,6 +32,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"GEMINI_CLI"},
 		Settings:       []string{SettingsFile},
+		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Gemini CLI's hooks and MCP servers"}},
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -35,9 +36,14 @@ func Agent() protocol.Agent {
 		Decode:       Decode,
 		Encode:       Dialect.Encode,
 		Settings:     []string{PluginFile},
-		Wire:         Wire,
-		Check:        Check,
-		MCP:          MCP,
+		Governance: []governed.File{
+			{Path: PluginFile, Use: governed.Protected | governed.Guarded, Reason: "OpenCode's plugin, which asks intenthook"},
+			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "OpenCode's configuration: MCP servers"},
+			{Path: ".opencode/plugin", Use: governed.ReadOnly, Reason: "OpenCode's plugins"},
+		},
+		Wire:  Wire,
+		Check: Check,
+		MCP:   MCP,
 	}
 }
 

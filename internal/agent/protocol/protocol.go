@@ -8,6 +8,7 @@
 package protocol
 
 import (
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -45,10 +46,15 @@ type Agent struct {
 	// Check inspects the wiring under root; configured is false when the
 	// agent is not wired at all (doctor then says nothing about it).
 	Check func(root string, env CheckEnv) (configured bool, checks []Check)
+	// Governance are the agent's rows of the governance table
+	// (workspace.Governance): its settings and MCP configuration, and what
+	// its OS sandbox keeps read-only.
+	Governance []governed.File
 	// Sandbox, for agents with an OS sandbox for their shell tool, writes
 	// its settings (init --sandbox): writes confined to the workspace and
-	// temp, governance files read-only. Nil: the agent has none.
-	Sandbox func(root string, governance []string) (Change, error)
+	// temp, the readOnly paths (the governance table's) read-only. Nil: the
+	// agent has none.
+	Sandbox func(root string, readOnly []string) (Change, error)
 }
 
 // Change is what wiring did to one file.
@@ -91,33 +97,11 @@ type Check struct {
 type CheckEnv struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
+	// SandboxReadOnly is what an OS sandbox must keep read-only: the
+	// governance table's ReadOnly paths.
+	SandboxReadOnly []string
 }
 
 // Program is the hook command's program, found on PATH: committed settings
 // then work for every teammate, wherever the binary is installed.
 const Program = hookconfig.Program
-
-// SandboxDenyWrite lists what an OS sandbox must keep read-only for the
-// rules to hold: the governance files, every agent's committed hook
-// settings, and git's hooks and config. Not the ledger, state/ or the rest
-// of .git: commits, lessons and anchors write there.
-func SandboxDenyWrite() []string {
-	return []string{
-		".orchestration/active_intents.yaml",
-		".orchestration/config.yaml",
-		".orchestration/.intentignore",
-		".claude/settings.json",
-		".gemini/settings.json",
-		".qwen/settings.json",
-		".codex",
-		".github/hooks",
-		".factory/settings.json",
-		".augment/settings.json",
-		".cursor/hooks.json",
-		".windsurf/hooks.json",
-		".clinerules/hooks",
-		".opencode/plugin",
-		".git/hooks",
-		".git/config",
-	}
-}

@@ -8,6 +8,7 @@ package qwen
 import (
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
@@ -29,6 +30,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 		ShellMarkers:   []string{"QWEN_CODE"},
 		Settings:       []string{SettingsFile},
+		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Qwen Code's hooks and MCP servers"}},
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,

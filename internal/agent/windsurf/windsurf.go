@@ -8,6 +8,7 @@ package windsurf
 
 import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -20,14 +21,15 @@ const HooksFile = ".windsurf/hooks.json"
 // Agent describes Windsurf Cascade.
 func Agent() protocol.Agent {
 	return protocol.Agent{
-		Name:     Name,
-		Title:    "Windsurf Cascade",
-		Verified: "documented, not verified live",
-		Decode:   Decode,
-		Encode:   Dialect.Encode,
-		Settings: []string{HooksFile},
-		Wire:     Wire,
-		Check:    Check,
+		Name:       Name,
+		Title:      "Windsurf Cascade",
+		Verified:   "documented, not verified live",
+		Decode:     Decode,
+		Encode:     Dialect.Encode,
+		Settings:   []string{HooksFile},
+		Governance: []governed.File{{Path: HooksFile, Use: governed.Wiring, Reason: "Windsurf's hooks"}},
+		Wire:       Wire,
+		Check:      Check,
 	}
 }
 

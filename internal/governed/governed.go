@@ -1,0 +1,104 @@
+// Package governed says what a governance file is: one row of the table
+// package workspace keeps (workspace.Governance), with what intenthook does
+// with the path and why. It holds the row's shape and the lists a table
+// yields; the rows themselves are workspace's own and each agent's (its
+// package's protocol.Agent.Governance), so that adding a file is adding a
+// line where the file belongs.
+package governed
+
+import "strings"
+
+// Use says what applies to a governance file; a row names one or more.
+type Use uint8
+
+const (
+	// Protected: an agent's write is denied (protect_governance_files).
+	Protected Use = 1 << iota
+	// Guarded: watched while a shell command runs, and a change no hook
+	// made is undone (how, the row's Watch says).
+	Guarded
+	// ReadOnly: kept read-only by an agent's OS sandbox (init --sandbox).
+	ReadOnly
+	// Sidecar: intenthook's and people's own file under .orchestration/:
+	// precommit and audit do not judge it against an intent's scope.
+	Sidecar
+)
+
+// Wiring is what an agent's hook settings are: rewritten, the agent's
+// next session would run without intenthook.
+const Wiring = Protected | Guarded | ReadOnly
+
+// Watch says how the guard compares a Guarded file.
+type Watch uint8
+
+const (
+	// Whole: any change counts.
+	Whole Watch = iota
+	// Cache: derived from the catalog; a change is undone by removing it.
+	Cache
+	// AppendOnly: only its existing bytes count; it may grow.
+	AppendOnly
+	// GitConfig: git's config file, wherever git keeps it; only the keys
+	// that make git run a program count.
+	GitConfig
+	// GitHooks: the files of git's hooks directory, wherever git keeps it.
+	GitHooks
+)
+
+// File is one governance file.
+type File struct {
+	// Path is root-relative and slash-separated: a file, a directory
+	// ("dir", for a sandbox), or a glob ("dir/**", "**/dir/**").
+	Path   string
+	Use    Use
+	Watch  Watch // for Guarded files
+	Reason string
+}
+
+// Table is a list of governance files, in the order lists are derived.
+type Table []File
+
+// Paths lists the paths of the rows that have use, each once, in the
+// table's order.
+func (t Table) Paths(use Use) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range t {
+		if f.Use&use != 0 && !seen[f.Path] {
+			seen[f.Path] = true
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// Guarded lists the Guarded rows, each path once, in the table's order.
+func (t Table) Guarded() []File {
+	var out []File
+	seen := map[string]bool{}
+	for _, f := range t {
+		if f.Use&Guarded != 0 && !seen[f.Path] {
+			seen[f.Path] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Sidecar reports whether rel is one of the table's Sidecar files. A
+// "dir/**" row covers what lies below dir, not dir itself.
+func (t Table) Sidecar(rel string) bool {
+	for _, f := range t {
+		if f.Use&Sidecar == 0 {
+			continue
+		}
+		if dir, ok := strings.CutSuffix(f.Path, "/**"); ok {
+			if strings.HasPrefix(rel, dir+"/") {
+				return true
+			}
+		} else if rel == f.Path {
+			return true
+		}
+	}
+	return false
+}

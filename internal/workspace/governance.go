@@ -1,0 +1,54 @@
+package workspace
+
+import (
+	"sync"
+
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/governed"
+	"github.com/intenthook/intenthook/internal/lessons"
+)
+
+// own are intenthook's governance files. Each agent adds its own rows
+// (protocol.Agent.Governance): Governance joins them, between these and
+// git's.
+var own = governed.Table{
+	{Path: ".orchestration/active_intents.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "the catalog: intents, scopes, who may do what"},
+	{Path: ".orchestration/config.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "the settings: fail mode, protection, the shell's checks"},
+	{Path: ".orchestration/.intentignore", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "what no intent governs"},
+	// Not read-only in a sandbox: a commit, a lesson or an anchor is
+	// written there from an agent's shell.
+	{Path: ".orchestration/agent_trace.jsonl", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.AppendOnly, Reason: "the ledger: it only grows"},
+	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
+	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
+	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
+	// A lessons file config.yaml names takes this one's place (Sidecar).
+	{Path: lessons.DefaultFile, Use: governed.Sidecar, Reason: "lessons the hooks write for the next session"},
+}
+
+// gits are git's files: any of them changes what git runs or records.
+var gits = governed.Table{
+	{Path: ".git/**", Use: governed.Protected, Reason: "git's own files: history, refs, hooks, config"},
+	{Path: "**/.git/**", Use: governed.Protected, Reason: "a nested repository's git files"},
+	{Path: ".git/hooks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitHooks, Reason: "git's hooks, wherever core.hooksPath puts them: precommit runs from there"},
+	{Path: ".git/config", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitConfig, Reason: "git's config: hooksPath, aliases, filters make git run programs"},
+}
+
+// Governance is the one table of governance files: intenthook's own, every
+// agent's, git's. Protected paths, the guard's watch list, an OS sandbox's
+// read-only list and precommit's and audit's sidecars are derived from it.
+// It is made once; callers must not change it.
+var Governance = sync.OnceValue(func() governed.Table {
+	t := append(governed.Table{}, own...)
+	for _, a := range agent.All() {
+		t = append(t, a.Governance...)
+	}
+	return append(t, gits...)
+})
+
+// SandboxReadOnly lists what an OS sandbox must keep read-only for the
+// rules to hold.
+func SandboxReadOnly() []string { return Governance().Paths(governed.ReadOnly) }
+
+// protectedPaths lists the files an agent may not write while governance
+// files are protected. It is made once; callers must not change it.
+var protectedPaths = sync.OnceValue(func() []string { return Governance().Paths(governed.Protected) })

@@ -1,0 +1,138 @@
+package workspace
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/governed"
+)
+
+// TestGovernanceLists derives the protected paths, the guard's watch list
+// and the sandbox's read-only list from the one table, and holds each to
+// what it is, with the differences between them that are meant.
+func TestGovernanceLists(t *testing.T) {
+	table := Governance()
+	protected := sorted(table.Paths(governed.Protected))
+	guarded := sorted(table.Paths(governed.Guarded))
+	readOnly := sorted(table.Paths(governed.ReadOnly))
+
+	wantProtected := sorted([]string{
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/agent_trace.jsonl", ".orchestration/state/**",
+		".git/**", "**/.git/**",
+		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
+		".augment/settings.json",
+		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
+		".codex/hooks.json", ".codex/config.toml",
+		".github/hooks/intenthook.json",
+		".cursor/hooks.json", ".cursor/mcp.json",
+		".factory/settings.json", ".factory/mcp.json",
+		".gemini/settings.json",
+		".opencode/plugin/intenthook.ts", "opencode.json",
+		".qwen/settings.json",
+		".windsurf/hooks.json",
+	})
+	wantGuarded := sorted([]string{
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/agent_trace.jsonl", ".orchestration/state/catalog.cache",
+		".git/hooks", ".git/config",
+		".claude/settings.json", ".mcp.json",
+		".augment/settings.json",
+		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
+		".codex/hooks.json", ".codex/config.toml",
+		".github/hooks/intenthook.json",
+		".cursor/hooks.json", ".cursor/mcp.json",
+		".factory/settings.json", ".factory/mcp.json",
+		".gemini/settings.json",
+		".opencode/plugin/intenthook.ts", "opencode.json",
+		".qwen/settings.json",
+		".windsurf/hooks.json",
+	})
+	wantReadOnly := sorted([]string{
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
+		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
+		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
+	})
+	for _, c := range []struct {
+		name      string
+		got, want []string
+	}{{"protected", protected, wantProtected}, {"guarded", guarded, wantGuarded}, {"sandbox read-only", readOnly, wantReadOnly}} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, c.got, c.want)
+		}
+	}
+
+	// The differences that are meant.
+	for _, d := range []struct {
+		path string
+		is   governed.Use
+		not  governed.Use
+		why  string
+	}{
+		{".orchestration/agent_trace.jsonl", governed.Protected | governed.Guarded, governed.ReadOnly, "commits, lessons and anchors write the ledger from an agent's shell"},
+		{".orchestration/state/**", governed.Protected, governed.ReadOnly | governed.Guarded, "commits, lessons and anchors write state/ from an agent's shell"},
+		{".claude/settings.local.json", governed.Protected, governed.Guarded | governed.ReadOnly, "the guard does not watch Claude Code's local settings yet"},
+	} {
+		var use governed.Use
+		for _, f := range table {
+			if f.Path == d.path {
+				use |= f.Use
+			}
+		}
+		if use&d.is != d.is || use&d.not != 0 {
+			t.Errorf("%s: uses %04b, want %04b and not %04b: %s", d.path, use, d.is, d.not, d.why)
+		}
+	}
+	for _, f := range table {
+		if f.Reason == "" || f.Use == 0 {
+			t.Errorf("row %q: every row says what applies and why", f.Path)
+		}
+	}
+}
+
+// TestGovernanceAgentWiring: every agent's hook settings and MCP
+// configuration are rows of its own that are protected and guarded.
+func TestGovernanceAgentWiring(t *testing.T) {
+	for _, a := range agent.All() {
+		files := slices.Clone(a.Settings)
+		if a.MCP != nil {
+			files = append(files, a.MCP.File)
+		}
+		for _, file := range files {
+			i := slices.IndexFunc(a.Governance, func(f governed.File) bool { return f.Path == file })
+			if i < 0 || a.Governance[i].Use&(governed.Protected|governed.Guarded) != governed.Protected|governed.Guarded {
+				t.Errorf("%s: %s is not a protected and guarded row of its Governance", a.Name, file)
+			}
+		}
+	}
+}
+
+func TestSidecar(t *testing.T) {
+	for _, c := range []struct {
+		rel, lessons string
+		want         bool
+	}{
+		{".orchestration/active_intents.yaml", "", true},
+		{".orchestration/agent_trace.jsonl", "", true},
+		{".orchestration/intent_map.md", "", true},
+		{".orchestration/CLAUDE.md", "", true},
+		{".orchestration/CLAUDE.md", "docs/LESSONS.md", false},
+		{"docs/LESSONS.md", "docs/LESSONS.md", true},
+		{".orchestration/state/session/x", "", true},
+		{".orchestration/state", "", false},
+		{".orchestration/build.sh", "", false},
+		{".claude/settings.json", "", false},
+	} {
+		if got := Sidecar(c.rel, c.lessons); got != c.want {
+			t.Errorf("Sidecar(%q, %q) = %v, want %v", c.rel, c.lessons, got, c.want)
+		}
+	}
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
