@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // maxOutput bounds the output kept per check.
@@ -106,5 +107,5 @@ func tail(b []byte) string {
 	if len(b) <= maxOutput {
 		return string(b)
 	}
-	return "…" + string(b[len(b)-maxOutput:])
+	return safetext.Ellipsis + safetext.Suffix(string(b), maxOutput)
 }

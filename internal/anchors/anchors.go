@@ -22,6 +22,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -203,7 +204,7 @@ func Block(as []Anchor, intent string, max int) string {
 		if a.Intent == "" {
 			scope = " (workspace)"
 		}
-		lines[i] = "- [" + when + "]" + scope + " " + oneLine(a.Text)
+		lines[i] = "- [" + when + "]" + scope + " " + safetext.OneLine(a.Text)
 	}
 	// Keep the newest lines that fit, with room for the drop note.
 	size := len(head)
@@ -222,7 +223,7 @@ func Block(as []Anchor, intent string, max int) string {
 	}
 	if first == len(lines) {
 		// Not even the newest fits whole: cut it.
-		return clip(head+"\n"+lines[len(lines)-1], max)
+		return safetext.Clip(head+"\n"+lines[len(lines)-1], max)
 	}
 	var b strings.Builder
 	b.WriteString(head)
@@ -233,28 +234,4 @@ func Block(as []Anchor, intent string, max int) string {
 		b.WriteString("\n" + l)
 	}
 	return b.String()
-}
-
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = "…"
-	n -= len(mark)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n <= 0 {
-		return ""
-	}
-	return s[:n] + mark
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 func (a *app) ledgerCommand() *cobra.Command {
@@ -113,7 +114,7 @@ func writeRecordRow(w io.Writer, r *ledger.Record) {
 		result += " " + string(m.Code)
 	}
 	if !m.Success && m.Error != "" {
-		result += " error: " + clipText(string(m.Error), 60)
+		result += " error: " + safetext.Clip(safetext.Flat(string(m.Error)), 60+len(safetext.Ellipsis))
 	}
 	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Seq, r.Timestamp, m.Event, dash(string(m.IntentID)),
 		dash(m.SessionID), dash(m.ToolName), dash(m.MutationClass), dash(strings.Join(paths, ",")), dash(result))
@@ -124,14 +125,6 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func clipText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func (a *app) ledgerVerifyCommand() *cobra.Command {

@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/transcript"
 )
@@ -280,7 +281,7 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 	r := g.record(ledger.EventPreToolUse, t.intentID)
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "deny", ledger.NullString(d.Code), false
-	m.Reason = firstLine(d.Message)
+	m.Reason = safetext.FirstLine(d.Message)
 	if g.call.Command != "" {
 		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
 	}
@@ -289,7 +290,7 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 	}
 	g.note(g.appendRecords(ctx, r))
 	if d.Code == hook.CodeScopeViolation || d.Code == hook.CodeStaleFile {
-		g.note(g.lesson(ctx, d.Code, t.intentID, t.res.Rel, firstLine(d.Message)))
+		g.note(g.lesson(ctx, d.Code, t.intentID, t.res.Rel, safetext.FirstLine(d.Message)))
 	}
 }
 
@@ -301,16 +302,9 @@ func (g *Gate) recordSelect(ctx context.Context, in *intents.Intent) {
 	g.note(g.appendRecords(ctx, r))
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // note keeps a non-fatal error for stderr: the decision stands without it.
 func (g *Gate) note(err error) {
 	if err != nil {
-		g.notes = append(g.notes, "intenthook: warning: "+hook.OneLine(err.Error()))
+		g.notes = append(g.notes, "intenthook: warning: "+safetext.OneLine(err.Error()))
 	}
 }

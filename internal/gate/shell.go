@@ -9,6 +9,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/shell"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -124,7 +125,7 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 // select alone is a selection, read-only commands pass, the rest are the
 // human's levers.
 func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
-	evidence := []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
+	evidence := []string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
 	for _, c := range a.Self {
 		switch c.Kind {
 		case shell.SelfSelect, shell.SelfDelegate:
@@ -173,12 +174,12 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 			Headline: "the command is not allowed: " + why,
 			Why:      "the workspace settings deny such shell commands",
 			Instead:  "use the Write and Edit tools for file changes, or ask the user to run the command",
-			Evidence: []string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)},
+			Evidence: []string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)},
 		}.Decision()
 	}
 	g.explain.step("shell", "ask", why)
 	return ask(why, "the workspace settings ask a person about such shell commands (shell.destructive, shell.opaque)",
-		[]string{hook.Ev("command", hook.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
+		[]string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
 }
 
 // ask is an ask whose reason carries the same labelled lines as a deny:
@@ -186,7 +187,7 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 // reads only this reason, so it must say what to do.
 func ask(headline, why string, evidence []string) hook.Decision {
 	var b strings.Builder
-	b.WriteString("intenthook: " + hook.OneLine(headline))
+	b.WriteString("intenthook: " + safetext.OneLine(headline))
 	b.WriteString("\nwhy: " + why)
 	b.WriteString("\ninstead: this needs the user's approval; where no one can approve it (a headless run), stop and ask the user, or make the change another way that needs none")
 	if len(evidence) > 0 {

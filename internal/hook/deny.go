@@ -2,6 +2,7 @@ package hook
 
 import (
 	"fmt"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"strings"
 )
 
@@ -37,7 +38,7 @@ type Denial struct {
 // Decision renders the denial as a deny.
 func (d Denial) Decision() Decision {
 	var b strings.Builder
-	fmt.Fprintf(&b, "intenthook: deny [%s] %s", d.Code, OneLine(d.Headline))
+	fmt.Fprintf(&b, "intenthook: deny [%s] %s", d.Code, safetext.OneLine(d.Headline))
 	if d.Why != "" {
 		fmt.Fprintf(&b, "\nwhy: %s", d.Why)
 	}
@@ -48,17 +49,6 @@ func (d Denial) Decision() Decision {
 		fmt.Fprintf(&b, "\nevidence: %s", strings.Join(d.Evidence, " "))
 	}
 	return Decision{Verdict: Deny, Code: d.Code, Message: b.String()}
-}
-
-// OneLine keeps a value on one line: the first line of a deny message is
-// parsed by tools.
-func OneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r == 0 {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // Ev formats one key=value pair of evidence, quoting values with spaces.

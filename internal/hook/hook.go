@@ -6,9 +6,9 @@
 package hook
 
 import (
+	"github.com/intenthook/intenthook/internal/safetext"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Events a Call can carry.
@@ -170,18 +170,7 @@ func Clip(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	const mark = "\n… (truncated)"
-	if max <= len(mark) {
-		return cutRunes(s, max)
-	}
-	return cutRunes(s, max-len(mark)) + mark
-}
-
-func cutRunes(s string, n int) string {
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return safetext.ClipMark(s, max, "\n… (truncated)")
 }
 
 // List joins items one per line within max bytes; what does not fit ends the

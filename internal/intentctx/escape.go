@@ -153,22 +153,3 @@ func cut(s string, max int, m mode) string {
 	}
 	return s
 }
-
-// oneLine makes the warning a single line of valid UTF-8: it stands outside
-// the XML, before it, so it must not spill over onto the XML's lines.
-func oneLine(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(replacement)
-		case r < 0x20 || r >= 0x7F && r < 0xA0 || r == '\u2028' || r == '\u2029':
-			b.WriteByte(' ')
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return strings.TrimSpace(b.String())
-}

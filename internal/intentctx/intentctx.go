@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // SpecExcerpt is one related spec: its ref as written in the catalog and the
@@ -79,7 +80,7 @@ func Build(in Inputs) string {
 	if in.Intent == nil {
 		return ""
 	}
-	warning := oneLine(in.Warning)
+	warning := strings.TrimSpace(safetext.OneLine(in.Warning))
 	if warning != "" {
 		// A third of the budget leaves the skeleton room at MinBudget.
 		warning = cut(warning, in.Budget/3-1, raw)

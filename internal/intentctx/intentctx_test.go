@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 func hookIntent() *intents.Intent {
@@ -555,7 +556,7 @@ func check(in Inputs, got string) error {
 	}
 	if got != minimal(in.Intent) {
 		// The sizes the truncation stages reasoned with must be the real ones.
-		warning := oneLine(in.Warning)
+		warning := strings.TrimSpace(safetext.OneLine(in.Warning))
 		if warning != "" {
 			warning = cut(warning, in.Budget/3-1, raw)
 		}

@@ -6,8 +6,8 @@ package intents
 
 import (
 	"fmt"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -141,18 +141,7 @@ func (p Problem) Format(file string) string {
 	if id == "" {
 		id = "-"
 	}
-	return fmt.Sprintf("%s:%d: %s: %s: %s", file, p.Line, quoteControls(id), p.Severity, quoteControls(p.Message))
-}
-
-// quoteControls keeps a finding on its line: a value with control
-// characters (an id with a newline in it) is printed Go-quoted.
-func quoteControls(s string) string {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return strconv.Quote(s)
-		}
-	}
-	return s
+	return fmt.Sprintf("%s:%d: %s: %s: %s", file, p.Line, safetext.Quote(id), p.Severity, safetext.Quote(p.Message))
 }
 
 // Catalog is a parsed intent catalog.

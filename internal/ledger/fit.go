@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/digest"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // cutMark ends a value that was shortened to fit a line.
@@ -176,11 +176,7 @@ func clampFields(c *Record, _ int) bool {
 
 // cut shortens s to at most keep bytes, on a rune boundary, and marks it.
 func cut(s string, keep int) string {
-	keep = max(0, min(keep, len(s)))
-	for keep > 0 && keep < len(s) && !utf8.RuneStart(s[keep]) {
-		keep--
-	}
-	return s[:keep] + cutMark
+	return safetext.Prefix(s, keep) + cutMark
 }
 
 // note adds what to Meta.Cut, without writing into the caller's slice.

@@ -22,6 +22,7 @@ import (
 	"unicode"
 
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -94,7 +95,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 	}
 	msg := "-"
 	if strings.TrimSpace(l.Message) != "" {
-		msg = markdown.OneLine(flat(l.Message), maxText)
+		msg = markdown.OneLine(safetext.Flat(l.Message), maxText)
 	}
 	// A tool's failures differ by their message: each distinct one is its
 	// own lesson (numbers and case aside).
@@ -134,7 +135,7 @@ func Note(ctx context.Context, root, file string, timeout time.Duration, text, i
 	if strings.TrimSpace(text) == "" {
 		return errors.New("record note: empty text")
 	}
-	t := markdown.OneLine(flat(text), maxText)
+	t := markdown.OneLine(safetext.Flat(text), maxText)
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
 		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
@@ -209,15 +210,6 @@ func word(s string) string {
 		return "-"
 	}
 	return strings.NewReplacer(" ", `\x20`, "`", `\x60`).Replace(s)
-}
-
-// flat puts free text on one line: every run of white space (line breaks
-// included) becomes one space, so a lesson reads as written, never with
-// escaped newlines. Other control characters are escaped by OneLine.
-func flat(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || r == 0x2028 || r == 0x2029
-	}), " ")
 }
 
 // normalise is a message as a dedup key: lower case, digits as #, so that

@@ -8,12 +8,10 @@ package precommit
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -44,16 +42,7 @@ type Finding struct {
 
 // String is the finding's output line.
 func (f Finding) String() string {
-	return fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, showPath(f.Path), f.Message)
-}
-
-// showPath quotes a path holding control characters (a line break could
-// otherwise forge a line of the report) and leaves every other path as is.
-func showPath(p string) string {
-	if strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return strconv.Quote(p)
-	}
-	return p
+	return fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, safetext.Quote(f.Path), f.Message)
 }
 
 // Staged is one staged path and what the index holds for it.

@@ -14,6 +14,7 @@ import (
 	"github.com/intenthook/intenthook/internal/audit"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Options say what goes into a report.
@@ -152,13 +153,13 @@ func Build(opt Options) (*Report, error) {
 		case m.Decision == "deny":
 			in.Denials++
 			ev.Kind = "denial"
-			ev.What = cmp.Or(firstLine(m.Reason), string(m.Code))
+			ev.What = cmp.Or(safetext.FirstLine(m.Reason), string(m.Code))
 		case m.To != "":
 			in.Transitions++
 			ev.Kind = "transition"
 			ev.What = m.From + " → " + m.To
 			if m.Reason != "" {
-				ev.What += ": " + firstLine(m.Reason)
+				ev.What += ": " + safetext.FirstLine(m.Reason)
 			}
 		case len(rec.Files) > 0:
 			in.Changes++
@@ -240,9 +241,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

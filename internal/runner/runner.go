@@ -10,13 +10,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -117,7 +117,7 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 		// The last line of defence: even a failure while failing must not
 		// print a trace or exit with another code.
 		if r := recover(); r != nil {
-			fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", oneLine(fmt.Sprint(r)))
+			fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", safetext.Flat(fmt.Sprint(r)))
 			code = 0
 		}
 	}()
@@ -151,7 +151,7 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 	if budget <= 0 {
 		budget = config.Default().ContextBudgetBytes // an invalid setting is what failed
 	}
-	msg := oneLine(err.Error())
+	msg := safetext.Flat(err.Error())
 	if cfg.Closed() && !h.AlwaysOpen {
 		d := hook.Decision{Verdict: hook.Deny, Code: hook.CodeInternalError, Message: fmt.Sprintf("intenthook: deny [%s] %s", hook.CodeInternalError, msg)}
 		ans := ag.Encode(call, d, budget)
@@ -173,10 +173,6 @@ func emit(w io.Writer, s string) {
 	if s != "" {
 		io.WriteString(w, s)
 	}
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
 // UsageError answers a hook command whose own command line is wrong (a bad

@@ -10,6 +10,7 @@ package shell
 
 import (
 	"fmt"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"strings"
 )
 
@@ -176,15 +177,10 @@ func unique(list []string) []string {
 // file in a here-document.
 const maxReason = 160
 
+// shorten cuts a reason to maxReason bytes, marking the cut.
 func shorten(s string) string {
 	if len(s) <= maxReason {
 		return s
 	}
-	cut := maxReason
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
+	return strings.TrimSpace(safetext.Prefix(s, maxReason)) + safetext.Ellipsis
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

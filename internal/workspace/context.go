@@ -5,13 +5,13 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intentmap"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // TraceWindow is how much of the ledger's end the context reads for the
@@ -65,7 +65,7 @@ func (w *Workspace) family(in *intents.Intent, max int) string {
 		return ""
 	}
 	describe := func(x *intents.Intent) string {
-		return fmt.Sprintf("%s %s [%s]", x.ID, oneLine(x.Name), x.Status)
+		return fmt.Sprintf("%s %s [%s]", x.ID, safetext.OneLine(x.Name), x.Status)
 	}
 	var sibs []string
 	for _, s := range w.Catalog.Children(parent.ID) {
@@ -77,33 +77,7 @@ func (w *Workspace) family(in *intents.Intent, max int) string {
 	if len(sibs) > 0 {
 		sib = strings.Join(sibs, ", ")
 	}
-	return clipLine("parent: "+describe(parent)+" owns "+oneLine(parent.ScopeSummary()), max/2) + "\n" + clipLine("siblings: "+sib, max/2-1)
-}
-
-// clipLine cuts s to at most n bytes on a rune boundary, ending a cut with "…".
-func clipLine(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = "…"
-	n -= len(mark)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n <= 0 {
-		return ""
-	}
-	return s[:n] + mark
-}
-
-// oneLine keeps a catalog value on its line.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
+	return safetext.Clip("parent: "+describe(parent)+" owns "+safetext.OneLine(parent.ScopeSummary()), max/2) + "\n" + safetext.Clip("siblings: "+sib, max/2-1)
 }
 
 // readSpec reads the start of a related spec that is a file in the

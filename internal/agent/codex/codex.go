@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/hookconfig"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Name is the --agent value.
@@ -87,7 +88,7 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if resp, ok := ev.StrOK("tool_response"); ok {
 		// "Exit code: 0\nWall time: …\nOutput: …" for apply_patch.
 		if code, found := exitCode(resp); found && code != 0 {
-			c.Failed, c.Error = true, firstLine(resp)
+			c.Failed, c.Error = true, safetext.FirstLine(resp)
 		}
 	}
 	return c, nil
@@ -98,13 +99,8 @@ func exitCode(resp string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	n, err := strconv.Atoi(firstLine(rest))
+	n, err := strconv.Atoi(safetext.FirstLine(rest))
 	return n, err == nil
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // Hooks returns the hooks intenthook needs in Codex (timeouts in seconds).

@@ -16,6 +16,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // RunTimeout bounds one headless client run.
@@ -181,10 +182,7 @@ func lastLines(out []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	s := strings.Join(lines, " | ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
+	return safetext.Clip(s, 300+len(safetext.Ellipsis))
 }
 
 // Records reads the workspace's ledger.
