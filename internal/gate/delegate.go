@@ -68,7 +68,7 @@ func (g *Gate) recordDelegation(ctx context.Context, d state.Delegation, what st
 	r := g.record(ledger.EventDelegate, d.Intent)
 	m := &r.Metadata.Intenthook
 	m.AgentID, m.AgentType, m.ToolUseID = ledger.NullString(d.Agent), d.AgentType, d.Spawn
-	m.ScopeValidation, m.Decision, m.Success = ScopeExempt, "allow", true
+	m.ScopeValidation, m.Decision, m.Success = ledger.ScopeExempt, "allow", true
 	by := orDefault(d.By, roles.Main)
 	m.Reason = fmt.Sprintf("delegated by %s: %s", by, what)
 	g.note(g.appendRecords(ctx, r))

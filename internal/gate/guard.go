@@ -97,7 +97,7 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	}
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodeGovernanceTampered, false
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
 	m.Paths, m.Command = paths, g.call.Command
 	g.note(g.appendRecords(ctx, r))
 	for _, p := range paths {
@@ -123,6 +123,13 @@ func (g *Gate) committed(ctx context.Context, rel string, after guard.File) bool
 	}
 	now, err := g.git(ctx, "hash-object", "--", rel)
 	return err == nil && strings.TrimSpace(string(now)) == blob
+}
+
+// git runs git in the root with arguments only: no event data reaches a
+// shell. GIT_OPTIONAL_LOCKS=0 keeps git from taking the index lock under
+// the agent's own git commands.
+func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
+	return git.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
 }
 
 func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {

@@ -75,7 +75,7 @@ func (g *Gate) postWrite(ctx context.Context, class hook.Class, intentID string,
 		if err != nil {
 			return d, err
 		}
-		c.class = classify(g.call.WholeFile, c.rel, c.pre, c.post, class == hook.ClassDelete, g.call.Failed, g.call.MutationClass)
+		c.class = ledger.Classify(g.call.WholeFile, c.rel, c.pre, c.post, class == hook.ClassDelete, g.call.Failed, g.call.MutationClass)
 		if !g.call.Failed && c.pre != "" && c.pre == c.post {
 			d.Notes = append(d.Notes, fmt.Sprintf("intenthook: warning: %s did not change %s (no-op write)", g.call.ToolName, c.rel))
 		}
@@ -91,7 +91,7 @@ func (g *Gate) postWrite(ctx context.Context, class hook.Class, intentID string,
 func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, error) {
 	c := change{rel: res.Rel, scope: pending.Scope[res.Rel]}
 	if _, pre := pending.PreHash[res.Rel]; pre && c.scope == "" {
-		c.scope = ScopePass
+		c.scope = ledger.ScopePass
 	}
 	if c.scope == "" {
 		c.scope = g.scopeOf(res.Rel, pending.IntentID)
@@ -115,19 +115,19 @@ func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, e
 // did not run): ignored, inside the intent's scope, or not.
 func (g *Gate) scopeOf(rel, intentID string) string {
 	if g.Ignore.Match(rel, false) {
-		return ScopeIgnored
+		return ledger.ScopeIgnored
 	}
 	if intentID == "" {
 		intentID, _ = g.activeIntent()
 	}
 	in := g.Catalog.Find(intentID)
 	if in == nil {
-		return ScopeFail
+		return ledger.ScopeFail
 	}
 	if _, ok := in.Match(rel); ok {
-		return ScopePass
+		return ledger.ScopePass
 	}
-	return ScopeFail
+	return ledger.ScopeFail
 }
 
 // commit appends one record per change, refreshes the session's recorded
@@ -153,14 +153,14 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		r.Files = []ledger.File{g.fileEntry(c.rel, rs, intentID)}
 		recs = append(recs, r)
 		g.explain.step("record", c.class, hook.Ev("path", c.rel), hook.Ev("pre", c.pre), hook.Ev("post", c.post), hook.Ev("scope", c.scope))
-		if g.call.Failed || intentID == "" || c.scope == ScopeIgnored {
+		if g.call.Failed || intentID == "" || c.scope == ledger.ScopeIgnored {
 			continue
 		}
 		mc := intentmap.Change{IntentID: intentID, IntentName: name, Path: c.rel, Kind: intentmap.Added, Class: c.class, Time: g.env.now()}
 		switch c.class {
-		case FileDeletion:
+		case ledger.FileDeletion:
 			mc.Kind = intentmap.Removed
-		case IntentEvolution:
+		case ledger.IntentEvolution:
 			mc.Kind = intentmap.Evolved
 		}
 		mapChanges = append(mapChanges, mc)
@@ -200,7 +200,7 @@ func (g *Gate) event() string {
 func (g *Gate) postOther(ctx context.Context, intentID string) error {
 	r := g.record(g.event(), intentID)
 	m := &r.Metadata.Intenthook
-	m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
+	m.MutationClass, m.ScopeValidation, m.Decision = ledger.Configuration, ledger.ScopeExempt, "allow"
 	g.failed(ctx, m, intentID)
 	g.note(g.appendRecords(ctx, r))
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -30,18 +31,18 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	var changes []change
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
-		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope[rel], ScopePass)}
+		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope[rel], ledger.ScopePass)}
 		if content, err := osfile.ReadFile(abs); err == nil {
 			c.content, c.post = content, digest.Bytes(content)
 		}
 		if c.post == c.pre {
 			continue
 		}
-		c.class = classify(false, rel, c.pre, c.post, false, false, "")
+		c.class = ledger.Classify(false, rel, c.pre, c.post, false, false, "")
 		changes = append(changes, c)
 	}
 	var d hook.Decision
-	if pending.Backstop {
+	if pending.Backstop != nil {
 		var more []change
 		d, more = g.backstop(ctx, intentID, pending)
 		changes = append(changes, more...)
@@ -50,7 +51,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	if len(changes) > 0 || pending.Asked || g.call.Failed || d.Violation || g.Config.Ledger.Shell == config.ShellAll {
 		call := g.record(g.event(), intentID)
 		m := &call.Metadata.Intenthook
-		m.MutationClass, m.ScopeValidation, m.Decision = Configuration, ScopeExempt, "allow"
+		m.MutationClass, m.ScopeValidation, m.Decision = ledger.Configuration, ledger.ScopeExempt, "allow"
 		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
 		g.failed(ctx, m, intentID)
 		g.note(g.appendRecords(ctx, call))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -155,7 +156,7 @@ func (g *Gate) runChain(t *target) hook.Decision {
 		g.explain.step(s.name, d.Verdict.String(), "code="+d.Code)
 		return *d
 	}
-	t.scope = orDefault(t.scope, ScopePass)
+	t.scope = orDefault(t.scope, ledger.ScopePass)
 	g.explain.step("decide", "allow", hook.Ev("path", t.res.Rel), hook.Ev("intent", t.intentID))
 	return hook.Decision{}
 }
@@ -175,7 +176,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target, asked bool) error
 		p = *g.pending
 	}
 	p.Asked = asked
-	if (len(ts) == 0 && !p.Backstop && !asked && p.Guard == nil) || g.call.ToolUseID == "" {
+	if (len(ts) == 0 && p.Backstop == nil && !asked && p.Guard == nil) || g.call.ToolUseID == "" {
 		return nil
 	}
 	p.AgentID, p.Tool, p.At = g.call.AgentID, g.call.ToolName, g.env.now().UTC()
@@ -185,7 +186,7 @@ func (g *Gate) storePending(ctx context.Context, ts []*target, asked bool) error
 			p.PreHash = map[string]string{}
 		}
 		p.PreHash[t.res.Rel] = t.hash()
-		if t.scope != ScopePass {
+		if t.scope != ledger.ScopePass {
 			if p.Scope == nil {
 				p.Scope = map[string]string{}
 			}

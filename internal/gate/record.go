@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
@@ -17,59 +16,6 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/transcript"
 )
-
-// Mutation classes (SPEC §7.3).
-const (
-	FileCreation    = "FILE_CREATION"
-	FileDeletion    = "FILE_DELETION"
-	Documentation   = "DOCUMENTATION"
-	ASTRefactor     = "AST_REFACTOR"
-	IntentEvolution = "INTENT_EVOLUTION"
-	Configuration   = "CONFIGURATION"
-)
-
-// Scope validation values of a record.
-const (
-	ScopePass    = "PASS"
-	ScopeFail    = "FAIL"
-	ScopeExempt  = "EXEMPT"
-	ScopeIgnored = "IGNORED"
-)
-
-// classify names a change (SPEC §7.3). declared is the agent's own
-// mutation_class, which may refine a modification but never a creation or
-// a deletion. A failed call is named for what it tried to do: its file
-// missing afterwards is no deletion.
-func classify(wholeFile bool, rel, pre, post string, deleteTool, failed bool, declared string) string {
-	switch {
-	case deleteTool || (post == "" && !failed):
-		return FileDeletion
-	case pre == "" && !(failed && post != ""):
-		// (A failed call on a file that exists created nothing, even when
-		// its before is unknown.)
-		return FileCreation
-	}
-	class := ASTRefactor
-	switch {
-	case isDocumentation(rel):
-		class = Documentation
-	case wholeFile:
-		class = IntentEvolution
-	}
-	switch declared {
-	case ASTRefactor, IntentEvolution, Documentation:
-		return declared
-	}
-	return class
-}
-
-func isDocumentation(rel string) bool {
-	switch strings.ToLower(path.Ext(rel)) {
-	case ".md", ".rst", ".txt":
-		return true
-	}
-	return strings.HasPrefix(rel, "docs/") || strings.Contains(rel, "/docs/")
-}
 
 // ranges attributes lines of content (the file after the call) to the call:
 // the runs of lines an edit's hunks added (context lines are not the
@@ -164,50 +110,20 @@ func lineOf(starts []int, off int) int {
 	return lo + 1
 }
 
-// modelID names the model as Agent Trace wants it: provider/model.
-func modelID(m string) string {
-	switch {
-	case m == "" || strings.Contains(m, "/"):
-		return m
-	case strings.HasPrefix(m, "claude"):
-		return "anthropic/" + m
-	case strings.HasPrefix(m, "gpt-"), strings.HasPrefix(m, "o1"), strings.HasPrefix(m, "o3"), strings.HasPrefix(m, "o4"):
-		return "openai/" + m
-	case strings.HasPrefix(m, "gemini"):
-		return "google/" + m
-	}
-	return m
-}
-
 // record starts a ledger record for this call.
 func (g *Gate) record(event, intentID string) *ledger.Record {
-	return ledger.NewRecord(g.Revision(), ledger.Meta{
-		Event:     event,
-		IntentID:  ledger.NullString(intentID),
-		SessionID: g.call.SessionID,
-		AgentID:   ledger.NullString(g.call.AgentID),
-		ToolName:  g.call.ToolName,
-		ToolUseID: g.call.ToolUseID,
-	})
+	return ledger.ForCall(g.Revision(), event, intentID, g.call)
 }
 
 // fileEntry attributes ranges of rel to this conversation and its intent.
 func (g *Gate) fileEntry(rel string, rs []ledger.Range, intentID string) ledger.File {
-	conv := ledger.Conversation{URL: ledger.FileURL(g.transcript()), Ranges: rs}
-	if m := g.model(); m != "" {
-		conv.Contributor = &ledger.Contributor{Type: "ai", ModelID: modelID(m)}
-	} else {
-		conv.Contributor = &ledger.Contributor{Type: "ai"}
-	}
-	if intentID != "" {
-		conv.Related = append(conv.Related, ledger.Related{Type: "intent", URL: ledger.IntentURL(intentID)})
-		if in := g.Catalog.Find(intentID); in != nil {
-			for _, s := range in.RelatedSpecs {
-				conv.Related = append(conv.Related, ledger.Related{Type: "specification", URL: s.URL})
-			}
+	a := ledger.Attribution{Transcript: g.transcript(), Model: g.model(), IntentID: intentID}
+	if in := g.Catalog.Find(intentID); intentID != "" && in != nil {
+		for _, s := range in.RelatedSpecs {
+			a.Specs = append(a.Specs, s.URL)
 		}
 	}
-	return ledger.File{Path: rel, Conversations: []ledger.Conversation{conv}}
+	return ledger.NewFile(rel, rs, a)
 }
 
 func (g *Gate) transcript() string {
@@ -280,7 +196,7 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 	}
 	r := g.record(ledger.EventPreToolUse, t.intentID)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "deny", ledger.NullString(d.Code), false
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "deny", ledger.NullString(d.Code), false
 	m.Reason = safetext.FirstLine(d.Message)
 	if g.call.Command != "" {
 		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
@@ -298,7 +214,7 @@ func (g *Gate) recordDenial(ctx context.Context, t *target, d hook.Decision) {
 func (g *Gate) recordSelect(ctx context.Context, in *intents.Intent) {
 	r := g.record(ledger.EventSelect, in.ID)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision = ScopeExempt, "allow"
+	m.ScopeValidation, m.Decision = ledger.ScopeExempt, "allow"
 	g.note(g.appendRecords(ctx, r))
 }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
@@ -37,20 +38,9 @@ type Pending struct {
 	// (IGNORED): PASS is left out.
 	Scope map[string]string `json:"scope,omitempty"`
 	At    time.Time         `json:"at"`
-	// Backstop marks a shell call whose work tree was snapshotted: Snapshot
-	// holds a fingerprint (size and modification time) of each path git
-	// status reported before the call ("" for a deleted one).
-	Backstop bool              `json:"backstop,omitempty"`
-	Snapshot map[string]string `json:"snapshot,omitempty"`
-	// Reflog is the size of HEAD's reflog before the call: commits the
-	// command made are read from what follows.
-	Reflog int64 `json:"reflog,omitempty"`
-	// Head is HEAD's commit before the call, and Tips the local branches'
-	// (TipsKnown: all of them could be read): a move of HEAD is judged by
-	// the commits it brought that no branch held before.
-	Head      string   `json:"head,omitempty"`
-	Tips      []string `json:"tips,omitempty"`
-	TipsKnown bool     `json:"tips_known,omitempty"`
+	// Backstop is the work tree pictured before a shell call, nil when
+	// the backstop did not run.
+	Backstop *backstop.Picture `json:"backstop,omitempty"`
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
@@ -199,12 +189,7 @@ func (p *Pending) encode(e *codec.Encoder) {
 	if !p.At.IsZero() {
 		e.Int(p.At.UnixNano())
 	}
-	e.Bool(p.Backstop)
-	e.StrMap(p.Snapshot)
-	e.Int(p.Reflog)
-	e.Str(p.Head)
-	e.Strs(p.Tips)
-	e.Bool(p.TipsKnown)
+	backstop.Encode(e, p.Backstop)
 	e.Bool(p.Asked)
 	e.Bool(p.Guard != nil)
 	if g := p.Guard; g != nil {
@@ -230,8 +215,8 @@ func (p *Pending) decode(d *codec.Decoder) {
 	if !d.Bool() {
 		p.At = time.Unix(0, d.Int()).UTC()
 	}
-	p.Backstop, p.Snapshot, p.Reflog = d.Bool(), d.StrMap(), d.Int()
-	p.Head, p.Tips, p.TipsKnown, p.Asked = d.Str(), d.Strs(), d.Bool(), d.Bool()
+	p.Backstop = backstop.Decode(d)
+	p.Asked = d.Bool()
 	if d.Bool() {
 		g := &guard.Snapshot{Head: d.Str(), HooksDir: d.Str(), Files: map[string]guard.File{}}
 		for n := d.Count(); n > 0 && d.Err == nil; n-- {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/guard"
 )
 
@@ -289,9 +290,10 @@ func TestPendingLineRoundTrip(t *testing.T) {
 		IntentID: "INT-001", AgentID: "agent-1", Tool: "Bash",
 		PreHash: map[string]string{"src/a.go": "sha256:aa", "gone": ""},
 		Scope:   map[string]string{"docs/x": "IGNORED"},
-		At:      at, Backstop: true,
-		Snapshot: map[string]string{"src/b.go": "12:345", "del": ""},
-		Reflog:   4096, Head: "abc", Tips: []string{"abc", "def"}, TipsKnown: true, Asked: true,
+		At:      at,
+		Backstop: &backstop.Picture{Paths: map[string]string{"src/b.go": "e12:345", "del": "e"},
+			Reflog: 4096, Head: "abc", Tips: []string{"abc", "def"}, TipsKnown: true},
+		Asked: true,
 		Guard: &guard.Snapshot{Head: "abc", HooksDir: ".git/hooks", LedgerSize: 77, LedgerTail: "ff",
 			Files: map[string]guard.File{".orchestration/config.yaml": {Kind: guard.Whole, FP: "1:2:644", Hash: "h", Kept: true}, "x": {Kind: guard.Cache}}},
 	}
@@ -300,7 +302,7 @@ func TestPendingLineRoundTrip(t *testing.T) {
 		"empty":            {ID: "t", Pending: Pending{}},
 		"done":             {ID: "t", Done: true},
 		"hostile id":       {ID: "a b\n\"{}\"+ -", Pending: Pending{At: at}},
-		"zero-length maps": {ID: "t", Pending: Pending{PreHash: map[string]string{}, Tips: []string{}}},
+		"zero-length maps": {ID: "t", Pending: Pending{PreHash: map[string]string{}, Backstop: &backstop.Picture{Tips: []string{}}}},
 	} {
 		raw := l.marshal()
 		if bytes.Count(raw, []byte("\n")) != 1 || raw[len(raw)-1] != '\n' {

@@ -1,0 +1,133 @@
+package backstop
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+)
+
+// committedSince returns the paths (root-relative) changed by commits the
+// command brought into HEAD's history itself, which git status no longer
+// shows:
+//   - the commits it made: HEAD's reflog entries after the picture that are
+//     commits, amends, cherry-picks or reverts (awk … && git commit
+//     --no-verify -am x is judged like the awk);
+//   - when HEAD moved (a checkout or reset to a commit made by plumbing,
+//     git commit-tree and the like), the commits on its new side that no
+//     local branch held before the command, no remote-tracking branch or
+//     tag holds, and that are not the equivalent of a commit on its old side:
+//     a pull, a checkout of a branch or of others' work, and a rebase bring
+//     commits made elsewhere, which are not the command's doing. A merge is
+//     judged by what it changes beyond its parents.
+func committedSince(ctx context.Context, root string, p *Picture) map[string]bool {
+	var ids []string
+	for _, e := range git.Reflog(root, p.Reflog) {
+		switch {
+		case strings.HasPrefix(e.Message, "commit (merge)"): // brings other commits' changes
+		case strings.HasPrefix(e.Message, "commit"), strings.HasPrefix(e.Message, "cherry-pick"), strings.HasPrefix(e.Message, "revert"):
+			ids = append(ids, e.New)
+		}
+	}
+	ids = append(ids, broughtIn(ctx, root, p)...)
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out
+	}
+	_, paths, err := git.Locate(ctx, root, root)
+	if err != nil {
+		return out
+	}
+	fed := map[string]bool{}
+	for _, id := range ids {
+		fed[id] = true
+	}
+	names, err := runFed(ctx, root, []byte(strings.Join(ids, "\n")+"\n"), "diff-tree", "--stdin", "-r", "-c", "--root", "--name-only", "-z")
+	if err != nil {
+		return out
+	}
+	for _, name := range git.NulList(names) {
+		if fed[strings.TrimSpace(name)] {
+			continue // the line naming the commit
+		}
+		if rel, ok := paths.ToRoot(name); ok && !strings.HasPrefix(rel, ".orchestration/") {
+			out[rel] = true
+		}
+	}
+	return out
+}
+
+// maxBroughtIn bounds the commits a move of HEAD is judged by.
+const maxBroughtIn = 500
+
+// broughtIn returns the commits a move of HEAD inside the command brought
+// that were not there before it (see committedSince), none when HEAD did
+// not move.
+func broughtIn(ctx context.Context, root string, p *Picture) []string {
+	_, now := git.HeadInfo(root)
+	if p.Head == "" || now == "" || now == p.Head {
+		return nil
+	}
+	before := []string{p.Head}
+	if p.TipsKnown {
+		before = append(before, p.Tips...)
+	} else {
+		before = append(before, "--branches")
+	}
+	limit := "--max-count=" + strconv.Itoa(maxBroughtIn)
+	// What HEAD holds now that nothing held before the command, nor a
+	// remote-tracking branch or tag (what a pull or a fetch brought).
+	fresh, err := revs(ctx, root, append([]string{"rev-list", limit, now, "--not", "--remotes", "--tags"}, before...)...)
+	if err != nil || len(fresh) == 0 {
+		return nil
+	}
+	// What was held before and HEAD no longer holds: the commits a rebase
+	// copied. A fresh commit with the same patch as one of them is a copy.
+	gone, err := revs(ctx, root, append(append([]string{"rev-list", limit}, before...), "--not", now)...)
+	if err != nil || len(gone) == 0 {
+		return fresh
+	}
+	ids, err := patchIDs(ctx, root, append(slices.Clone(fresh), gone...))
+	if err != nil {
+		return fresh
+	}
+	copied := map[string]bool{}
+	for _, c := range gone {
+		copied[ids[c]] = true
+	}
+	var out []string
+	for _, c := range fresh {
+		if id := ids[c]; id == "" || !copied[id] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// revs runs a rev-list and returns the commits it lists.
+func revs(ctx context.Context, root string, args ...string) ([]string, error) {
+	out, err := run(ctx, root, args...)
+	return strings.Fields(string(out)), err
+}
+
+// patchIDs maps each commit to the stable patch id of its change (none for
+// a merge or an empty change).
+func patchIDs(ctx context.Context, root string, commits []string) (map[string]string, error) {
+	patches, err := runFed(ctx, root, []byte(strings.Join(commits, "\n")+"\n"), "diff-tree", "--stdin", "-p", "--root")
+	if err != nil {
+		return nil, err
+	}
+	out, err := runFed(ctx, root, patches, "patch-id", "--stable")
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if id, commit, ok := strings.Cut(line, " "); ok {
+			ids[commit] = id
+		}
+	}
+	return ids, nil
+}
