@@ -7,6 +7,7 @@
 package auggie
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -26,12 +27,14 @@ func Agent() protocol.Agent {
 		Title:          "Auggie",
 		Verified:       "0.36.0, live with a mock tenant (make e2e)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"AUGMENT_PROJECT_DIR"},
 		// Set in launch-process's environment (0.36.0, seen in make e2e).
 		ShellMarkers: []string{"AUGMENT_AGENT"},
 		Settings:     []string{SettingsFile},
 		Governance:   []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Auggie's hooks and MCP servers"}},
+		Sample:       Sample,
 		Wire:         Wire,
 		Check:        Check,
 		MCP:          protocol.MCPServers(SettingsFile),
@@ -132,4 +135,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		checks = append(checks, protocol.Check{Status: protocol.Warn, Name: "auggie hooks enabled", Detail: "cannot be seen from files: Auggie runs hooks only when the Augment tenant's feature flag enables them", Hint: "ask your Augment admin whether hooks are enabled for the tenant"})
 	}
 	return configured, checks
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"hook_event_name":"PreToolUse","conversation_id":%q,"workspace_roots":[%q],"tool_name":"str-replace-editor","tool_input":{"command":"str_replace","path":%q},"tool_output":"[undefined]","tool_error":null,"is_mcp_tool":false}`, session, root, rel)
 }

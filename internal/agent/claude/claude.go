@@ -8,6 +8,7 @@
 package claude
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -23,6 +24,7 @@ func Agent() protocol.Agent {
 		Title:          "Claude Code",
 		Verified:       "2.1.330, live",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
@@ -33,6 +35,7 @@ func Agent() protocol.Agent {
 			{Path: LocalSettingsFile, Use: governed.Protected, Reason: "Claude Code's local settings: hooks there run too"},
 			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
 		},
+		Sample:  Sample,
 		MCP:     protocol.MCPServers(".mcp.json"),
 		Wire:    Wire,
 		Check:   Check,
@@ -94,24 +97,7 @@ var (
 // and a field of an unexpected type reads as absent: a hook must not break
 // because an agent version changed a shape.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:          Name,
-		Event:          ev.Str("hook_event_name"),
-		SessionID:      ev.Str("session_id"),
-		AgentID:        ev.Str("agent_id"),
-		AgentType:      ev.Str("agent_type"),
-		TranscriptPath: ev.Str("transcript_path"),
-		Cwd:            protocol.NativePath(ev.Str("cwd")),
-		Model:          ev.Str("model"),
-		Source:         ev.Str("source"),
-		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("tool_name"),
-		ToolUseID:      ev.Str("tool_use_id"),
-		Error:          ev.Str("error"),
-	}
-	if c.Event == "" {
-		c.Event = event
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
 	input := ev["tool_input"]
 	Tools().Fill(c, input)
 	fillEdits(c, protocol.AsObject(input))
@@ -172,4 +158,10 @@ func DecodeResponse(c *hook.Call, resp protocol.Object) {
 	if raw, ok := resp["structuredPatch"]; ok {
 		c.Hunks, c.HasHunks = protocol.Hunks(raw)
 	}
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"session_id":%q,"transcript_path":"/home/u/.claude/projects/bench/bench.jsonl","cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":%q,"old_string":"x","new_string":"x"},"tool_use_id":%q}`, session, root, root+"/"+rel, id)
 }

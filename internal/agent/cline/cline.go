@@ -9,6 +9,7 @@ package cline
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,6 +38,7 @@ func Agent() protocol.Agent {
 		// through it under make e2e).
 		ShellMarkers: []string{"CLINE_CONNECTOR_CLI_LAUNCH"},
 		Decode:       Decode,
+		Tools:        Tools(),
 		Encode:       Encode,
 		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit", PluginFile},
 		Governance: []governed.File{
@@ -47,8 +49,9 @@ func Agent() protocol.Agent {
 			{Path: PluginFile, Use: governed.Protected | governed.Guarded, Reason: "Cline 3's plugin, which asks intenthook"},
 			{Path: HooksDir, Use: governed.ReadOnly, Reason: "Cline's hook scripts"},
 		},
-		Wire:  Wire,
-		Check: Check,
+		Sample: Sample,
+		Wire:   Wire,
+		Check:  Check,
 	}
 }
 
@@ -283,4 +286,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "cline hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH Cline runs hooks with"})
 	}
 	return true, checks
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"clineVersion":"3.30.0","hookName":"PreToolUse","timestamp":"2026-11-22T10:00:00Z","taskId":%q,"workspaceRoots":[%q],"preToolUse":{"toolName":"replace_in_file","parameters":{"path":%q,"diff":"x"}}}`, session, root, rel)
 }

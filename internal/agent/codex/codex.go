@@ -8,6 +8,7 @@
 package codex
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,7 @@ func Agent() protocol.Agent {
 		Title:          "Codex CLI",
 		Verified:       "0.169.0, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Dialect.Encode,
 		ProjectDirVars: nil, // none: the event's cwd anchors the root
 		// CODEX_SANDBOX* only inside a sandbox; CODEX_THREAD_ID in every
@@ -44,6 +46,7 @@ func Agent() protocol.Agent {
 			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
 			{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
 		},
+		Sample:  Sample,
 		Wire:    Wire,
 		Check:   Check,
 		Sandbox: Sandbox,
@@ -67,23 +70,7 @@ var tools = protocol.Tools{
 
 // Decode turns one Codex event into a Call.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:          Name,
-		Event:          ev.Str("hook_event_name"),
-		SessionID:      ev.Str("session_id"),
-		AgentID:        ev.Str("agent_id"),
-		AgentType:      ev.Str("agent_type"),
-		TranscriptPath: ev.Str("transcript_path"),
-		Cwd:            protocol.NativePath(ev.Str("cwd")),
-		Model:          ev.Str("model"),
-		Source:         ev.Str("source"),
-		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("tool_name"),
-		ToolUseID:      ev.Str("tool_use_id"),
-	}
-	if c.Event == "" {
-		c.Event = event
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
 	Tools().Fill(c, ev["tool_input"])
 	if resp, ok := ev.StrOK("tool_response"); ok {
 		// "Exit code: 0\nWall time: …\nOutput: …" for apply_patch.
@@ -171,4 +158,10 @@ func checkTrust(root string, getenv func(string) string) protocol.Check {
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no trusted_hash for " + HooksFile + " in ~/.codex/config.toml: Codex skips the hooks silently", Hint: trustNote}
 	}
 	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "~/.codex/config.toml trusts the project and records hashes for " + HooksFile + " (re-approve after editing it)"}
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"session_id":%q,"turn_id":"t","transcript_path":"/h/sessions/bench.jsonl","cwd":%q,"hook_event_name":"PreToolUse","model":"gpt-5.5","permission_mode":"bypassPermissions","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Update File: %s\n@@\n-x\n+x\n*** End Patch"},"tool_use_id":%q}`, session, root, rel, id)
 }

@@ -11,6 +11,7 @@ package copilot
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,6 +41,7 @@ func Agent() protocol.Agent {
 		Title:          "Copilot CLI",
 		Verified:       "1.0.102, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Encode,
 		ProjectDirVars: nil,
 		// Set in the bash tool's environment (1.0.102, seen in make e2e).
@@ -50,9 +52,10 @@ func Agent() protocol.Agent {
 			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
 			{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
 		},
-		Wire:  Wire,
-		Check: Check,
-		MCP:   protocol.MCPServers(".mcp.json"),
+		Sample: Sample,
+		Wire:   Wire,
+		Check:  Check,
+		MCP:    protocol.MCPServers(".mcp.json"),
 	}
 }
 
@@ -240,3 +243,9 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 }
 
 func jsonNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"sessionId":%q,"timestamp":1795344033266,"cwd":%q,"toolName":"edit","toolArgs":{"path":%q,"old_str":"x","new_str":"x"}}`, session, root, root+"/"+rel)
+}

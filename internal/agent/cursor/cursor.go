@@ -8,6 +8,7 @@
 package cursor
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -26,6 +27,7 @@ func Agent() protocol.Agent {
 		Title:          "Cursor",
 		Verified:       "documented, not verified live",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Encode,
 		ProjectDirVars: []string{"CURSOR_PROJECT_DIR"},
 		Settings:       []string{HooksFile},
@@ -33,8 +35,9 @@ func Agent() protocol.Agent {
 			{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
 			{Path: ".cursor/mcp.json", Use: governed.Protected | governed.Guarded, Reason: "Cursor's MCP servers, intenthook's among them"},
 		},
-		Wire:  Wire,
-		Check: Check,
+		Sample: Sample,
+		Wire:   Wire,
+		Check:  Check,
 		// Cursor's documented project MCP file; its beforeMCPExecution
 		// event names the tool bare (select_active_intent).
 		MCP: protocol.MCPServers(".cursor/mcp.json"),
@@ -177,4 +180,10 @@ func Wire(root string) (protocol.Change, error) {
 // Check checks .cursor/hooks.json.
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	return protocol.CheckFlat(Agent(), root, HooksFile, Hooks(), env)
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"conversation_id":%q,"generation_id":%q,"hook_event_name":"preToolUse","cursor_version":"1.7.0","workspace_roots":[%q],"tool_name":"Edit","tool_input":{"file_path":%q}}`, session, id, root, root+"/"+rel)
 }

@@ -6,6 +6,7 @@
 package droid
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -29,6 +30,7 @@ func Agent() protocol.Agent {
 		Title:          "Factory Droid",
 		Verified:       "0.225.2, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		// The only Droid variable droid exec 0.225.2 sets in its Execute
@@ -39,9 +41,10 @@ func Agent() protocol.Agent {
 			{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
 			{Path: MCPFile, Use: governed.Protected | governed.Guarded, Reason: "Droid's MCP servers, intenthook's among them"},
 		},
-		Wire:  Wire,
-		Check: Check,
-		MCP:   protocol.MCPServers(MCPFile),
+		Sample: Sample,
+		Wire:   Wire,
+		Check:  Check,
+		MCP:    protocol.MCPServers(MCPFile),
 	}
 }
 
@@ -64,21 +67,9 @@ var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one Droid event into a Call.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:          Name,
-		Event:          ev.Str("hook_event_name"),
-		SessionID:      ev.Str("session_id"),
-		TranscriptPath: ev.Str("transcript_path"),
-		Cwd:            protocol.NativePath(ev.Str("cwd")),
-		Source:         ev.Str("source"),
-		Prompt:         ev.Str("prompt"),
-		// An MCP server's tool is <server>___<tool>.
-		ToolName:  protocol.MCPJoined(ev.Str("tool_name"), "___"),
-		ToolUseID: ev.Str("tool_use_id"),
-	}
-	if c.Event == "" {
-		c.Event = event
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
+	// An MCP server's tool is <server>___<tool>.
+	c.ToolName = protocol.MCPJoined(c.ToolName, "___")
 	Tools().Fill(c, ev["tool_input"])
 	// File tools answer with JSON encoded a second time; Obj reads both.
 	claude.DecodeResponse(c, ev.Obj("tool_response"))
@@ -117,4 +108,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			{Event: "SessionStart", Subcommand: "context"},
 		},
 	})
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"session_id":%q,"transcript_path":"/h/.factory/sessions/bench.jsonl","cwd":%q,"permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":%q,"old_str":"x","new_str":"x"}}`, session, root, root+"/"+rel)
 }

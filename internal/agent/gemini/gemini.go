@@ -7,6 +7,7 @@
 package gemini
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -28,11 +29,13 @@ func Agent() protocol.Agent {
 		Title:          "Gemini CLI",
 		Verified:       "0.61.0, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         Encode,
 		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"GEMINI_CLI"},
 		Settings:       []string{SettingsFile},
 		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Gemini CLI's hooks and MCP servers"}},
+		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,
@@ -65,16 +68,8 @@ var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one Gemini CLI event into a Call.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:          Name,
-		Event:          event,
-		SessionID:      ev.Str("session_id"),
-		TranscriptPath: ev.Str("transcript_path"),
-		Cwd:            protocol.NativePath(ev.Str("cwd")),
-		Source:         ev.Str("source"),
-		Prompt:         ev.Str("prompt"),
-		ToolName:       mcpName(ev),
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
+	c.Event, c.ToolName = event, mcpName(ev)
 	if e, ok := Events()[ev.Str("hook_event_name")]; ok {
 		c.Event = e
 	}
@@ -203,4 +198,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	}
 	checks = append(checks, protocol.CheckCommands(Name+" hook command", "Gemini CLI", found, env.LookPath))
 	return true, checks
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"session_id":%q,"transcript_path":"/h/.gemini/tmp/chats/bench.jsonl","cwd":%q,"hook_event_name":"BeforeTool","timestamp":"2026-11-22T10:30:53.930Z","tool_name":"replace","tool_input":{"file_path":%q,"old_string":"x","new_string":"x"}}`, session, root, root+"/"+rel)
 }

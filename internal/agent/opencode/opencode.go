@@ -8,6 +8,7 @@ package opencode
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,6 +35,7 @@ func Agent() protocol.Agent {
 		ShellMarkers: []string{"OPENCODE", "OPENCODE_PID"},
 		Verified:     "1.18.33, live (make e2e)",
 		Decode:       Decode,
+		Tools:        Tools(),
 		Encode:       Dialect.Encode,
 		Settings:     []string{PluginFile},
 		Governance: []governed.File{
@@ -41,9 +43,10 @@ func Agent() protocol.Agent {
 			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "OpenCode's configuration: MCP servers"},
 			{Path: ".opencode/plugin", Use: governed.ReadOnly, Reason: "OpenCode's plugins"},
 		},
-		Wire:  Wire,
-		Check: Check,
-		MCP:   MCP,
+		Sample: Sample,
+		Wire:   Wire,
+		Check:  Check,
+		MCP:    MCP,
 	}
 }
 
@@ -70,20 +73,9 @@ var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one event from the plugin into a Call.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:     Name,
-		Event:     ev.Str("hook_event_name"),
-		SessionID: ev.Str("session_id"),
-		Cwd:       protocol.NativePath(ev.Str("cwd")),
-		Source:    ev.Str("source"),
-		// An MCP server's tool is <server>_<tool>.
-		ToolName:  protocol.MCPJoined(ev.Str("tool_name"), "_"),
-		ToolUseID: ev.Str("tool_use_id"),
-		Error:     ev.Str("error"),
-	}
-	if c.Event == "" {
-		c.Event = event
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
+	// An MCP server's tool is <server>_<tool>.
+	c.ToolName = protocol.MCPJoined(c.ToolName, "_")
 	Tools().Fill(c, ev["tool_input"])
 	for _, e := range protocol.AsObject(ev["tool_input"]).Objs("edits") {
 		if s, ok := e.StrOK("newString"); ok {
@@ -178,4 +170,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "opencode hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH OpenCode runs with"})
 	}
 	return true, checks
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"cwd":%q,"hook_event_name":"PreToolUse","session_id":%q,"tool_use_id":%q,"tool_name":"edit","tool_input":{"filePath":%q,"oldString":"x","newString":"x"}}`, root, session, id, root+"/"+rel)
 }

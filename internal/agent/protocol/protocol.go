@@ -23,6 +23,9 @@ type Agent struct {
 	// Decode turns one event into a Call. event is what the hook command
 	// stands for (PreToolUse for `pre`), used when the payload names none.
 	Decode func(ev Object, event string) (*hook.Call, error)
+	// Tools is the agent's tool table; nil for an agent whose events say
+	// what a call does without naming a tool of a table (Windsurf).
+	Tools Tools
 	// Encode renders d as the answer to c (c.Event says which event;
 	// c.Variant which of the agent's shapes it came in); budget caps every
 	// string handed to the agent.
@@ -50,6 +53,10 @@ type Agent struct {
 	// (workspace.Governance): its settings and MCP configuration, and what
 	// its OS sandbox keeps read-only.
 	Governance []governed.File
+	// Sample is a PreToolUse event for an edit of rel (root-relative) in
+	// session, in the agent's shape: tests and make bench feed it to the
+	// hook.
+	Sample func(root, rel, session, id string) []byte
 	// Sandbox, for agents with an OS sandbox for their shell tool, writes
 	// its settings (init --sandbox): writes confined to the workspace and
 	// temp, the readOnly paths (the governance table's) read-only. Nil: the

@@ -6,6 +6,7 @@
 package qwen
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -26,11 +27,13 @@ func Agent() protocol.Agent {
 		Title:          "Qwen Code",
 		Verified:       "0.24.4, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
+		Tools:          Tools(),
 		Encode:         claude.Dialect.Encode,
 		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 		ShellMarkers:   []string{"QWEN_CODE"},
 		Settings:       []string{SettingsFile},
 		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Qwen Code's hooks and MCP servers"}},
+		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
 		Check:          Check,
@@ -54,24 +57,7 @@ var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one Qwen Code event into a Call.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := &hook.Call{
-		Agent:          Name,
-		Event:          ev.Str("hook_event_name"),
-		SessionID:      ev.Str("session_id"),
-		AgentID:        ev.Str("agent_id"),
-		AgentType:      ev.Str("agent_type"),
-		TranscriptPath: ev.Str("transcript_path"),
-		Cwd:            protocol.NativePath(ev.Str("cwd")),
-		Model:          ev.Str("model"),
-		Source:         ev.Str("source"),
-		Prompt:         ev.Str("prompt"),
-		ToolName:       ev.Str("tool_name"),
-		ToolUseID:      ev.Str("tool_use_id"),
-		Error:          ev.Str("error"),
-	}
-	if c.Event == "" {
-		c.Event = event
-	}
+	c := protocol.DecodeClaudeShaped(Name, ev, event)
 	if c.Event == hook.UserPromptSubmit && c.Prompt == "" {
 		c.Repeat = true
 	}
@@ -115,4 +101,10 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			{Event: "UserPromptSubmit", Subcommand: "context"},
 		},
 	})
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"session_id":%q,"transcript_path":"/h/.qwen/chats/bench.jsonl","cwd":%q,"hook_event_name":"PreToolUse","permission_mode":"yolo","prompt_id":"bench########0","tool_name":"edit","tool_input":{"file_path":%q,"old_string":"x","new_string":"x"},"tool_use_id":%q,"tool_call_id":"call_0"}`, session, root, root+"/"+rel, id)
 }

@@ -7,6 +7,7 @@
 package windsurf
 
 import (
+	"fmt"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -28,6 +29,7 @@ func Agent() protocol.Agent {
 		Encode:     Dialect.Encode,
 		Settings:   []string{HooksFile},
 		Governance: []governed.File{{Path: HooksFile, Use: governed.Wiring, Reason: "Windsurf's hooks"}},
+		Sample:     Sample,
 		Wire:       Wire,
 		Check:      Check,
 	}
@@ -102,4 +104,10 @@ func Wire(root string) (protocol.Change, error) {
 // Check checks .windsurf/hooks.json.
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	return protocol.CheckFlat(Agent(), root, HooksFile, Hooks(), env)
+}
+
+// Sample is a PreToolUse event for an edit of rel (root-relative) in
+// session, as the agent sends it: for tests and make bench.
+func Sample(root, rel, session, id string) []byte {
+	return fmt.Appendf(nil, `{"agent_action_name":"pre_write_code","trajectory_id":%q,"execution_id":%q,"tool_info":{"file_path":%q,"edits":[{"old_string":"x","new_string":"x"}]}}`, session, id, root+"/"+rel)
 }

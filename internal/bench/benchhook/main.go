@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
 )
 
@@ -297,11 +298,12 @@ func gitRepo(ws string) error {
 // with --agent as init wires it, against the floor fed the same event.
 func agentRows(bin, floor, ws string, runs, warm int) error {
 	fmt.Println()
-	names := slices.Sorted(maps.Keys(bench.AgentEvents(ws, "")))
-	for _, name := range names {
+	agents := slices.SortedFunc(slices.Values(agent.All()), func(a, b protocol.Agent) int { return strings.Compare(a.Name, b.Name) })
+	for _, a := range agents {
+		name := a.Name
 		var pres, floors []time.Duration
 		for i := 0; i < warm+runs; i++ {
-			ev := bench.AgentEvents(ws, fmt.Sprintf("toolu_agent_%d", i))[name]
+			ev := a.Sample(ws, bench.File, "bench", fmt.Sprintf("toolu_agent_%d", i))
 			f, err := timeRun(floor, nil, ws, ev, false)
 			if err != nil {
 				return fmt.Errorf("floor: %w", err)
