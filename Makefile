@@ -14,7 +14,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test lint bench bench-commit demo e2e clean
+.PHONY: build install test test-slow lint bench bench-commit demo e2e clean
 
 build:
 	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -26,9 +26,17 @@ install:
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook-full
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-mcp
 
-# -race needs cgo; the tests build their own binary through testscript.
+# -race needs cgo. make test runs every package under the race detector and
+# every testscript against the binaries as make build makes them (built once
+# by the tests); make test-slow runs the end-to-end suites it leaves out:
+# every testscript again in process, under the race detector (TestScripts),
+# and the hostile forms (TestHostile). .ci/run runs both.
+SLOW := ^(TestScripts|TestHostile)$$
 test:
-	CGO_ENABLED=1 $(GO) test -race -timeout 20m ./...
+	CGO_ENABLED=1 $(GO) test -race -timeout 20m -skip '$(SLOW)' ./...
+
+test-slow:
+	CGO_ENABLED=1 $(GO) test -race -timeout 30m -run '$(SLOW)' ./cmd/intenthook
 
 lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }

@@ -50,6 +50,7 @@ func TestCapturedPayloadsDeny(t *testing.T) {
 		agentName := strings.Split(c.file, "/")[0]
 		for _, args := range [][]string{{"pre"}, {"pre", "--agent", agentName}} {
 			t.Run(c.file+"/"+strings.Join(args, "_"), func(t *testing.T) {
+				t.Parallel()
 				ws := t.TempDir()
 				for _, cmd := range [][]string{{"git", "init", "-q"}, {bin, "init"}} {
 					c := exec.Command(cmd[0], cmd[1:]...)

@@ -17,12 +17,24 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removeShipped{m}, map[string]func(){
 		// The two binaries as make build makes them: every script runs the
 		// hook binary, which hands all but the hooks to the full one.
 		"intenthook":      main,
 		"intenthook-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// removeShipped runs the tests, then removes the binaries buildShipped
+// made for them.
+type removeShipped struct{ m *testing.M }
+
+func (r removeShipped) Run() int {
+	code := r.m.Run()
+	if shippedDir != "" {
+		os.RemoveAll(shippedDir)
+	}
+	return code
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files inside the scripts from what the binary produced")

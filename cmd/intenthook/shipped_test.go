@@ -1,23 +1,45 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// buildShipped builds intenthook and intenthook-full into one directory as
-// make build does (the hook binary without YAML), without the test's
-// instrumentation (-race makes each process ten times slower), and returns
-// the hook binary's path.
+// buildShipped returns the hook binary's path in a directory holding
+// intenthook and intenthook-full as make build makes them (the hook binary
+// without YAML), without the test's instrumentation (-race makes each
+// process ten times slower). They are built once for all the package's
+// tests, and removed when the tests end.
 func buildShipped(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	shippedOnce.Do(func() { shippedBin, shippedErr = build() })
+	if shippedErr != nil {
+		t.Fatal(shippedErr)
+	}
+	return shippedBin
+}
+
+var (
+	shippedOnce sync.Once
+	shippedBin  string
+	shippedErr  error
+	shippedDir  string // removed by TestMain
+)
+
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "intenthook-shipped-")
+	if err != nil {
+		return "", err
+	}
+	shippedDir = dir
 	for _, b := range []struct{ name, pkg, tags string }{
 		{"intenthook", ".", "noyaml"},
 		{"intenthook-full", "../intenthook-full", ""},
@@ -25,10 +47,10 @@ func buildShipped(t *testing.T) string {
 		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", filepath.Join(dir, b.name), b.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b.name, err, out)
+			return "", fmt.Errorf("go build %s: %v\n%s", b.name, err, out)
 		}
 	}
-	return filepath.Join(dir, "intenthook")
+	return filepath.Join(dir, "intenthook"), nil
 }
 
 // setPath puts dir first on PATH for the test, for the programs that call
