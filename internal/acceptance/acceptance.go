@@ -28,6 +28,9 @@ const (
 	TimedOut  Outcome = "timed out"
 	Confirmed Outcome = "confirmed" // a string criterion confirmed by a person
 	Manual    Outcome = "needs confirmation"
+	// Reviewer marks a string criterion at a submission for review: the
+	// person who reviews the work judges it.
+	Reviewer Outcome = "left to the reviewer"
 )
 
 // Result is one criterion's verdict.
@@ -41,7 +44,9 @@ type Result struct {
 }
 
 // OK reports whether the criterion is met.
-func (r Result) OK() bool { return r.Outcome == Passed || r.Outcome == Confirmed }
+func (r Result) OK() bool {
+	return r.Outcome == Passed || r.Outcome == Confirmed || r.Outcome == Reviewer
+}
 
 // Run judges every criterion: checks run with `sh -c` from root, each within
 // timeout; string criteria pass only when confirmManual is set.

@@ -17,7 +17,7 @@ func (a *app) intentsCommand() *cobra.Command {
 		Use:   "intents",
 		Short: "Inspect and manage the intent catalog",
 	}
-	cmd.AddCommand(a.listCommand(), a.showCommand(), a.validateCommand(), a.transitionCommand(), a.verifyCommand(), a.scopeCommand(), a.treeCommand())
+	cmd.AddCommand(a.listCommand(), a.showCommand(), a.validateCommand(), a.transitionCommand(), a.verifyCommand(), a.scopeCommand(), a.treeCommand(), a.approveCommand(), a.rejectCommand())
 	return cmd
 }
 

@@ -185,6 +185,9 @@ func (a *app) transitionCommand() *cobra.Command {
 
   PENDING     -> IN_PROGRESS, ARCHIVED
   IN_PROGRESS -> COMPLETE (through 'intents verify', or --force --reason), BLOCKED, ARCHIVED
+                 IN_REVIEW (review: required; through 'submit' or 'intents verify')
+  IN_REVIEW   -> COMPLETE ('intents approve', or --force --reason),
+                 IN_PROGRESS ('intents reject --reason'), ARCHIVED
   BLOCKED     -> IN_PROGRESS, ARCHIVED
   COMPLETE    -> ARCHIVED
   ARCHIVED    -> (terminal)
@@ -267,11 +270,21 @@ ledger either way.`,
 				}
 				return exitError{exitFail}
 			}
-			if _, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: in.ID, To: intents.Complete, Verified: true, Reason: "every acceptance criterion met"}); err != nil {
+			// On an intent that requires review, passing checks are a
+			// submission: a person's approval still completes it.
+			to := intents.Complete
+			t := lifecycle.Transition{ID: in.ID, To: to, Verified: true, Reason: "every acceptance criterion met"}
+			if in.NeedsReview(ws.Config.Review.Default) {
+				t.To, t.Submitted = intents.InReview, true
+			}
+			if _, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), t); err != nil {
 				return err
 			}
 			if !asJSON {
-				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> COMPLETE\n", in.ID)
+				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> %s\n", in.ID, t.To)
+				if t.To == intents.InReview {
+					fmt.Fprintf(a.stdout, "%s requires review: approve it with 'intenthook intents approve %s'\n", in.ID, in.ID)
+				}
 			}
 			return nil
 		},
@@ -294,6 +307,15 @@ func verifySummary(rs []acceptance.Result) string {
 }
 
 func (a *app) printVerify(rs []acceptance.Result) {
+	a.printChecks(rs)
+	if !acceptance.AllOK(rs) {
+		fmt.Fprintln(a.stdout, "not complete: every criterion must pass (string criteria need --confirm-manual)")
+	}
+}
+
+// printChecks prints one line per criterion, with the output of each that
+// is not met.
+func (a *app) printChecks(rs []acceptance.Result) {
 	for _, r := range rs {
 		mark := "✗"
 		if r.OK() {
@@ -309,9 +331,6 @@ func (a *app) printVerify(rs []acceptance.Result) {
 				fmt.Fprintf(a.stdout, "    %s\n", l)
 			}
 		}
-	}
-	if !acceptance.AllOK(rs) {
-		fmt.Fprintln(a.stdout, "not complete: every criterion must pass (string criteria need --confirm-manual)")
 	}
 }
 

@@ -29,6 +29,17 @@ type Shell struct {
 	Destructive string `yaml:"destructive"`
 	Opaque      string `yaml:"opaque"`
 	Backstop    bool   `yaml:"backstop"`
+	// Checks are the commands the project counts as tests and builds
+	// ("go test", "npm test", "make"): a shell call running one is
+	// recorded with its outcome, even when ledger.shell is quiet. Each is
+	// matched on the program and leading arguments of a simple command.
+	Checks []string `yaml:"checks"`
+}
+
+// Review holds the review settings: default is the review of intents that
+// do not say ("required": agents submit, a person approves; "none").
+type Review struct {
+	Default string `yaml:"default"`
 }
 
 // Ledger holds ledger settings.
@@ -64,6 +75,7 @@ type Config struct {
 	Ledger                 Ledger            `yaml:"ledger"`
 	Loop                   loop.Settings     `yaml:"loop"`
 	Roles                  roles.Roles       `yaml:"roles"`
+	Review                 Review            `yaml:"review"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -92,6 +104,7 @@ var known = map[string]bool{
 	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
+	"review": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -109,7 +122,36 @@ func Load(root string, getenv func(string) string) (*Config, error) {
 		}
 	}
 	c.withEnv(getenv)
+	c.clamp()
 	return c, c.check()
+}
+
+// clamp puts the settings that must not fail a hook back in range, with a
+// warning: a bad value there never turns governance off.
+func (c *Config) clamp() {
+	switch c.Review.Default {
+	case "", "required", "none":
+	default:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: review.default is %q, want required or none: using required", File, c.Review.Default))
+		c.Review.Default = "required"
+	}
+	for name, r := range c.Roles {
+		kept := r.Paths[:0:0]
+		for _, p := range r.Paths {
+			if err := roles.CheckPath(p); err != nil {
+				c.Warnings = append(c.Warnings, fmt.Sprintf("%s: roles.%s.paths: %v: left out (writes it would have allowed are denied)", File, name, err))
+				continue
+			}
+			kept = append(kept, p)
+		}
+		if len(kept) != len(r.Paths) {
+			r.Paths = kept
+			if len(kept) == 0 {
+				r.Paths = []string{}
+			}
+			c.Roles[name] = r
+		}
+	}
 }
 
 func (c *Config) withEnv(getenv func(string) string) *Config {

@@ -72,6 +72,11 @@ func (c *Config) set(key string, v *fnode) bool {
 			"destructive": func(n *fnode) (ok bool) { c.Shell.Destructive, ok = n.str(); return },
 			"opaque":      func(n *fnode) (ok bool) { c.Shell.Opaque, ok = n.str(); return },
 			"backstop":    func(n *fnode) (ok bool) { c.Shell.Backstop, ok = n.bool(); return },
+			"checks":      func(n *fnode) (ok bool) { c.Shell.Checks, ok = n.strs(); return },
+		})
+	case "review":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"default": func(n *fnode) (ok bool) { c.Review.Default, ok = n.str(); return },
 		})
 	case "tools":
 		if v.kind != mapNode {
@@ -132,6 +137,7 @@ func (n *fnode) roles(rs *roles.Roles) bool {
 		ok := n.vals[i].fields(map[string]func(*fnode) bool{
 			"tools":   func(n *fnode) (ok bool) { r.Tools, ok = n.strs(); return },
 			"intents": func(n *fnode) (ok bool) { r.Intents, ok = n.strs(); return },
+			"paths":   func(n *fnode) (ok bool) { r.Paths, ok = n.strs(); return },
 		})
 		if !ok {
 			return false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lessons"
 
@@ -42,13 +43,14 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
+	said := g.peopleSaid()
 	if g.call.Event == hook.UserPromptSubmit {
 		if in == nil {
-			return hook.Decision{Context: "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil
+			return hook.Decision{Context: said + "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil
 		}
-		return hook.Decision{Context: fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
+		return hook.Decision{Context: said + fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
 	}
-	budget := g.Budget()
+	budget := g.Budget() - len(said)
 	// After a compaction the anchored decisions come first, and take up to
 	// half the budget before anything else is cut: the rest can be read
 	// again, they cannot.
@@ -67,7 +69,24 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		ictx := g.IntentContext(in, "", budget-len(text))
 		text += ictx + g.lessonsFor(in, min(budget/4, budget-len(text)-len(ictx)))
 	}
-	return hook.Decision{Context: lead + text}, nil
+	return hook.Decision{Context: said + lead + text}, nil
+}
+
+// peopleSaid is what a person left for this session (a rejection's
+// reason), delivered once, fenced as a person's words; "" when nothing
+// waits. The reason is clipped to a quarter of the budget.
+func (g *Gate) peopleSaid() string {
+	notes, err := g.Reviews().Inbox(g.call.SessionID)
+	if err != nil {
+		g.note(fmt.Errorf("review notes: %w", err))
+	}
+	var b strings.Builder
+	for _, n := range notes {
+		fmt.Fprintf(&b, "intenthook: A person rejected the submission of %s; it is IN_PROGRESS again. Their reason, in their own words:\n", n.Intent)
+		fmt.Fprintf(&b, "<review_rejection intent=%q written_by=\"person\">\n%s\n</review_rejection>\n", intentctx.Text(n.Intent), intentctx.Text(hook.Clip(n.Reason, g.Budget()/4)))
+		fmt.Fprintf(&b, "Address it, then submit again with `intenthook submit %s`.\n\n", n.Intent)
+	}
+	return b.String()
 }
 
 // subagentStart briefs a subagent as it starts: it claims its delegation,

@@ -27,6 +27,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if id, agentType := a.Delegation(); id != "" {
 		return g.delegate(ctx, id, agentType)
 	}
+	if id := a.SubmitID(); id != "" {
+		return g.submit(ctx, id)
+	}
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
 	}
@@ -136,12 +139,20 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 				Instead:  "run intenthook select alone: `intenthook select <ID>`, then run the rest",
 				Evidence: evidence,
 			}.Decision(), true
+		case shell.SelfSubmit:
+			return hook.Denial{
+				Code:     hook.CodeShellUnsafe,
+				Headline: "intenthook submit inside a compound command",
+				Why:      "the hook can only vouch for a submission that is the whole command",
+				Instead:  "run intenthook submit alone: `intenthook submit <ID>`",
+				Evidence: evidence,
+			}.Decision(), true
 		case shell.SelfLever:
 			return hook.Denial{
 				Code:     hook.CodeProtectedPath,
 				Headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
 				Why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
-				Instead:  "ask the user to run it; you may run intenthook select <ID>, intents list|show|tree|validate, status, ledger query|verify, blame, lesson and anchor",
+				Instead:  "ask the user to run it; you may run intenthook select <ID>, submit <ID>, intents list|show|tree|validate, status, ledger query|verify, blame, lesson and anchor",
 				Evidence: evidence,
 			}.Decision(), true
 		}

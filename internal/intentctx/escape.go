@@ -153,3 +153,11 @@ func cut(s string, max int, m mode) string {
 	}
 	return s
 }
+
+// Text is s as XML character data: what a fence around text an agent or a
+// person wrote holds, so that the text cannot close the fence.
+func Text(s string) string {
+	var b strings.Builder
+	writeEsc(&b, s, text)
+	return b.String()
+}

@@ -42,6 +42,7 @@ func appendIntent(b []byte, in *Intent) []byte {
 	e.Strs(in.DependsOn)
 	e.Strs(in.AllowedTools)
 	e.Bool(in.RequiresApproval)
+	e.Str(in.Review)
 	e.Strs(in.Tags)
 	e.Str(in.CreatedAt)
 	e.Str(in.UpdatedAt)
@@ -84,6 +85,7 @@ func decodeIntent(b []byte) (*Intent, error) {
 	in.DependsOn = d.Strs()
 	in.AllowedTools = d.Strs()
 	in.RequiresApproval = d.Uint() == 1
+	in.Review = d.Str()
 	in.Tags = d.Strs()
 	in.CreatedAt = d.Str()
 	in.UpdatedAt = d.Str()

@@ -21,16 +21,28 @@ const (
 	Complete   Status = "COMPLETE"
 	Blocked    Status = "BLOCKED"
 	Archived   Status = "ARCHIVED"
+	// InReview is an intent whose agent submitted it, its checks passing,
+	// waiting for a person to approve or reject it.
+	InReview Status = "IN_REVIEW"
 )
 
-// Valid reports whether s is one of the five states.
+// StatusNames lists the states, for messages.
+const StatusNames = "PENDING, IN_PROGRESS, IN_REVIEW, COMPLETE, BLOCKED, ARCHIVED"
+
+// Valid reports whether s is one of the six states.
 func (s Status) Valid() bool {
 	switch s {
-	case Pending, InProgress, Complete, Blocked, Archived:
+	case Pending, InProgress, InReview, Complete, Blocked, Archived:
 		return true
 	}
 	return false
 }
+
+// Review values: an intent's review: key, and config.yaml's review.default.
+const (
+	ReviewRequired = "required"
+	ReviewNone     = "none"
+)
 
 // Criterion is one acceptance criterion: a sentence, optionally with a shell
 // check that `intents verify` runs.
@@ -62,6 +74,9 @@ type Intent struct {
 	DependsOn          []string    `json:"depends_on,omitempty"`
 	AllowedTools       []string    `json:"allowed_tools,omitempty"`
 	RequiresApproval   bool        `json:"requires_approval"`
+	// Review is the intent's review: key ("required", "none", or "" for
+	// the workspace's review.default).
+	Review string `json:"review,omitempty"`
 	Tags               []string    `json:"tags,omitempty"`
 	CreatedAt          string      `json:"created_at"`
 	UpdatedAt          string      `json:"updated_at"`
@@ -113,6 +128,15 @@ func (in *Intent) AllowsTool(tool string) bool {
 		}
 	}
 	return false
+}
+
+// NeedsReview reports whether the intent completes only through a person's
+// review, given the workspace's review.default.
+func (in *Intent) NeedsReview(def string) bool {
+	if in.Review != "" {
+		return in.Review == ReviewRequired
+	}
+	return def == ReviewRequired
 }
 
 // ScopeSummary is the owned scope as one comma-separated line.

@@ -4,7 +4,8 @@ import "fmt"
 
 var transitions = map[Status][]Status{
 	Pending:    {InProgress, Archived},
-	InProgress: {Complete, Blocked, Archived},
+	InProgress: {Complete, InReview, Blocked, Archived},
+	InReview:   {Complete, InProgress, Archived},
 	Blocked:    {InProgress, Archived},
 	Complete:   {Archived},
 }
@@ -13,7 +14,7 @@ var transitions = map[Status][]Status{
 // of SPEC §2, else an error saying why not.
 func CheckTransition(from, to Status) error {
 	if !to.Valid() {
-		return fmt.Errorf("%s is not a status (PENDING, IN_PROGRESS, COMPLETE, BLOCKED, ARCHIVED)", to)
+		return fmt.Errorf("%s is not a status (%s)", to, StatusNames)
 	}
 	if from == to {
 		return fmt.Errorf("%s -> %s: the intent already has that status", from, to)

@@ -124,7 +124,7 @@ func (p *intentParser) field(k, v *yaml.Node) {
 		p.str(v, &s)
 		in.Status = Status(s)
 		if !in.Status.Valid() {
-			p.problem(v.Line, Error, "status %q is not one of PENDING, IN_PROGRESS, COMPLETE, BLOCKED, ARCHIVED", s)
+			p.problem(v.Line, Error, "status %q is not one of %s", s, StatusNames)
 		}
 	case "version":
 		if err := v.Decode(&in.Version); err != nil || in.Version < 1 {
@@ -154,6 +154,11 @@ func (p *intentParser) field(k, v *yaml.Node) {
 	case "requires_approval":
 		if err := v.Decode(&in.RequiresApproval); err != nil {
 			p.problem(v.Line, Error, "requires_approval must be true or false")
+		}
+	case "review":
+		p.str(v, &in.Review)
+		if in.Review != ReviewRequired && in.Review != ReviewNone {
+			p.problem(v.Line, Error, "review must be %q or %q, is %q", ReviewRequired, ReviewNone, in.Review)
 		}
 	case "tags":
 		p.strs(v, &in.Tags)

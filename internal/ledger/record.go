@@ -37,6 +37,13 @@ const (
 	EventRepair             = "repair"
 	EventAnchor             = "anchor"   // a decision that must survive compaction (Reason holds it)
 	EventDelegate           = "delegate" // an intent handed to a subagent
+	// Review (an intent with review: required): an agent's submission
+	// (IN_PROGRESS -> IN_REVIEW when its checks pass; Success false and the
+	// failing checks in Reason otherwise), a person's approval (-> COMPLETE)
+	// and rejection (-> IN_PROGRESS, the reason in Reason).
+	EventSubmit  = "submit"
+	EventApprove = "approve"
+	EventReject  = "reject"
 )
 
 // Record is one ledger line: an Agent Trace record. Field order is the order

@@ -28,6 +28,10 @@ import (
 // `intents verify` nor was forced with a reason.
 var ErrNeedsVerify = errors.New("COMPLETE only through `intenthook intents verify`, or with --force --reason")
 
+// ErrNeedsReview refuses to complete an intent that requires review
+// without a person's approval (or a forced transition with a reason).
+var ErrNeedsReview = errors.New("the intent requires review: it is submitted (`intenthook submit`, checks passing, -> IN_REVIEW) and completed by a person's `intenthook intents approve`, or with --force --reason")
+
 // Editor changes one workspace's catalog.
 type Editor struct {
 	Root        string
@@ -36,6 +40,9 @@ type Editor struct {
 	Ledger      *ledger.Ledger
 	// Session and Tool name who made the change in its ledger record.
 	Session, Tool string
+	// ReviewDefault is config.yaml's review.default: whether intents that
+	// do not say require review.
+	ReviewDefault string
 	// Hook marks an editor run by a hook process: its writes are journaled
 	// for the guard (package guard), which otherwise undoes a catalog
 	// change made while an agent's shell command ran.
@@ -50,6 +57,11 @@ type Transition struct {
 	// Verified is set by `intents verify` when every criterion passed;
 	// Force lets a person complete without it (a reason is required).
 	Verified, Force bool
+	// Submitted is an agent's submission whose checks passed (-> IN_REVIEW);
+	// Approved a person's approval of a reviewed intent (-> COMPLETE).
+	// Rejected is a person's rejection of a reviewed intent (-> IN_PROGRESS,
+	// with a Reason).
+	Submitted, Approved, Rejected bool
 	// From, when set, must be the intent's current status: a selection
 	// starts only a PENDING intent, and does nothing if another process
 	// started it first.
@@ -60,7 +72,7 @@ type Transition struct {
 // and the intent already past it, Apply changes nothing and returns the
 // current status.
 func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error) {
-	if t.To == intents.Complete && !t.Verified && !(t.Force && t.Reason != "") {
+	if t.To == intents.Complete && !t.Verified && !t.Approved && !(t.Force && t.Reason != "") {
 		return "", ErrNeedsVerify
 	}
 	var from intents.Status
@@ -70,6 +82,9 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 			return nil, nil
 		}
 		if err := intents.CheckTransition(in.Status, t.To); err != nil {
+			return nil, err
+		}
+		if err := e.checkReview(in, t); err != nil {
 			return nil, err
 		}
 		if t.To == intents.InProgress && in.Status == intents.Pending {
@@ -96,10 +111,41 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 	r := e.record(ledger.EventTransition, t.ID)
 	m := &r.Metadata.Intenthook
 	m.From, m.To, m.Reason = string(from), string(t.To), t.Reason
-	if t.Verified {
-		r.Metadata.Intenthook.Event = ledger.EventVerify
+	switch {
+	case t.Submitted:
+		m.Event, m.Success = ledger.EventSubmit, true
+	case t.Approved:
+		m.Event = ledger.EventApprove
+	case t.Rejected:
+		m.Event = ledger.EventReject
+	case t.Verified:
+		m.Event = ledger.EventVerify
 	}
 	return from, e.Ledger.Append(ctx, r)
+}
+
+// checkReview holds the review rows of the state machine: an intent that
+// requires review reaches COMPLETE only from IN_REVIEW through a person's
+// approval (or a person's forced transition); IN_REVIEW is reached only by
+// a submission whose checks passed, and left for IN_PROGRESS only with the
+// rejection's reason.
+func (e *Editor) checkReview(in *intents.Intent, t Transition) error {
+	review := in.NeedsReview(e.ReviewDefault)
+	switch {
+	case t.To == intents.InReview && !review:
+		return fmt.Errorf("%s does not require review: a person completes it with `intenthook intents verify %s`", in.ID, in.ID)
+	case t.To == intents.InReview && !t.Submitted:
+		return fmt.Errorf("%s reaches IN_REVIEW only by a submission whose checks pass (`intenthook submit %s`)", in.ID, in.ID)
+	case t.To == intents.Complete && in.Status == intents.InProgress && review && !t.Force:
+		return ErrNeedsReview
+	case t.To == intents.Complete && in.Status == intents.InReview && !t.Approved && !t.Force:
+		return ErrNeedsReview
+	case t.Approved && in.Status != intents.InReview:
+		return fmt.Errorf("%s is %s: only an IN_REVIEW intent is approved", in.ID, in.Status)
+	case in.Status == intents.InReview && t.To == intents.InProgress && (!t.Rejected || t.Reason == ""):
+		return fmt.Errorf("%s is IN_REVIEW: it goes back to IN_PROGRESS through `intenthook intents reject %s --reason \"…\"`", in.ID, in.ID)
+	}
+	return nil
 }
 
 // Amend changes intent id's owned_scope (adding and removing patterns),
@@ -200,6 +246,15 @@ func openChildren(c *intents.Catalog, in *intents.Intent) []string {
 // RecordVerify records an `intents verify` that did not complete the intent.
 func (e *Editor) RecordVerify(ctx context.Context, id, summary string) error {
 	r := e.record(ledger.EventVerify, id)
+	m := &r.Metadata.Intenthook
+	m.Success, m.Reason = false, summary
+	return e.Ledger.Append(ctx, r)
+}
+
+// RecordSubmit records a submission whose checks did not all pass: the
+// intent stays IN_PROGRESS.
+func (e *Editor) RecordSubmit(ctx context.Context, id, summary string) error {
+	r := e.record(ledger.EventSubmit, id)
 	m := &r.Metadata.Intenthook
 	m.Success, m.Reason = false, summary
 	return e.Ledger.Append(ctx, r)
@@ -344,7 +399,7 @@ func Completions(root string) (map[string]time.Time, error) {
 			return nil
 		}
 		m := rec.Metadata.Intenthook
-		if (m.Event != ledger.EventVerify && m.Event != ledger.EventTransition) || m.To != string(intents.Complete) {
+		if (m.Event != ledger.EventVerify && m.Event != ledger.EventTransition && m.Event != ledger.EventApprove) || m.To != string(intents.Complete) {
 			return nil
 		}
 		if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {

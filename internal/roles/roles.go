@@ -7,9 +7,12 @@ package roles
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/intenthook/intenthook/internal/glob"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -25,6 +28,10 @@ var Classes = []string{"read", "write", "delete", "shell", "select", "mcp"}
 type Role struct {
 	Tools   []string `yaml:"tools"`
 	Intents []string `yaml:"intents"` // empty: any intent
+	// Paths, when set, fence the files the agent type may write or delete
+	// (root-relative globs), even inside its intent's scope. A role with
+	// paths and no tools may use every tool class.
+	Paths []string `yaml:"paths"`
 }
 
 // Roles maps agent types to roles; a type with no entry is unrestricted.
@@ -66,7 +73,39 @@ func ClassOf(c hook.Class) string {
 
 // Allows reports whether the role may use tools of class (a role class).
 func (r Role) Allows(class string) bool {
+	if r.Tools == nil && r.Paths != nil {
+		return true
+	}
 	return class == "" || slices.Contains(r.Tools, class)
+}
+
+// AllowsPath reports whether the role may change rel (root-relative), and
+// the pattern that let it. A role without paths allows every path.
+func (r Role) AllowsPath(rel string) (string, bool) {
+	if r.Paths == nil {
+		return "", true
+	}
+	for _, p := range r.Paths {
+		if ok, err := glob.Match(p, rel); err == nil && ok {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// CheckPath says what is wrong with a roles.*.paths glob: it must be
+// root-relative and compile.
+func CheckPath(p string) error {
+	switch {
+	case p == "":
+		return fmt.Errorf("an empty pattern")
+	case path.IsAbs(p) || strings.HasPrefix(p, "../") || p == "..":
+		return fmt.Errorf("pattern %q is not root-relative", p)
+	}
+	if _, err := glob.Compile(p); err != nil {
+		return fmt.Errorf("pattern %q: %v", p, err)
+	}
+	return nil
 }
 
 // AllowsIntent reports whether the role may work under intent id.

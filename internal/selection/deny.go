@@ -62,6 +62,9 @@ func NotInProgress(in *intents.Intent, evidence []string) hook.Decision {
 	case intents.Pending:
 		d.Why = "work on a PENDING intent has not started"
 		d.Instead = fmt.Sprintf("run `intenthook select %s` to start it, then retry", in.ID)
+	case intents.InReview:
+		d.Why = "the work was submitted for review; a person approves it or rejects it with a reason"
+		d.Instead = "wait for the review: a rejection's reason reaches you with your next prompt; meanwhile select another intent for other work"
 	case intents.Blocked:
 		d.Why = "the intent is BLOCKED until the user resolves its blocker"
 		d.Instead = "ask the user to resolve the blocker (intenthook intents transition " + in.ID + " IN_PROGRESS), or select another intent"

@@ -33,6 +33,10 @@ func selfKind(args []arg) SelfKind {
 		if _, _, ok := delegateArgs(args[1:], rooted); ok {
 			return SelfDelegate
 		}
+	case "submit":
+		if !rooted && len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
+			return SelfSubmit
+		}
 	case "intents":
 		if secondIs(args, "validate") && fixes(args[2:]) {
 			return SelfLever // validate --fix rewrites the catalog

@@ -47,6 +47,9 @@ const (
 	// SelfDelegate is `intenthook select <ID> --for <TYPE>`: the next subagent of that type gets
 	// the intent.
 	SelfDelegate
+	// SelfSubmit is `intenthook submit <ID>`: one argument, no flags; the
+	// agent submits its intent for review.
+	SelfSubmit
 )
 
 func (k SelfKind) String() string {
@@ -59,6 +62,8 @@ func (k SelfKind) String() string {
 		return "lever"
 	case SelfDelegate:
 		return "delegate"
+	case SelfSubmit:
+		return "submit"
 	}
 	return fmt.Sprintf("SelfKind(%d)", int(k))
 }
@@ -92,6 +97,15 @@ func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
 // else, and "" otherwise.
 func (a Analysis) SelectID() string {
 	if !a.Simple || len(a.Self) != 1 || a.Self[0].Kind != SelfSelect {
+		return ""
+	}
+	return a.Self[0].Args[1]
+}
+
+// SubmitID returns the intent id when the whole command is
+// `intenthook submit <ID>` and nothing else, and "" otherwise.
+func (a Analysis) SubmitID() string {
+	if !a.Simple || len(a.Self) != 1 || a.Self[0].Kind != SelfSubmit {
 		return ""
 	}
 	return a.Self[0].Args[1]

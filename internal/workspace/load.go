@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/review"
 	"os"
 	"path/filepath"
 	"time"
@@ -146,5 +147,10 @@ func (w *Workspace) Ledger(toolVersion string) *ledger.Ledger {
 // Editor changes the catalog on behalf of session (empty for a person) using
 // tool (the agent's tool, or "intenthook").
 func (w *Workspace) Editor(session, tool, toolVersion string) *lifecycle.Editor {
-	return &lifecycle.Editor{Root: w.Root, LockTimeout: w.Config.LockTimeout, Now: w.Now, Ledger: w.Ledger(toolVersion), Session: session, Tool: tool}
+	return &lifecycle.Editor{Root: w.Root, LockTimeout: w.Config.LockTimeout, Now: w.Now, Ledger: w.Ledger(toolVersion), Session: session, Tool: tool, ReviewDefault: w.Config.Review.Default}
+}
+
+// Reviews is the state of the workspace's intents that require review.
+func (w *Workspace) Reviews() review.Store {
+	return review.Store{Root: w.Root, LockTimeout: w.Config.LockTimeout}
 }

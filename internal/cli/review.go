@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/review"
+)
+
+func (a *app) submitCommand() *cobra.Command {
+	var timeout time.Duration
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "submit ID",
+		Short: "Submit an intent that requires review: its checks pass -> IN_REVIEW",
+		Long: `Submit an intent with review: required (or the workspace's review.default:
+required). Its acceptance checks run with 'sh -c' from the workspace root;
+when each passes the intent becomes IN_REVIEW and waits for a person's
+'intents approve' or 'intents reject --reason'. A failing check keeps it
+IN_PROGRESS. Agents may run it, alone as the whole shell command: the hook
+checks that the agent's session holds the intent and vouches for the call.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			id := args[0]
+			session, tool := "", "intenthook"
+			if title, _, inShell := agent.InShell(a.getenv); inShell {
+				req, err := ws.Reviews().Take(cmd.Context(), id, time.Now())
+				if errors.Is(err, review.ErrNoRequest) {
+					return withHint(fmt.Errorf("no submission of %s was seen by the hook in %s's shell", id, title),
+						"run `intenthook submit "+id+"` alone, as the whole shell command, so that the hook sees it")
+				}
+				if err != nil {
+					return err
+				}
+				session, tool = req.Session, "Bash"
+			}
+			in := ws.Catalog.Find(id)
+			switch {
+			case in == nil:
+				return withHint(fmt.Errorf("intent %s not found", id), "list intents with 'intenthook intents list'")
+			case !in.Valid():
+				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
+			case in.Status != intents.InProgress:
+				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are submitted", in.ID, in.Status)
+			case !in.NeedsReview(ws.Config.Review.Default):
+				return withHint(fmt.Errorf("intent %s does not require review", in.ID), "a person completes it with 'intenthook intents verify "+in.ID+"'")
+			}
+			ed := ws.Editor(session, tool, Version)
+			ed.Hook = session != ""
+			out, err := review.Submit(cmd.Context(), ed, ws.Root, in, timeout)
+			if asJSON {
+				if jerr := a.printJSON(map[string]any{"intent": in.ID, "passed": out.Passed, "criteria": emptyIfNil(out.Results)}); jerr != nil {
+					return jerr
+				}
+			} else {
+				a.printChecks(out.Results)
+			}
+			if err != nil {
+				return err
+			}
+			if !out.Passed {
+				if !asJSON {
+					fmt.Fprintf(a.stdout, "%s stays IN_PROGRESS: not met: %s\n", in.ID, strings.Join(review.Failing(out.Results), "; "))
+				}
+				return exitError{exitFail}
+			}
+			if !asJSON {
+				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> IN_REVIEW (a person approves it: intenthook intents approve %s, or rejects it: intenthook intents reject %s --reason \"…\")\n", in.ID, in.ID, in.ID)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "time limit per check")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (a *app) approveCommand() *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "approve ID",
+		Short: "Approve an IN_REVIEW intent: -> COMPLETE (a person's command)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.personOnly("intents approve"); err != nil {
+				return err
+			}
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			if reason == "" {
+				reason = "approved"
+			}
+			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: intents.Complete, Approved: true, Reason: reason})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s: %s -> COMPLETE\n", args[0], from)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "a note for the ledger")
+	return cmd
+}
+
+func (a *app) rejectCommand() *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "reject ID --reason TEXT",
+		Short: "Reject an IN_REVIEW intent: -> IN_PROGRESS, the reason told to the sessions that worked on it",
+		Long: `Reject an IN_REVIEW intent: it goes back to IN_PROGRESS, and the reason is
+handed, once, to each session that submitted it (and every other session the
+ledger saw working on it) with its next context, marked as a person's words.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(reason) == "" {
+				return errors.New("reject needs --reason: the agent is told why")
+			}
+			if err := a.personOnly("intents reject"); err != nil {
+				return err
+			}
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			id := args[0]
+			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
+			if err != nil {
+				return err
+			}
+			if from != intents.InReview {
+				return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
+			}
+			sessions := workedOn(ws.Root, id, ws.Reviews().Sessions(id))
+			if err := ws.Reviews().Tell(cmd.Context(), sessions, review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}); err != nil {
+				fmt.Fprintf(a.stderr, "intenthook: warning: the reason could not be left for every session: %v\n", err)
+			}
+			fmt.Fprintf(a.stdout, "%s: IN_REVIEW -> IN_PROGRESS\n", id)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why, told to the agent (required)")
+	return cmd
+}
+
+// workedOn adds to sessions those the ledger saw writing or selecting
+// under intent id (a person's command: it reads the whole ledger).
+func workedOn(root, id string, sessions []string) []string {
+	_ = ledger.Scan(root, func(_ []byte, rec *ledger.Record, err error) error {
+		if err != nil || rec == nil {
+			return nil
+		}
+		m := rec.Metadata.Intenthook
+		if string(m.IntentID) != id || m.SessionID == "" || m.Decision == "deny" {
+			return nil
+		}
+		switch m.Event {
+		case ledger.EventPostToolUse, ledger.EventSelect, ledger.EventSubmit:
+			if !slices.Contains(sessions, m.SessionID) {
+				sessions = append(sessions, m.SessionID)
+			}
+		}
+		return nil
+	})
+	return sessions
+}

@@ -1,0 +1,191 @@
+// Package review holds the machine state of intents that require review
+// (review: required): the submissions the hook saw an agent make, waiting
+// for the `intenthook submit` command that follows, and a person's
+// rejections waiting to reach the sessions that worked on the intent. It
+// lives under .orchestration/state/reviews/; it decides nothing and never
+// changes the catalog (package lifecycle does).
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// dir is the reviews' directory under state/; inbox holds one file per
+// session with what a person said to it.
+const (
+	dir   = "reviews"
+	inbox = "inbox"
+	lock  = "reviews"
+)
+
+// RequestTTL is how long a submission the hook saw waits for its command.
+const RequestTTL = 10 * time.Minute
+
+// Request is a submission the hook saw: the shell call (or MCP tool call)
+// that will run `intenthook submit`.
+type Request struct {
+	Intent    string    `json:"intent"`
+	Session   string    `json:"session"`
+	Agent     string    `json:"agent,omitempty"`
+	Model     string    `json:"model,omitempty"`
+	ToolUseID string    `json:"tool_use_id"`
+	At        time.Time `json:"at"`
+}
+
+// file is one intent's review state.
+type file struct {
+	Requests []Request `json:"requests,omitempty"`
+	// Sessions are those that submitted the intent: they worked on it.
+	Sessions []string `json:"sessions,omitempty"`
+}
+
+// Note is a person's words for a session: a rejection's reason.
+type Note struct {
+	Intent string    `json:"intent"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// Store is one workspace's review state.
+type Store struct {
+	Root        string
+	LockTimeout time.Duration
+}
+
+func (s Store) path(intent string) string {
+	return state.Path(s.Root, dir, state.Key(intent)+".json")
+}
+
+// update changes intent's file under the reviews lock.
+func (s Store) update(ctx context.Context, intent string, fn func(*file) error) error {
+	if err := state.Ensure(s.Root, dir, filepath.Join(dir, inbox)); err != nil {
+		return err
+	}
+	unlock, err := state.Lock(ctx, s.Root, lock, s.LockTimeout)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	var f file
+	data, err := os.ReadFile(s.path(intent))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		// A damaged file holds nothing worth keeping: requests are
+		// minutes old at most, and sessions are made again by the next
+		// submission.
+		_ = json.Unmarshal(data, &f)
+	}
+	if err := fn(&f); err != nil {
+		return err
+	}
+	out, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	return state.WriteFile(s.path(intent), out, 0o644, false)
+}
+
+// Request records a submission the hook saw, dropping stale ones.
+func (s Store) Request(ctx context.Context, r Request) error {
+	return s.update(ctx, r.Intent, func(f *file) error {
+		f.Requests = slices.DeleteFunc(f.Requests, func(x Request) bool { return r.At.Sub(x.At) > RequestTTL })
+		f.Requests = append(f.Requests, r)
+		return nil
+	})
+}
+
+// ErrNoRequest says the command found no submission the hook saw.
+var ErrNoRequest = errors.New("no submission seen by the hook")
+
+// Take uses up the oldest fresh submission of intent and returns it; the
+// session that made it is remembered as one that worked on the intent.
+func (s Store) Take(ctx context.Context, intent string, now time.Time) (Request, error) {
+	var got Request
+	err := s.update(ctx, intent, func(f *file) error {
+		f.Requests = slices.DeleteFunc(f.Requests, func(x Request) bool { return now.Sub(x.At) > RequestTTL })
+		if len(f.Requests) == 0 {
+			return ErrNoRequest
+		}
+		got, f.Requests = f.Requests[0], f.Requests[1:]
+		if got.Session != "" && !slices.Contains(f.Sessions, got.Session) {
+			f.Sessions = append(f.Sessions, got.Session)
+		}
+		return nil
+	})
+	return got, err
+}
+
+// Sessions names the sessions that submitted intent.
+func (s Store) Sessions(intent string) []string {
+	var f file
+	if data, err := os.ReadFile(s.path(intent)); err == nil {
+		_ = json.Unmarshal(data, &f)
+	}
+	return f.Sessions
+}
+
+// Tell leaves n for each session, for its next context.
+func (s Store) Tell(ctx context.Context, sessions []string, n Note) error {
+	if err := state.Ensure(s.Root, dir, filepath.Join(dir, inbox)); err != nil {
+		return err
+	}
+	line, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range sessions {
+		p := state.Path(s.Root, dir, inbox, state.Key(id))
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		_, err = f.Write(append(line, '\n'))
+		errs = append(errs, err, f.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Inbox takes the notes left for session, once: the file is renamed away
+// before it is read, so two contexts never both deliver it.
+func (s Store) Inbox(session string) ([]Note, error) {
+	if session == "" {
+		return nil, nil
+	}
+	p := state.Path(s.Root, dir, inbox, state.Key(session))
+	taken := fmt.Sprintf("%s.taken-%d", p, os.Getpid())
+	if err := os.Rename(p, taken); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	data, err := os.ReadFile(taken)
+	os.Remove(taken)
+	if err != nil {
+		return nil, err
+	}
+	var out []Note
+	for _, l := range strings.Split(string(data), "\n") {
+		var n Note
+		if l != "" && json.Unmarshal([]byte(l), &n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
