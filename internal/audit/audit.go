@@ -452,12 +452,12 @@ func judge(c commit, catalog *intents.Catalog, catalogErr error, ignore *workspa
 	return j
 }
 
-// owners returns the valid IN_PROGRESS or COMPLETE intents of c that own
+// owners returns the valid IN_PROGRESS, IN_REVIEW or COMPLETE intents of c that own
 // rel (precommit's rule).
 func owners(c *intents.Catalog, rel string) []string {
 	var ids []string
 	for _, in := range c.All() {
-		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
+		if in.Status != intents.InProgress && in.Status != intents.InReview && in.Status != intents.Complete || !in.Valid() {
 			continue
 		}
 		if _, ok := in.Match(rel); ok {

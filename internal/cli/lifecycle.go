@@ -209,7 +209,10 @@ other byte is kept. The change is recorded in the ledger.`,
 			to := intents.Status(strings.ToUpper(args[1]))
 			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
 			if errors.Is(err, lifecycle.ErrNeedsVerify) {
-				return withHint(err, "run 'intenthook intents verify "+args[0]+"'")
+				return withHint(err, "run 'intenthook intents verify "+args[0]+"' (for an IN_REVIEW intent: 'intenthook intents approve "+args[0]+"')")
+			}
+			if errors.Is(err, lifecycle.ErrNeedsReview) {
+				return withHint(err, "an agent submits it; approve it with 'intenthook intents approve "+args[0]+"'")
 			}
 			if err != nil {
 				return err

@@ -20,7 +20,10 @@ func (g *Gate) submit(ctx context.Context, id string) (hook.Decision, error) {
 	if d := g.roleIntent(id); d != nil {
 		return *d, nil
 	}
-	evidence := []string{hook.Ev("intent", id), hook.Ev("session", g.call.SessionID), hook.Ev("agent", g.call.AgentID)}
+	evidence := []string{hook.Ev("intent", id), hook.Ev("session", g.call.SessionID)}
+	if g.call.AgentID != "" {
+		evidence = append(evidence, hook.Ev("agent", g.call.AgentID))
+	}
 	active, _ := g.activeIntent()
 	if active != id {
 		held := "holds no intent"

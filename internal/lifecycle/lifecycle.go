@@ -81,6 +81,9 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 		if t.From != "" && in.Status != t.From {
 			return nil, nil
 		}
+		if t.Approved && in.Status != intents.InReview {
+			return nil, fmt.Errorf("%s is %s: only an IN_REVIEW intent is approved", in.ID, in.Status)
+		}
 		if err := intents.CheckTransition(in.Status, t.To); err != nil {
 			return nil, err
 		}
@@ -140,8 +143,6 @@ func (e *Editor) checkReview(in *intents.Intent, t Transition) error {
 		return ErrNeedsReview
 	case t.To == intents.Complete && in.Status == intents.InReview && !t.Approved && !t.Force:
 		return ErrNeedsReview
-	case t.Approved && in.Status != intents.InReview:
-		return fmt.Errorf("%s is %s: only an IN_REVIEW intent is approved", in.ID, in.Status)
 	case in.Status == intents.InReview && t.To == intents.InProgress && (!t.Rejected || t.Reason == ""):
 		return fmt.Errorf("%s is IN_REVIEW: it goes back to IN_PROGRESS through `intenthook intents reject %s --reason \"…\"`", in.ID, in.ID)
 	}

@@ -124,7 +124,7 @@ type SelectIn struct {
 
 // ListIn is list_intents' input.
 type ListIn struct {
-	Status string `json:"status,omitempty" jsonschema:"only intents with this status: PENDING, IN_PROGRESS, COMPLETE, BLOCKED or ARCHIVED"`
+	Status string `json:"status,omitempty" jsonschema:"only intents with this status: PENDING, IN_PROGRESS, IN_REVIEW, COMPLETE, BLOCKED or ARCHIVED"`
 }
 
 // IntentIn names one intent.
@@ -242,7 +242,7 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 func (s *server) listIntents(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
 	want := intents.Status(strings.ToUpper(in.Status))
 	if want != "" && !want.Valid() {
-		return nil, ListOut{}, fmt.Errorf("unknown status %q: use PENDING, IN_PROGRESS, COMPLETE, BLOCKED or ARCHIVED", in.Status)
+		return nil, ListOut{}, fmt.Errorf("unknown status %q: use %s", in.Status, intents.StatusNames)
 	}
 	ws, err := s.workspace()
 	if err != nil {

@@ -184,10 +184,11 @@ func Exempt(rel string, ig *workspace.Ignore) bool {
 	return workspace.Sidecar(rel, "") || ig.Match(rel, false)
 }
 
-// InScope reports whether a valid IN_PROGRESS or COMPLETE intent owns rel.
+// InScope reports whether a valid IN_PROGRESS, IN_REVIEW or COMPLETE intent
+// owns rel: work under review was written while in progress.
 func InScope(c *intents.Catalog, rel string) bool {
 	for _, in := range c.All() {
-		if in.Status != intents.InProgress && in.Status != intents.Complete || !in.Valid() {
+		if in.Status != intents.InProgress && in.Status != intents.InReview && in.Status != intents.Complete || !in.Valid() {
 			continue
 		}
 		if _, ok := in.Match(rel); ok {

@@ -34,7 +34,7 @@ type Options struct {
 }
 
 // Statuses are the board's columns, in order.
-var Statuses = []intents.Status{intents.Pending, intents.InProgress, intents.Blocked, intents.Complete, intents.Archived}
+var Statuses = []intents.Status{intents.Pending, intents.InProgress, intents.InReview, intents.Blocked, intents.Complete, intents.Archived}
 
 // Report is what the template shows.
 type Report struct {

@@ -26,7 +26,7 @@ const exampleCatalog = `# Intent catalog: the pieces of work agents may do here,
 active_intents:
   - id: "INT-001"                 # ^[A-Z]+-\d{3,}$, unique
     name: "Example intent"        # 3..200 characters
-    status: "PENDING"             # PENDING | IN_PROGRESS | COMPLETE | BLOCKED | ARCHIVED
+    status: "PENDING"             # PENDING | IN_PROGRESS | IN_REVIEW | COMPLETE | BLOCKED | ARCHIVED
     owned_scope:                  # globs relative to this directory; ** spans directories
       - "src/example/**"
     constraints:                  # rules the agent is told to keep (may be empty)
