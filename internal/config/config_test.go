@@ -98,3 +98,38 @@ func TestLoadErrorKeepsFailMode(t *testing.T) {
 		t.Fatalf("c=%+v err=%v", c, err)
 	}
 }
+
+// Bad values of the task graph's settings are clamped with a warning, never
+// an error: an error would fail open.
+func TestLoadClamps(t *testing.T) {
+	tests := []struct {
+		name, content string
+		check         func(*Config) bool
+		warning       string
+	}{
+		{"review default kept", "review: {default: none}\n", func(c *Config) bool { return c.Review.Default == "none" }, ""},
+		{"review default clamped", "review: {default: later}\n", func(c *Config) bool { return c.Review.Default == "required" }, `review.default is "later"`},
+		{"role path kept", "roles: {x: {paths: [src/**]}}\n", func(c *Config) bool { return len(c.Roles["x"].Paths) == 1 }, ""},
+		{"role path left out", "roles: {x: {paths: [/etc/**, src/**]}}\n", func(c *Config) bool {
+			return len(c.Roles["x"].Paths) == 1 && c.Roles["x"].Paths[0] == "src/**"
+		}, `roles.x.paths: pattern "/etc/**" is not root-relative`},
+		{"every role path left out denies", "roles: {x: {paths: ['../**']}}\n", func(c *Config) bool {
+			return c.Roles["x"].Paths != nil && len(c.Roles["x"].Paths) == 0
+		}, "left out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(write(t, tt.content), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(c) {
+				t.Errorf("settings %+v", c)
+			}
+			got := strings.Join(c.Warnings, "\n")
+			if (tt.warning == "") != (got == "") || !strings.Contains(got, tt.warning) {
+				t.Errorf("warnings %q, want %q", got, tt.warning)
+			}
+		})
+	}
+}

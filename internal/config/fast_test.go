@@ -53,6 +53,12 @@ func TestFastParseAgrees(t *testing.T) {
 		{"loop: {repeats: 3, window: 10m, action: deny}\n", true},
 		{"roles:\n  main: {tools: [read, write, shell, select]}\n  Explore: {tools: [read]}\n  reviewer:\n    tools: [read, shell]\n    intents: [INT-002]\n", true},
 		{"roles: {}\ntools: {}\n", true},
+		{"review: {default: required}\n", true},
+		{"review:\n  default: none\n  other: x\n", true},
+		{"review: {default: sometimes}\n", true}, // clamped by Load, not by the parse
+		{"shell: {checks: [go test, \"npm test\", make]}\n", true},
+		{"shell:\n  checks:\n    - go test ./...\n    - make check\n", true},
+		{"roles:\n  Executor: {paths: [\"src/**\", tests/**]}\n  Explore: {tools: [read], paths: []}\n", true},
 		{"ledger: {fsync: true, shell: all}\n", true},
 		{"lessons_file: .orchestration/LESSONS.md\n", true},
 		{"fail_mod: closed\ngovernance: on\n", true}, // unknown: warnings
@@ -83,6 +89,10 @@ func TestFastParseAgrees(t *testing.T) {
 		{"just a scalar\n", false},
 		{"shell: deny\n", false},
 		{"roles:\n  main: [read]\n", false},
+		{"review: required\n", false},
+		{"review: {default: yes}\n", false},
+		{"shell: {checks: go test}\n", false},
+		{"roles: {x: {paths: src/**}}\n", false},
 		{"outside_allow: [a, b,]\n", false},
 		{"outside_allow: [a, [b]]\n", false},
 		{"fail_mode: it's\n", false},

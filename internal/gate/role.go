@@ -50,12 +50,16 @@ func (g *Gate) checkRoleTarget(t *target) *hook.Decision {
 	if t.delete || t.removes {
 		rc = "delete"
 	}
-	if r.Allows(rc) {
-		g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", rc))
-		return nil
+	if !r.Allows(rc) {
+		d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not %s files: %s to %q", name, rc, t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
+		return &d
 	}
-	d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not %s files: %s to %q", name, rc, t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
-	return &d
+	if _, ok := r.AllowsPath(t.res.Rel); !ok {
+		d := g.roleDenial(name, r, fmt.Sprintf("%s agents may only %s files under %s: %s to %q", name, rc, strings.Join(r.Paths, ", "), t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
+		return &d
+	}
+	g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", rc))
+	return nil
 }
 
 // checkRoleIntent needs the intent a target is written under to be one
@@ -76,7 +80,14 @@ func (g *Gate) roleIntent(id string) *hook.Decision {
 }
 
 func (g *Gate) roleDenial(name string, r roles.Role, headline string, evidence ...string) hook.Decision {
-	why := fmt.Sprintf("the workspace's roles (.orchestration/config.yaml) let %s agents use: %s", name, orNone(strings.Join(r.Tools, ", ")))
+	tools := orNone(strings.Join(r.Tools, ", "))
+	if r.Tools == nil && r.Paths != nil {
+		tools = "every tool"
+	}
+	why := fmt.Sprintf("the workspace's roles (.orchestration/config.yaml) let %s agents use: %s", name, tools)
+	if r.Paths != nil {
+		why += fmt.Sprintf("; and change only files under %s", orNone(strings.Join(r.Paths, ", ")))
+	}
 	if len(r.Intents) > 0 {
 		why += fmt.Sprintf("; and work only on %s", strings.Join(r.Intents, ", "))
 	}
