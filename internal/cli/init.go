@@ -50,6 +50,9 @@ nothing.`,
 			if err != nil {
 				return err
 			}
+			if opts.Roles {
+				fmt.Fprintf(a.stdout, "add to .orchestration/config.yaml (init does not change your settings):\n%s", setup.RolesConfig)
+			}
 			fmt.Fprintln(a.stdout, "next: describe your work in .orchestration/active_intents.yaml, check it with 'intenthook intents validate', then 'intenthook doctor'")
 			return nil
 		},
@@ -57,6 +60,7 @@ nothing.`,
 	cmd.Flags().StringVar(&opts.Agent, "agent", agent.Default, "the agent whose hooks to wire: "+strings.Join(agent.Names(), ", "))
 	cmd.Flags().BoolVar(&opts.GitHook, "git-hook", false, "also install a git pre-commit hook running 'intenthook precommit'")
 	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only")
+	cmd.Flags().BoolVar(&opts.Roles, "roles", false, "also write example subagent definitions (coordinator, investigator, executor) to .claude/agents/ and print the roles: entries to add")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
 	return cmd
 }

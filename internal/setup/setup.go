@@ -32,6 +32,7 @@ type Options struct {
 	GitHook bool   // also install .git/hooks/pre-commit
 	Sandbox bool   // also turn on the agent's OS sandbox for its shell tool
 	Force   bool   // replace files intenthook wrote before (.intentignore, the git hook)
+	Roles   bool   // also write example subagent definitions (.claude/agents/) for roles
 	Now     func() time.Time
 }
 
@@ -147,6 +148,11 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 	}
 	if opts.GitHook {
 		steps = append(steps, func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) })
+	}
+	if opts.Roles {
+		for _, ra := range roleAgents {
+			steps = append(steps, func() (Change, error) { return writeRoleAgent(opts.Root, ra.name, ra.text) })
+		}
 	}
 	var changes []Change
 	var conflicts Conflicts
