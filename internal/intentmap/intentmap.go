@@ -120,8 +120,11 @@ func Apply(ctx context.Context, root string, timeout time.Duration, changes ...C
 	return nil
 }
 
-// Files returns the paths listed under the intent's Files, in file order, as
-// written there. A missing map or section gives none.
+// Files returns the paths listed in the intent's section, in file order,
+// as written there: first those under its Files (the ones intenthook keeps),
+// then those a person lists in subsections of their own ("Core Components",
+// "Planned Structure", …), each path once. The Evolution Log is history, not
+// a list of files, and is left out. A missing map or section gives none.
 func Files(root, intentID string) ([]string, error) {
 	path := filepath.Join(root, filepath.FromSlash(File))
 	data, _, err := read(path)
@@ -133,17 +136,29 @@ func Files(root, intentID string) ([]string, error) {
 	if s < 0 {
 		return nil, nil
 	}
-	f := d.Find(s+1, d.End(s), 3, is("Files"))
-	if f < 0 {
-		return nil, nil
-	}
-	var paths []string
-	for i, fe := f+1, d.End(f); i < fe; i++ {
-		if p, ok := d.entry(i); ok {
-			paths = append(paths, p)
+	var files, theirs []string
+	seen := map[string]bool{}
+	var into *[]string // the list of the subsection at hand; nil: none
+	for i, e := s+1, d.End(s); i < e; i++ {
+		if level, title := d.Heading(i); level >= 3 {
+			if level == 3 {
+				switch {
+				case is("Files")(title):
+					into = &files
+				case is("Evolution Log")(title):
+					into = nil
+				default:
+					into = &theirs
+				}
+			}
+			continue
+		}
+		if p, ok := d.entry(i); ok && into != nil && !seen[p] {
+			seen[p] = true
+			*into = append(*into, p)
 		}
 	}
-	return paths, nil
+	return append(files, theirs...), nil
 }
 
 // read returns the map's text and mode; a missing map is empty.

@@ -142,6 +142,14 @@ func (d *Doc) Find(from, to, level int, match func(title string) bool) int {
 	return -1
 }
 
+// Heading returns line i's heading level (0 for any other line) and title.
+func (d *Doc) Heading(i int) (int, string) {
+	if d.level[i] == 0 {
+		return 0, ""
+	}
+	return d.level[i], d.title[i]
+}
+
 // End returns where the block opened by the heading at h ends: at the next
 // heading of the same or a higher level, or at the end of the file.
 func (d *Doc) End(h int) int {
