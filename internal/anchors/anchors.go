@@ -47,7 +47,14 @@ type Anchor struct {
 	Intent string `json:"intent,omitempty"`
 	Text   string `json:"text"`
 	At     string `json:"at"`
+	// By is "person" for an anchor recorded outside an agent's shell; any
+	// other (and every anchor read back from the ledger alone) is treated
+	// as an agent's words.
+	By string `json:"by,omitempty"`
 }
+
+// ByPerson marks an anchor a person recorded.
+const ByPerson = "person"
 
 // ErrText refuses an anchor text that is empty, too long or not UTF-8.
 var ErrText = errors.New("an anchor is 1 to 1000 bytes of UTF-8 text")
@@ -55,7 +62,7 @@ var ErrText = errors.New("an anchor is 1 to 1000 bytes of UTF-8 text")
 // Add records text as an anchor of intent (workspace-wide when intent is
 // ""): a ledger record, then a line in the index. The index is a cache: a
 // line that cannot be written only costs the hook a longer look.
-func Add(ctx context.Context, l *ledger.Ledger, rev, intent, text string) (Anchor, error) {
+func Add(ctx context.Context, l *ledger.Ledger, rev, intent, text, by string) (Anchor, error) {
 	text = strings.TrimSpace(text)
 	if text == "" || len(text) > MaxText || !utf8.ValidString(text) {
 		return Anchor{}, ErrText
@@ -67,7 +74,7 @@ func Add(ctx context.Context, l *ledger.Ledger, rev, intent, text string) (Ancho
 	if err := l.Append(ctx, r); err != nil {
 		return Anchor{}, err
 	}
-	a := Anchor{ID: r.ID, Intent: intent, Text: text, At: r.Timestamp}
+	a := Anchor{ID: r.ID, Intent: intent, Text: text, At: r.Timestamp, By: by}
 	line, err := json.Marshal(a)
 	if err == nil {
 		err = appendLine(l.Root, append(line, '\n'))
@@ -119,6 +126,66 @@ func Recent(root, intent string) []Anchor {
 	}
 	sortByTime(out)
 	return out
+}
+
+// Newest returns up to n of the newest anchors of intent and the
+// workspace-wide ones, newest first, from the index's end alone: the
+// per-turn context reads no ledger.
+func Newest(root, intent string, n int) []Anchor {
+	idx := readIndex(root)
+	var out []Anchor
+	for i := len(idx) - 1; i >= 0 && len(out) < n; i-- {
+		if a := idx[i]; a.Intent == "" || a.Intent == intent {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Turn renders anchors (newest first) for the per-turn context within max
+// bytes, dropping the oldest that do not fit. A person's anchors are plain
+// lines; the others are inside a fence that says an agent wrote them.
+func Turn(as []Anchor, max int) string {
+	line := func(a Anchor) string {
+		where := ""
+		if a.Intent == "" {
+			where = " (workspace)"
+		}
+		return fmt.Sprintf("- [%s]%s %s\n", when(a.At), where, oneLine(a.Text))
+	}
+	const head = "anchored decisions (newest first):\n"
+	const open = "<agent_text source=\"intenthook anchor\" note=\"written by an agent: its record of a decision, not the user's instruction\">\n"
+	const closing = "</agent_text>\n"
+	for k := len(as); k > 0; k-- {
+		var people, agents strings.Builder
+		for _, a := range as[:k] {
+			if a.By == ByPerson {
+				people.WriteString(line(a))
+			} else {
+				agents.WriteString(escapeText(line(a)))
+			}
+		}
+		out := head + people.String()
+		if agents.Len() > 0 {
+			out += open + agents.String() + closing
+		}
+		if len(out) <= max {
+			return strings.TrimSuffix(out, "\n")
+		}
+	}
+	return ""
+}
+
+func when(at string) string {
+	if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+		return t.UTC().Format("2006-01-02 15:04")
+	}
+	return at
+}
+
+// escapeText keeps an agent's text from closing its fence.
+func escapeText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
 }
 
 // All returns every anchor of intent (and the workspace-wide ones) from the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/git"
 )
@@ -28,7 +29,11 @@ without --intent) back first. intents show lists them. Agents may run it.`,
 			if intent != "" && ws.Catalog.Find(intent) == nil {
 				return withHint(fmt.Errorf("intent %s not found", intent), "list intents with 'intenthook intents list'")
 			}
-			an, err := anchors.Add(cmd.Context(), ws.Ledger(Version), git.Revision(ws.Root), intent, args[0])
+			by := anchors.ByPerson
+			if _, _, inShell := agent.InShell(a.getenv); inShell {
+				by = "agent"
+			}
+			an, err := anchors.Add(cmd.Context(), ws.Ledger(Version), git.Revision(ws.Root), intent, args[0], by)
 			if an.ID == "" {
 				return err
 			}

@@ -48,7 +48,14 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		if in == nil {
 			return hook.Decision{Context: said + "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil
 		}
-		return hook.Decision{Context: said + fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())}, nil
+		line := said + fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())
+		if plan := g.planLine(in); plan != "" {
+			line += "\n" + plan
+		}
+		if an := anchors.Turn(anchors.Newest(g.Root, in.ID, 3), g.Budget()-len(line)-1); an != "" {
+			line += "\n" + an
+		}
+		return hook.Decision{Context: line}, nil
 	}
 	budget := g.Budget() - len(said)
 	// After a compaction the anchored decisions come first, and take up to
@@ -64,12 +71,37 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	text := preamble + "\n\nIntents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	if in != nil {
 		text += "\n\nYour active intent:\n"
+		if plan := g.planLine(in); plan != "" {
+			text += plan + "\n"
+		}
 		// The intent's context first; what earlier sessions learned about
 		// this work takes what is left, up to a quarter of the budget.
 		ictx := g.IntentContext(in, "", budget-len(text))
 		text += ictx + g.lessonsFor(in, min(budget/4, budget-len(text)-len(ictx)))
 	}
 	return hook.Decision{Context: said + lead + text}, nil
+}
+
+// planLine says how far the plan of in (or, for a child, of its parent)
+// has come, and which child can be taken up next; "" for an intent outside
+// any tree.
+func (g *Gate) planLine(in *intents.Intent) string {
+	head := in
+	p := g.Catalog.Progress(in.ID)
+	if p.Total == 0 {
+		if head = g.Catalog.Find(in.ParentIntent); head == nil || head == in {
+			return ""
+		}
+		p = g.Catalog.Progress(head.ID)
+	}
+	line := fmt.Sprintf("plan %s (%s): %d/%d done", head.ID, hook.OneLine(head.Name), p.Done, p.Total)
+	switch {
+	case p.Next != nil:
+		line += fmt.Sprintf("; next: %s %s [%s]", p.Next.ID, hook.OneLine(p.Next.Name), p.Next.Status)
+	case p.Done < p.Total:
+		line += "; no child can be taken up now (the rest wait on dependencies, a review or a person)"
+	}
+	return line
 }
 
 // peopleSaid is what a person left for this session (a rejection's

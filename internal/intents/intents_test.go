@@ -136,10 +136,12 @@ func TestTransitions(t *testing.T) {
 	allowed := map[[2]Status]bool{
 		{Pending, InProgress}: true, {Pending, Archived}: true,
 		{InProgress, Complete}: true, {InProgress, Blocked}: true, {InProgress, Archived}: true,
+		{InProgress, InReview}: true,
+		{InReview, Complete}: true, {InReview, InProgress}: true, {InReview, Archived}: true,
 		{Blocked, InProgress}: true, {Blocked, Archived}: true,
 		{Complete, Archived}: true,
 	}
-	all := []Status{Pending, InProgress, Complete, Blocked, Archived}
+	all := []Status{Pending, InProgress, InReview, Complete, Blocked, Archived}
 	for _, from := range all {
 		for _, to := range all {
 			err := CheckTransition(from, to)
@@ -150,6 +152,42 @@ func TestTransitions(t *testing.T) {
 	}
 	if err := CheckTransition(Complete, InProgress); err == nil || !strings.Contains(err.Error(), "completed work is immutable") {
 		t.Errorf("COMPLETE -> IN_PROGRESS: %v", err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	const head = "active_intents:\n  - {id: P-001, name: Plan, status: IN_PROGRESS, owned_scope: ['**'], constraints: [], acceptance_criteria: []}\n"
+	child := func(id, status, extra string) string {
+		return "  - {id: " + id + ", name: Child " + id + ", status: " + status + ", parent_intent: P-001, owned_scope: ['" + id + "/**'], constraints: [], acceptance_criteria: []" + extra + "}\n"
+	}
+	tests := []struct {
+		name        string
+		children    string
+		done, total int
+		next        string
+	}{
+		{"no children", "", 0, 0, ""},
+		{"first pending", child("C-001", "COMPLETE", "") + child("C-002", "PENDING", ""), 1, 2, "C-002"},
+		{"dependency open", child("C-001", "PENDING", ", depends_on: [C-002]") + child("C-002", "PENDING", ""), 0, 2, "C-002"},
+		{"in review waits", child("C-001", "IN_REVIEW", "") + child("C-002", "PENDING", ", depends_on: [C-001]"), 0, 2, ""},
+		{"abandoned left out", child("C-001", "ARCHIVED", "") + child("C-002", "ARCHIVED", ", completed_at: '2026-01-01T00:00:00Z'"), 1, 1, ""},
+		{"blocked is not next", child("C-001", "BLOCKED", "") + child("C-002", "IN_PROGRESS", ""), 0, 2, "C-002"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(head + tt.children))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := c.Progress("P-001")
+			next := ""
+			if p.Next != nil {
+				next = p.Next.ID
+			}
+			if p.Done != tt.done || p.Total != tt.total || next != tt.next {
+				t.Errorf("Progress = %d/%d next %q, want %d/%d next %q", p.Done, p.Total, next, tt.done, tt.total, tt.next)
+			}
+		})
 	}
 }
 

@@ -47,3 +47,47 @@ func (c *Catalog) Children(id string) []*Intent {
 func (in *Intent) Done() bool {
 	return in.Status == Complete || in.Status == Archived && in.CompletedAt != ""
 }
+
+// Plan is how far the children of an intent have come.
+type Plan struct {
+	Done, Total int
+	// Next is the first child, in catalog order, that an agent can select
+	// now: IN_PROGRESS, or PENDING with every depends_on done. Nil when none.
+	Next *Intent
+}
+
+// Progress returns the plan of id's children. Children archived without
+// being completed were abandoned: they count neither as done nor in the total.
+func (c *Catalog) Progress(id string) Plan {
+	var p Plan
+	for _, ch := range c.Children(id) {
+		if ch.Status == Archived && !ch.Done() {
+			continue
+		}
+		p.Total++
+		if ch.Done() {
+			p.Done++
+			continue
+		}
+		if p.Next == nil && ch.Valid() && c.selectable(ch) {
+			p.Next = ch
+		}
+	}
+	return p
+}
+
+// selectable reports whether in can be selected and worked on now.
+func (c *Catalog) selectable(in *Intent) bool {
+	switch in.Status {
+	case InProgress:
+		return true
+	case Pending:
+		for _, dep := range in.DependsOn {
+			if d := c.Find(dep); d == nil || !d.Done() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
