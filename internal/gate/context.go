@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/selection"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/summary"
 )
 
 const preamble = `This workspace is governed by intenthook. Every file change must belong to a declared intent
@@ -40,6 +43,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	}
 	if g.call.Event == hook.PluginStart {
 		return g.announcePlugin()
+	}
+	if g.call.Event == hook.Stop || g.call.Event == hook.SessionEnd {
+		return hook.Decision{}, g.recordSummary(ctx)
 	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
@@ -80,6 +86,35 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		text += ictx + g.lessonsFor(in, min(budget/4, budget-len(text)-len(ictx)))
 	}
 	return hook.Decision{Context: said + lead + text}, nil
+}
+
+// recordSummary appends the session's session_summary record, from its
+// counters (never the ledger): at its end always, at a turn's end only when
+// something was counted since the last one, so that an agent without a
+// session end leaves one summary per turn that did something, the newest
+// holding the whole session.
+func (g *Gate) recordSummary(ctx context.Context) error {
+	s, changed, err := summary.Session(g.Root, g.call.SessionID)
+	if err != nil || s.Empty() || (!changed && g.call.Event == hook.Stop) {
+		return err
+	}
+	if !changed {
+		// SessionEnd after a Stop that recorded everything already.
+		return nil
+	}
+	raw, err := json.Marshal(s.Capped())
+	if err != nil {
+		return err
+	}
+	intent, _ := g.activeIntent()
+	r := g.record(ledger.EventSessionSummary, intent)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Success, m.Summary = ScopeExempt, "allow", true, raw
+	m.Reason = s.Line()
+	if err := g.Ledger(g.env.Version).Append(ctx, r); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return summary.Mark(g.Root, g.call.SessionID, g.env.now())
 }
 
 // planLine says how far the plan of in (or, for a child, of its parent)

@@ -11,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/shell"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -48,11 +49,15 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		changes = append(changes, more...)
 	}
 	sortChanges(changes)
-	if len(changes) > 0 || pending.Asked || g.call.Failed || d.Violation || g.Config.Ledger.Shell == config.ShellAll {
+	// A project's checks (shell.checks: tests, builds) are recorded with
+	// their outcome however quiet the shell records are.
+	checks := shell.Checks(g.call.Command, g.Config.Shell.Checks)
+	if len(changes) > 0 || pending.Asked || g.call.Failed || d.Violation || len(checks) > 0 || g.Config.Ledger.Shell == config.ShellAll {
 		call := g.record(g.event(), intentID)
 		m := &call.Metadata.Intenthook
 		m.MutationClass, m.ScopeValidation, m.Decision = ledger.Configuration, ledger.ScopeExempt, "allow"
 		m.Command, m.CommandHash = g.call.Command, digest.String(g.call.Command)
+		m.Checks = checks
 		g.failed(ctx, m, intentID)
 		g.note(g.appendRecords(ctx, call))
 	} else {

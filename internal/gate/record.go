@@ -11,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
@@ -175,6 +176,11 @@ func (g *Gate) rememberModel(ctx context.Context) {
 func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error {
 	if err := g.Ledger(g.env.Version).Append(ctx, recs...); err != nil {
 		return fmt.Errorf("ledger: %w", err)
+	}
+	// The session's counters, for its summary and its intents' results:
+	// counted as recorded, so that neither ever reads the ledger.
+	if err := summary.Count(g.Root, g.call.SessionID, recs, g.env.now()); err != nil {
+		return fmt.Errorf("session counters: %w", err)
 	}
 	return nil
 }

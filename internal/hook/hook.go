@@ -19,6 +19,10 @@ const (
 	SessionStart       = "SessionStart"
 	SubagentStart      = "SubagentStart"
 	UserPromptSubmit   = "UserPromptSubmit"
+	// Stop ends an agent's turn, SessionEnd its session: intenthook records
+	// the session's summary then.
+	Stop       = "Stop"
+	SessionEnd = "SessionEnd"
 	// PluginStart is an agent plugin announcing that it decides the
 	// before-tool calls of the session Call.Plugin names (Cline 3's).
 	PluginStart = "PluginStart"

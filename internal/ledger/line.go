@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"unicode/utf8"
 )
@@ -136,7 +138,23 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendOmit(b, "fragment", m.Fragment)
 	b = appendList(b, "cut", m.Cut)
 	b = appendOmit(b, "agent_type", m.AgentType)
+	b = appendList(b, "checks", m.Checks)
+	b = appendRaw(b, "summary", m.Summary)
+	b = appendRaw(b, "result", m.Result)
 	return append(b, '}')
+}
+
+// appendRaw appends ,"key":value for a JSON value given whole, unless it is
+// empty or not valid JSON (a writer's mistake must not break the line).
+func appendRaw(b []byte, key string, value []byte) []byte {
+	if len(value) == 0 || !json.Valid(value) {
+		return b
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, value) != nil {
+		return b
+	}
+	return append(append(append(append(b, `,"`...), key...), `":`...), c.Bytes()...)
 }
 
 // appendField appends ,"key":"value".

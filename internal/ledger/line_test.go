@@ -69,6 +69,7 @@ func TestAppendLineMatchesJSON(t *testing.T) {
 			ScopeValidation: "PASS", Decision: "allow", Code: "c", Success: true, Error: "e", Format: Format,
 			Command: "cmd", CommandHash: "ch", ErrorHash: "eh", Redacted: []string{"command"}, Paths: []string{"p1", "p2"},
 			Reason: "r", From: "f", To: "t", Fragment: "fr", Cut: []string{"command"}, AgentType: "Explore",
+			Checks: []string{"go test", "make"}, Summary: json.RawMessage(`{"files": ["a<b>.go"], "checks": [{"command": "make"}]}`), Result: json.RawMessage(`{"x":1}`),
 		}},
 	}
 	tests := map[string]*Record{

@@ -41,7 +41,11 @@ const (
 	// (IN_PROGRESS -> IN_REVIEW when its checks pass; Success false and the
 	// failing checks in Reason otherwise), a person's approval (-> COMPLETE)
 	// and rejection (-> IN_PROGRESS, the reason in Reason).
-	EventSubmit  = "submit"
+	// EventSessionSummary is what a session did, from its counters, at its
+	// end (or, for agents without a session end, at a turn's end: the
+	// newest summary of a session holds everything).
+	EventSessionSummary = "session_summary"
+	EventSubmit         = "submit"
 	EventApprove = "approve"
 	EventReject  = "reject"
 )
@@ -145,6 +149,14 @@ type Meta struct {
 	Fragment    string   `json:"fragment,omitempty"`   // repair records: where the torn bytes went
 	Cut         []string `json:"cut,omitempty"`        // what was shortened to fit MaxLine
 	AgentType   string   `json:"agent_type,omitempty"` // delegate records: the subagent's type
+	// Checks are the checks (config.yaml shell.checks) a shell record's
+	// command ran; Success is their outcome.
+	Checks []string `json:"checks,omitempty"`
+	// Summary is a session_summary record's counts, and Result what was
+	// done under an intent, on the record of its submission or completion:
+	// JSON objects (package summary's shape), capped by their writers.
+	Summary json.RawMessage `json:"summary,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
 }
 
 // NullString is a string written as JSON null when empty: the ledger's way of

@@ -154,6 +154,9 @@ func Build(opt Options) (*Report, error) {
 			in.Denials++
 			ev.Kind = "denial"
 			ev.What = cmp.Or(safetext.FirstLine(m.Reason), string(m.Code))
+		case m.Event == ledger.EventSessionSummary:
+			ev.Kind = "summary"
+			ev.What = "session summary: " + m.Reason
 		case m.To != "":
 			in.Transitions++
 			ev.Kind = "transition"

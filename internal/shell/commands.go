@@ -207,6 +207,9 @@ func feedWords(words []arg, placeholder string, input arg) []arg {
 
 // dispatch analyses a command whose program is not a wrapper.
 func (w *walker) dispatch(c *call) {
+	if w.onCall != nil {
+		w.onCall(c)
+	}
 	switch c.name {
 	case "cd", "pushd":
 		w.cd(c)

@@ -10,8 +10,10 @@ package shell
 
 import (
 	"fmt"
-	"github.com/intenthook/intenthook/internal/safetext"
+	"slices"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Analysis is what a command line does to files, in the order the walk meets it, without
@@ -93,6 +95,47 @@ func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
 	return a
 }
 
+// Checks returns the checks (each a program and its leading arguments, as
+// config.yaml's shell.checks lists them: "go test", "make") that some simple
+// command of cmd runs: its program (by name, /usr/bin/make is make) and
+// first arguments are those words, literally, whatever follows them. A
+// check inside `sh -c`, after `env` or `sudo`, in a pipeline or a list
+// counts; text that only looks like one (an echo of it, a comment) does not.
+func Checks(cmd string, checks []string) (found []string) {
+	if len(checks) == 0 {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			found = nil
+		}
+	}()
+	words := make([][]string, len(checks))
+	for i, c := range checks {
+		words[i] = strings.Fields(c)
+	}
+	w := &walker{}
+	w.onCall = func(c *call) {
+		for i, want := range words {
+			if len(want) == 0 || c.name != want[0] || len(c.args) < len(want)-1 || slices.Contains(found, checks[i]) {
+				continue
+			}
+			ok := true
+			for j, a := range c.args[:len(want)-1] {
+				if !a.literal || a.text != want[j+1] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				found = append(found, checks[i])
+			}
+		}
+	}
+	w.script(&frame{src: cmd}, "")
+	return found
+}
+
 // SelectID returns the intent id when the whole command is `intenthook select <ID>` and nothing
 // else, and "" otherwise.
 func (a Analysis) SelectID() string {
@@ -140,6 +183,9 @@ type walker struct {
 	unproven bool
 	// links made earlier in the command, which later targets go through.
 	links []link
+	// onCall, when set, sees every simple command after its wrappers
+	// (env, sudo, xargs, sh -c, …) are taken off.
+	onCall func(*call)
 }
 
 func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -592,5 +593,40 @@ func TestDelegation(t *testing.T) {
 				t.Errorf("Delegation() = %q, %q; want %q, %q", id, typ, tt.id, tt.typ)
 			}
 		})
+	}
+}
+
+func TestChecks(t *testing.T) {
+	checks := []string{"go test", "npm test", "make", "cargo build --release"}
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"go test ./...", []string{"go test"}},
+		{"/usr/local/go/bin/go test -run X ./internal/...", []string{"go test"}},
+		{"go vet ./... && go test ./...", []string{"go test"}},
+		{"cd web && npm test", []string{"npm test"}},
+		{"make", []string{"make"}},
+		{"make -j4 check | tail -5", []string{"make"}},
+		{"sh -c 'go test ./...'", []string{"go test"}},
+		{"env CGO_ENABLED=0 go test .", []string{"go test"}},
+		{"FOO=1 make && go test ./x", []string{"make", "go test"}},
+		{"cargo build --release", []string{"cargo build --release"}},
+		{"cargo build", nil},
+		{"go build ./...", nil},
+		{"echo go test", nil},
+		{"gotest ./...", nil},
+		{"npm run test", nil},
+		{"go \"$T\" ./...", nil},
+		{"# go test\nls", nil},
+		{"ls", nil},
+	}
+	for _, tt := range tests {
+		if got := Checks(tt.cmd, checks); !slices.Equal(got, tt.want) {
+			t.Errorf("Checks(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+	if got := Checks("go test", nil); got != nil {
+		t.Errorf("no checks: %q", got)
 	}
 }

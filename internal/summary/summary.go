@@ -1,0 +1,361 @@
+// Package summary keeps the counters of each session under
+// .orchestration/state/summary/: one short line per ledger record the hooks
+// write (a file changed, a denial, a violation, a selection, a check run),
+// appended as the record is, so that a session's summary and an intent's
+// result are read from these small logs, never from the ledger. It counts;
+// the gate decides when to count and the ledger holds what is summed up.
+package summary
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// dir holds one log per session, named by its state.Key.
+const dir = "summary"
+
+// Kinds of lines.
+const (
+	kindFile      = "f"
+	kindDeny      = "d"
+	kindViolation = "v"
+	kindSelect    = "s"
+	kindCheck     = "k"
+	kindSummary   = "S" // a summary was recorded: what follows is news
+)
+
+// lines turns records into counter lines; records that count nothing give
+// none.
+func lines(recs []*ledger.Record, now time.Time) []byte {
+	var b []byte
+	add := func(kind, intent string, fields ...string) {
+		b = append(b, kind...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, now.Unix(), 10)
+		b = append(b, ' ')
+		b = strconv.AppendQuote(b, intent)
+		for _, f := range fields {
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, f)
+		}
+		b = append(b, '\n')
+	}
+	for _, r := range recs {
+		m := &r.Metadata.Intenthook
+		intent := string(m.IntentID)
+		switch {
+		case m.Event == ledger.EventViolation:
+			add(kindViolation, intent, string(m.Code))
+		case m.Decision == "deny":
+			add(kindDeny, intent, string(m.Code))
+		case m.Event == ledger.EventSelect:
+			add(kindSelect, intent)
+		default:
+			for _, c := range m.Checks {
+				outcome := "pass"
+				if !m.Success {
+					outcome = "fail"
+				}
+				add(kindCheck, intent, c, outcome)
+			}
+			if m.Success && m.Decision == "allow" {
+				for _, f := range r.Files {
+					add(kindFile, intent, f.Path)
+				}
+			}
+		}
+	}
+	return b
+}
+
+func path(root, session string) string {
+	key := state.Key(session)
+	if key == "" {
+		key = state.NoSession
+	}
+	return state.Path(root, dir, key+".log")
+}
+
+// Count appends the counters of recs to session's log: one append, no lock
+// (each line is written whole by one write on an O_APPEND file).
+func Count(root, session string, recs []*ledger.Record, now time.Time) error {
+	b := lines(recs, now)
+	if len(b) == 0 {
+		return nil
+	}
+	p := path(root, session)
+	f, err := osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := state.Ensure(root, dir); err != nil {
+			return err
+		}
+		f, err = osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
+
+// Check is one check command and how its runs ended.
+type Check struct {
+	Command string `json:"command"`
+	Passed  int    `json:"passed"`
+	Failed  int    `json:"failed"`
+	// Last is the outcome of its newest run: pass or fail.
+	Last string `json:"last"`
+}
+
+// Summary is what a session did, or what was done under an intent.
+type Summary struct {
+	Intents    []string       `json:"intents,omitempty"`
+	Files      []string       `json:"files,omitempty"` // changed, each once, first seen first
+	Denials    map[string]int `json:"denials,omitempty"`
+	Violations map[string]int `json:"violations,omitempty"`
+	Checks     []Check        `json:"checks,omitempty"`
+	Sessions   []string       `json:"sessions,omitempty"`
+	Started    string         `json:"started_at,omitempty"`
+	Ended      string         `json:"ended_at,omitempty"`
+}
+
+// Empty reports whether nothing was counted.
+func (s *Summary) Empty() bool {
+	return len(s.Intents)+len(s.Files)+len(s.Denials)+len(s.Violations)+len(s.Checks) == 0
+}
+
+// line is one parsed counter line.
+type line struct {
+	kind   string
+	at     int64
+	intent string
+	fields []string
+}
+
+func parse(l []byte) (line, bool) {
+	kind, rest, ok := bytes.Cut(l, []byte(" "))
+	if !ok {
+		return line{}, false
+	}
+	at, rest, _ := bytes.Cut(rest, []byte(" "))
+	out := line{kind: string(kind)}
+	var err error
+	if out.at, err = strconv.ParseInt(string(at), 10, 64); err != nil {
+		return line{}, false
+	}
+	for len(rest) > 0 {
+		q, err := strconv.QuotedPrefix(string(rest))
+		if err != nil {
+			return line{}, false
+		}
+		s, _ := strconv.Unquote(q)
+		out.fields = append(out.fields, s)
+		rest = bytes.TrimPrefix(rest[len(q):], []byte(" "))
+	}
+	if len(out.fields) == 0 {
+		return out, out.kind == kindSummary
+	}
+	out.intent, out.fields = out.fields[0], out.fields[1:]
+	return out, true
+}
+
+// acc sums lines up.
+type acc struct {
+	s      Summary
+	files  map[string]bool
+	checks map[string]int
+	first  int64
+	last   int64
+}
+
+func newAcc() *acc { return &acc{files: map[string]bool{}, checks: map[string]int{}} }
+
+func (a *acc) add(l line) {
+	if a.first == 0 || l.at < a.first {
+		a.first = l.at
+	}
+	a.last = max(a.last, l.at)
+	if l.intent != "" && !slices.Contains(a.s.Intents, l.intent) {
+		a.s.Intents = append(a.s.Intents, l.intent)
+	}
+	switch {
+	case l.kind == kindFile && len(l.fields) == 1:
+		if !a.files[l.fields[0]] {
+			a.files[l.fields[0]] = true
+			a.s.Files = append(a.s.Files, l.fields[0])
+		}
+	case l.kind == kindDeny && len(l.fields) == 1:
+		if a.s.Denials == nil {
+			a.s.Denials = map[string]int{}
+		}
+		a.s.Denials[l.fields[0]]++
+	case l.kind == kindViolation && len(l.fields) == 1:
+		if a.s.Violations == nil {
+			a.s.Violations = map[string]int{}
+		}
+		a.s.Violations[l.fields[0]]++
+	case l.kind == kindCheck && len(l.fields) == 2:
+		i, ok := a.checks[l.fields[0]]
+		if !ok {
+			i = len(a.s.Checks)
+			a.checks[l.fields[0]] = i
+			a.s.Checks = append(a.s.Checks, Check{Command: l.fields[0]})
+		}
+		c := &a.s.Checks[i]
+		if l.fields[1] == "pass" {
+			c.Passed++
+		} else {
+			c.Failed++
+		}
+		c.Last = l.fields[1]
+	}
+}
+
+func (a *acc) done() Summary {
+	if a.first > 0 {
+		a.s.Started = time.Unix(a.first, 0).UTC().Format(time.RFC3339)
+		a.s.Ended = time.Unix(a.last, 0).UTC().Format(time.RFC3339)
+	}
+	return a.s
+}
+
+// Session sums up session's log. changed reports whether anything was
+// counted since the last summary Mark recorded.
+func Session(root, session string) (s Summary, changed bool, err error) {
+	data, err := osfile.ReadFile(path(root, session))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Summary{}, false, nil
+	}
+	if err != nil {
+		return Summary{}, false, err
+	}
+	a := newAcc()
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l, ok := parse(sc.Bytes())
+		switch {
+		case !ok:
+		case l.kind == kindSummary:
+			changed = false
+		default:
+			a.add(l)
+			changed = true
+		}
+	}
+	if session != "" {
+		a.s.Sessions = []string{session}
+	}
+	return a.done(), changed, sc.Err()
+}
+
+// Mark notes in session's log that a summary was recorded.
+func Mark(root, session string, now time.Time) error {
+	p := path(root, session)
+	f, err := osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write([]byte(kindSummary + " " + strconv.FormatInt(now.Unix(), 10) + "\n"))
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
+
+// Intent sums up what every session of this machine counted under intent:
+// the result recorded when it is submitted or completed. It reads the
+// sessions' logs (local state), never the ledger.
+func Intent(root, intent string) (Summary, error) {
+	entries, err := os.ReadDir(state.Path(root, dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Summary{}, nil
+	}
+	if err != nil {
+		return Summary{}, err
+	}
+	a := newAcc()
+	sessions := map[string]bool{}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".log")
+		if !ok || e.IsDir() {
+			continue
+		}
+		data, err := osfile.ReadFile(filepath.Join(state.Path(root, dir), e.Name()))
+		if err != nil {
+			continue
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if pl, ok := parse(l); ok && pl.kind != kindSummary && pl.intent == intent {
+				a.add(pl)
+				sessions[name] = true
+			}
+		}
+	}
+	for s := range sessions {
+		a.s.Sessions = append(a.s.Sessions, s)
+	}
+	sort.Strings(a.s.Sessions)
+	a.s.Intents = nil
+	return a.done(), nil
+}
+
+// maxFiles bounds the files a ledger record lists: a summary is one line of
+// the ledger, and the count says how many there were.
+const maxFiles = 200
+
+// Capped is s with at most maxFiles files, the count of the rest in the
+// last entry.
+func (s Summary) Capped() Summary {
+	if len(s.Files) > maxFiles {
+		n := len(s.Files) - maxFiles
+		s.Files = append(slices.Clip(s.Files[:maxFiles]), "… and "+strconv.Itoa(n)+" more")
+	}
+	return s
+}
+
+// Line is s in one line, for a record's reason and a person's terminal.
+func (s Summary) Line() string {
+	parts := []string{}
+	if len(s.Intents) > 0 {
+		parts = append(parts, "intents "+strings.Join(s.Intents, ", "))
+	}
+	parts = append(parts, strconv.Itoa(len(s.Files))+" file(s) changed")
+	count := func(what string, m map[string]int) {
+		if len(m) == 0 {
+			return
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var kv []string
+		for _, k := range keys {
+			kv = append(kv, k+" "+strconv.Itoa(m[k]))
+		}
+		parts = append(parts, what+": "+strings.Join(kv, ", "))
+	}
+	count("denials", s.Denials)
+	count("violations", s.Violations)
+	for _, c := range s.Checks {
+		parts = append(parts, "check "+strconv.Quote(c.Command)+": "+strconv.Itoa(c.Passed)+" passed, "+strconv.Itoa(c.Failed)+" failed, last "+c.Last)
+	}
+	return strings.Join(parts, "; ")
+}
