@@ -12,8 +12,8 @@ import (
 
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/summary"
 )

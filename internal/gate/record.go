@@ -11,10 +11,10 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
-	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/transcript"
 )
 

@@ -76,10 +76,10 @@ type Intent struct {
 	RequiresApproval   bool        `json:"requires_approval"`
 	// Review is the intent's review: key ("required", "none", or "" for
 	// the workspace's review.default).
-	Review string `json:"review,omitempty"`
-	Tags               []string    `json:"tags,omitempty"`
-	CreatedAt          string      `json:"created_at"`
-	UpdatedAt          string      `json:"updated_at"`
+	Review    string   `json:"review,omitempty"`
+	Tags      []string `json:"tags,omitempty"`
+	CreatedAt string   `json:"created_at"`
+	UpdatedAt string   `json:"updated_at"`
 	// CompletedAt is when the intent became COMPLETE; an ARCHIVED intent
 	// with it was finished, not abandoned.
 	CompletedAt string `json:"completed_at,omitempty"`

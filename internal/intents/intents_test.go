@@ -137,7 +137,7 @@ func TestTransitions(t *testing.T) {
 		{Pending, InProgress}: true, {Pending, Archived}: true,
 		{InProgress, Complete}: true, {InProgress, Blocked}: true, {InProgress, Archived}: true,
 		{InProgress, InReview}: true,
-		{InReview, Complete}: true, {InReview, InProgress}: true, {InReview, Archived}: true,
+		{InReview, Complete}:   true, {InReview, InProgress}: true, {InReview, Archived}: true,
 		{Blocked, InProgress}: true, {Blocked, Archived}: true,
 		{Complete, Archived}: true,
 	}

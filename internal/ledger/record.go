@@ -46,8 +46,8 @@ const (
 	// newest summary of a session holds everything).
 	EventSessionSummary = "session_summary"
 	EventSubmit         = "submit"
-	EventApprove = "approve"
-	EventReject  = "reject"
+	EventApprove        = "approve"
+	EventReject         = "reject"
 )
 
 // Record is one ledger line: an Agent Trace record. Field order is the order
