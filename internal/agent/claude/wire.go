@@ -29,6 +29,9 @@ func Hooks() []hookconfig.Hook {
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Timeout: 10},
 		{Event: "UserPromptSubmit", Subcommand: "context", Timeout: 10},
 		{Event: "SubagentStart", Subcommand: "context", Timeout: 10},
+		// The session's summary; the timeout raises the 1.5 s that
+		// SessionEnd hooks share by default.
+		{Event: "SessionEnd", Subcommand: "context", Timeout: 10},
 	}
 }
 

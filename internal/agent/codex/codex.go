@@ -98,6 +98,7 @@ func Hooks() []hookconfig.Hook {
 		{Event: "PostToolUse", Matcher: "apply_patch|Bash", Subcommand: "post", Args: args, Timeout: 30},
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
+		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 30},
 	}
 }
 

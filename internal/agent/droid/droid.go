@@ -84,6 +84,7 @@ func Hooks() []hookconfig.Hook {
 		{Event: "PostToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|Read", Subcommand: "post", Args: args, Timeout: 30},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
+		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 30},
 	}
 }
 

@@ -80,6 +80,7 @@ func Hooks() []hookconfig.Hook {
 		{Event: "PostToolUseFailure", Matcher: tools + "|read_file", Subcommand: "post", Args: args, Timeout: 10},
 		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 10},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 10},
+		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 10},
 	}
 }
 
