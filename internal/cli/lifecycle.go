@@ -14,6 +14,7 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/summary"
 )
 
 func (a *app) listCommand() *cobra.Command {
@@ -91,14 +92,17 @@ func (a *app) showCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			result := latestResult(ws.Root, in.ID)
 			if asJSON {
 				return a.printJSON(struct {
 					*intents.Intent
 					Anchors []anchors.Anchor `json:"anchors,omitempty"`
-				}{in, anchored})
+					Result  *summary.Result  `json:"result,omitempty"`
+				}{in, anchored, result})
 			}
 			a.printIntent(in)
 			a.printTree(ws.Catalog, in)
+			a.printResult(result)
 			for i, an := range anchored {
 				if i == 0 {
 					fmt.Fprintln(a.stdout, "anchors:")

@@ -22,6 +22,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents/splice"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/summary"
 )
 
 // ErrNeedsVerify refuses a transition to COMPLETE that neither passed
@@ -114,6 +115,11 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 	r := e.record(ledger.EventTransition, t.ID)
 	m := &r.Metadata.Intenthook
 	m.From, m.To, m.Reason = string(from), string(t.To), t.Reason
+	if t.To == intents.Complete || t.To == intents.InReview {
+		// What was done, from the sessions' counters: a result that
+		// cannot be gathered leaves the transition standing without one.
+		m.Result, _ = summary.Gather(e.Root, t.ID, e.now())
+	}
 	switch {
 	case t.Submitted:
 		m.Event, m.Success = ledger.EventSubmit, true

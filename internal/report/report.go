@@ -6,7 +6,10 @@
 package report
 
 import (
+	"encoding/json"
+
 	"cmp"
+	"github.com/intenthook/intenthook/internal/summary"
 	"slices"
 	"strings"
 	"time"
@@ -72,6 +75,9 @@ type Intent struct {
 	Events           []Event // newest first
 	More             int     // events left out of the timeline
 	First, Last      string  // dates of the first and last event
+	// Result is what was done, from the newest submission or completion
+	// record that carries one.
+	Result *summary.Result
 }
 
 // FileCount is a file and how many records changed it.
@@ -154,6 +160,14 @@ func Build(opt Options) (*Report, error) {
 			in.Denials++
 			ev.Kind = "denial"
 			ev.What = cmp.Or(safetext.FirstLine(m.Reason), string(m.Code))
+		case len(m.Result) > 0 && m.To != "":
+			in.Transitions++
+			ev.Kind = "transition"
+			ev.What = m.From + " → " + m.To
+			var res summary.Result
+			if json.Unmarshal(m.Result, &res) == nil {
+				in.Result = &res
+			}
 		case m.Event == ledger.EventSessionSummary:
 			ev.Kind = "summary"
 			ev.What = "session summary: " + m.Reason

@@ -1,0 +1,59 @@
+package summary
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/anchors"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// Result is what was done under an intent, recorded on the ledger record of
+// its submission or completion: files changed, checks run and how they
+// ended, anchors created, the sessions and models that worked on it, when
+// the work started (the first thing counted) and when it completed.
+type Result struct {
+	Files       []string       `json:"files,omitempty"`
+	Checks      []Check        `json:"checks,omitempty"`
+	Denials     map[string]int `json:"denials,omitempty"`
+	Violations  map[string]int `json:"violations,omitempty"`
+	Anchors     []string       `json:"anchors,omitempty"`
+	Sessions    []string       `json:"sessions,omitempty"`
+	Models      []string       `json:"models,omitempty"`
+	StartedAt   string         `json:"started_at,omitempty"`
+	CompletedAt string         `json:"completed_at,omitempty"`
+}
+
+// Gather builds intent's result from this machine's session counters, the
+// anchors' index and the sessions' state: never the ledger. completed is
+// when the intent was submitted or completed.
+func Gather(root, intent string, completed time.Time) (json.RawMessage, error) {
+	s, err := Intent(root, intent)
+	if err != nil {
+		return nil, err
+	}
+	s = s.Capped()
+	r := Result{Files: s.Files, Checks: s.Checks, Denials: s.Denials, Violations: s.Violations, Sessions: s.Sessions,
+		StartedAt: s.Started, CompletedAt: completed.UTC().Format(time.RFC3339)}
+	for _, a := range anchors.Newest(root, intent, 50) {
+		if a.Intent == intent {
+			r.Anchors = append(r.Anchors, a.Text)
+		}
+	}
+	store := state.Sessions{Root: root}
+	for _, id := range s.Sessions {
+		if sess, err := store.Read(id); err == nil && sess.Model != "" && !contains(r.Models, sess.Model) {
+			r.Models = append(r.Models, sess.Model)
+		}
+	}
+	return json.Marshal(r)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
