@@ -22,6 +22,7 @@ func main() {
 	var opt mcpserver.Options
 	flag.StringVar(&opt.Root, "root", "", "the governed workspace (default: the working directory, walked up)")
 	flag.BoolVar(&opt.HookMode, "hooks", false, "the agent runs intenthook's hooks, which bind selections; without it the server binds a session of its own")
+	flag.DurationVar(&opt.SubmitWait, "submit-wait", 0, "how long submit_for_review waits for the checks before answering that they run on (default 45s)")
 	flag.Parse()
 	opt.Version = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

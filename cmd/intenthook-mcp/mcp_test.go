@@ -88,6 +88,7 @@ func TestToolsList(t *testing.T) {
 		"why":                  {"path"},
 		"record_lesson":        {"text"},
 		"request_scope_change": {"intent_id", "reason"},
+		"submit_for_review":    {"intent_id"},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))
@@ -226,5 +227,68 @@ func TestErrors(t *testing.T) {
 				t.Errorf("got error=%v %q, want an error containing %q", isErr, got, tc.want)
 			}
 		})
+	}
+}
+
+const reviewCatalog = `active_intents:
+  - {id: INT-001, name: Reviewed, status: IN_PROGRESS, review: required, owned_scope: ["src/**"], constraints: [], acceptance_criteria: [{description: done, check: "test -f done"}], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-002, name: Slow, status: IN_PROGRESS, review: required, owned_scope: ["lib/**"], constraints: [], acceptance_criteria: [{description: slow, check: "sleep 1"}], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-003, name: Free, status: IN_PROGRESS, owned_scope: ["doc/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+`
+
+// submit_for_review runs the checks: failing, the intent stays IN_PROGRESS
+// and the check is named; passing, IN_REVIEW. Checks that outlast the wait
+// are answered "checks running" and finish in the background.
+func TestSubmitForReview(t *testing.T) {
+	bin := build(t)
+	root := workspaceWith(t, reviewCatalog)
+	cs := connect(t, bin, root, "-submit-wait", "300ms")
+	catalog := func() string {
+		b, _ := os.ReadFile(filepath.Join(root, ".orchestration", "active_intents.yaml"))
+		return string(b)
+	}
+	if got, isErr := call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-001"}); !isErr || !strings.Contains(got, "works on no intent INT-001") {
+		t.Errorf("unselected: error=%v %q", isErr, got)
+	}
+	call(t, cs, "select_active_intent", map[string]any{"intent_id": "INT-001"})
+	got, isErr := call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-001"})
+	if isErr || !strings.Contains(got, "✗ done: failed") || !strings.Contains(got, "INT-001 stays IN_PROGRESS: not met: done") {
+		t.Errorf("failing check: error=%v %q", isErr, got)
+	}
+	if err := os.WriteFile(filepath.Join(root, "done"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, isErr = call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-001"})
+	if isErr || !strings.Contains(got, "INT-001: IN_PROGRESS -> IN_REVIEW") || !strings.Contains(catalog(), "id: INT-001, name: Reviewed, status: IN_REVIEW") {
+		t.Errorf("passing check: error=%v %q\n%s", isErr, got, catalog())
+	}
+
+	call(t, cs, "select_active_intent", map[string]any{"intent_id": "INT-002"})
+	got, isErr = call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-002"})
+	if isErr || !strings.HasPrefix(got, "Checks running: INT-002's acceptance checks take longer than 300ms") {
+		t.Errorf("slow check: error=%v %q", isErr, got)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(catalog(), "name: Slow, status: IN_REVIEW") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the background submission never finished:\n%s", catalog())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	call(t, cs, "select_active_intent", map[string]any{"intent_id": "INT-003"})
+	if got, isErr := call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-003"}); !isErr || !strings.Contains(got, "does not require review") {
+		t.Errorf("no review: error=%v %q", isErr, got)
+	}
+}
+
+// With hooks, the server acts only on a submission the hook recorded.
+func TestSubmitForReviewNeedsTheHook(t *testing.T) {
+	bin := build(t)
+	root := workspaceWith(t, reviewCatalog)
+	cs := connect(t, bin, root, "-hooks")
+	got, isErr := call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-001"})
+	if !isErr || !strings.Contains(got, "no submission of INT-001 was seen by the hook") {
+		t.Errorf("error=%v %q", isErr, got)
 	}
 }

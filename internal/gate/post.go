@@ -39,7 +39,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		d, err = g.postShell(ctx, intentID, pending)
 	case hook.ClassUnclassified:
 		err = g.postOther(ctx, intentID)
-	case hook.ClassSelect, hook.ClassExempt:
+	case hook.ClassSelect, hook.ClassSubmit, hook.ClassExempt:
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	g.rememberModel(ctx)

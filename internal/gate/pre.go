@@ -40,6 +40,8 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	switch class {
 	case hook.ClassSelect:
 		return g.selectIntent(ctx, g.call.IntentID)
+	case hook.ClassSubmit:
+		return g.submit(ctx, g.call.IntentID)
 	case hook.ClassShell:
 		return g.preShell(ctx)
 	case hook.ClassWrite, hook.ClassDelete:

@@ -40,6 +40,9 @@ const (
 	ClassSelect       Class = "select"
 	ClassExempt       Class = "exempt"
 	ClassUnclassified Class = "unclassified"
+	// ClassSubmit is intenthook's own submit_for_review tool: an agent
+	// submits its intent for review. Not a class config.yaml may assign.
+	ClassSubmit Class = "submit"
 )
 
 // ValidClass reports whether c names a class (config's tools: map).

@@ -21,6 +21,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -36,6 +37,10 @@ type Options struct {
 	HookMode bool
 	Getenv   func(string) string
 	Now      func() time.Time
+	// SubmitWait is how long submit_for_review waits for the checks before
+	// answering that they are still running (they finish in the
+	// background); 0 means 45 s, under the tool timeouts agents use.
+	SubmitWait time.Duration
 }
 
 // server answers one client. session is the per-client session it names in
@@ -82,6 +87,12 @@ func New(opt Options) *mcp.Server {
 		Description: "Ask a person to widen or narrow an intent's owned_scope when the task needs files outside it. " +
 			"This never changes the catalog: it files a pending request that a person approves or rejects; until then writes outside the scope stay denied.",
 	}, s.requestScope)
+	mcp.AddTool(srv, &mcp.Tool{
+		Name: "submit_for_review",
+		Description: "Submit the intent you work on for a person's review when its work is done (intents with review: required). " +
+			"Its acceptance checks run: all passing, it becomes IN_REVIEW and writes under it stop until a person approves or rejects it; " +
+			"a failing check keeps it IN_PROGRESS and is named. Long checks finish in the background.",
+	}, s.submit)
 	srv.AddResource(&mcp.Resource{
 		URI:         "intenthook://catalog",
 		Name:        "catalog",
@@ -353,6 +364,79 @@ func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in Sc
 		return nil, nil, err
 	}
 	return text(fmt.Sprintf("Scope request %d for %s filed; the catalog is unchanged. A person decides with `intenthook intents scope %s --approve %d` (or --reject %d); until then writes outside the scope stay denied.", r.N, r.IntentID, r.IntentID, r.N, r.N)), nil, nil
+}
+
+// submit runs a submission: with hooks, the hook checked that the agent's
+// session holds the intent and recorded the request this takes; without
+// them, this client's session must hold it. The checks run apart from the
+// call: when they outlast SubmitWait the answer says so, and they finish
+// (and the transition is made) in the background.
+func (s *server) submit(ctx context.Context, _ *mcp.CallToolRequest, in IntentIn) (*mcp.CallToolResult, any, error) {
+	ws, err := s.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	it, err := intent(ws, in.IntentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	session := s.session
+	if s.opt.HookMode {
+		req, err := ws.Reviews().Take(ctx, it.ID, s.opt.Now())
+		if err != nil {
+			return nil, nil, fmt.Errorf("no submission of %s was seen by the hook: the agent's session must hold the intent (select it first)", it.ID)
+		}
+		session = req.Session
+	} else if sess, err := ws.Sessions.Read(s.session); err != nil || sess.Intent != it.ID {
+		return nil, nil, fmt.Errorf("this client works on no intent %s: select it with select_active_intent first", it.ID)
+	}
+	switch {
+	case it.Status != intents.InProgress:
+		return nil, nil, fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are submitted", it.ID, it.Status)
+	case !it.NeedsReview(ws.Config.Review.Default):
+		return nil, nil, fmt.Errorf("intent %s does not require review: tell the user the work is done (a person runs intenthook intents verify %s)", it.ID, it.ID)
+	}
+	ed := ws.Editor(session, "mcp__intenthook__submit_for_review", s.opt.Version)
+	type outcome struct {
+		out review.Outcome
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		// Not the call's context: the checks outlive an answered call.
+		out, err := review.Submit(context.Background(), ed, ws.Root, it, 10*time.Minute)
+		done <- outcome{out, err}
+	}()
+	wait := s.opt.SubmitWait
+	if wait <= 0 {
+		wait = 45 * time.Second
+	}
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, nil, o.err
+		}
+		return text(submitText(it.ID, o.out)), nil, nil
+	case <-time.After(wait):
+		return text(fmt.Sprintf("Checks running: %s's acceptance checks take longer than %s and go on in the background. When they pass it becomes IN_REVIEW; a failing one keeps it IN_PROGRESS. See the outcome with `intenthook intents show %s` (or list_intents); do not change its files meanwhile.", it.ID, wait, it.ID)), nil, nil
+	}
+}
+
+func submitText(id string, out review.Outcome) string {
+	var b strings.Builder
+	for _, r := range out.Results {
+		mark := "✗"
+		if r.OK() {
+			mark = "✓"
+		}
+		fmt.Fprintf(&b, "%s %s: %s\n", mark, r.Description, r.Outcome)
+	}
+	if !out.Passed {
+		fmt.Fprintf(&b, "%s stays IN_PROGRESS: not met: %s", id, strings.Join(review.Failing(out.Results), "; "))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s: IN_PROGRESS -> IN_REVIEW. A person approves it or rejects it with a reason, which you will be told; until then its files are not written.", id)
+	return b.String()
 }
 
 func (s *server) catalog(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

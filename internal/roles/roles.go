@@ -67,6 +67,8 @@ func ClassOf(c hook.Class) string {
 		return ""
 	case hook.ClassUnclassified, "":
 		return "mcp"
+	case hook.ClassSubmit:
+		return "select" // who may take up an intent may hand it in
 	}
 	return string(c)
 }

@@ -43,7 +43,7 @@ func MCPToolName(name string) (string, bool) {
 }
 
 // mcpKnownTools are the MCP tools an agent's joined name is split for.
-var mcpKnownTools = []string{"select_active_intent", "create_directory", "edit_file", "move_file", "write_file"}
+var mcpKnownTools = []string{"select_active_intent", "submit_for_review", "create_directory", "edit_file", "move_file", "write_file"}
 
 // MCPJoined reads an MCP tool an agent names <server><sep><tool> (Copilot
 // CLI: intenthook-select_active_intent) as mcp__<server>__<tool>, when the

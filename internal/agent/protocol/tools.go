@@ -69,6 +69,9 @@ func Classify(name string) hook.Class {
 	if name == "select_active_intent" || (strings.HasPrefix(name, "mcp__") && strings.HasSuffix(name, "__select_active_intent")) {
 		return hook.ClassSelect
 	}
+	if name == "submit_for_review" || (strings.HasPrefix(name, "mcp__") && strings.HasSuffix(name, "__submit_for_review")) {
+		return hook.ClassSubmit
+	}
 	if _, ok := MCPToolName(name); ok {
 		return hook.ClassExempt
 	}
