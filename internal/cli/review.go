@@ -145,8 +145,9 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 			if from != intents.InReview {
 				return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
 			}
+			note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
 			sessions := workedOn(ws.Root, id, ws.Reviews().Sessions(id))
-			if err := ws.Reviews().Tell(cmd.Context(), sessions, review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}); err != nil {
+			if err := errors.Join(ws.Reviews().Reject(cmd.Context(), note), ws.Reviews().Tell(cmd.Context(), sessions, note)); err != nil {
 				fmt.Fprintf(a.stderr, "intenthook: warning: the reason could not be left for every session: %v\n", err)
 			}
 			fmt.Fprintf(a.stdout, "%s: IN_REVIEW -> IN_PROGRESS\n", id)

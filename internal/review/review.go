@@ -48,6 +48,9 @@ type file struct {
 	Requests []Request `json:"requests,omitempty"`
 	// Sessions are those that submitted the intent: they worked on it.
 	Sessions []string `json:"sessions,omitempty"`
+	// Rejection is the last rejection's reason, shown with the intent's
+	// context to whoever takes the work up, until it is submitted again.
+	Rejection *Note `json:"rejection,omitempty"`
 }
 
 // Note is a person's words for a session: a rejection's reason.
@@ -121,12 +124,31 @@ func (s Store) Take(ctx context.Context, intent string, now time.Time) (Request,
 			return ErrNoRequest
 		}
 		got, f.Requests = f.Requests[0], f.Requests[1:]
+		f.Rejection = nil
 		if got.Session != "" && !slices.Contains(f.Sessions, got.Session) {
 			f.Sessions = append(f.Sessions, got.Session)
 		}
 		return nil
 	})
 	return got, err
+}
+
+// Reject keeps n as intent's last rejection.
+func (s Store) Reject(ctx context.Context, n Note) error {
+	return s.update(ctx, n.Intent, func(f *file) error {
+		f.Rejection = &n
+		return nil
+	})
+}
+
+// Rejection is intent's last rejection not yet answered by a submission,
+// or nil.
+func (s Store) Rejection(intent string) *Note {
+	var f file
+	if data, err := os.ReadFile(s.path(intent)); err == nil {
+		_ = json.Unmarshal(data, &f)
+	}
+	return f.Rejection
 }
 
 // Sessions names the sessions that submitted intent.

@@ -53,7 +53,44 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int
 		budget -= len(family) + 1
 		family += "\n"
 	}
+	if rejected := w.rejection(in, budget/4); rejected != "" {
+		budget -= len(rejected)
+		family = rejected + family
+	}
 	return family + intentctx.Build(intentctx.Inputs{Intent: in, RelatedFiles: files, Specs: specs, Trace: trace, Budget: budget, Warning: warning})
+}
+
+// rejection is the reason a person gave when they last rejected in's
+// submission, fenced as a person's words, while in is back IN_PROGRESS and
+// not yet submitted again; "" otherwise. Only intents that require review
+// look for one.
+func (w *Workspace) rejection(in *intents.Intent, max int) string {
+	if in.Status != intents.InProgress || !in.NeedsReview(w.Config.Review.Default) {
+		return ""
+	}
+	n := w.Reviews().Rejection(in.ID)
+	if n == nil {
+		return ""
+	}
+	head := "A person rejected the last submission of " + in.ID + "; their reason, in their own words:\n"
+	open := `<review_rejection intent="` + intentctx.Text(in.ID) + `" written_by="person">` + "\n"
+	const closing = "\n</review_rejection>\n"
+	room := max - len(head) - len(open) - len(closing)
+	if room < 40 {
+		return ""
+	}
+	return head + open + intentctx.Text(clipText(n.Reason, room)) + closing
+}
+
+// clipText cuts s to at most n bytes on a rune boundary.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // family places a child intent in its tree, in one line each: its parent,
