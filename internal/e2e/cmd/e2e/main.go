@@ -39,6 +39,7 @@ func plans() []plan {
 		{"lessons", []string{"claude"}, lessonNextSession, ""},
 		{"subagent", []string{"claude"}, subagentBriefing, ""},
 		{"select-redirect", []string{"claude"}, selectRedirect, ""},
+		{"review", []string{"claude"}, reviewCycle, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.

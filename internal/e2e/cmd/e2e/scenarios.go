@@ -148,6 +148,68 @@ func subagentBriefing(t *trial) {
 	t.check("subagent-briefing", ok, "the subagent's first request "+seen(ok, "the briefing with INT-001"))
 }
 
+// reviewCycle: with review.default required, the model submits its intent
+// (`intenthook submit INT-001` through the shell tool), which moves it to
+// IN_REVIEW and stops its writes; a person rejects it with a reason, which
+// the next session that takes the intent up is shown; that session fixes
+// the work and submits again; a person approves: COMPLETE.
+func reviewCycle(t *trial) {
+	const catalog = ".orchestration/active_intents.yaml"
+	const reason = "e2e reason: the example needs a second file"
+	// New files only: Claude Code wants a file read before it is
+	// overwritten.
+	const underReview, fix = "src/example/b.txt", "src/example/c.txt"
+	status := func() string {
+		text, _ := t.w.ReadFile(catalog)
+		for _, st := range []string{"IN_REVIEW", "IN_PROGRESS", "COMPLETE", "PENDING"} {
+			if strings.Contains(text, `status: "`+st+`"`) {
+				return st
+			}
+		}
+		return "unknown"
+	}
+	if !t.parentOf(inScope, "review-submit") {
+		return
+	}
+	if err := os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("review: {default: required}\n"), 0o644); err != nil {
+		t.check("review-submit", false, err.Error())
+		return
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Shell("intenthook submit INT-001"),
+		t.c.Write(t.w.Abs(underReview), "b\n"),
+	)
+	if t.failed("review-submit", s) {
+		return
+	}
+	submitted := s.Saw("IN_REVIEW (a person approves it")
+	t.check("review-submit", submitted && status() == "IN_REVIEW", "the model "+seen(submitted, "the submission's answer")+"; catalog "+status())
+	_, exists := t.w.ReadFile(underReview)
+	t.check("review-write-denied", s.Saw("deny [intent_not_in_progress]") && !exists, "a write under review: "+denials(s.Requests)+"; "+writtenOrNot(underReview, exists))
+
+	if out, err := t.w.Person("intents", "reject", "INT-001", "--reason", reason); err != nil {
+		t.check("review-reject", false, fmt.Sprintf("intenthook intents reject: %v: %s", err, out))
+		return
+	}
+	next := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(fix), "c\n"),
+		t.c.Shell("intenthook submit INT-001"),
+	)
+	if t.failed("review-reject", next) {
+		return
+	}
+	told := next.Saw("A person rejected the last submission of INT-001") && next.Saw(reason)
+	t.check("review-reject", told, "the next session "+seen(told, "the person's reason with the intent's context"))
+	ok, detail := t.written(fix, "c\n")
+	t.check("review-resubmit", ok && status() == "IN_REVIEW", detail+"; catalog "+status())
+
+	out, err := t.w.Person("intents", "approve", "INT-001")
+	t.check("review-approve", err == nil && status() == "COMPLETE", fmt.Sprintf("intenthook intents approve: %v %s; catalog %s", err, strings.TrimSpace(string(out)), status()))
+}
+
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
 // run commands, binds the session; an in-scope write follows.
 func selectRedirect(t *trial) {
