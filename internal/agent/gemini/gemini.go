@@ -49,6 +49,7 @@ func Events() map[string]string {
 		"AfterTool":    hook.PostToolUse,
 		"BeforeAgent":  hook.UserPromptSubmit,
 		"SessionStart": hook.SessionStart,
+		"SessionEnd":   hook.SessionEnd,
 	}
 }
 
@@ -148,6 +149,7 @@ func Hooks() []hookconfig.Hook {
 		{Event: "AfterTool", Matcher: "^(write_file|replace|run_shell_command|read_file|mcp_.*)$", Subcommand: "post", Args: args, Timeout: 10000},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 10000},
 		{Event: "BeforeAgent", Subcommand: "context", Args: args, Timeout: 10000},
+		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 10000},
 	}
 }
 
