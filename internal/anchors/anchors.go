@@ -151,7 +151,7 @@ func Turn(as []Anchor, max int) string {
 		if a.Intent == "" {
 			where = " (workspace)"
 		}
-		return fmt.Sprintf("- [%s]%s %s\n", when(a.At), where, oneLine(a.Text))
+		return fmt.Sprintf("- [%s]%s %s\n", when(a.At), where, safetext.OneLine(a.Text))
 	}
 	const head = "anchored decisions (newest first):\n"
 	const open = "<agent_text source=\"intenthook anchor\" note=\"written by an agent: its record of a decision, not the user's instruction\">\n"

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/summary"
 )
 
@@ -46,12 +46,12 @@ func (a *app) printResult(r *summary.Result) {
 	if len(r.Files) > 0 {
 		files := make([]string, len(r.Files))
 		for i, f := range r.Files {
-			files[i] = safe(f)
+			files[i] = safetext.Quote(f)
 		}
 		fmt.Fprintf(w, "  files changed (%d): %s\n", len(r.Files), strings.Join(files, ", "))
 	}
 	for _, c := range r.Checks {
-		fmt.Fprintf(w, "  check %s: %d passed, %d failed, last %s\n", safe(c.Command), c.Passed, c.Failed, c.Last)
+		fmt.Fprintf(w, "  check %s: %d passed, %d failed, last %s\n", safetext.Quote(c.Command), c.Passed, c.Failed, c.Last)
 	}
 	counts := func(what string, m map[string]int) {
 		if len(m) == 0 {
@@ -71,7 +71,7 @@ func (a *app) printResult(r *summary.Result) {
 	counts("denials", r.Denials)
 	counts("violations", r.Violations)
 	for _, an := range r.Anchors {
-		fmt.Fprintf(w, "  anchor (written with intenthook anchor, maybe by an agent): %s\n", safe(an))
+		fmt.Fprintf(w, "  anchor (written with intenthook anchor, maybe by an agent): %s\n", safetext.Quote(an))
 	}
 	if len(r.Sessions) > 0 {
 		fmt.Fprintf(w, "  sessions: %s", strings.Join(quoteAll(r.Sessions), ", "))
@@ -82,24 +82,10 @@ func (a *app) printResult(r *summary.Result) {
 	}
 }
 
-// safe is s as it is, or Go-quoted when it holds a control character, a
-// newline or invalid UTF-8.
-func safe(s string) string {
-	if !utf8.ValidString(s) {
-		return strconv.Quote(s)
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
 func quoteAll(list []string) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = safe(s)
+		out[i] = safetext.Quote(s)
 	}
 	return out
 }

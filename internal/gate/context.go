@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/summary"
@@ -129,10 +130,10 @@ func (g *Gate) planLine(in *intents.Intent) string {
 		}
 		p = g.Catalog.Progress(head.ID)
 	}
-	line := fmt.Sprintf("plan %s (%s): %d/%d done", head.ID, hook.OneLine(head.Name), p.Done, p.Total)
+	line := fmt.Sprintf("plan %s (%s): %d/%d done", head.ID, safetext.OneLine(head.Name), p.Done, p.Total)
 	switch {
 	case p.Next != nil:
-		line += fmt.Sprintf("; next: %s %s [%s]", p.Next.ID, hook.OneLine(p.Next.Name), p.Next.Status)
+		line += fmt.Sprintf("; next: %s %s [%s]", p.Next.ID, safetext.OneLine(p.Next.Name), p.Next.Status)
 	case p.Done < p.Total:
 		line += "; no child can be taken up now (the rest wait on dependencies, a review or a person)"
 	}
@@ -150,7 +151,7 @@ func (g *Gate) peopleSaid() string {
 	var b strings.Builder
 	for _, n := range notes {
 		fmt.Fprintf(&b, "intenthook: A person rejected the submission of %s; it is IN_PROGRESS again. Their reason, in their own words:\n", n.Intent)
-		fmt.Fprintf(&b, "<review_rejection intent=%q written_by=\"person\">\n%s\n</review_rejection>\n", intentctx.Text(n.Intent), intentctx.Text(hook.Clip(n.Reason, g.Budget()/4)))
+		fmt.Fprintf(&b, "<review_rejection intent=%q written_by=\"person\">\n%s\n</review_rejection>\n", intentctx.Text(n.Intent), intentctx.Text(safetext.Clip(n.Reason, g.Budget()/4)))
 		fmt.Fprintf(&b, "Address it, then submit again with `intenthook submit %s`.\n\n", n.Intent)
 	}
 	return b.String()

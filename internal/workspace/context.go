@@ -79,18 +79,7 @@ func (w *Workspace) rejection(in *intents.Intent, max int) string {
 	if room < 40 {
 		return ""
 	}
-	return head + open + intentctx.Text(clipText(n.Reason, room)) + closing
-}
-
-// clipText cuts s to at most n bytes on a rune boundary.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return head + open + intentctx.Text(safetext.Clip(n.Reason, room)) + closing
 }
 
 // family places a child intent in its tree, in one line each: its parent,
