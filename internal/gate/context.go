@@ -110,7 +110,7 @@ func (g *Gate) recordSummary(ctx context.Context) error {
 	intent, _ := g.activeIntent()
 	r := g.record(ledger.EventSessionSummary, intent)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Success, m.Summary = ScopeExempt, "allow", true, raw
+	m.ScopeValidation, m.Decision, m.Success, m.Summary = ledger.ScopeExempt, "allow", true, raw
 	m.Reason = s.Line()
 	if err := g.Ledger(g.env.Version).Append(ctx, r); err != nil {
 		return fmt.Errorf("ledger: %w", err)
