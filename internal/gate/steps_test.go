@@ -10,6 +10,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/roles"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -20,6 +21,7 @@ const testCatalog = `active_intents:
   - {id: INT-003, name: Edits only, status: IN_PROGRESS, owned_scope: ["**"], allowed_tools: [Edit], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
   - {id: INT-004, name: Careful, status: IN_PROGRESS, owned_scope: ["**"], requires_approval: true, constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
   - {id: INT-005, name: Broken, status: IN_PROGRESS, owned_scope: [], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
+  - {id: INT-006, name: Reviewed, status: IN_REVIEW, review: required, owned_scope: ["**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}
 `
 
 // testGate builds a Gate over a snapshot without touching a workspace:
@@ -133,6 +135,7 @@ func TestIntentSteps(t *testing.T) {
 		{name: "no intent", rel: "src/hooks/a.go", tool: "Write", want: hook.CodeIntentRequired},
 		{name: "unknown intent", intent: "INT-404", rel: "src/hooks/a.go", tool: "Write", want: hook.CodeIntentNotFound},
 		{name: "pending", intent: "INT-002", rel: "x/a", tool: "Write", want: hook.CodeIntentNotInProgress},
+		{name: "in review", intent: "INT-006", rel: "x/a", tool: "Write", want: hook.CodeIntentNotInProgress},
 		{name: "invalid", intent: "INT-005", rel: "x/a", tool: "Write", want: hook.CodeCatalogInvalid},
 		{name: "tool not allowed", intent: "INT-003", rel: "a", tool: "Write", want: hook.CodeToolNotAllowed},
 		{name: "tool allowed", intent: "INT-003", rel: "a", tool: "Edit", want: "allow"},
@@ -161,6 +164,44 @@ func TestIntentSteps(t *testing.T) {
 				}
 			}
 			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckRoleTarget(t *testing.T) {
+	rs := roles.Roles{
+		"Executor": {Paths: []string{"src/**", "tests/**"}},
+		"reviewer": {Tools: []string{"read", "shell"}},
+		"writer":   {Tools: []string{"write"}, Paths: []string{"docs/**"}},
+		"nowhere":  {Paths: []string{}},
+	}
+	tests := []struct {
+		agentType, rel string
+		removes        bool
+		want           string
+	}{
+		{"Executor", "src/a.go", false, ""},
+		{"Executor", "src", false, ""},
+		{"Executor", "tests/deep/a_test.go", true, ""},
+		{"Executor", "docs/x.md", false, hook.CodeRoleNotAllowed},
+		{"Executor", "srcx/a.go", false, hook.CodeRoleNotAllowed},
+		{"Executor", "docs/x.md", true, hook.CodeRoleNotAllowed},
+		{"reviewer", "src/a.go", false, hook.CodeRoleNotAllowed},
+		{"writer", "docs/a.md", false, ""},
+		{"writer", "docs/a.md", true, hook.CodeRoleNotAllowed}, // may write, not delete
+		{"writer", "src/a.go", false, hook.CodeRoleNotAllowed},
+		{"nowhere", "src/a.go", false, hook.CodeRoleNotAllowed},
+		{"general-purpose", "anything/at/all", false, ""}, // no role: unrestricted
+	}
+	for _, tt := range tests {
+		t.Run(tt.agentType+" "+tt.rel, func(t *testing.T) {
+			g := testGate(t, nil)
+			g.Config.Roles = rs
+			g.call.AgentType, g.call.AgentID = tt.agentType, "a1"
+			tg := &target{tool: "Write", removes: tt.removes, res: workspace.Resolved{Rel: tt.rel}}
+			if got := outcome(g.checkRoleTarget(tg)); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
