@@ -28,7 +28,13 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return g.delegate(ctx, id, agentType)
 	}
 	if id := a.SubmitID(); id != "" {
-		return g.submit(ctx, id)
+		// The submission runs the intent's checks, which may change files:
+		// the backstop and the guard watch the call like any other command.
+		d, err := g.submit(ctx, id)
+		if err == nil && d.Verdict != hook.Deny {
+			g.watchCommand(ctx)
+		}
+		return d, err
 	}
 	if d, ok := g.checkSelfCalls(a); ok {
 		return d, nil
@@ -73,6 +79,19 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	// held lock, a broken state/): post then records without them.
 	g.note(g.storePending(ctx, pass, d.Verdict == hook.Ask))
 	return d, nil
+}
+
+// watchCommand leaves the backstop's and the guard's pictures for the
+// PostToolUse of a command the gate let through without targets of its own.
+func (g *Gate) watchCommand(ctx context.Context) {
+	g.pending = g.snapshot(ctx, false)
+	if gs := g.guardSnapshot(false); gs != nil {
+		if g.pending == nil {
+			g.pending = &state.Pending{}
+		}
+		g.pending.Guard = gs
+	}
+	g.note(g.storePending(ctx, nil, false))
 }
 
 func (g *Gate) analyse() shell.Analysis {
