@@ -170,6 +170,9 @@ func (a *app) printIntent(in *intents.Intent) {
 	if in.RequiresApproval {
 		fmt.Fprintln(w, "requires approval: every write asks")
 	}
+	if in.Review != "" {
+		fmt.Fprintf(w, "review:    %s\n", in.Review)
+	}
 	fmt.Fprintf(w, "created %s, updated %s\n", dash(in.CreatedAt), dash(in.UpdatedAt))
 	if in.CompletedAt != "" {
 		fmt.Fprintf(w, "completed %s\n", in.CompletedAt)
