@@ -104,6 +104,10 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Event == hook.SessionStart && ev.Has("prompt") && !ev.Has("source") {
 		c.Event = hook.UserPromptSubmit
 	}
+	// sessionEnd names why the session ended, and nothing a start has.
+	if c.Event == hook.SessionStart && ev.Has("reason") && !ev.Has("source") && !ev.Has("prompt") && !ev.Has("initialPrompt") {
+		c.Event = hook.SessionEnd
+	}
 	if c.Source == "new" {
 		c.Source = "startup"
 	}
@@ -171,6 +175,7 @@ func Wire(root string) (protocol.Change, error) {
 	hooks := &hookconfig.Object{}
 	for _, h := range []struct{ event, sub string }{
 		{"preToolUse", "pre"}, {"postToolUse", "post"}, {"sessionStart", "context"}, {"userPromptSubmitted", "context"},
+		{"sessionEnd", "context"},
 	} {
 		cmd := protocol.Program + " " + h.sub + " --agent " + Name
 		entry := &hookconfig.Object{}
@@ -188,7 +193,7 @@ func Wire(root string) (protocol.Change, error) {
 	if err := protocol.WriteFile(path, data); err != nil {
 		return protocol.Change{}, err
 	}
-	return protocol.Change{Action: protocol.Created, Path: HooksFile, Detail: "preToolUse, postToolUse, sessionStart, userPromptSubmitted",
+	return protocol.Change{Action: protocol.Created, Path: HooksFile, Detail: "preToolUse, postToolUse, sessionStart, userPromptSubmitted, sessionEnd",
 		Notes: []string{
 			"Copilot CLI loads repository hooks only in a trusted folder (--trust-folder, or COPILOT_ALLOW_ALL=true for -p runs)",
 			"Copilot CLI blocks every tool when a hook cannot run: keep intenthook on its PATH (intenthook doctor checks it)",
