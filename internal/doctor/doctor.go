@@ -71,6 +71,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkMCPServers(root, env)...)
 	checks = append(checks, checkMCP(root, env)...)
+	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
 	return checks
