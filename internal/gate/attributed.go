@@ -12,11 +12,6 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// Attributed is the mutation class of a change an MCP tool intenthook does
-// not know made to a file its input names: attributed to the call, never
-// judged (scope EXEMPT), so precommit's and audit's trace lookup ignore it.
-const Attributed = ledger.ClassAttributed
-
 // preAttributed lets an unknown MCP tool that names workspace files pass,
 // remembering their hashes for post (which records only what changed) and
 // the tool's name for doctor.
@@ -70,14 +65,14 @@ func (g *Gate) postAttributed(ctx context.Context, intentID string, pending stat
 		}
 		r := g.record(g.event(), intentID)
 		m := &r.Metadata.Intenthook
-		m.MutationClass, m.PreHash, m.PostHash = Attributed, ledger.NullString(pre), ledger.NullString(post)
-		m.ScopeValidation, m.Decision = ScopeExempt, "allow"
+		m.MutationClass, m.PreHash, m.PostHash = ledger.Attributed, ledger.NullString(pre), ledger.NullString(post)
+		m.ScopeValidation, m.Decision = ledger.ScopeExempt, "allow"
 		if g.call.Failed {
 			m.Success, m.Error = false, ledger.NullString(orDefault(g.call.Error, "tool failed"))
 		}
 		r.Files = []ledger.File{g.fileEntry(res.Rel, nil, intentID)}
 		recs = append(recs, r)
-		g.explain.step("record", Attributed, hook.Ev("path", res.Rel), hook.Ev("pre", pre), hook.Ev("post", post))
+		g.explain.step("record", ledger.Attributed, hook.Ev("path", res.Rel), hook.Ev("pre", pre), hook.Ev("post", post))
 	}
 	if len(recs) > 0 {
 		g.note(g.appendRecords(ctx, recs...))

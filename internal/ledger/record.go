@@ -39,11 +39,6 @@ const (
 	EventDelegate           = "delegate" // an intent handed to a subagent
 )
 
-// ClassAttributed is the mutation class of a file change attributed to a
-// tool intenthook does not classify (another MCP server's): recorded, never
-// judged, and so no trace for precommit or audit.
-const ClassAttributed = "ATTRIBUTED"
-
 // Record is one ledger line: an Agent Trace record. Field order is the order
 // of the line's keys.
 type Record struct {

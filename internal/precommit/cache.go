@@ -74,7 +74,7 @@ func TraceOf(line []byte) (string, Trace, bool) {
 	}
 	m := &rec.Metadata.Intenthook
 	written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
-	if !written || !m.Success || m.MutationClass == ledger.ClassAttributed {
+	if !written || !m.Success || m.MutationClass == ledger.Attributed {
 		return "", Trace{}, false
 	}
 	return rec.Files[0].Path, Trace{Seq: m.Seq, PostHash: string(m.PostHash)}, true
@@ -87,7 +87,7 @@ func TraceOf(line []byte) (string, Trace, bool) {
 func fastTrace(line []byte) (string, Trace, bool) {
 	const files = `"files":[{"path":"`
 	i := bytes.Index(line, []byte(files))
-	if i < 0 || bytes.Count(line, []byte(`{"path":`)) != 1 || !bytes.Contains(line, []byte(`"event":"PostToolUse"`)) || !bytes.Contains(line, []byte(`"success":true`)) || bytes.Contains(line, []byte(`"mutation_class":"`+ledger.ClassAttributed+`"`)) {
+	if i < 0 || bytes.Count(line, []byte(`{"path":`)) != 1 || !bytes.Contains(line, []byte(`"event":"PostToolUse"`)) || !bytes.Contains(line, []byte(`"success":true`)) || bytes.Contains(line, []byte(`"mutation_class":"`+ledger.Attributed+`"`)) {
 		return "", Trace{}, false
 	}
 	rest := line[i+len(files):]
