@@ -82,6 +82,9 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	call = decoded
 	env.ProjectDirVars = ag.ProjectDirVars
+	if w := ag.MCP; w != nil && w.Command != nil {
+		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
+	}
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
