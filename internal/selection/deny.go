@@ -16,6 +16,9 @@ func Selectable(c *intents.Catalog, budget int) string {
 		if in.ID == "" || in.Status == intents.Complete || in.Status == intents.Archived {
 			continue
 		}
+		if _, _, stranded := c.Stranded(in); stranded {
+			continue // waits on abandoned work: it can never start
+		}
 		mark := ""
 		if !in.Valid() {
 			mark = " (invalid)"
