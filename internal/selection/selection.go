@@ -220,7 +220,7 @@ func dependenciesIncomplete(cat *intents.Catalog, in *intents.Intent, evidence [
 		case d == nil:
 			open = append(open, dep+" (missing)")
 		case d.Abandoned():
-			open = append(open, dep+" (ARCHIVED: abandoned, it will never complete)")
+			open = append(open, dep+" (ARCHIVED without completing: abandoned)")
 			abandoned = append(abandoned, dep)
 		case !d.Done():
 			if _, root, ok := cat.Stranded(d); ok {
@@ -237,7 +237,7 @@ func dependenciesIncomplete(cat *intents.Catalog, in *intents.Intent, evidence [
 	instead := "work on the intents it depends on first, or ask the user"
 	if len(abandoned) > 0 {
 		deps := strings.Join(abandoned, ", ")
-		instead = fmt.Sprintf("do not wait for %s: ask the user; a person removes %s from %s's depends_on (then %s can start), or archives %s", deps, deps, in.ID, in.ID, in.ID)
+		instead = fmt.Sprintf("do not wait for %s: ask the user; a person removes %s from %s's depends_on (then %s can start), or archives %s (an intent finished before completed_at existed: intenthook intents validate --fix)", deps, deps, in.ID, in.ID, in.ID)
 	}
 	return hook.Denial{
 		Code:     hook.CodeDependencyIncomplete,
