@@ -92,7 +92,7 @@ func (s *Selector) Select(ctx context.Context, who Who, id string) (Result, erro
 	res.Decision = hook.Decision{
 		Verdict: hook.AllowWithContext,
 		Message: msg,
-		Context: s.WS.IntentContext(in, warning, s.WS.Budget()),
+		Context: s.WS.SelectionContext(in, warning, s.WS.Budget()),
 	}
 	return res, nil
 }
