@@ -112,6 +112,8 @@ type Call struct {
 	Input    []byte
 	Command  string // shell tools
 	IntentID string // select tools
+	// Reasoning is a select tool's reasoning argument: agent text.
+	Reasoning string
 	// SubagentType is the type of agent a spawning tool (Task, Agent) starts.
 	SubagentType  string
 	MutationClass string // an agent-declared class (seed 004)

@@ -92,6 +92,9 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	in := AsObject(input)
 	c.IntentID = in.Str("intent_id")
 	c.MutationClass = in.Str("mutation_class")
+	if c.Class == hook.ClassSelect {
+		c.Reasoning = in.Str("reasoning")
+	}
 	if !known {
 		if c.Class == hook.ClassExempt {
 			// Another MCP server's tool: the files it names, if any, are
