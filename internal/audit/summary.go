@@ -6,7 +6,10 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -21,6 +24,28 @@ type CatalogChange struct {
 	// Change is added, removed, status, scope_widened or scope_narrowed.
 	Change string `json:"change"`
 	Detail string `json:"detail"`
+}
+
+// GovernanceChange is one change a commit made to a governance file a
+// person changes (an agent's wiring, the settings, an ignore file).
+type GovernanceChange struct {
+	Commit string `json:"commit"`
+	Author string `json:"author"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func (c GovernanceChange) String() string {
+	return fmt.Sprintf("%s governance %s: %s (by %s)", short(c.Commit), showText(c.Path), c.Reason, showText(c.Author))
+}
+
+// showText prints a person's or git's text as it is, or Go-quoted when it
+// holds a control character or invalid UTF-8.
+func showText(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // Catalog change kinds.

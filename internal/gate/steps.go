@@ -91,7 +91,7 @@ func (g *Gate) checkIgnored(t *target) *hook.Decision {
 		return nil
 	}
 	t.scope = "IGNORED"
-	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .orchestration/.intentignore)")
+	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .intentignore or .orchestration/.intentignore)")
 	return allowStop
 }
 

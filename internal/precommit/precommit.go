@@ -73,6 +73,21 @@ type Snapshot struct {
 	// Extends holds the finding of a staged ledger that drops or rewrites
 	// lines of HEAD's.
 	Extends []Finding
+	// Author is the commit's author ("Name <email>"), for the governance
+	// changes it lists.
+	Author string
+}
+
+// GovernanceChange is a staged change to a governance file a person makes
+// (agents' wiring, the settings, the ignore files): no intent is needed,
+// and the change is listed with its author.
+type GovernanceChange struct {
+	Path, Reason, Author string
+}
+
+// String is the change's output line.
+func (c GovernanceChange) String() string {
+	return fmt.Sprintf("governance %s: %s (changed by %s)", showPath(c.Path), c.Reason, showPath(c.Author))
 }
 
 // Result is what the check found.
@@ -82,6 +97,8 @@ type Result struct {
 	Checked  int // staged paths judged for scope and trace
 	Traced   int
 	Exempt   int // .intentignore'd, governance files under .orchestration/, or outside the root
+	// Governance lists the staged governance changes a person makes.
+	Governance []GovernanceChange
 }
 
 // Failed reports whether any finding is an error.
@@ -127,6 +144,9 @@ func Check(s *Snapshot, strict bool) *Result {
 		untraced = Error
 	}
 	for _, st := range s.Staged {
+		if reason, ok := workspace.GovernanceChange(st.Path); ok {
+			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
+		}
 		if Exempt(st.Path, s.Ignore) {
 			r.Exempt++
 			continue
