@@ -88,6 +88,9 @@ type Delegation struct {
 	// Agent is the agent id that claimed it.
 	Agent     string    `json:"agent,omitempty"`
 	ClaimedAt time.Time `json:"claimed_at,omitzero"`
+	// Depth is the delegation's level below the top-level agent: 1 for
+	// one the top-level agent (or a person) made.
+	Depth int `json:"depth,omitempty"`
 }
 
 // ActiveIntent returns the intent selected for agent (falling back to the
