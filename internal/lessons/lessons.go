@@ -97,10 +97,11 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 	if strings.TrimSpace(l.Message) != "" {
 		msg = markdown.OneLine(safetext.Flat(l.Message), maxText)
 	}
-	// A tool's failures differ by their message: each distinct one is its
-	// own lesson (numbers and case aside).
+	// A tool's failures, and failed acceptance checks, differ by their
+	// message: each distinct one is its own lesson (numbers and case aside).
 	sameMessage := func(old string) bool {
-		return !strings.EqualFold(l.Code, "tool_failure") || msg == "-" || normalise(old) == normalise(msg)
+		byMessage := strings.EqualFold(l.Code, "tool_failure") || strings.EqualFold(l.Code, "acceptance_failed")
+		return !byMessage || msg == "-" || normalise(old) == normalise(msg)
 	}
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
