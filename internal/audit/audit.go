@@ -139,6 +139,11 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	}
 	res.Findings = append(res.Findings, grows...)
 	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
+	gaps, err := traceGaps(ctx, g, commits, lg.records)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, gaps...)
 	res.Intents = sum.intents(lg.records, res.Catalog, res.Findings)
 	return res, nil
 }
