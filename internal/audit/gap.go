@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // TraceGap is the finding of a file a session found changed between two of
@@ -121,16 +119,7 @@ func traceGaps(ctx context.Context, g *git.Repo, commits []commit, records []*le
 		}
 		fs = append(fs, Finding{last, gp.key.path, Warning, TraceGap, fmt.Sprintf(
 			"changed outside the hooks in session %s: record seq %d left %s, record seq %d found %s",
-			quoted(gp.key.session), gp.prev.seq, left, gp.next.seq, gp.next.digest)})
+			safetext.Quote(gp.key.session), gp.prev.seq, left, gp.next.seq, gp.next.digest)})
 	}
 	return fs, nil
-}
-
-// quoted prints agent-given text as it is, or Go-quoted when it holds a
-// control character, a space or invalid UTF-8.
-func quoted(s string) string {
-	if !utf8.ValidString(s) || s == "" || slices.ContainsFunc([]rune(s), func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) {
-		return strconv.Quote(s)
-	}
-	return s
 }

@@ -6,14 +6,12 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // CatalogChange is one change a commit made to the catalog.
@@ -36,16 +34,7 @@ type GovernanceChange struct {
 }
 
 func (c GovernanceChange) String() string {
-	return fmt.Sprintf("%s governance %s: %s (by %s)", short(c.Commit), showText(c.Path), c.Reason, showText(c.Author))
-}
-
-// showText prints a person's or git's text as it is, or Go-quoted when it
-// holds a control character or invalid UTF-8.
-func showText(s string) string {
-	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
+	return fmt.Sprintf("%s governance %s: %s (by %s)", short(c.Commit), safetext.Quote(c.Path), c.Reason, safetext.Quote(c.Author))
 }
 
 // Catalog change kinds.

@@ -2,12 +2,10 @@ package doctor
 
 import (
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -39,7 +37,7 @@ func checkUnclassifiedTools(root string, getenv func(string) string) []Check {
 	shown := make([]string, len(seen))
 	lines := make([]string, len(seen))
 	for i, t := range seen {
-		shown[i] = showName(t)
+		shown[i] = safetext.Quote(t)
 		lines[i] = "  " + shown[i] + ": write"
 	}
 	return []Check{{
@@ -47,13 +45,4 @@ func checkUnclassifiedTools(root string, getenv func(string) string) []Check {
 		Detail: "unclassified MCP tools seen: " + strings.Join(shown, ", ") + " (their changes to workspace files are recorded as ATTRIBUTED, never checked against a scope)",
 		Hint:   "give each the class it has (write, delete, read, exempt) in .orchestration/config.yaml:\n    tools:\n  " + strings.Join(lines, "\n  "),
 	}}
-}
-
-// showName prints an agent-given name as it is, or Go-quoted when it holds
-// a control character, a space or invalid UTF-8.
-func showName(s string) string {
-	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
 }

@@ -87,7 +87,7 @@ type GovernanceChange struct {
 
 // String is the change's output line.
 func (c GovernanceChange) String() string {
-	return fmt.Sprintf("governance %s: %s (changed by %s)", showPath(c.Path), c.Reason, showPath(c.Author))
+	return fmt.Sprintf("governance %s: %s (changed by %s)", safetext.Quote(c.Path), c.Reason, safetext.Quote(c.Author))
 }
 
 // Result is what the check found.
