@@ -21,6 +21,10 @@ import (
 type traceIndex struct {
 	Checkpoint ledger.Checkpoint `json:"checkpoint"`
 	Traces     map[string]Trace  `json:"traces"`
+	// Attributed holds each file's newest ATTRIBUTED record: a change an
+	// MCP tool intenthook does not classify made. Not a trace; it names
+	// the tool when the content is otherwise untraced.
+	Attributed map[string]Trace `json:"attributed,omitempty"`
 }
 
 // indexPath is the cache file of the branch HEAD names.
@@ -55,7 +59,29 @@ func (ix *traceIndex) save(root string) {
 func (ix *traceIndex) add(line []byte) {
 	if path, t, ok := TraceOf(line); ok {
 		ix.Traces[path] = t
+	} else if path, t, ok := AttributedOf(line); ok {
+		if ix.Attributed == nil {
+			ix.Attributed = map[string]Trace{}
+		}
+		ix.Attributed[path] = t
 	}
+}
+
+// AttributedOf reads an ATTRIBUTED record: the one file an MCP tool
+// intenthook does not classify changed, the digest it left and the tool.
+func AttributedOf(line []byte) (string, Trace, bool) {
+	if !bytes.Contains(line, []byte(`"mutation_class":"`+ledger.Attributed+`"`)) {
+		return "", Trace{}, false
+	}
+	rec, err := ledger.ParseLine(line)
+	if err != nil || len(rec.Files) != 1 {
+		return "", Trace{}, false
+	}
+	m := &rec.Metadata.Intenthook
+	if m.MutationClass != ledger.Attributed || !m.Success || m.Event != ledger.EventPostToolUse {
+		return "", Trace{}, false
+	}
+	return rec.Files[0].Path, Trace{Seq: m.Seq, PostHash: string(m.PostHash), Tool: m.ToolName}, true
 }
 
 // TraceOf reads the trace a ledger line records: the one file a hooked

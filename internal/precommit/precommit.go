@@ -59,6 +59,7 @@ type Staged struct {
 type Trace struct {
 	Seq      int64
 	PostHash string // "" when the record says the file is gone
+	Tool     string `json:",omitempty"` // an ATTRIBUTED record's tool
 }
 
 // Snapshot is everything the check decides on, loaded beforehand.
@@ -69,6 +70,9 @@ type Snapshot struct {
 	CatalogErr error
 	Ignore     *workspace.Ignore
 	Traces     map[string]Trace // by path; absent: no record
+	// Attributed holds, by path, the newest ATTRIBUTED record: named when
+	// the staged content is otherwise untraced.
+	Attributed map[string]Trace
 	Ledger     ledger.Report
 	// Extends holds the finding of a staged ledger that drops or rewrites
 	// lines of HEAD's.
@@ -157,6 +161,7 @@ func Check(s *Snapshot, strict bool) *Result {
 				"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
 		}
 		if msg := traceProblem(st, s.Traces); msg != "" {
+			msg += attribution(st, s.Traces, s.Attributed)
 			r.Findings = append(r.Findings, Finding{untraced, CodeUntraced, st.Path, msg})
 		} else {
 			r.Traced++
@@ -215,6 +220,19 @@ func InScope(c *intents.Catalog, rel string) bool {
 		}
 	}
 	return false
+}
+
+// attribution names the MCP tool an untraced staged content came from, when
+// an ATTRIBUTED record newer than the path's trace left that content.
+func attribution(st Staged, traces, attributed map[string]Trace) string {
+	a, ok := attributed[st.Path]
+	if !ok || st.Deleted || a.PostHash != st.Hash {
+		return ""
+	}
+	if t, traced := traces[st.Path]; traced && t.Seq > a.Seq {
+		return ""
+	}
+	return fmt.Sprintf("; it is what %s left (seq %d), an MCP tool intenthook does not classify: attributed, not traced (give it a class in config.yaml's tools:)", safetext.Quote(a.Tool), a.Seq)
 }
 
 // traceProblem says why a staged path is not traced, or "" when the newest

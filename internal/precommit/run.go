@@ -112,7 +112,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 			break
 		}
 	}
-	s.Traces, s.Ledger = traces(root, s.Staged)
+	s.Traces, s.Attributed, s.Ledger = traces(root, s.Staged)
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
 		s.Extends = checkExtends(ctx, g, p, root)
 	}
@@ -208,7 +208,7 @@ func loadIgnore(s *Snapshot, root string, data [][]byte, staged []bool) error {
 // remembered checkpoint when it still holds, else over the whole ledger,
 // after which the checkpoint and its index are remembered (a ledger that
 // does not verify is not remembered).
-func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
+func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, ledger.Report) {
 	ix, cached := loadIndex(root)
 	var rep ledger.Report
 	ok := false
@@ -223,11 +223,14 @@ func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 		ix.Checkpoint = ledger.CheckpointOf(rep)
 		ix.save(root)
 	}
-	out := map[string]Trace{}
+	out, attributed := map[string]Trace{}, map[string]Trace{}
 	for _, st := range staged {
 		if t, found := ix.Traces[st.Path]; found {
 			out[st.Path] = t
 		}
+		if t, found := ix.Attributed[st.Path]; found {
+			attributed[st.Path] = t
+		}
 	}
-	return out, rep
+	return out, attributed, rep
 }
