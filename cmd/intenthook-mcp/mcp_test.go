@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/intenthook/intenthook/internal/ledger"
 )
 
 const catalog = `active_intents:
@@ -290,5 +292,46 @@ func TestSubmitForReviewNeedsTheHook(t *testing.T) {
 	got, isErr := call(t, cs, "submit_for_review", map[string]any{"intent_id": "INT-001"})
 	if !isErr || !strings.Contains(got, "no submission of INT-001 was seen by the hook") {
 		t.Errorf("error=%v %q", isErr, got)
+	}
+}
+
+// TestSelectRecord: a selection made by the server alone (no hooks run in
+// the agent) appends a select record, with the reasoning kept as agent
+// text; in hook mode the hook appended it, and the server adds none.
+func TestSelectRecord(t *testing.T) {
+	bin := build(t)
+	for _, mode := range []struct {
+		args []string
+		want int
+	}{{nil, 1}, {[]string{"-hooks"}, 0}} {
+		root := workspaceWith(t, catalog)
+		cs := connect(t, bin, root, mode.args...)
+		if got, isErr := call(t, cs, "select_active_intent", map[string]any{"intent_id": "INT-001", "reasoning": "hooks work\nnext line"}); isErr {
+			t.Fatalf("%v: select: %s", mode.args, got)
+		}
+		var selects []ledger.Record
+		err := ledger.Scan(root, func(_ []byte, rec *ledger.Record, err error) error {
+			if err != nil {
+				return err
+			}
+			if rec.Metadata.Intenthook.Event == ledger.EventSelect {
+				selects = append(selects, *rec)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%v: scan: %v", mode.args, err)
+		}
+		if len(selects) != mode.want {
+			t.Fatalf("%v: %d select records, want %d", mode.args, len(selects), mode.want)
+		}
+		if mode.want == 0 {
+			continue
+		}
+		m := selects[0].Metadata.Intenthook
+		if m.IntentID != "INT-001" || !strings.HasPrefix(m.SessionID, "mcp-") || m.ToolName != "select_active_intent" ||
+			m.Reason != `reasoning written by the agent: "hooks work\nnext line"` {
+			t.Errorf("select record: %+v", m)
+		}
 	}
 }

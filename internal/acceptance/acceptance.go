@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/intents"
@@ -41,6 +43,35 @@ type Result struct {
 	ExitCode    int           `json:"exit_code"`
 	Output      string        `json:"output,omitempty"`
 	Duration    time.Duration `json:"duration_ns"`
+}
+
+// lessonLines is how many of a failed check's last output lines its
+// lesson keeps.
+const lessonLines = 3
+
+// Lesson is what the next session should learn from a check that failed
+// or timed out: the check and the last lines of its output. failed is
+// false for a criterion that is met or has no check.
+func Lesson(r Result) (msg string, failed bool) {
+	if r.Check == "" || (r.Outcome != Failed && r.Outcome != TimedOut) {
+		return "", false
+	}
+	how := fmt.Sprintf("failed (exit %d)", r.ExitCode)
+	if r.Outcome == TimedOut {
+		how = "timed out"
+	}
+	msg = fmt.Sprintf("check `%s` %s", strings.ReplaceAll(r.Check, "`", "'"), how)
+	var last []string
+	lines := strings.Split(r.Output, "\n")
+	for i := len(lines) - 1; i >= 0 && len(last) < lessonLines; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			last = append([]string{l}, last...)
+		}
+	}
+	if len(last) > 0 {
+		msg += "; last lines: " + strings.Join(last, " / ")
+	}
+	return msg, true
 }
 
 // OK reports whether the criterion is met.

@@ -95,3 +95,24 @@ func TestAllOKAndTail(t *testing.T) {
 		t.Errorf("tail kept %d bytes", len(got))
 	}
 }
+
+func TestLesson(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		r      Result
+		want   string
+		failed bool
+	}{
+		{"passed", Result{Check: "true", Outcome: Passed}, "", false},
+		{"manual", Result{Outcome: Manual}, "", false},
+		{"failed, last lines", Result{Check: "go test", Outcome: Failed, ExitCode: 1, Output: "a\nb\n\nc\nd\n"}, "check `go test` failed (exit 1); last lines: b / c / d", true},
+		{"no output", Result{Check: "false", Outcome: Failed, ExitCode: 1}, "check `false` failed (exit 1)", true},
+		{"timed out", Result{Check: "sleep 9", Outcome: TimedOut, ExitCode: -1, Output: "x"}, "check `sleep 9` timed out; last lines: x", true},
+		{"backquote", Result{Check: "echo `x`", Outcome: Failed, ExitCode: 2}, "check `echo 'x'` failed (exit 2)", true},
+	} {
+		got, failed := Lesson(tc.r)
+		if got != tc.want || failed != tc.failed {
+			t.Errorf("%s: Lesson = %q, %v; want %q, %v", tc.name, got, failed, tc.want, tc.failed)
+		}
+	}
+}

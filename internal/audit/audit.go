@@ -60,6 +60,10 @@ type Result struct {
 	// Catalog lists the changes each commit made to the catalog, with its
 	// author: a scope widened in the branch whose code it covers.
 	Catalog []CatalogChange `json:"catalog_changes"`
+	// Governance lists the changes each commit made to the other
+	// governance files a person changes (agents' wiring, the settings,
+	// the ignore files), with its author.
+	Governance []GovernanceChange `json:"governance_changes"`
 	// Intents sums the range up per intent (and "" for changes no intent
 	// owns).
 	Intents []IntentSummary `json:"intents"`
@@ -93,7 +97,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Intents: []IntentSummary{}}
+	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Intents: []IntentSummary{}}
 	if len(commits) == 0 {
 		return res, nil
 	}
@@ -120,6 +124,11 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		j := all[k]
 		res.Findings = append(res.Findings, j.findings...)
 		sum.commit(c, j)
+		for _, p := range c.paths {
+			if reason, ok := workspace.GovernanceChange(p); ok {
+				res.Governance = append(res.Governance, GovernanceChange{Commit: c.id, Author: c.author, Path: p, Reason: reason})
+			}
+		}
 		if slices.Contains(c.paths, intents.File) {
 			changes, err := catalogChanges(ctx, g, c, j.catalog)
 			if err != nil {
@@ -130,6 +139,11 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	}
 	res.Findings = append(res.Findings, grows...)
 	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
+	gaps, err := traceGaps(ctx, g, commits, lg.records)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, gaps...)
 	res.Intents = sum.intents(lg.records, res.Catalog, res.Findings)
 	return res, nil
 }
@@ -334,30 +348,37 @@ func (lv *ledgerView) findings(last string) []Finding {
 // .intentignore, reading every object from one git process. Most commits
 // of a range share their catalog: each distinct one is parsed once.
 func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[string]map[string]bool, untraced string) ([]judged, error) {
-	type slot struct{ commit, item int } // item 0: catalog, 1: ignore file, 2+: path
+	// item 0: catalog, 1 to nIgnore: the ignore files, then the paths
+	type slot struct{ commit, item int }
+	nIgnore := len(workspace.IgnoreFiles)
+	first := 1 + nIgnore
 	var names []string
 	var slots []slot
 	for k, c := range commits {
-		names = append(names, c.id+":"+intents.File, c.id+":"+workspace.IgnoreFile)
-		slots = append(slots, slot{k, 0}, slot{k, 1})
+		names = append(names, c.id+":"+intents.File)
+		slots = append(slots, slot{k, 0})
+		for j, f := range workspace.IgnoreFiles {
+			names = append(names, c.id+":"+f)
+			slots = append(slots, slot{k, 1 + j})
+		}
 		for i, p := range c.paths {
 			if workspace.Sidecar(p, "") {
 				p = "" // governance files are not judged, nor read (the ledger is large)
 			}
 			names = append(names, c.id+":"+p)
-			slots = append(slots, slot{k, 2 + i})
+			slots = append(slots, slot{k, first + i})
 		}
 	}
 	type read struct {
 		catalog    *intents.Catalog
 		catalogErr error
-		ignore     *workspace.Ignore
+		ignores    [][]byte
 		hashes     []string
 		present    []bool
 	}
 	reads := make([]read, len(commits))
 	for k, c := range commits {
-		reads[k] = read{ignore: workspace.ParseIgnore(nil), hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
+		reads[k] = read{ignores: make([][]byte, nIgnore), hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
 	}
 	parsed := map[string]read{} // catalogs by object id
 	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
@@ -378,14 +399,14 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 		if err != nil {
 			return err
 		}
-		switch s.item {
-		case 0:
+		switch {
+		case s.item == 0:
 			r.catalog, r.catalogErr = intents.Parse(data)
 			parsed[obj.ID] = read{catalog: r.catalog, catalogErr: r.catalogErr}
-		case 1:
-			r.ignore = workspace.ParseIgnore(data)
+		case s.item < first:
+			r.ignores[s.item-1] = data
 		default:
-			r.hashes[s.item-2], r.present[s.item-2] = digest.Bytes(data), true
+			r.hashes[s.item-first], r.present[s.item-first] = digest.Bytes(data), true
 		}
 		return nil
 	})
@@ -398,7 +419,7 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 		if r.catalogErr != nil {
 			r.catalog = nil
 		}
-		out[k] = judge(c, r.catalog, r.catalogErr, r.ignore, r.hashes, r.present, traced, untraced)
+		out[k] = judge(c, r.catalog, r.catalogErr, workspace.ParseIgnore(r.ignores...), r.hashes, r.present, traced, untraced)
 	}
 	return out, nil
 }
@@ -489,6 +510,9 @@ func (r *Result) Text(w io.Writer) {
 	for _, c := range r.Catalog {
 		fmt.Fprintln(&b, c)
 	}
+	for _, c := range r.Governance {
+		fmt.Fprintln(&b, c)
+	}
 	if r.Commits > 0 && !r.IncrementsChecked {
 		fmt.Fprintln(&b, sizeOnly)
 	}
@@ -562,6 +586,12 @@ func (r *Result) Markdown(w io.Writer) {
 		b.WriteString("\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n")
 		for _, c := range r.Catalog {
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s %s |\n", short(c.Commit), cell(c.Author), cell(c.Intent), strings.ReplaceAll(c.Change, "_", " "), cell(c.Detail))
+		}
+	}
+	if len(r.Governance) > 0 {
+		b.WriteString("\n**Governance changes**\n\n| commit | author | file | what it is |\n| --- | --- | --- | --- |\n")
+		for _, c := range r.Governance {
+			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", short(c.Commit), cell(c.Author), cell(c.Path), cell(c.Reason))
 		}
 	}
 	if len(r.Findings) > 0 {

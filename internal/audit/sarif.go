@@ -14,6 +14,7 @@ func sarifRules() []sarifRule {
 		{ID: CatalogUnreadable, Short: sarifText{"Catalog cannot be read"}, Full: sarifText{"The commit's .orchestration/active_intents.yaml is missing or does not parse."}},
 		{ID: LedgerShrank, Short: sarifText{"Ledger shrank"}, Full: sarifText{"A commit left the ledger shorter than a parent's: the ledger must only grow."}},
 		{ID: LedgerRewritten, Short: sarifText{"Ledger line removed or rewritten"}, Full: sarifText{"A line of the ledger before the range is missing from the range's last ledger."}},
+		{ID: TraceGap, Short: sarifText{"File changed outside the hooks during a session"}, Full: sarifText{"A session's record found a file in a state (pre_hash) other than the one the session's previous record left it in (post_hash), and no commit holds that content: something outside the hooks changed it."}},
 		{ID: LedgerInvalid, Short: sarifText{"Ledger does not verify"}, Full: sarifText{"The hash chain of the range's last ledger is broken (seq, prev, duplicates, forks not of a union merge's shape)."}},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // CatalogChange is one change a commit made to the catalog.
@@ -21,6 +22,19 @@ type CatalogChange struct {
 	// Change is added, removed, status, scope_widened or scope_narrowed.
 	Change string `json:"change"`
 	Detail string `json:"detail"`
+}
+
+// GovernanceChange is one change a commit made to a governance file a
+// person changes (an agent's wiring, the settings, an ignore file).
+type GovernanceChange struct {
+	Commit string `json:"commit"`
+	Author string `json:"author"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+func (c GovernanceChange) String() string {
+	return fmt.Sprintf("%s governance %s: %s (by %s)", short(c.Commit), safetext.Quote(c.Path), c.Reason, safetext.Quote(c.Author))
 }
 
 // Catalog change kinds.

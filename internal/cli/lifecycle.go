@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/summary"
 )
@@ -277,6 +278,16 @@ ledger either way.`,
 			if !ok {
 				if err := ws.Editor("", "intenthook", Version).RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
 					return err
+				}
+				for _, r := range results {
+					if msg, failed := acceptance.Lesson(r); failed {
+						err := lessons.Record(cmd.Context(), ws.Root, ws.Config.LessonsFile, ws.Config.LockTimeout, lessons.Lesson{
+							Time: nowFunc(), Code: "acceptance_failed", Intent: in.ID, Tool: "intenthook", Message: msg, Keep: ws.Config.LessonsMax,
+						})
+						if err != nil {
+							fmt.Fprintf(a.stderr, "intenthook: warning: lesson: %v\n", err)
+						}
+					}
 				}
 				return exitError{exitFail}
 			}

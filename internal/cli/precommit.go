@@ -41,6 +41,9 @@ Outside a governed workspace it exits 0 silently.`,
 			for _, f := range res.Findings {
 				fmt.Fprintln(a.stdout, f)
 			}
+			for _, c := range res.Governance {
+				fmt.Fprintln(a.stdout, c)
+			}
 			fmt.Fprintln(a.stdout, res.Summary())
 			if res.Failed() {
 				return exitError{exitFail}

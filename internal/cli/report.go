@@ -79,7 +79,7 @@ range are shown (the pull request's view). The file is written atomically;
 			if err := state.WriteFile(out, b.Bytes(), 0o644, false); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "wrote %s (%d intents, %d records)\n", out, len(r.Intents), r.Records)
+			fmt.Fprintf(a.stdout, "wrote %s (%d intents, %d records)\n", out, r.IntentCount(), r.Records)
 			if open {
 				return openFile(out)
 			}

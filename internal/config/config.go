@@ -51,6 +51,20 @@ type Ledger struct {
 	Shell string `yaml:"shell"`
 }
 
+// Delegation holds the settings of intents handed to subagents.
+type Delegation struct {
+	// MaxDepth is how many levels of delegation an intent may travel down:
+	// 1, a top-level agent's subagents may not delegate further.
+	MaxDepth int `yaml:"max_depth"`
+}
+
+// Bounds of delegation.max_depth: a value outside them is clamped.
+const (
+	MinDelegationDepth     = 1
+	MaxDelegationDepth     = 10
+	DefaultDelegationDepth = 3
+)
+
 // Values of ledger.shell.
 const (
 	ShellChanges = "changes"
@@ -76,6 +90,7 @@ type Config struct {
 	Loop                   loop.Settings     `yaml:"loop"`
 	Roles                  roles.Roles       `yaml:"roles"`
 	Review                 Review            `yaml:"review"`
+	Delegation             Delegation        `yaml:"delegation"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -97,6 +112,7 @@ func Default() *Config {
 		LockTimeout:            2 * time.Second,
 		Ledger:                 Ledger{Shell: ShellChanges},
 		Loop:                   loop.Default(),
+		Delegation:             Delegation{MaxDepth: DefaultDelegationDepth},
 	}
 }
 
@@ -104,7 +120,7 @@ var known = map[string]bool{
 	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
-	"review": true,
+	"review": true, "delegation": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -126,8 +142,8 @@ func Load(root string, getenv func(string) string) (*Config, error) {
 	return c, c.check()
 }
 
-// clamp puts the settings that must not fail a hook back in range, with a
-// warning: a bad value there never turns governance off.
+// clamp brings the settings that must never turn governance off back
+// within their bounds, with a warning (a config error would fail open).
 func (c *Config) clamp() {
 	switch c.Review.Default {
 	case "", "required", "none":
@@ -151,6 +167,11 @@ func (c *Config) clamp() {
 			}
 			c.Roles[name] = r
 		}
+	}
+	d := &c.Delegation.MaxDepth
+	if v := min(max(*d, MinDelegationDepth), MaxDelegationDepth); v != *d {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: delegation.max_depth %d is out of range %d to %d: %d is used", File, *d, MinDelegationDepth, MaxDelegationDepth, v))
+		*d = v
 	}
 }
 

@@ -107,6 +107,10 @@ func (c *Config) set(key string, v *fnode) bool {
 			"fsync": func(n *fnode) (ok bool) { c.Ledger.Fsync, ok = n.bool(); return },
 			"shell": func(n *fnode) (ok bool) { c.Ledger.Shell, ok = n.str(); return },
 		})
+	case "delegation":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"max_depth": func(n *fnode) (ok bool) { c.Delegation.MaxDepth, ok = n.int(); return },
+		})
 	case "loop":
 		ok = v.loop(&c.Loop)
 	case "roles":

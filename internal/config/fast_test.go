@@ -60,6 +60,9 @@ func TestFastParseAgrees(t *testing.T) {
 		{"shell:\n  checks:\n    - go test ./...\n    - make check\n", true},
 		{"roles:\n  Executor: {paths: [\"src/**\", tests/**]}\n  Explore: {tools: [read], paths: []}\n", true},
 		{"ledger: {fsync: true, shell: all}\n", true},
+		{"delegation: {max_depth: 2}\n", true},
+		{"delegation:\n  max_depth: 0\n", true},
+		{"delegation:\n  max_depth: 99\n  other: x\n", true},
 		{"lessons_file: .orchestration/LESSONS.md\n", true},
 		{"fail_mod: closed\ngovernance: on\n", true}, // unknown: warnings
 		{"\n\nfail_mode: open\n\n\nfoo: bar\n", true},
@@ -101,6 +104,9 @@ func TestFastParseAgrees(t *testing.T) {
 		{"  fail_mode: open\n", false},
 		{"lessons_file: a: b\n", false},
 		{"lessons_file: '#x' y\n", false},
+		{"delegation: {max_depth: -1}\n", false},
+		{"delegation: {max_depth: two}\n", false},
+		{"delegation: 3\n", false},
 	}
 	for _, tt := range tests {
 		if got := agrees(t, tt.text); got != tt.fast {
@@ -139,7 +145,7 @@ func TestFastParseAgreesRandom(t *testing.T) {
 		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
 		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
 	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
-	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "repeats", "window", "action", "tools", "intents", "main", "Explore", "x"}
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "x"}
 	var value func(depth int, indent string) string
 	value = func(depth int, indent string) string {
 		switch k := rng.IntN(8); {

@@ -20,9 +20,11 @@
 package delegation
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -39,9 +41,80 @@ func Add(s *state.Session, intent, agentType, by string, now time.Time) state.De
 	for _, d := range s.Delegations {
 		seq = max(seq, d.Seq+1)
 	}
-	d := state.Delegation{Seq: seq, Intent: intent, AgentType: agentType, By: by, At: now.UTC()}
+	d := state.Delegation{Seq: seq, Intent: intent, AgentType: agentType, By: by, At: now.UTC(), Depth: Depth(s, by) + 1}
 	s.Delegations = append(s.Delegations, d)
 	return d
+}
+
+// Depth is how many levels of delegation below the top-level agent agent
+// works: 0 for the top-level agent (""), the level of the delegation it
+// claimed, else 1 (a subagent started without one).
+func Depth(s *state.Session, agent string) int {
+	if agent == "" {
+		return 0
+	}
+	for _, d := range s.Delegations {
+		if d.Agent == agent {
+			return max(d.Depth, 1)
+		}
+	}
+	return 1
+}
+
+// MayDelegate says why agent (of session s, "" for the top-level agent),
+// working on intent own, may not delegate intent id, or "" when it may: an
+// agent hands out only its own intent or one beneath it in the catalog's
+// tree (parent_intent), and only while the delegation stays within
+// maxDepth levels below the top-level agent. (A person may delegate any
+// intent: this holds for agents' calls only.)
+func MayDelegate(c *intents.Catalog, s *state.Session, agent, own, id string, maxDepth int) string {
+	who := "this session"
+	if agent != "" {
+		who = "this agent"
+	}
+	if own == "" {
+		return who + " works on no intent: it may delegate only its own intent or one beneath it"
+	}
+	if !Beneath(c, id, own) {
+		return fmt.Sprintf("%s is neither the intent %s works on (%s) nor beneath it in the tree", id, who, own)
+	}
+	if level := Depth(s, agent) + 1; level > maxDepth {
+		return fmt.Sprintf("%s works %s down; its delegation would be level %d, and delegation.max_depth is %d",
+			orMain(agent), levels(level-1), level, maxDepth)
+	}
+	return ""
+}
+
+// Beneath reports whether intent id is own or lies below it in the
+// catalog's tree.
+func Beneath(c *intents.Catalog, id, own string) bool {
+	seen := map[string]bool{}
+	for cur := id; cur != "" && !seen[cur]; {
+		if cur == own {
+			return true
+		}
+		seen[cur] = true
+		in := c.Find(cur)
+		if in == nil {
+			return false
+		}
+		cur = in.ParentIntent
+	}
+	return false
+}
+
+func orMain(agent string) string {
+	if agent == "" {
+		return "the top-level agent"
+	}
+	return agent
+}
+
+func levels(n int) string {
+	if n == 1 {
+		return "one level of delegation"
+	}
+	return strconv.Itoa(n) + " levels of delegation"
 }
 
 // Pending reports whether a spawn of agentType would take a delegation:

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -114,5 +115,48 @@ func TestRecallAndPrune(t *testing.T) {
 	}
 	if n := Recall(s, "reviewer"); n != 1 || len(s.Delegations) != 1 {
 		t.Errorf("Recall = %d, left %+v", n, s.Delegations)
+	}
+}
+
+func TestMayDelegate(t *testing.T) {
+	c, err := intents.Parse([]byte(`active_intents:
+  - {id: INT-001, name: Platform, status: IN_PROGRESS, owned_scope: ["src/**"], constraints: []}
+  - {id: INT-002, name: API work, status: IN_PROGRESS, parent_intent: INT-001, owned_scope: ["src/api/**"], constraints: []}
+  - {id: INT-003, name: API v2, status: PENDING, parent_intent: INT-002, owned_scope: ["src/api/v2/**"], constraints: []}
+  - {id: INT-004, name: Docs work, status: IN_PROGRESS, owned_scope: ["docs/**"], constraints: []}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &state.Session{Delegations: []state.Delegation{
+		{Intent: "INT-002", AgentType: "general-purpose", Agent: "a1", Depth: 1, At: time.Now()},
+		{Intent: "INT-003", AgentType: "Explore", Agent: "a2", By: "a1", Depth: 2, At: time.Now()},
+	}}
+	for _, tc := range []struct {
+		name, agent, own, id string
+		max                  int
+		ok                   bool
+	}{
+		{"own intent", "", "INT-001", "INT-001", 3, true},
+		{"child", "", "INT-001", "INT-002", 3, true},
+		{"grandchild", "", "INT-001", "INT-003", 3, true},
+		{"unrelated", "", "INT-001", "INT-004", 3, false},
+		{"parent", "a1", "INT-002", "INT-001", 3, false},
+		{"no intent", "", "", "INT-001", 3, false},
+		{"unknown intent", "", "INT-001", "INT-404", 3, false},
+		{"level 2 within 3", "a1", "INT-002", "INT-003", 3, true},
+		{"level 2 past 1", "a1", "INT-002", "INT-003", 1, false},
+		{"level 3 within 3", "a2", "INT-003", "INT-003", 3, true},
+		{"level 3 past 2", "a2", "INT-003", "INT-003", 2, false},
+		{"unknown subagent is level 1", "zz", "INT-001", "INT-002", 1, false},
+		{"top level within 1", "", "INT-001", "INT-002", 1, true},
+	} {
+		why := MayDelegate(c, s, tc.agent, tc.own, tc.id, tc.max)
+		if (why == "") != tc.ok {
+			t.Errorf("%s: MayDelegate = %q, want ok %v", tc.name, why, tc.ok)
+		}
+	}
+	if d := Add(s, "INT-003", "Explore", "a2", time.Now()); d.Depth != 3 {
+		t.Errorf("a delegation by a level-2 agent: depth %d, want 3", d.Depth)
 	}
 }

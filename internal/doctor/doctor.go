@@ -8,8 +8,10 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -65,12 +67,13 @@ func Run(ctx context.Context, env Env) []Check {
 		return append(checks, checkGit(ctx, env))
 	}
 	checks = append(checks, Check{Status: Pass, Name: "workspace root", Detail: root})
-	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv))
+	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv), checkIgnore(root))
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkMCPServers(root, env)...)
 	checks = append(checks, checkMCP(root, env)...)
+	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
 	return checks
@@ -149,6 +152,34 @@ func checkConfig(root string, getenv func(string) string) Check {
 		return Check{Status: Pass, Name: "config", Detail: "no " + config.File + ": the defaults apply"}
 	}
 	return Check{Status: Pass, Name: "config", Detail: config.File + " is valid"}
+}
+
+// checkIgnore says which ignore files apply, in the order their patterns
+// do.
+func checkIgnore(root string) Check {
+	var applied []string
+	for _, f := range workspace.IgnoreFiles {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return Check{Status: Fail, Name: "intentignore", Detail: oneLine(err.Error()), Hint: "make " + f + " a readable file"}
+		}
+		n := workspace.ParseIgnore(data).Patterns()
+		applied = append(applied, fmt.Sprintf("%s (%d pattern%s)", f, n, plural(n)))
+	}
+	if len(applied) == 0 {
+		return Check{Status: Pass, Name: "intentignore", Detail: "no .intentignore: every path needs an intent"}
+	}
+	return Check{Status: Pass, Name: "intentignore", Detail: strings.Join(applied, ", then ")}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // checkState makes sure the hooks can keep sessions in state/: it creates

@@ -8,7 +8,6 @@ import (
 
 	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intents"
-	"github.com/intenthook/intenthook/internal/lessons"
 
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -76,6 +75,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		}
 	}
 	text := preamble + "\n\nIntents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
+	// What earlier sessions learned about the whole workspace reaches every
+	// session, selected or not, within an eighth of the budget.
+	text += g.GeneralLessons(budget / 8)
 	if in != nil {
 		text += "\n\nYour active intent:\n"
 		if plan := g.planLine(in); plan != "" {
@@ -83,8 +85,7 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		}
 		// The intent's context first; what earlier sessions learned about
 		// this work takes what is left, up to a quarter of the budget.
-		ictx := g.IntentContext(in, "", budget-len(text))
-		text += ictx + g.lessonsFor(in, min(budget/4, budget-len(text)-len(ictx)))
+		text += g.SelectionContext(in, "", budget-len(text))
 	}
 	return hook.Decision{Context: said + lead + text}, nil
 }
@@ -178,25 +179,4 @@ func (g *Gate) subagentStart(ctx context.Context) hook.Decision {
 		text += "\n\nNo intent is selected for you yet. Intents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	}
 	return hook.Decision{Context: text}
-}
-
-// lessonsFor lists the newest lessons recorded under in or about a file in
-// its scope, within budget bytes ("" when there are none or no room).
-func (g *Gate) lessonsFor(in *intents.Intent, budget int) string {
-	const head = "\n\nLessons from earlier sessions on this work (newest first):"
-	if budget <= len(head)+40 {
-		return ""
-	}
-	inScope := func(p string) bool { _, ok := in.Match(p); return ok }
-	var b strings.Builder
-	for _, l := range lessons.Relevant(g.Root, g.Config.LessonsFile, in.ID, inScope, 20) {
-		if b.Len()+len(head)+len(l)+1 > budget {
-			break
-		}
-		b.WriteString("\n" + l)
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return head + b.String()
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/delegation"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -16,6 +17,25 @@ import (
 // shell: the next subagent of that type the session starts gets the intent
 // (package delegation).
 func (g *Gate) delegate(ctx context.Context, id, agentType string) (hook.Decision, error) {
+	own, _ := g.activeIntent()
+	if why := delegation.MayDelegate(g.Catalog, g.session, g.call.AgentID, own, id, g.Config.Delegation.MaxDepth); why != "" {
+		g.explain.step("delegate", "deny", hook.Ev("intent", id), hook.Ev("for", agentType))
+		who := "this session"
+		if g.call.AgentID != "" {
+			who = strings.TrimSpace(g.call.AgentType + " agent " + g.call.AgentID)
+		}
+		instead := "delegate " + own + " or an intent beneath it (parent_intent), or ask the user: a person may delegate any intent"
+		if own == "" {
+			instead = "select the intent you work on first (intenthook select <ID>), or ask the user: a person may delegate any intent"
+		}
+		return hook.Denial{
+			Code:     hook.CodeDelegationNotAllowed,
+			Headline: fmt.Sprintf("%s may not delegate intent %s", who, id),
+			Why:      why,
+			Instead:  instead,
+			Evidence: []string{hook.Ev("intent", id), hook.Ev("for", agentType), hook.Ev("own", own), hook.Ev("session", g.call.SessionID)},
+		}.Decision(), nil
+	}
 	who := selection.Who{Session: g.call.SessionID, Agent: g.call.AgentID, Model: g.call.Model, Transcript: g.call.TranscriptPath}
 	sel := selection.Selector{WS: g.Workspace, Editor: g.Editor(g.call.SessionID, g.call.ToolName, g.env.Version)}
 	res, d, err := sel.Delegate(ctx, who, id, agentType)

@@ -33,6 +33,10 @@ type Env struct {
 	// ProjectDirVars name the variables the calling agent sets to its
 	// project directory ($CLAUDE_PROJECT_DIR for Claude Code).
 	ProjectDirVars []string
+	// MCPWired reports whether intenthook's MCP server is registered for
+	// the calling agent in the workspace at root (nil: it is not); asked
+	// only to word a deny.
+	MCPWired func(root string) bool
 }
 
 func (e *Env) now() time.Time {

@@ -39,7 +39,13 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		d, err = g.postShell(ctx, intentID, pending)
 	case hook.ClassUnclassified:
 		err = g.postOther(ctx, intentID)
-	case hook.ClassSelect, hook.ClassSubmit, hook.ClassExempt:
+	case hook.ClassExempt:
+		if len(g.call.Paths) > 0 {
+			g.postAttributed(ctx, intentID, pending, hasPending)
+			break
+		}
+		g.explain.step("decide", "skip", "nothing to record")
+	case hook.ClassSelect, hook.ClassSubmit:
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	g.rememberModel(ctx)

@@ -46,6 +46,11 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 		return g.preShell(ctx)
 	case hook.ClassWrite, hook.ClassDelete:
 		return g.preWrite(ctx, class)
+	case hook.ClassExempt:
+		if len(g.call.Paths) > 0 {
+			g.preAttributed(ctx)
+			return hook.Decision{}, nil
+		}
 	}
 	g.explain.step("decide", "allow", "reads, exempt and unclassified tools are not gated")
 	return hook.Decision{}, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/transcript"
@@ -221,6 +222,7 @@ func (g *Gate) recordSelect(ctx context.Context, in *intents.Intent) {
 	r := g.record(ledger.EventSelect, in.ID)
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision = ledger.ScopeExempt, "allow"
+	m.Reason = selection.Reasoning(g.call.Reasoning)
 	g.note(g.appendRecords(ctx, r))
 }
 

@@ -91,7 +91,7 @@ func (g *Gate) checkIgnored(t *target) *hook.Decision {
 		return nil
 	}
 	t.scope = "IGNORED"
-	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .orchestration/.intentignore)")
+	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .intentignore or .orchestration/.intentignore)")
 	return allowStop
 }
 
@@ -157,10 +157,20 @@ func (g *Gate) checkScope(t *target) *hook.Decision {
 		Code:     hook.CodeScopeViolation,
 		Headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
 		Why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
-		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or ask for a wider scope (the request_scope_change tool of intenthook's MCP server; a person approves it)",
+		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or " + g.widerScope(t.intent.ID),
 		Evidence: g.evidence(t),
 	}.Decision()
 	return &d
+}
+
+// widerScope says how to ask for a wider scope: through intenthook's MCP
+// server where it is registered for the calling agent, else through a
+// person.
+func (g *Gate) widerScope(id string) string {
+	if g.env.MCPWired != nil && g.env.MCPWired(g.Root) {
+		return "ask for a wider scope (the request_scope_change tool of intenthook's MCP server; a person approves it)"
+	}
+	return "ask the user to widen it (a person runs: intenthook intents scope " + id + " --add GLOB)"
 }
 
 // checkStale refuses to overwrite a file that changed since this session or

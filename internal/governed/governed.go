@@ -22,11 +22,20 @@ const (
 	// Sidecar: intenthook's and people's own file under .orchestration/:
 	// precommit and audit do not judge it against an intent's scope.
 	Sidecar
+	// Listed: precommit and audit list a change to it with its author, as
+	// they list the catalog's changes intent by intent: a change to the
+	// rules is a person's, and a reviewer should see who made it.
+	Listed
 )
 
 // Wiring is what an agent's hook settings are: rewritten, the agent's
-// next session would run without intenthook.
-const Wiring = Protected | Guarded | ReadOnly
+// next session would run without intenthook. A commit may change them
+// without an intent (a set-up commit), and the change is listed.
+const Wiring = Protected | Guarded | ReadOnly | Sidecar | Listed
+
+// Rules is an agent's wiring file that its sandbox does not keep
+// read-only (a directory row does).
+const Rules = Protected | Guarded | Sidecar | Listed
 
 // Watch says how the guard compares a Guarded file.
 type Watch uint8
@@ -88,17 +97,24 @@ func (t Table) Guarded() []File {
 // Sidecar reports whether rel is one of the table's Sidecar files. A
 // "dir/**" row covers what lies below dir, not dir itself.
 func (t Table) Sidecar(rel string) bool {
+	_, ok := t.Row(rel, Sidecar)
+	return ok
+}
+
+// Row returns the first row with use that names rel: its path, or a
+// "dir/**" row for what lies below dir.
+func (t Table) Row(rel string, use Use) (File, bool) {
 	for _, f := range t {
-		if f.Use&Sidecar == 0 {
+		if f.Use&use == 0 {
 			continue
 		}
 		if dir, ok := strings.CutSuffix(f.Path, "/**"); ok {
 			if strings.HasPrefix(rel, dir+"/") {
-				return true
+				return f, true
 			}
 		} else if rel == f.Path {
-			return true
+			return f, true
 		}
 	}
-	return false
+	return File{}, false
 }

@@ -22,6 +22,7 @@ const (
 	CodeCatalogInvalid       = "catalog_invalid"
 	CodeTargetUnknown        = "target_unknown"
 	CodeRoleNotAllowed       = "role_not_allowed"
+	CodeDelegationNotAllowed = "delegation_not_allowed"
 	CodeInternalError        = "internal_error"
 )
 

@@ -114,8 +114,13 @@ type Call struct {
 	// but intenthook could not find them (a patch it cannot read, an input
 	// of an unknown shape): the call's target is unknown.
 	Unparsed string
+	// Input is the tool's input as the event carried it, for reading it
+	// again under the class config.yaml's tools: map gives the tool.
+	Input    []byte
 	Command  string // shell tools
 	IntentID string // select tools
+	// Reasoning is a select tool's reasoning argument: agent text.
+	Reasoning string
 	// SubagentType is the type of agent a spawning tool (Task, Agent) starts.
 	SubagentType  string
 	MutationClass string // an agent-declared class (seed 004)

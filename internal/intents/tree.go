@@ -91,3 +91,34 @@ func (c *Catalog) selectable(in *Intent) bool {
 	}
 	return false
 }
+
+// Abandoned reports whether in was archived without completing: work that
+// depends on it waits for ever.
+func (in *Intent) Abandoned() bool { return in.Status == Archived && in.CompletedAt == "" }
+
+// Stranded reports whether in, not started yet (PENDING or BLOCKED), can
+// never start: one of its depends_on (dep) was abandoned, or is stranded
+// itself. abandoned is the abandoned intent at the end of that chain.
+func (c *Catalog) Stranded(in *Intent) (dep, abandoned string, ok bool) {
+	return c.stranded(in, map[string]bool{})
+}
+
+func (c *Catalog) stranded(in *Intent, seen map[string]bool) (dep, abandoned string, ok bool) {
+	if in == nil || (in.Status != Pending && in.Status != Blocked) || seen[in.ID] {
+		return "", "", false
+	}
+	seen[in.ID] = true
+	for _, id := range in.DependsOn {
+		d := c.Find(id)
+		if d == nil {
+			continue
+		}
+		if d.Abandoned() {
+			return id, id, true
+		}
+		if _, root, ok := c.stranded(d, seen); ok {
+			return id, root, true
+		}
+	}
+	return "", "", false
+}

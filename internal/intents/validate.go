@@ -31,7 +31,22 @@ func validateCatalog(c *Catalog) {
 	}
 	for _, in := range c.list {
 		validateParent(c, in)
+		validateStranded(c, in)
 	}
+}
+
+// validateStranded warns about an intent that can never start: it waits on
+// an abandoned intent (archived without completing), or on one that does.
+func validateStranded(c *Catalog, in *Intent) {
+	dep, abandoned, ok := c.Stranded(in)
+	if !ok {
+		return
+	}
+	if dep == abandoned {
+		addProblem(in, Warning, "depends_on %s, which was abandoned (ARCHIVED without completing): %s cannot start; a person removes %s from its depends_on, or archives %s", dep, in.ID, dep, in.ID)
+		return
+	}
+	addProblem(in, Warning, "depends_on %s, which cannot start (stranded by abandoned %s): %s cannot start either", dep, abandoned, in.ID)
 }
 
 // validateParent holds a child to its parent: no loop of parents, and each

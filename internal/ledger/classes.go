@@ -15,6 +15,10 @@ const (
 	ASTRefactor     = "AST_REFACTOR"
 	IntentEvolution = "INTENT_EVOLUTION"
 	Configuration   = "CONFIGURATION"
+	// Attributed: a change to a file a tool intenthook does not classify
+	// (another MCP server's) named in its input. Recorded, never judged
+	// (scope EXEMPT), and so no trace for precommit or audit.
+	Attributed = "ATTRIBUTED"
 )
 
 // Scope validation values of a record.

@@ -97,10 +97,11 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 	if strings.TrimSpace(l.Message) != "" {
 		msg = markdown.OneLine(safetext.Flat(l.Message), maxText)
 	}
-	// A tool's failures differ by their message: each distinct one is its
-	// own lesson (numbers and case aside).
+	// A tool's failures, and failed acceptance checks, differ by their
+	// message: each distinct one is its own lesson (numbers and case aside).
 	sameMessage := func(old string) bool {
-		return !strings.EqualFold(l.Code, "tool_failure") || msg == "-" || normalise(old) == normalise(msg)
+		byMessage := strings.EqualFold(l.Code, "tool_failure") || strings.EqualFold(l.Code, "acceptance_failed")
+		return !byMessage || msg == "-" || normalise(old) == normalise(msg)
 	}
 	return update(ctx, root, file, timeout, func(d *doc) {
 		s := d.lessonsSection()
@@ -240,6 +241,30 @@ var noteLine = sync.OnceValue(func() *regexp.Regexp {
 // inScope accepts (nil: none). Newest first, at most n; a missing file has
 // none. Only the Lessons Learned section is read.
 func Relevant(root, file, intent string, inScope func(path string) bool, n int) []string {
+	id := word(intent)
+	return scan(root, file, n, func(noteIntent, lessonIntent, path string) bool {
+		if noteIntent != "" {
+			return noteIntent == id
+		}
+		return lessonIntent == id || (inScope != nil && path != "-" && inScope(strings.Trim(path, "`")))
+	})
+}
+
+// General returns the lessons of file that concern the whole workspace:
+// recorded under no intent and about no file. Newest first, at most n.
+func General(root, file string, n int) []string {
+	return scan(root, file, n, func(noteIntent, lessonIntent, path string) bool {
+		if noteIntent != "" {
+			return noteIntent == "-"
+		}
+		return lessonIntent == "-" && path == "-"
+	})
+}
+
+// scan returns the newest n lines of the Lessons Learned section that keep
+// accepts: a note by its intent token, another lesson by its intent token
+// and path field ("-" or a backticked path).
+func scan(root, file string, n int, keep func(noteIntent, lessonIntent, path string) bool) []string {
 	if file == "" {
 		file = DefaultFile
 	}
@@ -262,22 +287,16 @@ func Relevant(root, file, intent string, inScope func(path string) bool, n int) 
 			lines = append(lines, l)
 		}
 	}
-	id := word(intent)
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		l := lines[i]
 		if m := noteLine().FindStringSubmatch(l); m != nil {
-			if m[1] == id {
+			if keep(m[1], "", "") {
 				out = append(out, l)
 			}
 			continue
 		}
-		m := lessonLine().FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		path := strings.Trim(m[3], "`")
-		if m[2] == id || (inScope != nil && m[3] != "-" && inScope(path)) {
+		if m := lessonLine().FindStringSubmatch(l); m != nil && keep("", m[2], m[3]) {
 			out = append(out, l)
 		}
 	}

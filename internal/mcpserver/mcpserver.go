@@ -236,7 +236,7 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 		if err != nil {
 			return nil, nil, err
 		}
-		return text(ws.IntentContext(it, "", ws.Budget())), nil, nil
+		return text(ws.SelectionContext(it, "", ws.Budget())), nil, nil
 	}
 	sel := selection.Selector{WS: ws, Editor: ws.Editor(s.session, "mcp__intenthook__select_active_intent", s.opt.Version)}
 	res, err := sel.Select(ctx, selection.Who{Session: s.session}, in.IntentID)
@@ -246,7 +246,18 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	if res.Intent == nil {
 		return nil, nil, errors.New(res.Decision.Message)
 	}
-	note := fmt.Sprintf("Selected %s for this MCP client's session %s (no hooks run in this agent, so the server holds the selection).\n", res.Intent.ID, s.session)
+	// No hook runs in this agent: the server appends the select record a
+	// hook would have (SPEC §6). A record that cannot be written leaves the
+	// selection standing, as it does for a hook.
+	rec := ledger.NewRecord(ws.Revision(), ledger.Meta{
+		Event: ledger.EventSelect, IntentID: ledger.NullString(res.Intent.ID), SessionID: s.session, ToolName: "select_active_intent",
+		ScopeValidation: "EXEMPT", Decision: "allow", Reason: selection.Reasoning(in.Reasoning),
+	})
+	warn := ""
+	if err := ws.Ledger(s.opt.Version).Append(ctx, rec); err != nil {
+		warn = fmt.Sprintf("intenthook: warning: the select record could not be written: %v\n", err)
+	}
+	note := warn + fmt.Sprintf("Selected %s for this MCP client's session %s (no hooks run in this agent, so the server holds the selection).\n", res.Intent.ID, s.session)
 	return text(note + res.Decision.Context), nil, nil
 }
 

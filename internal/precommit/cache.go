@@ -21,6 +21,10 @@ import (
 type traceIndex struct {
 	Checkpoint ledger.Checkpoint `json:"checkpoint"`
 	Traces     map[string]Trace  `json:"traces"`
+	// Attributed holds each file's newest ATTRIBUTED record: a change an
+	// MCP tool intenthook does not classify made. Not a trace; it names
+	// the tool when the content is otherwise untraced.
+	Attributed map[string]Trace `json:"attributed,omitempty"`
 }
 
 // indexPath is the cache file of the branch HEAD names.
@@ -55,7 +59,29 @@ func (ix *traceIndex) save(root string) {
 func (ix *traceIndex) add(line []byte) {
 	if path, t, ok := TraceOf(line); ok {
 		ix.Traces[path] = t
+	} else if path, t, ok := AttributedOf(line); ok {
+		if ix.Attributed == nil {
+			ix.Attributed = map[string]Trace{}
+		}
+		ix.Attributed[path] = t
 	}
+}
+
+// AttributedOf reads an ATTRIBUTED record: the one file an MCP tool
+// intenthook does not classify changed, the digest it left and the tool.
+func AttributedOf(line []byte) (string, Trace, bool) {
+	if !bytes.Contains(line, []byte(`"mutation_class":"`+ledger.Attributed+`"`)) {
+		return "", Trace{}, false
+	}
+	rec, err := ledger.ParseLine(line)
+	if err != nil || len(rec.Files) != 1 {
+		return "", Trace{}, false
+	}
+	m := &rec.Metadata.Intenthook
+	if m.MutationClass != ledger.Attributed || !m.Success || m.Event != ledger.EventPostToolUse {
+		return "", Trace{}, false
+	}
+	return rec.Files[0].Path, Trace{Seq: m.Seq, PostHash: string(m.PostHash), Tool: m.ToolName}, true
 }
 
 // TraceOf reads the trace a ledger line records: the one file a hooked
@@ -74,7 +100,7 @@ func TraceOf(line []byte) (string, Trace, bool) {
 	}
 	m := &rec.Metadata.Intenthook
 	written := m.Event == ledger.EventPostToolUse || rec.Version == "" && m.PostHash != ""
-	if !written || !m.Success {
+	if !written || !m.Success || m.MutationClass == ledger.Attributed {
 		return "", Trace{}, false
 	}
 	return rec.Files[0].Path, Trace{Seq: m.Seq, PostHash: string(m.PostHash)}, true
@@ -87,7 +113,7 @@ func TraceOf(line []byte) (string, Trace, bool) {
 func fastTrace(line []byte) (string, Trace, bool) {
 	const files = `"files":[{"path":"`
 	i := bytes.Index(line, []byte(files))
-	if i < 0 || bytes.Count(line, []byte(`{"path":`)) != 1 || !bytes.Contains(line, []byte(`"event":"PostToolUse"`)) || !bytes.Contains(line, []byte(`"success":true`)) {
+	if i < 0 || bytes.Count(line, []byte(`{"path":`)) != 1 || !bytes.Contains(line, []byte(`"event":"PostToolUse"`)) || !bytes.Contains(line, []byte(`"success":true`)) || bytes.Contains(line, []byte(`"mutation_class":"`+ledger.Attributed+`"`)) {
 		return "", Trace{}, false
 	}
 	rest := line[i+len(files):]

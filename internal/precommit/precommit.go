@@ -59,6 +59,7 @@ type Staged struct {
 type Trace struct {
 	Seq      int64
 	PostHash string // "" when the record says the file is gone
+	Tool     string `json:",omitempty"` // an ATTRIBUTED record's tool
 }
 
 // Snapshot is everything the check decides on, loaded beforehand.
@@ -69,10 +70,28 @@ type Snapshot struct {
 	CatalogErr error
 	Ignore     *workspace.Ignore
 	Traces     map[string]Trace // by path; absent: no record
+	// Attributed holds, by path, the newest ATTRIBUTED record: named when
+	// the staged content is otherwise untraced.
+	Attributed map[string]Trace
 	Ledger     ledger.Report
 	// Extends holds the finding of a staged ledger that drops or rewrites
 	// lines of HEAD's.
 	Extends []Finding
+	// Author is the commit's author ("Name <email>"), for the governance
+	// changes it lists.
+	Author string
+}
+
+// GovernanceChange is a staged change to a governance file a person makes
+// (agents' wiring, the settings, the ignore files): no intent is needed,
+// and the change is listed with its author.
+type GovernanceChange struct {
+	Path, Reason, Author string
+}
+
+// String is the change's output line.
+func (c GovernanceChange) String() string {
+	return fmt.Sprintf("governance %s: %s (changed by %s)", safetext.Quote(c.Path), c.Reason, safetext.Quote(c.Author))
 }
 
 // Result is what the check found.
@@ -82,6 +101,8 @@ type Result struct {
 	Checked  int // staged paths judged for scope and trace
 	Traced   int
 	Exempt   int // .intentignore'd, governance files under .orchestration/, or outside the root
+	// Governance lists the staged governance changes a person makes.
+	Governance []GovernanceChange
 }
 
 // Failed reports whether any finding is an error.
@@ -127,6 +148,9 @@ func Check(s *Snapshot, strict bool) *Result {
 		untraced = Error
 	}
 	for _, st := range s.Staged {
+		if reason, ok := workspace.GovernanceChange(st.Path); ok {
+			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
+		}
 		if Exempt(st.Path, s.Ignore) {
 			r.Exempt++
 			continue
@@ -137,6 +161,7 @@ func Check(s *Snapshot, strict bool) *Result {
 				"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
 		}
 		if msg := traceProblem(st, s.Traces); msg != "" {
+			msg += attribution(st, s.Traces, s.Attributed)
 			r.Findings = append(r.Findings, Finding{untraced, CodeUntraced, st.Path, msg})
 		} else {
 			r.Traced++
@@ -196,6 +221,19 @@ func InScope(c *intents.Catalog, rel string) bool {
 		}
 	}
 	return false
+}
+
+// attribution names the MCP tool an untraced staged content came from, when
+// an ATTRIBUTED record newer than the path's trace left that content.
+func attribution(st Staged, traces, attributed map[string]Trace) string {
+	a, ok := attributed[st.Path]
+	if !ok || st.Deleted || a.PostHash != st.Hash {
+		return ""
+	}
+	if t, traced := traces[st.Path]; traced && t.Seq > a.Seq {
+		return ""
+	}
+	return fmt.Sprintf("; it is what %s left (seq %d), an MCP tool intenthook does not classify: attributed, not traced (give it a class in config.yaml's tools:)", safetext.Quote(a.Tool), a.Seq)
 }
 
 // traceProblem says why a staged path is not traced, or "" when the newest

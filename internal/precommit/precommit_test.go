@@ -173,3 +173,19 @@ func TestFindingQuotesControlCharacters(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 }
+
+func TestTraceOfIgnoresAttributed(t *testing.T) {
+	const traced = `{"version":"0.1.0","id":"x","timestamp":"2026-01-01T00:00:00Z","files":[{"path":"src/a.go","conversations":[]}],"metadata":{"dev.intenthook":{"seq":3,"event":"PostToolUse","tool_name":"Write","mutation_class":"FILE_CREATION","pre_hash":null,"post_hash":"sha256:aa","scope_validation":"PASS","decision":"allow","success":true,"format":2}}}`
+	attributed := strings.Replace(strings.Replace(traced, "FILE_CREATION", "ATTRIBUTED", 1), `"PASS"`, `"EXEMPT"`, 1)
+	if p, tr, ok := TraceOf([]byte(traced)); !ok || p != "src/a.go" || tr.PostHash != "sha256:aa" {
+		t.Fatalf("traced line: %q %+v %v", p, tr, ok)
+	}
+	if p, _, ok := TraceOf([]byte(attributed)); ok {
+		t.Errorf("an ATTRIBUTED record is a trace of %q", p)
+	}
+	// The decoding path (a path that needs unescaping) too.
+	escaped := strings.Replace(attributed, `"path":"src/a.go"`, `"path":"src/\u0061.go"`, 1)
+	if p, _, ok := TraceOf([]byte(escaped)); ok {
+		t.Errorf("an ATTRIBUTED record (decoded) is a trace of %q", p)
+	}
+}

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -62,14 +65,18 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		return nil, err
 	}
 	s := &Snapshot{}
-	var catalog, ignore []byte
-	var catalogStaged, ignoreStaged bool
+	var catalog []byte
+	var catalogStaged bool
+	ignores := make([][]byte, len(workspace.IgnoreFiles))
+	ignoreStaged := make([]bool, len(workspace.IgnoreFiles))
 	var reqs []request
 	if p, ok := rp.ToGit(intents.File); ok {
 		reqs = append(reqs, request{p, readAll(&catalog, &catalogStaged)})
 	}
-	if p, ok := rp.ToGit(workspace.IgnoreFile); ok {
-		reqs = append(reqs, request{p, readAll(&ignore, &ignoreStaged)})
+	for i, f := range workspace.IgnoreFiles {
+		if p, ok := rp.ToGit(f); ok {
+			reqs = append(reqs, request{p, readAll(&ignores[i], &ignoreStaged[i])})
+		}
 	}
 	var gitPaths []string
 	for _, p := range paths {
@@ -96,10 +103,16 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	if err := loadCatalog(s, root, catalog, catalogStaged); err != nil {
 		return nil, err
 	}
-	if err := loadIgnore(s, root, ignore, ignoreStaged); err != nil {
+	if err := loadIgnore(s, root, ignores, ignoreStaged); err != nil {
 		return nil, err
 	}
-	s.Traces, s.Ledger = traces(root, s.Staged)
+	for _, st := range s.Staged {
+		if _, ok := workspace.GovernanceChange(st.Path); ok {
+			s.Author = author(ctx, g)
+			break
+		}
+	}
+	s.Traces, s.Attributed, s.Ledger = traces(root, s.Staged)
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
 		s.Extends = checkExtends(ctx, g, p, root)
 	}
@@ -164,15 +177,30 @@ func loadCatalog(s *Snapshot, root string, data []byte, staged bool) error {
 	return err
 }
 
-// loadIgnore parses the staged .intentignore, else the work tree's.
-func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
-	if staged {
-		s.Ignore = workspace.ParseIgnore(data)
-		return nil
+// author is the author of the commit being made, as git will record it
+// ("Name <email>"), or "an unknown author".
+func author(ctx context.Context, g *git.Repo) string {
+	ident, err := g.Line(ctx, "var", "GIT_AUTHOR_IDENT")
+	if i := strings.LastIndex(ident, "> "); err == nil && i >= 0 {
+		return ident[:i+1]
 	}
-	var err error
-	s.Ignore, err = workspace.LoadIgnore(root)
-	return err
+	return "an unknown author"
+}
+
+// loadIgnore parses each ignore file as staged, else as in the work tree.
+func loadIgnore(s *Snapshot, root string, data [][]byte, staged []bool) error {
+	for i, f := range workspace.IgnoreFiles {
+		if staged[i] {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", f, err)
+		}
+		data[i] = b
+	}
+	s.Ignore = workspace.ParseIgnore(data...)
+	return nil
 }
 
 // traces verifies the ledger and finds, for each staged path, its newest
@@ -180,7 +208,7 @@ func loadIgnore(s *Snapshot, root string, data []byte, staged bool) error {
 // remembered checkpoint when it still holds, else over the whole ledger,
 // after which the checkpoint and its index are remembered (a ledger that
 // does not verify is not remembered).
-func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
+func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, ledger.Report) {
 	ix, cached := loadIndex(root)
 	var rep ledger.Report
 	ok := false
@@ -195,11 +223,14 @@ func traces(root string, staged []Staged) (map[string]Trace, ledger.Report) {
 		ix.Checkpoint = ledger.CheckpointOf(rep)
 		ix.save(root)
 	}
-	out := map[string]Trace{}
+	out, attributed := map[string]Trace{}, map[string]Trace{}
 	for _, st := range staged {
 		if t, found := ix.Traces[st.Path]; found {
 			out[st.Path] = t
 		}
+		if t, found := ix.Attributed[st.Path]; found {
+			attributed[st.Path] = t
+		}
 	}
-	return out, rep
+	return out, attributed, rep
 }

@@ -52,6 +52,18 @@ type Report struct {
 	Dates     []string // every day with an event, for the date filter's bounds
 }
 
+// IntentCount is the number of intents shown: the records under no intent
+// have a card of their own, but are not an intent.
+func (r *Report) IntentCount() int {
+	n := 0
+	for _, in := range r.Intents {
+		if in.ID != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // Column is one status of the board.
 type Column struct {
 	Status  string

@@ -82,9 +82,14 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	call = decoded
 	env.ProjectDirVars = ag.ProjectDirVars
+	if w := ag.MCP; w != nil && w.Command != nil {
+		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
+	}
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
+		// The settings' tools: map classes a tool before its files are read.
+		protocol.Override(call, g.Config.Tools)
 	}
 	if err != nil {
 		return fail(h, ag, call, cfg, err, std, env, getenv)

@@ -2,6 +2,7 @@ package selection
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -16,6 +17,9 @@ func Selectable(c *intents.Catalog, budget int) string {
 		if in.ID == "" || in.Status == intents.Complete || in.Status == intents.Archived {
 			continue
 		}
+		if _, _, stranded := c.Stranded(in); stranded {
+			continue // waits on abandoned work: it can never start
+		}
 		mark := ""
 		if !in.Valid() {
 			mark = " (invalid)"
@@ -26,6 +30,20 @@ func Selectable(c *intents.Catalog, budget int) string {
 		return "  (none: ask the user to add or start an intent in .orchestration/active_intents.yaml)"
 	}
 	return hook.List(items, budget)
+}
+
+// maxReasoning bounds the reasoning a select record keeps.
+const maxReasoning = 2000
+
+// Reasoning is the reason a select record keeps for the selection tool's
+// reasoning argument: agent text, so labelled as such, clipped on a
+// character boundary and Go-quoted (one line, its end unmistakable). The
+// ledger redacts secrets from it as from every reason.
+func Reasoning(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return ""
+	}
+	return "reasoning written by the agent: " + strconv.Quote(hook.Clip(text, maxReasoning))
 }
 
 // NotFound denies an intent id the catalog does not hold.

@@ -92,7 +92,7 @@ func (s *Selector) Select(ctx context.Context, who Who, id string) (Result, erro
 	res.Decision = hook.Decision{
 		Verdict: hook.AllowWithContext,
 		Message: msg,
-		Context: s.WS.IntentContext(in, warning, s.WS.Budget()),
+		Context: s.WS.SelectionContext(in, warning, s.WS.Budget()),
 	}
 	return res, nil
 }
@@ -213,24 +213,37 @@ func (s *Selector) update(ctx context.Context, who Who, fn func(*state.Session))
 }
 
 func dependenciesIncomplete(cat *intents.Catalog, in *intents.Intent, evidence []string) (hook.Decision, bool) {
-	var open []string
+	var open, abandoned []string
 	for _, dep := range in.DependsOn {
-		if d := cat.Find(dep); d == nil || !d.Done() {
-			status := "missing"
-			if d != nil {
-				status = string(d.Status)
+		d := cat.Find(dep)
+		switch {
+		case d == nil:
+			open = append(open, dep+" (missing)")
+		case d.Abandoned():
+			open = append(open, dep+" (ARCHIVED without completing: abandoned)")
+			abandoned = append(abandoned, dep)
+		case !d.Done():
+			if _, root, ok := cat.Stranded(d); ok {
+				open = append(open, fmt.Sprintf("%s (%s, waiting on abandoned %s: it will never start)", dep, d.Status, root))
+				abandoned = append(abandoned, dep)
+			} else {
+				open = append(open, dep+" ("+string(d.Status)+")")
 			}
-			open = append(open, dep+" ("+status+")")
 		}
 	}
 	if len(open) == 0 {
 		return hook.Decision{}, false
 	}
+	instead := "work on the intents it depends on first, or ask the user"
+	if len(abandoned) > 0 {
+		deps := strings.Join(abandoned, ", ")
+		instead = fmt.Sprintf("do not wait for %s: ask the user; a person removes %s from %s's depends_on (then %s can start), or archives %s (an intent finished before completed_at existed: intenthook intents validate --fix)", deps, deps, in.ID, in.ID, in.ID)
+	}
 	return hook.Denial{
 		Code:     hook.CodeDependencyIncomplete,
 		Headline: fmt.Sprintf("intent %s cannot start: it depends on unfinished work", in.ID),
 		Why:      "depends_on must be COMPLETE first: " + strings.Join(open, ", "),
-		Instead:  "work on the intents it depends on first, or ask the user",
+		Instead:  instead,
 		Evidence: evidence,
 	}.Decision(), true
 }

@@ -64,7 +64,13 @@ type Session struct {
 	Agents map[string]string `json:"agents,omitempty"`
 	// Delegations are the intents handed to subagents (package delegation).
 	Delegations []Delegation `json:"delegations,omitempty"`
+	// MCPTools are the MCP tools intenthook does not classify that named a
+	// workspace file in this session (at most MaxMCPTools), for doctor.
+	MCPTools []string `json:"mcp_tools,omitempty"`
 }
+
+// MaxMCPTools bounds Session.MCPTools.
+const MaxMCPTools = 32
 
 // Delegation is an intent handed to a subagent: pending until a spawning
 // call (Task, Agent) takes it, then claimed by the first new agent of its
@@ -82,6 +88,9 @@ type Delegation struct {
 	// Agent is the agent id that claimed it.
 	Agent     string    `json:"agent,omitempty"`
 	ClaimedAt time.Time `json:"claimed_at,omitzero"`
+	// Depth is the delegation's level below the top-level agent: 1 for
+	// one the top-level agent (or a person) made.
+	Depth int `json:"depth,omitempty"`
 }
 
 // ActiveIntent returns the intent selected for agent (falling back to the
@@ -650,6 +659,9 @@ func decodeSession(data []byte, s *Session) error {
 	}
 	s.AgentIntents = strMap(m["agent_intents"])
 	s.Agents = strMap(m["agents"])
+	if raw := m["mcp_tools"]; len(raw) > 0 {
+		_ = json.Unmarshal(raw, &s.MCPTools)
+	}
 	if raw := m["delegations"]; len(raw) > 0 {
 		// Only sessions that delegated pay for the struct decode.
 		_ = json.Unmarshal(raw, &s.Delegations)

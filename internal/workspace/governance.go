@@ -13,8 +13,9 @@ import (
 // git's.
 var own = governed.Table{
 	{Path: ".orchestration/active_intents.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "the catalog: intents, scopes, who may do what"},
-	{Path: ".orchestration/config.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "the settings: fail mode, protection, the shell's checks"},
-	{Path: ".orchestration/.intentignore", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar, Reason: "what no intent governs"},
+	{Path: ".orchestration/config.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "the settings: fail mode, protection, the shell's checks"},
+	{Path: ".orchestration/.intentignore", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "what no intent governs"},
+	{Path: RootIgnoreFile, Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "what no intent governs (the workspace root's file, read before .orchestration/.intentignore)"},
 	// Not read-only in a sandbox: a commit, a lesson or an anchor is
 	// written there from an agent's shell.
 	{Path: ".orchestration/agent_trace.jsonl", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.AppendOnly, Reason: "the ledger: it only grows"},
@@ -44,6 +45,13 @@ var Governance = sync.OnceValue(func() governed.Table {
 	}
 	return append(t, gits...)
 })
+
+// GovernanceChange says why a change to rel is listed by precommit and
+// audit (a Listed row's reason); ok is false for any other path.
+func GovernanceChange(rel string) (reason string, ok bool) {
+	f, ok := Governance().Row(rel, governed.Listed)
+	return f.Reason, ok
+}
 
 // SandboxReadOnly lists what an OS sandbox must keep read-only for the
 // rules to hold.

@@ -18,12 +18,12 @@ func TestGovernanceLists(t *testing.T) {
 	readOnly := sorted(table.Paths(governed.ReadOnly))
 
 	wantProtected := sorted([]string{
-		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/state/**",
 		".git/**", "**/.git/**",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
-		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
+		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/TaskResume", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
 		".codex/hooks.json", ".codex/config.toml",
 		".github/hooks/intenthook.json",
 		".cursor/hooks.json", ".cursor/mcp.json",
@@ -34,12 +34,12 @@ func TestGovernanceLists(t *testing.T) {
 		".windsurf/hooks.json",
 	})
 	wantGuarded := sorted([]string{
-		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/state/catalog.cache",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".mcp.json",
 		".augment/settings.json",
-		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
+		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/TaskResume", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
 		".codex/hooks.json", ".codex/config.toml",
 		".github/hooks/intenthook.json",
 		".cursor/hooks.json", ".cursor/mcp.json",
@@ -50,7 +50,7 @@ func TestGovernanceLists(t *testing.T) {
 		".windsurf/hooks.json",
 	})
 	wantReadOnly := sorted([]string{
-		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
+		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
@@ -123,10 +123,51 @@ func TestSidecar(t *testing.T) {
 		{".orchestration/state/session/x", "", true},
 		{".orchestration/state", "", false},
 		{".orchestration/build.sh", "", false},
-		{".claude/settings.json", "", false},
+		// Agents' wiring and the root's ignore file: a person's set-up
+		// commit needs no intent.
+		{".claude/settings.json", "", true},
+		{".gemini/settings.json", "", true},
+		{".clinerules/hooks/TaskResume", "", true},
+		{".intentignore", "", true},
+		{"src/.intentignore", "", false},
+		{".gemini/other.json", "", false},
 	} {
 		if got := Sidecar(c.rel, c.lessons); got != c.want {
 			t.Errorf("Sidecar(%q, %q) = %v, want %v", c.rel, c.lessons, got, c.want)
+		}
+	}
+}
+
+// TestGovernanceListed: the governance files a person changes are listed
+// by precommit and audit with their reason; what the hooks write is not.
+func TestGovernanceListed(t *testing.T) {
+	for _, c := range []struct {
+		rel  string
+		want bool
+	}{
+		{".orchestration/config.yaml", true},
+		{".orchestration/.intentignore", true},
+		{".intentignore", true},
+		{".gemini/settings.json", true},
+		{".codex/config.toml", true},
+		{".cline/plugins/intenthook.js", true},
+		{"opencode.json", true},
+		{".claude/settings.local.json", true},
+		{".orchestration/active_intents.yaml", false}, // listed intent by intent
+		{".orchestration/agent_trace.jsonl", false},
+		{".orchestration/state/x", false},
+		{"src/a.go", false},
+	} {
+		reason, ok := GovernanceChange(c.rel)
+		if ok != c.want || ok && reason == "" {
+			t.Errorf("GovernanceChange(%q) = %q, %v; want listed %v with a reason", c.rel, reason, ok, c.want)
+		}
+	}
+	for _, a := range agent.All() {
+		for _, f := range a.Governance {
+			if f.Use&governed.Protected != 0 && f.Use&(governed.Sidecar|governed.Listed) != governed.Sidecar|governed.Listed {
+				t.Errorf("%s: %s is protected wiring but not a listed sidecar", a.Name, f.Path)
+			}
 		}
 	}
 }

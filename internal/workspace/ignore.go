@@ -16,6 +16,14 @@ import (
 // IgnoreFile is the .intentignore path relative to the root.
 const IgnoreFile = ".orchestration/.intentignore"
 
+// RootIgnoreFile is an .intentignore at the root itself (where seed 004
+// keeps it). Both files apply: the root file's patterns first, then
+// IgnoreFile's, so that IgnoreFile's negations win.
+const RootIgnoreFile = ".intentignore"
+
+// IgnoreFiles are the ignore files, in the order their patterns apply.
+var IgnoreFiles = []string{RootIgnoreFile, IgnoreFile}
+
 // Ignore holds the .intentignore patterns: gitignore syntax (gitignore(5)),
 // relative to the root.
 //
@@ -34,29 +42,39 @@ type ignorePattern struct {
 	anchored bool     // contains a "/" before its end: relative to the root
 }
 
-// LoadIgnore reads root's .intentignore; a missing file ignores nothing.
+// LoadIgnore reads root's ignore files (IgnoreFiles); a missing file
+// ignores nothing. A file that cannot be read is reported, and the other
+// still applies.
 func LoadIgnore(root string) (*Ignore, error) {
-	data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(IgnoreFile)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Ignore{}, nil
+	contents := make([][]byte, len(IgnoreFiles))
+	var errs []error
+	for i, f := range IgnoreFiles {
+		data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("read %s: %w", f, err))
+		}
+		contents[i] = data
 	}
-	if err != nil {
-		return &Ignore{}, fmt.Errorf("read %s: %w", IgnoreFile, err)
-	}
-	return ParseIgnore(data), nil
+	return ParseIgnore(contents...), errors.Join(errs...)
 }
 
-// ParseIgnore parses .intentignore content.
-func ParseIgnore(data []byte) *Ignore {
+// ParseIgnore parses the content of ignore files, in the order their
+// patterns apply (IgnoreFiles').
+func ParseIgnore(files ...[]byte) *Ignore {
 	ig := &Ignore{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		if p, ok := parseIgnoreLine(sc.Text()); ok {
-			ig.patterns = append(ig.patterns, p)
+	for _, data := range files {
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			if p, ok := parseIgnoreLine(sc.Text()); ok {
+				ig.patterns = append(ig.patterns, p)
+			}
 		}
 	}
 	return ig
 }
+
+// Patterns is the number of patterns the ignore files hold.
+func (ig *Ignore) Patterns() int { return len(ig.patterns) }
 
 func parseIgnoreLine(line string) (ignorePattern, bool) {
 	line = strings.TrimSuffix(line, "\r")

@@ -32,8 +32,8 @@ func Agent() protocol.Agent {
 		Governance: []governed.File{
 			{Path: SettingsFile, Use: governed.Wiring, Reason: "Claude Code's project hooks and sandbox settings"},
 			// Hooks there run too; the guard does not watch it yet.
-			{Path: LocalSettingsFile, Use: governed.Protected, Reason: "Claude Code's local settings: hooks there run too"},
-			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
+			{Path: LocalSettingsFile, Use: governed.Protected | governed.Sidecar | governed.Listed, Reason: "Claude Code's local settings: hooks there run too"},
+			{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
 		},
 		Sample:  Sample,
 		MCP:     protocol.MCPServers(".mcp.json"),

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -117,6 +118,22 @@ func TestDecodePlugin(t *testing.T) {
 		}
 		if wantPID := map[bool]int{true: 42}[tc.name == "announcement"]; c.PluginProcess != wantPID {
 			t.Errorf("%s: plugin process %d, want %d", tc.name, c.PluginProcess, wantPID)
+		}
+	}
+}
+
+// TestGovernanceNamesEveryScript: every hook script init writes is a row
+// of the governance table (protected, guarded, a listed sidecar).
+func TestGovernanceNamesEveryScript(t *testing.T) {
+	a := Agent()
+	for _, s := range scripts {
+		path := HooksDir + "/" + s.event
+		found := false
+		for _, f := range a.Governance {
+			found = found || (f.Path == path && f.Use == governed.Rules)
+		}
+		if !found {
+			t.Errorf("%s: no governance row", path)
 		}
 	}
 }

@@ -42,8 +42,8 @@ func Agent() protocol.Agent {
 		ShellMarkers: []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"},
 		Settings:     []string{HooksFile},
 		Governance: []governed.File{
-			{Path: HooksFile, Use: governed.Protected | governed.Guarded, Reason: "Codex's hooks"},
-			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
+			{Path: HooksFile, Use: governed.Rules, Reason: "Codex's hooks"},
+			{Path: ConfigFile, Use: governed.Rules, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
 			{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
 		},
 		Sample:  Sample,

@@ -48,8 +48,8 @@ func Agent() protocol.Agent {
 		ShellMarkers: []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
 		Settings:     []string{HooksFile},
 		Governance: []governed.File{
-			{Path: HooksFile, Use: governed.Protected | governed.Guarded, Reason: "Copilot CLI's hooks"},
-			{Path: ".mcp.json", Use: governed.Protected | governed.Guarded, Reason: "the project's MCP servers, intenthook's among them"},
+			{Path: HooksFile, Use: governed.Rules, Reason: "Copilot CLI's hooks"},
+			{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
 			{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
 		},
 		Sample: Sample,

@@ -33,7 +33,7 @@ func Agent() protocol.Agent {
 		Settings:       []string{HooksFile},
 		Governance: []governed.File{
 			{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
-			{Path: ".cursor/mcp.json", Use: governed.Protected | governed.Guarded, Reason: "Cursor's MCP servers, intenthook's among them"},
+			{Path: ".cursor/mcp.json", Use: governed.Rules, Reason: "Cursor's MCP servers, intenthook's among them"},
 		},
 		Sample: Sample,
 		Wire:   Wire,

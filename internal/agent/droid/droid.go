@@ -39,7 +39,7 @@ func Agent() protocol.Agent {
 		Settings:     []string{SettingsFile},
 		Governance: []governed.File{
 			{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
-			{Path: MCPFile, Use: governed.Protected | governed.Guarded, Reason: "Droid's MCP servers, intenthook's among them"},
+			{Path: MCPFile, Use: governed.Rules, Reason: "Droid's MCP servers, intenthook's among them"},
 		},
 		Sample: Sample,
 		Wire:   Wire,

@@ -39,8 +39,8 @@ func Agent() protocol.Agent {
 		Encode:       Dialect.Encode,
 		Settings:     []string{PluginFile},
 		Governance: []governed.File{
-			{Path: PluginFile, Use: governed.Protected | governed.Guarded, Reason: "OpenCode's plugin, which asks intenthook"},
-			{Path: ConfigFile, Use: governed.Protected | governed.Guarded, Reason: "OpenCode's configuration: MCP servers"},
+			{Path: PluginFile, Use: governed.Rules, Reason: "OpenCode's plugin, which asks intenthook"},
+			{Path: ConfigFile, Use: governed.Rules, Reason: "OpenCode's configuration: MCP servers"},
 			{Path: ".opencode/plugin", Use: governed.ReadOnly, Reason: "OpenCode's plugins"},
 		},
 		Sample: Sample,

@@ -22,7 +22,8 @@ func TestMCPToolFill(t *testing.T) {
 		{"create_directory", "mcp__filesystem__create_directory", `{"path":"src/new"}`, hook.ClassWrite, []string{"src/new"}, false},
 		{"move_file both ends", "mcp__filesystem__move_file", `{"source":"src/a.go","destination":"lib/a.go"}`, hook.ClassWrite, []string{"src/a.go", "lib/a.go"}, false},
 		{"write without path", "mcp__filesystem__write_file", `{"content":"x"}`, hook.ClassWrite, nil, true},
-		{"read tool is exempt", "mcp__filesystem__read_file", `{"path":"src/a.go"}`, hook.ClassExempt, nil, false},
+		{"read tool is exempt, its file named for attribution", "mcp__filesystem__read_file", `{"path":"src/a.go"}`, hook.ClassExempt, []string{"src/a.go"}, false},
+		{"Serena's relative_path", "mcp__serena__replace_symbol_body", `{"relative_path":"src/a.go","body":"x"}`, hook.ClassExempt, []string{"src/a.go"}, false},
 		{"another server's tool is exempt", "mcp__github__create_issue", `{"title":"x"}`, hook.ClassExempt, nil, false},
 		{"select tool", "mcp__intenthook__select_active_intent", `{"intent_id":"INT-001"}`, hook.ClassSelect, nil, false},
 		{"not mcp", "write_file", `{"path":"src/a.go"}`, hook.ClassUnclassified, nil, false},
@@ -69,5 +70,42 @@ func TestMCPJoinedToolFirst(t *testing.T) {
 		if got := MCPJoinedToolFirst(tc.name, "_"); got != tc.want {
 			t.Errorf("MCPJoinedToolFirst(%q) = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestOverride(t *testing.T) {
+	tests := []struct {
+		name     string
+		tool     string
+		input    string
+		class    hook.Class
+		paths    []string
+		command  string
+		unparsed bool
+	}{
+		{"file_path", "my_writer", `{"file_path":"/w/src/a.go"}`, hook.ClassWrite, []string{"/w/src/a.go"}, "", false},
+		{"path", "my_writer", `{"path":"src/a.go"}`, hook.ClassWrite, []string{"src/a.go"}, "", false},
+		{"paths", "my_writer", `{"paths":["a","b"]}`, hook.ClassWrite, []string{"a", "b"}, "", false},
+		{"target_file", "my_deleter", `{"target_file":"a"}`, hook.ClassDelete, []string{"a"}, "", false},
+		{"notebook_path", "my_writer", `{"notebook_path":"n.ipynb"}`, hook.ClassWrite, []string{"n.ipynb"}, "", false},
+		{"relative_path", "mcp__serena__replace_symbol_body", `{"relative_path":"src/a.go"}`, hook.ClassWrite, []string{"src/a.go"}, "", false},
+		{"patch text", "my_writer", `{"patch":"*** Begin Patch\n*** Add File: p.go\n+x\n*** End Patch\n"}`, hook.ClassWrite, []string{"p.go"}, "", false},
+		{"bad patch", "my_writer", `{"input":"*** Begin Patch\n*** Frob: p.go\n"}`, hook.ClassWrite, nil, "", true},
+		{"no file", "my_writer", `{"content":"x"}`, hook.ClassWrite, nil, "", true},
+		{"shell", "my_runner", `{"command":"ls"}`, hook.ClassShell, nil, "ls", false},
+		{"read", "my_reader", `{"path":"a"}`, hook.ClassRead, []string{"a"}, "", false},
+		{"exempt", "Write", `{"file_path":"a"}`, hook.ClassExempt, nil, "", false},
+	}
+	tools := map[string]string{"my_writer": "write", "my_deleter": "delete", "my_runner": "shell", "my_reader": "read", "Write": "exempt", "mcp__serena__replace_symbol_body": "write"}
+	table := Tools{{Name: "Write", Tool: Tool{Class: hook.ClassWrite, Path: []string{"file_path"}}}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := hook.Call{ToolName: tc.tool}
+			table.Fill(&c, json.RawMessage(tc.input))
+			Override(&c, tools)
+			if c.Class != tc.class || !slices.Equal(c.Paths, tc.paths) || c.Command != tc.command || (c.Unparsed != "") != tc.unparsed {
+				t.Errorf("got class %v paths %v command %q unparsed %q", c.Class, c.Paths, c.Command, c.Unparsed)
+			}
+		})
 	}
 }

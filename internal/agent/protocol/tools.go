@@ -82,6 +82,7 @@ func Classify(name string) hook.Class {
 // for c.ToolName. A write or delete tool whose files cannot be found is
 // marked Unparsed: the gate never lets an unknown target pass.
 func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
+	c.Input = input
 	t, known := ts.Lookup(c.ToolName)
 	if !known {
 		t, known = MCPTool(c.ToolName)
@@ -94,7 +95,15 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	in := AsObject(input)
 	c.IntentID = in.Str("intent_id")
 	c.MutationClass = in.Str("mutation_class")
+	if c.Class == hook.ClassSelect {
+		c.Reasoning = in.Str("reasoning")
+	}
 	if !known {
+		if c.Class == hook.ClassExempt {
+			// Another MCP server's tool: the files it names, if any, are
+			// attributed to it afterwards (never judged).
+			c.Paths, _ = InputPaths(in)
+		}
 		return
 	}
 	switch t.Class {
@@ -146,6 +155,69 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	}
 	if len(c.Paths) == 0 {
 		c.Unparsed = "the tool's input names no file"
+	}
+}
+
+// PathKeys are the input keys that may name a tool's file when intenthook
+// reads a tool by configuration (config.yaml's tools:) or does not know it
+// (another MCP server's tool): one list for both.
+var PathKeys = []string{"file_path", "path", "target_file", "notebook_path", "relative_path"}
+
+// PathListKey holds a list of files; PatchKeys may hold a patch's text.
+const PathListKey = "paths"
+
+var PatchKeys = []string{"patch", "input", "patchText", "patch_text"}
+
+// InputPaths reads the files a tool's input names by PathKeys, PathListKey
+// and patch text in PatchKeys, or why a patch it holds names none.
+func InputPaths(in Object) (paths []string, unparsed string) {
+	for _, k := range PathKeys {
+		if p := in.Str(k); p != "" {
+			paths = append(paths, NativePath(p))
+		}
+	}
+	for _, p := range in.Strs(PathListKey) {
+		if p != "" {
+			paths = append(paths, NativePath(p))
+		}
+	}
+	for _, k := range PatchKeys {
+		text, ok := in.StrOK(k)
+		if !ok || !strings.Contains(text, "*** Begin Patch") {
+			continue
+		}
+		ps, why := patchPaths(text, true)
+		if why != "" {
+			unparsed = why
+		}
+		paths = append(paths, ps...)
+	}
+	return paths, unparsed
+}
+
+// Override gives c the class config.yaml's tools: map names for its tool
+// and reads its input again for that class, by the shared key lists: a
+// tool the agent's table does not know (or knows as another class) is
+// judged like any tool of the class. A class equal to the table's keeps
+// the table's reading.
+func Override(c *hook.Call, tools map[string]string) {
+	class, ok := tools[c.ToolName]
+	if !ok || hook.Class(class) == c.Class {
+		return
+	}
+	c.Class = hook.Class(class)
+	c.Paths, c.Unparsed, c.Command, c.NewStrings, c.WholeFile = nil, "", "", nil, false
+	in := AsObject(c.Input)
+	switch c.Class {
+	case hook.ClassShell:
+		c.Command = in.Str("command", "cmd")
+	case hook.ClassRead:
+		c.Paths, _ = InputPaths(in)
+	case hook.ClassWrite, hook.ClassDelete:
+		c.Paths, c.Unparsed = InputPaths(in)
+		if len(c.Paths) == 0 && c.Unparsed == "" {
+			c.Unparsed = "the tool's input names no file (" + strings.Join(append(append([]string{}, PathKeys...), PathListKey), ", ") + ", or a patch)"
+		}
 	}
 }
 

@@ -107,7 +107,7 @@ func leftBehind(home string) []int {
 // environment otherwise.
 func (w *Workspace) command(dir, name string, args ...string) *exec.Cmd {
 	c := exec.Command(name, args...)
-	c.Dir, c.Env = dir, append(os.Environ(), "PATH="+w.path, "HOME="+w.Home)
+	c.Dir, c.Env = dir, append(inDir(os.Environ(), dir), "PATH="+w.path, "HOME="+w.Home)
 	return c
 }
 
@@ -161,9 +161,7 @@ func (c Client) Run(bin, dir, home, path, url string) ([]byte, error) {
 	argv := c.argv(bin, "do the scripted task")
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	// PWD as a shell would set it: OpenCode takes its project directory
-	// from PWD, not from the process's working directory.
-	cmd.Env = append(os.Environ(), "PATH="+path, "PWD="+dir)
+	cmd.Env = append(inDir(os.Environ(), dir), "PATH="+path)
 	cmd.Env = append(cmd.Env, c.env(home, url)...)
 	out, err := cmd.CombinedOutput()
 	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {

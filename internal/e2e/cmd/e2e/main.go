@@ -64,6 +64,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
 		os.Exit(1)
 	}
+	// Every client runs in a workspace of its own; the run starts outside
+	// the checkout too, and fails if it left anything there.
+	checkout, err := harness.OpenCheckout(".")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
+		os.Exit(1)
+	}
+	back, err := harness.Leave()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
+		os.Exit(1)
+	}
 	failed := false
 	for _, c := range harness.Clients() {
 		if *only != "" && !slices.Contains(list(*only), c.Name) && !slices.Contains(list(*only), c.Agent) {
@@ -73,6 +85,16 @@ func main() {
 			fmt.Printf("%-12s %-22s %-4s %s\n", r.agent, r.scenario, r.verdict, r.detail)
 			failed = failed || r.verdict == "FAIL"
 		}
+	}
+	back()
+	changed, err := checkout.Changed()
+	switch {
+	case err != nil:
+		fmt.Printf("%-12s %-22s %-4s %s\n", "e2e", "checkout", "FAIL", err)
+		failed = true
+	case len(changed) > 0:
+		fmt.Printf("%-12s %-22s %-4s %s\n", "e2e", "checkout", "FAIL", "the run wrote into the checkout: "+strings.Join(changed, "; "))
+		failed = true
 	}
 	if failed {
 		os.Exit(1)
