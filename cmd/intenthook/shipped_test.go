@@ -43,6 +43,7 @@ func build() (string, error) {
 	for _, b := range []struct{ name, pkg, tags string }{
 		{"intenthook", ".", "noyaml"},
 		{"intenthook-full", "../intenthook-full", ""},
+		{"intenthook-export", "../intenthook-export", ""},
 	} {
 		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", filepath.Join(dir, b.name), b.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
@@ -76,6 +77,10 @@ func TestHookBinaryLinks(t *testing.T) {
 		"text/template",          // cobra's help, the report
 		"html/template",          // the report
 		"github.com/intenthook/intenthook/internal/cli",
+		"github.com/intenthook/intenthook/internal/export", // OpenTelemetry: intenthook-export
+		"go.opentelemetry.io/otel/sdk/log",
+		"go.opentelemetry.io/collector/pdata/plog",
+		"google.golang.org/grpc",
 	} {
 		if slices.Contains(deps, banned) {
 			t.Errorf("the hook binary links %s", banned)
@@ -200,5 +205,27 @@ func TestActionInstalls(t *testing.T) {
 	out, err := exec.Command(filepath.Join(bin, "intenthook"), "audit", "--help").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "intenthook audit") {
 		t.Errorf("intenthook audit --help after the install step: %v\n%s", err, out)
+	}
+}
+
+// TestFullBinaryLinks keeps the OpenTelemetry SDK, gRPC and the Collector's
+// pdata out of intenthook-full: a hook starts it (a catalog the cache has
+// not seen), so its start is on the hook path too. They live in
+// intenthook-export.
+func TestFullBinaryLinks(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../intenthook-full").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.Fields(string(out))
+	for _, banned := range []string{
+		"github.com/intenthook/intenthook/internal/export",
+		"go.opentelemetry.io/otel/sdk/log",
+		"go.opentelemetry.io/collector/pdata/plog",
+		"google.golang.org/grpc",
+	} {
+		if slices.Contains(deps, banned) {
+			t.Errorf("intenthook-full links %s", banned)
+		}
 	}
 }

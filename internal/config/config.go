@@ -71,6 +71,31 @@ const (
 	ShellAll     = "all"
 )
 
+// Export holds the settings of `intenthook export otlp`. The standard
+// OTEL_EXPORTER_OTLP_* variables, where set, win over Endpoint and Protocol;
+// headers come from the environment only (a committed file holds no token).
+type Export struct {
+	Endpoint    string        `yaml:"endpoint"`
+	Protocol    string        `yaml:"protocol"`     // grpc, http/protobuf, http/json
+	Records     string        `yaml:"records"`      // own: this clone's; all: every record (CI)
+	When        string        `yaml:"when"`         // session_end, stop, never: what starts an export from a hook
+	Batch       int           `yaml:"batch"`        // records per request
+	Timeout     time.Duration `yaml:"timeout"`      // one request, retries included
+	ServiceName string        `yaml:"service_name"` // service.name, unless OTEL_SERVICE_NAME says
+}
+
+// Values of export.protocol, export.records and export.when.
+const (
+	ProtocolGRPC     = "grpc"
+	ProtocolProtobuf = "http/protobuf"
+	ProtocolJSON     = "http/json"
+	RecordsOwn       = "own"
+	RecordsAll       = "all"
+	WhenSessionEnd   = "session_end"
+	WhenStop         = "stop"
+	WhenNever        = "never"
+)
+
 // Config is the effective settings of one workspace.
 type Config struct {
 	FailMode               string            `yaml:"fail_mode"`
@@ -91,6 +116,7 @@ type Config struct {
 	Roles                  roles.Roles       `yaml:"roles"`
 	Review                 Review            `yaml:"review"`
 	Delegation             Delegation        `yaml:"delegation"`
+	Export                 Export            `yaml:"export"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -113,7 +139,14 @@ func Default() *Config {
 		Ledger:                 Ledger{Shell: ShellChanges},
 		Loop:                   loop.Default(),
 		Delegation:             Delegation{MaxDepth: DefaultDelegationDepth},
+		Export:                 DefaultExport(),
 	}
+}
+
+// DefaultExport is the export settings when config.yaml has none: nothing
+// starts from a hook until `when` says so.
+func DefaultExport() Export {
+	return Export{Protocol: ProtocolProtobuf, Records: RecordsOwn, When: WhenNever, Batch: 512, Timeout: 10 * time.Second, ServiceName: "intenthook"}
 }
 
 var known = map[string]bool{
@@ -121,6 +154,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
+	"export": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -139,6 +173,7 @@ func Load(root string, getenv func(string) string) (*Config, error) {
 	}
 	c.withEnv(getenv)
 	c.clamp()
+	c.clampExport()
 	return c, c.check()
 }
 
@@ -237,6 +272,41 @@ func prefixed(err error) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w", File, err)
+}
+
+// clampExport brings export settings out of range back in, with a
+// warning: a bad setting must never be a config error, which would fail
+// the hooks open.
+func (c *Config) clampExport() {
+	d, e := DefaultExport(), &c.Export
+	warn := func(key string, bad any, kept any) {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: export.%s is %q, using %v", File, key, fmt.Sprint(bad), kept))
+	}
+	oneOf := func(key string, v *string, def string, allowed ...string) {
+		for _, a := range allowed {
+			if *v == a {
+				return
+			}
+		}
+		warn(key, *v, def)
+		*v = def
+	}
+	oneOf("protocol", &e.Protocol, d.Protocol, ProtocolGRPC, ProtocolProtobuf, ProtocolJSON)
+	oneOf("records", &e.Records, d.Records, RecordsOwn, RecordsAll)
+	oneOf("when", &e.When, d.When, WhenSessionEnd, WhenStop, WhenNever)
+	if e.Batch < 1 || e.Batch > 10000 {
+		v := min(max(e.Batch, 1), 10000)
+		warn("batch", e.Batch, v)
+		e.Batch = v
+	}
+	if e.Timeout < time.Second || e.Timeout > 5*time.Minute {
+		v := min(max(e.Timeout, time.Second), 5*time.Minute)
+		warn("timeout", e.Timeout, v)
+		e.Timeout = v
+	}
+	if e.ServiceName == "" {
+		e.ServiceName = d.ServiceName
+	}
 }
 
 func positive(key string, v int) error {

@@ -141,3 +141,36 @@ func TestLoadClamps(t *testing.T) {
 		})
 	}
 }
+func TestExportClamped(t *testing.T) {
+	tests := []struct {
+		name, content string
+		want          Export
+		warnings      int
+	}{
+		{"absent", "", DefaultExport(), 0},
+		{"set", "export:\n  endpoint: http://localhost:4318\n  protocol: grpc\n  records: all\n  when: stop\n  batch: 100\n  timeout: 3s\n",
+			Export{Endpoint: "http://localhost:4318", Protocol: ProtocolGRPC, Records: RecordsAll, When: WhenStop, Batch: 100, Timeout: 3 * time.Second, ServiceName: "intenthook"}, 0},
+		{"out of range", "export:\n  protocol: udp\n  records: mine\n  when: always\n  batch: 0\n  timeout: 1h\n",
+			Export{Protocol: ProtocolProtobuf, Records: RecordsOwn, When: WhenNever, Batch: 1, Timeout: 5 * time.Minute, ServiceName: "intenthook"}, 5},
+		{"huge batch", "export:\n  batch: 100000\n  timeout: 10ms\n",
+			Export{Protocol: ProtocolProtobuf, Records: RecordsOwn, When: WhenNever, Batch: 10000, Timeout: time.Second, ServiceName: "intenthook"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tt.content != "" {
+				root = write(t, tt.content)
+			}
+			c, err := Load(root, nil)
+			if err != nil {
+				t.Fatalf("a bad export setting is an error: %v", err)
+			}
+			if c.Export != tt.want {
+				t.Errorf("export = %+v, want %+v", c.Export, tt.want)
+			}
+			if len(c.Warnings) != tt.warnings {
+				t.Errorf("warnings = %q, want %d", c.Warnings, tt.warnings)
+			}
+		})
+	}
+}

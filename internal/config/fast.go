@@ -115,6 +115,8 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.loop(&c.Loop)
 	case "roles":
 		ok = v.roles(&c.Roles)
+	case "export":
+		ok = v.export(&c.Export)
 	default:
 		return false
 	}
@@ -126,6 +128,18 @@ func (n *fnode) loop(s *loop.Settings) bool {
 		"repeats": func(n *fnode) (ok bool) { s.Repeats, ok = n.int(); return },
 		"window":  func(n *fnode) (ok bool) { s.Window, ok = n.duration(); return },
 		"action":  func(n *fnode) (ok bool) { s.Action, ok = n.str(); return },
+	})
+}
+
+func (n *fnode) export(e *Export) bool {
+	return n.fields(map[string]func(*fnode) bool{
+		"endpoint":     func(n *fnode) (ok bool) { e.Endpoint, ok = n.str(); return },
+		"protocol":     func(n *fnode) (ok bool) { e.Protocol, ok = n.str(); return },
+		"records":      func(n *fnode) (ok bool) { e.Records, ok = n.str(); return },
+		"when":         func(n *fnode) (ok bool) { e.When, ok = n.str(); return },
+		"batch":        func(n *fnode) (ok bool) { e.Batch, ok = n.int(); return },
+		"timeout":      func(n *fnode) (ok bool) { e.Timeout, ok = n.duration(); return },
+		"service_name": func(n *fnode) (ok bool) { e.ServiceName, ok = n.str(); return },
 	})
 }
 

@@ -67,6 +67,15 @@ func TestFastParseAgrees(t *testing.T) {
 		{"fail_mod: closed\ngovernance: on\n", true}, // unknown: warnings
 		{"\n\nfail_mode: open\n\n\nfoo: bar\n", true},
 		{"exclusive_intents: true\nprotect_governance_files: false\noutside_workspace: allow\n", true},
+		{"export:\n  endpoint: http://localhost:4318\n  protocol: http/json\n  records: all\n  when: session_end\n  batch: 200\n  timeout: 30s\n  service_name: repo-agents\n", true},
+		{"export: {endpoint: \"https://otel.example.com:4317\", protocol: grpc, when: stop}\n", true},
+		{"export:\n  protocol: http/protobuf\n  other: ignored\n", true},
+		{"export: {}\n", true},
+		{"export:\n  endpoint: http://localhost:4318 # the local collector\n", true},
+		{"export:\n  batch: 0x20\n", false},
+		{"export:\n  when: off\n", false},
+		{"export:\n  timeout: 10\n", false},
+		{"export: grpc\n", false},
 		// Left to yaml.v3.
 		{"fail_mode: \"clo\\\"sed\"\n", false},
 		{"fail_mode: yes\n", false},

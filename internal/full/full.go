@@ -32,13 +32,17 @@ func Clear() { os.Unsetenv(Marker) }
 // it is then meant to be the full binary, and must not hand the work on.
 func Returned() bool { return os.Getenv(Marker) != "" }
 
-// Path finds the full binary beside this one: beside it as it was called
-// (a link to it in a bin directory), else beside the file that runs (links
+// Path finds the full binary beside this one (Beside).
+func Path() (string, error) { return Beside(Name) }
+
+// Beside finds the intenthook program name (intenthook-full,
+// intenthook-export) beside this one: beside it as it was called (a link
+// to it in a bin directory), else beside the file that runs (links
 // resolved). It is not looked for on PATH: a hook takes the full binary's
 // parse of the catalog, and the catalog edits it makes, as its own, so it
 // trusts only the one installed with it, not one that any directory of PATH
 // could hold.
-func Path() (string, error) {
+func Beside(name string) (string, error) {
 	var dirs []string
 	if called, err := exec.LookPath(os.Args[0]); err == nil {
 		dirs = append(dirs, filepath.Dir(called))
@@ -50,7 +54,7 @@ func Path() (string, error) {
 		}
 	}
 	for _, dir := range dirs {
-		path := filepath.Join(dir, Name)
+		path := filepath.Join(dir, name)
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return path, nil
 		}
@@ -59,7 +63,11 @@ func Path() (string, error) {
 	if len(dirs) > 0 {
 		where = "in " + dirs[0]
 	}
-	return "", fmt.Errorf("%s, which runs every command but the hooks, is not installed %s (make install puts it there; it is not looked for on PATH)", Name, where)
+	what := ", which runs every command but the hooks,"
+	if name != Name {
+		what = ""
+	}
+	return "", fmt.Errorf("%s%s is not installed %s (make install puts it there; it is not looked for on PATH)", name, what, where)
 }
 
 // ErrNotFull is returned when the program found under Name hands the work

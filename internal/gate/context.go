@@ -45,7 +45,10 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		return g.announcePlugin()
 	}
 	if g.call.Event == hook.Stop || g.call.Event == hook.SessionEnd {
-		return hook.Decision{}, g.recordSummary(ctx)
+		// The summary first: an export started now sends it too.
+		err := g.recordSummary(ctx)
+		g.startExport()
+		return hook.Decision{}, err
 	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)

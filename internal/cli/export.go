@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"errors"
+	"os/exec"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/full"
+)
+
+// ExportName is the binary that holds `export`: the OpenTelemetry SDK and
+// gRPC stay out of this one, which hooks start.
+const ExportName = "intenthook-export"
+
+// exportCommand hands `export …` to intenthook-export beside this binary,
+// with the same streams, and takes its exit code.
+func (a *app) exportCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "export otlp [--records own|all]",
+		Short: "Send the ledger's records not sent yet to an OpenTelemetry collector (OTLP logs)",
+		Long: `Send the ledger's records not sent yet to an OpenTelemetry collector as OTLP
+log records, one per record, configured by config.yaml's export: block and the
+standard OTEL_EXPORTER_OTLP_* variables. Run by intenthook-export, installed
+beside intenthook. See docs/otel.md.`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := full.Beside(ExportName)
+			if err != nil {
+				return err
+			}
+			if a.root != "" {
+				args = append(args, "--root", a.root)
+			}
+			c := exec.Command(path, args...)
+			c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stdout, a.stderr
+			err = c.Run()
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				return exitError{code: ee.ExitCode()}
+			}
+			return err
+		},
+	}
+}
