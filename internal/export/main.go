@@ -102,7 +102,7 @@ func summaryLine(s Summary) string {
 	if s.Files == 1 {
 		files = "ledger file"
 	}
-	line := fmt.Sprintf("intenthook: export: sent %d records in %d batches from %d %s (%s) to %s over %s", s.Sent, s.Batches, s.Files, files, whose, Visible(s.Target.URL), s.Target.Protocol)
+	line := fmt.Sprintf("intenthook: export: sent %s in %s from %d %s (%s) to %s over %s", count(s.Sent, "record"), count(int64(s.Batches), "batch"), s.Files, files, whose, Visible(s.Target.URL), s.Target.Protocol)
 	if s.Sent == 0 {
 		line = fmt.Sprintf("intenthook: export: nothing new to send from %d %s (%s) to %s over %s", s.Files, files, whose, Visible(s.Target.URL), s.Target.Protocol)
 	}
@@ -110,6 +110,17 @@ func summaryLine(s Summary) string {
 		line += fmt.Sprintf("; %d lines that are no record skipped", s.Skipped)
 	}
 	return line
+}
+
+// count is "1 record", "2 records", "1 batch", "2 batches".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // logLimit bounds state/export/otlp.log: past it the log starts over.
