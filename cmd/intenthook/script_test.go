@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -77,9 +78,10 @@ func runScripts(t *testing.T, bin string, update bool) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"code":  cmdCode,
-			"subst": cmdSubst,
-			"trace": cmdTrace,
+			"code":    cmdCode,
+			"subst":   cmdSubst,
+			"trace":   cmdTrace,
+			"waitfor": cmdWaitFor,
 		},
 	})
 }
@@ -104,6 +106,27 @@ func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// cmdWaitFor waits up to 20 seconds for a file to match a regular
+// expression: what a detached process writes, `waitfor FILE REGEXP`.
+func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitfor file regexp")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(ts.MkAbs(args[0]))
+		if re.Match(data) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s does not match %q after 20s:\n%s", args[0], args[1], data)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

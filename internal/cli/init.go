@@ -62,5 +62,6 @@ nothing.`,
 	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only")
 	cmd.Flags().BoolVar(&opts.Roles, "roles", false, "also write example subagent definitions (coordinator, investigator, executor) to .claude/agents/ and print the roles: entries to add")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
+	cmd.Flags().StringVar(&opts.Export, "export", "", "also export the ledger at the end of each session: otlp (an export: block in config.yaml; see docs/otel.md)")
 	return cmd
 }

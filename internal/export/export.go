@@ -275,5 +275,5 @@ func sendError(t Target, name string, n int, err error) error {
 	if errors.Is(err, ErrRejected) {
 		what = "the collector did not accept"
 	}
-	return fmt.Errorf("%s a batch of %d records from %s to %s (%s): %v; the export cursor did not move: the next export sends them again", what, n, name, Visible(t.URL), t.Protocol, err)
+	return fmt.Errorf("%s a batch of %s from %s to %s (%s): %v; the export cursor did not move: the next export sends them again", what, count(int64(n), "record"), name, Visible(t.URL), t.Protocol, err)
 }

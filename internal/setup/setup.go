@@ -33,6 +33,7 @@ type Options struct {
 	Sandbox bool   // also turn on the agent's OS sandbox for its shell tool
 	Force   bool   // replace files intenthook wrote before (.intentignore, the git hook)
 	Roles   bool   // also write example subagent definitions (.claude/agents/) for roles
+	Export  string // "otlp": add an export: block to config.yaml (export at SessionEnd)
 	Now     func() time.Time
 }
 
@@ -153,6 +154,13 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		for _, ra := range roleAgents {
 			steps = append(steps, func() (Change, error) { return writeRoleAgent(opts.Root, ra.name, ra.text) })
 		}
+	}
+	switch opts.Export {
+	case "":
+	case "otlp":
+		steps = append(steps, func() (Change, error) { return writeExport(opts.Root, ag) })
+	default:
+		return nil, fmt.Errorf("--export %q: the only export is otlp", opts.Export)
 	}
 	var changes []Change
 	var conflicts Conflicts
