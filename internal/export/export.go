@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -61,7 +62,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintf(o.Notes, "intenthook: warning: %s\n", w)
+		fmt.Fprintf(o.Notes, "intenthook: warning: %s\n", safetext.OneLine(w))
 	}
 	t, err := Resolve(cfg.Export, o.Getenv)
 	if err != nil {
@@ -148,7 +149,7 @@ func (r *run) file(ctx context.Context, name string) error {
 	singles := 0
 	if fc.Rejected && sent == nil {
 		singles = r.t.Batch
-		fmt.Fprintf(r.o.Notes, "intenthook: note: %s: the collector rejected part of the batch at byte %d last time; sending it one record per request\n", name, fc.Bytes)
+		fmt.Fprintf(r.o.Notes, "intenthook: note: %s: the collector rejected part of the batch at byte %d last time; sending it one record per request\n", safetext.Quote(name), fc.Bytes)
 	}
 	size := fileSize(r.o.Root, name)
 	var (
@@ -179,7 +180,7 @@ func (r *run) file(ctx context.Context, name string) error {
 		err := r.s.send(ctx, batch)
 		switch {
 		case errors.Is(err, ErrRejected) && singles > 0:
-			fmt.Fprintf(r.o.Notes, "intenthook: warning: %s: the collector rejects record %s on its own (%v); skipped, kept in %s\n", name, batch[0].UID, err, state.Path(r.o.Root, stateDir, rejectedName))
+			fmt.Fprintf(r.o.Notes, "intenthook: warning: %s: the collector rejects record %s on its own (%s); skipped, kept in %s\n", safetext.Quote(name), safetext.Quote(batch[0].UID), safetext.OneLine(err.Error()), safetext.Quote(state.Path(r.o.Root, stateDir, rejectedName)))
 			if err := appendRejected(r.o.Root, name, batch[0].UID, err); err != nil {
 				return err
 			}
@@ -218,7 +219,7 @@ func (r *run) file(ctx context.Context, name string) error {
 		switch {
 		case err != nil || rec.ID == "":
 			r.sum.Skipped++
-			fmt.Fprintf(r.o.Notes, "intenthook: note: %s: the line ending at byte %d is no ledger record; not sent\n", name, lineEnd)
+			fmt.Fprintf(r.o.Notes, "intenthook: note: %s: the line ending at byte %d is no ledger record; not sent\n", safetext.Quote(name), lineEnd)
 		case sent != nil && sent[sentKey(rec.ID)]:
 			// Sent before the file changed under the cursor.
 		default:
@@ -260,7 +261,7 @@ func (r *run) resume(name string, fc FileCursor) (start int64, sent map[uint64]b
 	if err != nil {
 		return 0, nil, err
 	}
-	fmt.Fprintf(r.o.Notes, "intenthook: note: %s changed since the last export (a checkout, reset or rewrite: the line sent last no longer ends at byte %d); reading it again and sending every record whose id was not sent\n", name, fc.Bytes)
+	fmt.Fprintf(r.o.Notes, "intenthook: note: %s changed since the last export (a checkout, reset or rewrite: the line sent last no longer ends at byte %d); reading it again and sending every record whose id was not sent\n", safetext.Quote(name), fc.Bytes)
 	return 0, sent, nil
 }
 
@@ -275,5 +276,5 @@ func sendError(t Target, name string, n int, err error) error {
 	if errors.Is(err, ErrRejected) {
 		what = "the collector did not accept"
 	}
-	return fmt.Errorf("%s a batch of %s from %s to %s (%s): %v; the export cursor did not move: the next export sends them again", what, count(int64(n), "record"), name, Visible(t.URL), t.Protocol, err)
+	return fmt.Errorf("%s a batch of %s from %s to %s (%s): %v; the export cursor did not move: the next export sends them again", what, count(int64(n), "record"), safetext.Quote(name), Visible(t.URL), t.Protocol, err)
 }

@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
+
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // jsonSender sends http/json: the Go SDK's exporters speak protobuf only,
@@ -122,7 +124,7 @@ func (s *jsonSender) post(ctx context.Context, body []byte) (retry bool, err err
 	case sc == http.StatusTooManyRequests || sc == http.StatusBadGateway || sc == http.StatusServiceUnavailable || sc == http.StatusGatewayTimeout:
 		return true, fmt.Errorf("the collector answered %s", resp.Status)
 	default:
-		return false, fmt.Errorf("the collector answered %s: %s", resp.Status, strings.TrimSpace(string(data)))
+		return false, fmt.Errorf("the collector answered %s: %s", resp.Status, safetext.Quote(safetext.Clip(strings.TrimSpace(string(data)), 300)))
 	}
 }
 

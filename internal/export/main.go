@@ -13,6 +13,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -85,7 +86,7 @@ func Main(args []string, stdout, stderr io.Writer, version string) int {
 		if sum.Sent > 0 {
 			fmt.Fprintf(stderr, "intenthook: export: %d records were sent before the failure\n", sum.Sent)
 		}
-		fmt.Fprintf(stderr, "intenthook: error: export otlp: %v\n", err)
+		fmt.Fprintf(stderr, "intenthook: error: export otlp: %s\n", safetext.OneLine(err.Error()))
 		return 1
 	}
 	fmt.Fprintln(stdout, summaryLine(sum))

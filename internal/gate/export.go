@@ -8,6 +8,7 @@ import (
 	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -43,7 +44,7 @@ func (g *Gate) startExport() {
 	}
 	path, err := full.Beside(ExportBinary)
 	if err != nil {
-		g.notes = append(g.notes, "intenthook: warning: export.when is "+when+", but "+hook.OneLine(err.Error()))
+		g.notes = append(g.notes, "intenthook: warning: export.when is "+when+", but "+safetext.OneLine(err.Error()))
 		return
 	}
 	if err := state.Ensure(g.Root, "export"); err == nil {
@@ -53,7 +54,7 @@ func (g *Gate) startExport() {
 		}
 	}
 	if err := full.Detach(path, []string{"otlp", "--auto", "--root", g.Root}, g.Root); err != nil {
-		g.notes = append(g.notes, "intenthook: warning: "+hook.OneLine(err.Error()))
+		g.notes = append(g.notes, "intenthook: warning: "+safetext.OneLine(err.Error()))
 		return
 	}
 	g.explain.step("export", "start", path)
