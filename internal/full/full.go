@@ -3,7 +3,8 @@
 // the full binary every other command line (hookcmd.Delegate) and, built
 // with the noyaml tag, the rare YAML work of a hook (Call): parsing a
 // catalog the cache has not seen, settings outside the plain subset, and a
-// lifecycle edit of the catalog.
+// lifecycle edit of the catalog. It also finds intenthook's other programs
+// beside it (Beside: intenthook-export) and starts one detached (Detach).
 package full
 
 import (
