@@ -74,6 +74,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkMCPServers(root, env)...)
 	checks = append(checks, checkMCP(root, env)...)
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
+	checks = append(checks, checkExport(root, env.Getenv)...)
 	git := checkGit(ctx, env)
 	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
 	return checks
@@ -146,7 +147,7 @@ func checkConfig(root string, getenv func(string) string) Check {
 	case len(c.Warnings) > 0:
 		// Unknown keys are warnings (SPEC §13): a newer version's setting
 		// must not fail an older doctor.
-		return Check{Status: Warn, Name: "config", Detail: strings.Join(c.Warnings, "; "), Hint: "remove or correct the unknown setting(s): a misspelt key is silently ignored"}
+		return Check{Status: Warn, Name: "config", Detail: strings.Join(c.Warnings, "; "), Hint: "remove or correct them: a misspelt key is silently ignored, a value out of range is clamped"}
 	}
 	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(config.File))); err != nil {
 		return Check{Status: Pass, Name: "config", Detail: "no " + config.File + ": the defaults apply"}
