@@ -14,15 +14,31 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 )
 
-// State files, under state/export/.
+// State files, under state/export/. What was sent is kept per endpoint
+// (Store): an export to another collector sends every record there, and
+// one pointed elsewhere, by mistake or by an agent's shell, moves nothing
+// for the collector the workspace is configured for.
 const (
-	stateDir     = "export"
-	cursorName   = "otlp.json"     // what was sent, per ledger file
-	sentName     = "otlp.sent"     // ids of the records sent: 8 bytes each
-	logName      = "otlp.log"      // the outcome of the last exports started by a hook
-	rejectedName = "otlp.rejected" // records the collector rejected on their own, skipped
-	lockName     = "export-otlp"
+	stateDir = "export"
+	logName  = "otlp.log" // the outcome of the last exports started by a hook
+	lockName = "export-otlp"
 )
+
+// Store names the state files of one endpoint: otlp-<digest of its URL>
+// with .json (the cursor), .sent (ids of the records sent: 8 bytes each)
+// and .rejected (records the collector rejected on their own, skipped).
+type Store struct{ root, base string }
+
+// StoreFor is the store of the endpoint url in the workspace at root.
+func StoreFor(root, url string) Store {
+	sum := sha256.Sum256([]byte(url))
+	return Store{root: root, base: fmt.Sprintf("otlp-%x", sum[:6])}
+}
+
+func (s Store) path(ext string) string { return state.Path(s.root, stateDir, s.base+ext) }
+
+// CursorPath is where the cursor is kept.
+func (s Store) CursorPath() string { return s.path(".json") }
 
 // Cursor says what was sent: per ledger file, how many of its bytes, and
 // the digest of the last line sent, which must still end there for the
@@ -40,15 +56,13 @@ type FileCursor struct {
 	Records int64  `json:"records"` // records sent from the file, all runs together
 	// Rejected marks the batch that starts at Bytes as taken only in part
 	// by the collector last time: the next export sends it one record per
-	// request, and skips a record rejected on its own (rejectedName).
+	// request, and skips a record rejected on its own (Store's .rejected).
 	Rejected bool `json:"rejected,omitempty"`
 }
 
-func cursorPath(root string) string { return state.Path(root, stateDir, cursorName) }
-
 // LoadCursor reads the cursor; a missing one has sent nothing.
-func LoadCursor(root string) (*Cursor, error) {
-	data, err := osfile.ReadFile(cursorPath(root))
+func (s Store) LoadCursor() (*Cursor, error) {
+	data, err := osfile.ReadFile(s.CursorPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Cursor{Version: 1}, nil
 	}
@@ -57,7 +71,7 @@ func LoadCursor(root string) (*Cursor, error) {
 	}
 	var c Cursor
 	if err := json.Unmarshal(data, &c); err != nil || c.Version != 1 {
-		return nil, fmt.Errorf("export cursor %s is unreadable: remove it to send every record again (backends drop duplicates by log.record.uid)", cursorPath(root))
+		return nil, fmt.Errorf("export cursor %s is unreadable: remove it to send every record again (backends drop duplicates by log.record.uid)", s.CursorPath())
 	}
 	return &c, nil
 }
@@ -84,15 +98,15 @@ func (c *Cursor) set(fc FileCursor) {
 
 // save replaces the cursor file atomically and durably: it is what keeps
 // the next export from sending a batch again.
-func (c *Cursor) save(root string) error {
-	if err := state.Ensure(root, stateDir); err != nil {
+func (s Store) save(c *Cursor) error {
+	if err := state.Ensure(s.root, stateDir); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
-	return state.WriteFile(cursorPath(root), append(data, '\n'), 0o644, true)
+	return state.WriteFile(s.CursorPath(), append(data, '\n'), 0o644, true)
 }
 
 // lineDigest is the digest the cursor keeps of a line (without its newline).
@@ -106,11 +120,11 @@ func sentKey(uid string) uint64 {
 
 // appendSent adds the ids of a batch the collector accepted to the sent
 // log. It is read only when a ledger file changed under the cursor.
-func appendSent(root string, uids []string) error {
-	if err := state.Ensure(root, stateDir); err != nil {
+func (s Store) appendSent(uids []string) error {
+	if err := state.Ensure(s.root, stateDir); err != nil {
 		return err
 	}
-	f, err := osfile.OpenFile(state.Path(root, stateDir, sentName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := osfile.OpenFile(s.path(".sent"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("export sent log: %w", err)
 	}
@@ -129,8 +143,8 @@ func appendSent(root string, uids []string) error {
 }
 
 // loadSent reads the sent log as a set.
-func loadSent(root string) (map[uint64]bool, error) {
-	data, err := osfile.ReadFile(state.Path(root, stateDir, sentName))
+func (s Store) loadSent() (map[uint64]bool, error) {
+	data, err := osfile.ReadFile(s.path(".sent"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("export sent log: %w", err)
 	}
@@ -141,13 +155,16 @@ func loadSent(root string) (map[uint64]bool, error) {
 	return set, nil
 }
 
+// RejectedPath is where records the collector rejected on their own are kept.
+func (s Store) RejectedPath() string { return s.path(".rejected") }
+
 // appendRejected keeps a record the collector rejected on its own, with
 // its reason, before the export skips it.
-func appendRejected(root, name, uid string, reason error) error {
-	if err := state.Ensure(root, stateDir); err != nil {
+func (s Store) appendRejected(name, uid string, reason error) error {
+	if err := state.Ensure(s.root, stateDir); err != nil {
 		return err
 	}
-	f, err := osfile.OpenFile(state.Path(root, stateDir, rejectedName), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := osfile.OpenFile(s.RejectedPath(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("export rejected log: %w", err)
 	}

@@ -84,7 +84,8 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	defer unlock()
-	cur, err := LoadCursor(o.Root)
+	store := StoreFor(o.Root, t.URL)
+	cur, err := store.LoadCursor()
 	if err != nil {
 		return sum, err
 	}
@@ -99,7 +100,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	defer s.close(context.Background())
 	repo := Repo{URL: RepoURL(remote(ctx, o.Root))}
-	r := &run{o: o, t: t, cur: cur, s: s, repo: repo, sum: &sum}
+	r := &run{o: o, t: t, store: store, cur: cur, s: s, repo: repo, sum: &sum}
 	for _, name := range files {
 		sum.Files++
 		if err := r.file(ctx, name); err != nil {
@@ -128,12 +129,13 @@ func remote(ctx context.Context, root string) string {
 }
 
 type run struct {
-	o    Options
-	t    Target
-	cur  *Cursor
-	s    sender
-	repo Repo
-	sum  *Summary
+	o     Options
+	t     Target
+	store Store
+	cur   *Cursor
+	s     sender
+	repo  Repo
+	sum   *Summary
 }
 
 // file sends what one ledger file has not sent yet, in batches.
@@ -166,7 +168,7 @@ func (r *run) file(ctx context.Context, name string) error {
 			}
 		}
 		r.cur.set(fc)
-		return r.cur.save(r.o.Root)
+		return r.store.save(r.cur)
 	}
 	flush := func() error {
 		if len(batch) == 0 {
@@ -180,8 +182,8 @@ func (r *run) file(ctx context.Context, name string) error {
 		err := r.s.send(ctx, batch)
 		switch {
 		case errors.Is(err, ErrRejected) && singles > 0:
-			fmt.Fprintf(r.o.Notes, "intenthook: warning: %s: the collector rejects record %s on its own (%s); skipped, kept in %s\n", safetext.Quote(name), safetext.Quote(batch[0].UID), safetext.OneLine(err.Error()), safetext.Quote(state.Path(r.o.Root, stateDir, rejectedName)))
-			if err := appendRejected(r.o.Root, name, batch[0].UID, err); err != nil {
+			fmt.Fprintf(r.o.Notes, "intenthook: warning: %s: the collector rejects record %s on its own (%s); skipped, kept in %s\n", safetext.Quote(name), safetext.Quote(batch[0].UID), safetext.OneLine(err.Error()), safetext.Quote(r.store.RejectedPath()))
+			if err := r.store.appendRejected(name, batch[0].UID, err); err != nil {
 				return err
 			}
 			batch, uids = batch[:0], uids[:0]
@@ -189,14 +191,14 @@ func (r *run) file(ctx context.Context, name string) error {
 		case errors.Is(err, ErrRejected):
 			fc.Rejected = true
 			r.cur.set(fc)
-			if serr := r.cur.save(r.o.Root); serr != nil {
+			if serr := r.store.save(r.cur); serr != nil {
 				return serr
 			}
 			return sendError(r.t, name, len(batch), err)
 		case err != nil:
 			return sendError(r.t, name, len(batch), err)
 		}
-		if err := appendSent(r.o.Root, uids); err != nil {
+		if err := r.store.appendSent(uids); err != nil {
 			return err
 		}
 		if err := advance(len(batch)); err != nil {
@@ -257,7 +259,7 @@ func (r *run) resume(name string, fc FileCursor) (start int64, sent map[uint64]b
 	if ok && lineDigest(line) == fc.Last {
 		return fc.Bytes, nil, nil
 	}
-	sent, err = loadSent(r.o.Root)
+	sent, err = r.store.loadSent()
 	if err != nil {
 		return 0, nil, err
 	}

@@ -16,7 +16,6 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
 
 	"github.com/intenthook/intenthook/internal/ledger"
-	"github.com/intenthook/intenthook/internal/state"
 )
 
 // rejecting is an OTLP/HTTP endpoint that accepts every record but the
@@ -100,7 +99,7 @@ func ledgerOf(t *testing.T, n int, config string) string {
 
 // A batch taken in part fails the run and leaves the cursor; the next run
 // sends that batch one record per request, skips the record rejected on
-// its own (reported, kept in otlp.rejected) and goes on.
+// its own (reported, kept in the store's .rejected) and goes on.
 func TestPartialSuccessIsNoAdvance(t *testing.T) {
 	for _, protocol := range []string{"http/protobuf", "http/json"} {
 		t.Run(strings.ReplaceAll(protocol, "/", "-"), func(t *testing.T) {
@@ -118,7 +117,8 @@ func TestPartialSuccessIsNoAdvance(t *testing.T) {
 			if sum.Sent != 4 {
 				t.Errorf("first run sent %d, want the first batch (4)", sum.Sent)
 			}
-			cur, _ := LoadCursor(root)
+			store := StoreFor(root, ts.URL+"/v1/logs")
+			cur, _ := store.LoadCursor()
 			if fc := cur.Of(ledger.FileName); fc.Records != 4 || !fc.Rejected {
 				t.Errorf("cursor after the rejection: %+v", fc)
 			}
@@ -134,11 +134,11 @@ func TestPartialSuccessIsNoAdvance(t *testing.T) {
 			if !strings.Contains(notes.String(), "the collector rejects record id-6 on its own") {
 				t.Errorf("notes:\n%s", notes.String())
 			}
-			kept, _ := os.ReadFile(state.Path(root, stateDir, rejectedName))
+			kept, _ := os.ReadFile(store.RejectedPath())
 			if !strings.Contains(string(kept), `"uid":"id-6"`) {
 				t.Errorf("otlp.rejected: %s", kept)
 			}
-			cur, _ = LoadCursor(root)
+			cur, _ = store.LoadCursor()
 			if fc := cur.Of(ledger.FileName); fc.Records != 9 || fc.Rejected {
 				t.Errorf("cursor at the end: %+v", fc)
 			}
@@ -153,5 +153,40 @@ func TestPartialSuccessIsNoAdvance(t *testing.T) {
 				t.Errorf("third run: sent %d, %v", sum.Sent, err)
 			}
 		})
+	}
+}
+
+// What was sent is kept per endpoint: an export pointed at another
+// collector (by mistake, or by an agent's shell) sends everything there and
+// moves nothing for the configured one.
+func TestCursorPerEndpoint(t *testing.T) {
+	a, b := &rejecting{}, &rejecting{}
+	ta, tb := httptest.NewServer(a), httptest.NewServer(b)
+	defer ta.Close()
+	defer tb.Close()
+	root := ledgerOf(t, 3, fmt.Sprintf("export: {endpoint: %q}\n", ta.URL))
+	o := Options{Root: root, Getenv: envOf(nil), Version: "test", Notes: io.Discard}
+	if sum, err := Run(context.Background(), o); err != nil || sum.Sent != 3 {
+		t.Fatalf("to a: sent %d, %v", sum.Sent, err)
+	}
+	o.Getenv = envOf(map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": tb.URL})
+	if sum, err := Run(context.Background(), o); err != nil || sum.Sent != 3 {
+		t.Fatalf("to b: sent %d, %v", sum.Sent, err)
+	}
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(ledger.FileName)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(f, `{"version":"0.1.0","id":"id-4","timestamp":"2026-11-22T10:00:00.000Z","files":[],"metadata":{"dev.intenthook":{"seq":4,"event":"select","decision":"allow","success":true}}}`)
+	f.Close()
+	o.Getenv = envOf(nil)
+	if sum, err := Run(context.Background(), o); err != nil || sum.Sent != 1 {
+		t.Fatalf("to a again: sent %d, %v", sum.Sent, err)
+	}
+	if got := strings.Join(a.received, " "); got != "id-1 id-2 id-3 id-4" {
+		t.Errorf("a received %s", got)
+	}
+	if got := strings.Join(b.received, " "); got != "id-1 id-2 id-3" {
+		t.Errorf("b received %s", got)
 	}
 }
