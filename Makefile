@@ -56,6 +56,7 @@ lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd
+	$(GO) vet -tags otelcol ./cmd/intenthook
 	$(GO) build -tags noyaml -o /dev/null ./cmd/intenthook
 	$(GO) run $(STATICCHECK) ./...
 
