@@ -98,7 +98,20 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	defer s.close(context.Background())
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), t.Timeout)
+		defer cancel()
+		s.close(ctx)
+	}()
+	if o.Progress != nil {
+		// The progress line is rewritten in place; whatever comes after it
+		// starts on a clean line.
+		defer func() {
+			if sum.Sent > 0 {
+				fmt.Fprint(o.Progress, "\r\033[K")
+			}
+		}()
+	}
 	repo := Repo{URL: RepoURL(remote(ctx, o.Root))}
 	r := &run{o: o, t: t, store: store, cur: cur, s: s, repo: repo, sum: &sum}
 	for _, name := range files {
@@ -107,14 +120,12 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			return sum, err
 		}
 	}
-	if o.Progress != nil && sum.Sent > 0 {
-		fmt.Fprint(o.Progress, "\r\033[K")
-	}
 	return sum, nil
 }
 
-// Owned keeps the ledger files this clone exports under rule records: all
-// of them for "all"; for "own" those this clone writes.
+// Owned keeps the ledger files this clone exports under rule records
+// ("own": those this clone writes; "all": every one). The ledger is one
+// file today, which every clone writes: both rules keep it.
 func Owned(files []string, records string) []string {
 	return files
 }
