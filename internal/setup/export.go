@@ -24,6 +24,10 @@ export:
   when: session_end
 `
 
+// sessionEndWired are the agents whose end of session init wires to
+// intenthook context, which starts the export.
+var sessionEndWired = map[string]bool{"claude": true, "gemini": true, "codex": true, "qwen": true, "droid": true, "copilot": true}
+
 // writeExport adds the export block to config.yaml, unless it has one.
 func writeExport(root string, ag protocol.Agent) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(config.File))
@@ -32,7 +36,7 @@ func writeExport(root string, ag protocol.Agent) (Change, error) {
 		return Change{}, err
 	}
 	c := Change{Path: config.File}
-	if ag.Name != "claude" {
+	if !sessionEndWired[ag.Name] {
 		c.Notes = append(c.Notes, ag.Title+"'s end of session is not wired to intenthook context: run 'intenthook export otlp' by hand or from CI")
 	}
 	for _, line := range bytes.Split(old, []byte("\n")) {
