@@ -61,6 +61,9 @@ type Gate struct {
 	// learned is the model read from the transcript's tail, once per call,
 	// for sessions whose events do not name it ("" when none was found).
 	learned *string
+	// stateErr is why the session's state could not be read, if it could
+	// not: the call is then decided as a fresh session's.
+	stateErr error
 }
 
 // Open finds the call's governed root and loads its workspace. It returns a
@@ -105,6 +108,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	// decision into a skipped one. The call is decided as a fresh session.
 	if g.session, err = g.Sessions.Read(call.SessionID); err != nil {
 		g.note(err)
+		g.stateErr = err
 		g.session = &state.Session{ID: call.SessionID}
 	}
 	return g, nil
@@ -185,4 +189,28 @@ func (g *Gate) class() hook.Class {
 		return hook.ClassUnclassified
 	}
 	return g.call.Class
+}
+
+// stateBusy denies a call whose decision needs state that cannot be had
+// now: the model is told to retry, the person what is wrong with state/.
+func (g *Gate) stateBusy(what string, err error) hook.Decision {
+	g.explain.step("state", "busy", what)
+	return hook.Denial{
+		Code:     hook.CodeStateBusy,
+		Headline: "intenthook is busy: " + what + "; retry",
+		Why:      "this call can only be judged with intenthook's state under .orchestration/state/, and it cannot be had now: " + hook.OneLine(err.Error()),
+		Instead:  "retry the call in a moment; if this repeats, tell the user that .orchestration/state/ is locked or not writable (`intenthook doctor` checks it)",
+		Evidence: []string{hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)},
+	}.Decision()
+}
+
+// closedWithoutState answers a write-class call under fail_mode closed
+// when the session's state could not be read: nothing is let through on a
+// picture intenthook could not take.
+func (g *Gate) closedWithoutState() *hook.Decision {
+	if g.stateErr == nil || !g.Config.Closed() {
+		return nil
+	}
+	d := g.stateBusy("the session state cannot be read", g.stateErr)
+	return &d
 }

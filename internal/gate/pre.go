@@ -45,6 +45,9 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	case hook.ClassShell:
 		return g.preShell(ctx)
 	case hook.ClassWrite, hook.ClassDelete:
+		if d := g.closedWithoutState(); d != nil {
+			return *d, nil
+		}
 		return g.preWrite(ctx, class)
 	}
 	g.explain.step("decide", "allow", "reads, exempt and unclassified tools are not gated")

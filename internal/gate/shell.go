@@ -43,6 +43,11 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d, ok := g.checkLinkSources(a.LinkSources); ok {
 		return d, nil
 	}
+	if !a.ReadOnly {
+		if d := g.closedWithoutState(); d != nil {
+			return *d, nil
+		}
+	}
 	g.pending = g.snapshot(ctx, a.ReadOnly)
 	if gs := g.guardSnapshot(a.ReadOnly); gs != nil {
 		if g.pending == nil {
@@ -77,8 +82,15 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return d, nil
 	}
 	// The decision stands even when its pre-hashes cannot be stored (a
-	// held lock, a broken state/): post then records without them.
-	g.note(g.storePending(ctx, pass, d.Verdict == hook.Ask))
+	// held lock, a broken state/): post then records without them. A
+	// command the backstop or the guard must judge afterwards does not run
+	// without their pictures.
+	if err := g.storePending(ctx, pass, d.Verdict == hook.Ask); err != nil {
+		if g.pending != nil && (g.pending.Backstop || g.pending.Guard != nil) {
+			return g.stateBusy("the picture taken before this command cannot be stored", err), nil
+		}
+		g.note(err)
+	}
 	return d, nil
 }
 

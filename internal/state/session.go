@@ -234,11 +234,52 @@ func (ss Sessions) pendingPath(session string) string {
 
 // PutPending stores what PreToolUse leaves for the PostToolUse of the same
 // tool_use_id.
+//
+// The log is appended under the session lock; when the lock cannot be had
+// (another process, the agent's own flock, holds it), the entry is stored
+// in a file of its own beside the log, which needs no lock: a lock someone
+// holds must not cost the call its pre-hashes or its backstop.
 func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p Pending) error {
 	if toolUseID == "" {
 		return nil
 	}
-	return ss.appendPending(ctx, session, pendingLine{ID: toolUseID, Pending: p})
+	l := pendingLine{ID: toolUseID, Pending: p}
+	err := ss.appendPending(ctx, session, l)
+	if err == nil {
+		return nil
+	}
+	if serr := ss.putSidecar(session, toolUseID, l.marshal()); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return nil
+}
+
+// sidecarPath is the lock-free file of one pending entry.
+func (ss Sessions) sidecarPath(session, toolUseID string) string {
+	return Path(ss.Root, "pending", SessionKey(session)+"."+b64.EncodeToString([]byte(toolUseID))+".pend")
+}
+
+// putSidecar writes one entry to its own file, through a temporary file
+// and a rename (a link in its place is replaced, never followed).
+func (ss Sessions) putSidecar(session, toolUseID string, line []byte) error {
+	path := ss.sidecarPath(session, toolUseID)
+	if err := Ensure(ss.Root, "pending"); err != nil {
+		return err
+	}
+	f, err := osfile.CreateTemp(filepath.Dir(path), ".pend-*")
+	if err != nil {
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	_, werr := f.Write(line)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	return nil
 }
 
 // DonePending marks toolUseID's entry as recorded, compacting the log when
@@ -298,7 +339,17 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
 	line, ok := newestLine(ss.pendingPath(session), needle)
 	if !ok {
-		return Pending{}, false
+		// Stored beside the log while its lock was held: read once.
+		path := ss.sidecarPath(session, toolUseID)
+		data, err := osfile.ReadFile(path)
+		if err != nil {
+			return Pending{}, false
+		}
+		_ = os.Remove(path)
+		line, ok = bytes.CutSuffix(data, []byte("\n"))
+		if !ok || !bytes.HasPrefix(line, needle) {
+			return Pending{}, false
+		}
 	}
 	l, ok := parsePendingLine(line)
 	if !ok || l.Done {
