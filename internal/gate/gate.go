@@ -13,6 +13,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -64,6 +65,8 @@ type Gate struct {
 	// stateErr is why the session's state could not be read, if it could
 	// not: the call is then decided as a fresh session's.
 	stateErr error
+	// rescued are the rules a post put back before it could load them.
+	rescued []guard.Change
 }
 
 // Open finds the call's governed root and loads its workspace. It returns a
@@ -91,6 +94,13 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	}
 	ws, err := workspace.Load(root, getenv, env.now)
 	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
+	if err != nil && call.Event == hook.PostToolUse {
+		// A command that left the rules unreadable is judged by the rules
+		// it started under: they are put back first.
+		if ws, err = g.rescueRules(root, getenv); err == nil {
+			g.Workspace = ws
+		}
+	}
 	if err != nil {
 		return g, err
 	}

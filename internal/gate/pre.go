@@ -16,6 +16,16 @@ import (
 // Pre runs the PreToolUse decision chain (SPEC §5) for the call. Every deny
 // is also appended to the ledger, whichever step gave it.
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
+	if g.leftToPlugin() {
+		// The plugin is asked about the same call next and gives its deny;
+		// what the call leaves for post (the backstop's and the guard's
+		// pictures, pre-hashes) is taken here all the same.
+		g.explain.step("plugin", "defer", "the session's plugin gives this call's deny")
+		if _, err := g.pre(ctx); err != nil {
+			g.note(err)
+		}
+		return hook.Decision{}, nil
+	}
 	d, err := g.pre(ctx)
 	if err == nil && d.Verdict == hook.Deny {
 		d = g.checkLoop(ctx, d)
@@ -27,10 +37,6 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
-	if g.leftToPlugin() {
-		g.explain.step("plugin", "defer", "the session's plugin decides this call")
-		return hook.Decision{}, nil
-	}
 	g.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)

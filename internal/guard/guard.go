@@ -62,6 +62,11 @@ const (
 	Hook
 	// Cache: derived from the catalog; a change is undone by removing it.
 	Cache
+	// StateDir: a directory of state files that loosen a decision, which
+	// only hook processes write (and journal): a file written during the
+	// command by anything else is taken out. Nothing is pictured but the
+	// time.
+	StateDir
 )
 
 // Target is one watched path: Rel is root-relative (slash-separated) when
@@ -87,6 +92,10 @@ type Snapshot struct {
 	// The ledger's size and the sha256 of the bytes before its end.
 	LedgerSize int64  `json:"ledger_size"`
 	LedgerTail string `json:"ledger_tail,omitempty"`
+	// At is when the picture was taken (Unix nanoseconds): a file of a
+	// watched state directory whose inode changed since (its ctime, which
+	// touch cannot set back) was written during the command.
+	At int64 `json:"at,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows
@@ -101,6 +110,8 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			ts = append(ts, Target{f.Path, Whole})
 		case governed.Cache:
 			ts = append(ts, Target{f.Path, Cache})
+		case governed.StateDir:
+			ts = append(ts, Target{f.Path, StateDir})
 		case governed.GitConfig:
 			if gitConfig != "" {
 				ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
@@ -160,7 +171,9 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		s.Files[rel] = f
 	}
 	for _, t := range targets {
-		keep(t.Rel, t.Kind)
+		if t.Kind != StateDir {
+			keep(t.Rel, t.Kind)
+		}
 	}
 	for _, p := range hookFiles(hooksDir) {
 		keep(relTo(root, p), Hook)
@@ -169,6 +182,7 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		errs = append(errs, writeIndex(root, idx))
 	}
 	s.LedgerSize, s.LedgerTail = ledgerMark(root, -1)
+	s.At = time.Now().UnixNano()
 	return s, errors.Join(errs...)
 }
 
@@ -375,6 +389,10 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		out = append(out, Change{Rel: rel, Before: before, After: after})
 	}
 	for _, t := range targets {
+		if t.Kind == StateDir {
+			out = append(out, stateWrites(root, t.Rel, s.At)...)
+			continue
+		}
 		check(t.Rel, t.Kind)
 	}
 	for rel, f := range s.Files {
@@ -387,6 +405,41 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
+}
+
+// stateWrites lists the files of the state directory dir written since at
+// (their ctime, which touch cannot set back) that no hook process
+// journaled: each is a change from nothing, undone by taking it out.
+func stateWrites(root, dir string, at int64) []Change {
+	if at == 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(abs(root, dir))
+	if err != nil {
+		return nil
+	}
+	var out []Change
+	for _, e := range entries {
+		rel := dir + "/" + e.Name()
+		st, err := os.Lstat(abs(root, rel))
+		if err != nil || changeTime(st) < at {
+			continue
+		}
+		after, _, _ := look(abs(root, rel), Whole)
+		if after.FP != "" && Journaled(root, rel, after.Hash) {
+			continue
+		}
+		out = append(out, Change{Rel: rel, Before: File{Kind: Whole}, After: after})
+	}
+	return out
+}
+
+// changeTime is when the file's inode last changed (Unix nanoseconds).
+func changeTime(st os.FileInfo) int64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return ctime(sys)
+	}
+	return st.ModTime().UnixNano()
 }
 
 // Undo puts each change's picture back, unless excused: the displaced

@@ -206,6 +206,7 @@ func (p *Pending) encode(e *codec.Encoder) {
 		}
 		e.Int(g.LedgerSize)
 		e.Str(g.LedgerTail)
+		e.Int(g.At)
 	}
 }
 
@@ -224,6 +225,9 @@ func (p *Pending) decode(d *codec.Decoder) {
 			g.Files[rel] = guard.File{Kind: guard.Kind(d.Uint()), FP: d.Str(), Hash: d.Str(), Kept: d.Bool()}
 		}
 		g.LedgerSize, g.LedgerTail = d.Int(), d.Str()
+		if len(d.B) > 0 { // an entry of an older version has no time
+			g.At = d.Int()
+		}
 		p.Guard = g
 	}
 }
@@ -348,6 +352,30 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 		_ = os.Remove(path)
 		line, ok = bytes.CutSuffix(data, []byte("\n"))
 		if !ok || !bytes.HasPrefix(line, needle) {
+			return Pending{}, false
+		}
+	}
+	l, ok := parsePendingLine(line)
+	if !ok || l.Done {
+		return Pending{}, false
+	}
+	return l.Pending, true
+}
+
+// PeekPending is GetPending without consuming an entry stored beside the
+// log: for a look before the call's own GetPending.
+func (ss Sessions) PeekPending(session, toolUseID string) (Pending, bool) {
+	if toolUseID == "" {
+		return Pending{}, false
+	}
+	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	line, ok := newestLine(ss.pendingPath(session), needle)
+	if !ok {
+		data, err := osfile.ReadFile(ss.sidecarPath(session, toolUseID))
+		if err != nil {
+			return Pending{}, false
+		}
+		if line, ok = bytes.CutSuffix(data, []byte("\n")); !ok || !bytes.HasPrefix(line, needle) {
 			return Pending{}, false
 		}
 	}

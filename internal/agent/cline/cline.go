@@ -134,6 +134,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	// Cline 3 hands the call's input as it is in tool_call.input; its
 	// preToolUse.parameters carries lists JSON-encoded into strings.
 	c.ToolName = tool.Str("toolName")
+	// Cline 3 names each call: the same id in its tool_call and its
+	// tool_result, which pairs a post with what its pre left.
+	c.ToolUseID = call.Str("id")
 	input := tool["parameters"]
 	if call.Has("input") {
 		c.ToolName, input = call.Str("name"), call["input"]

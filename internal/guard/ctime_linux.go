@@ -1,0 +1,5 @@
+package guard
+
+import "syscall"
+
+func ctime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
