@@ -15,6 +15,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -208,7 +209,7 @@ func (g *Gate) stateBusy(what string, err error) hook.Decision {
 	return hook.Denial{
 		Code:     hook.CodeStateBusy,
 		Headline: "intenthook is busy: " + what + "; retry",
-		Why:      "this call can only be judged with intenthook's state under .orchestration/state/, and it cannot be had now: " + hook.OneLine(err.Error()),
+		Why:      "this call can only be judged with intenthook's state under .orchestration/state/, and it cannot be had now: " + safetext.OneLine(err.Error()),
 		Instead:  "retry the call in a moment; if this repeats, tell the user that .orchestration/state/ is locked or not writable (`intenthook doctor` checks it)",
 		Evidence: []string{hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)},
 	}.Decision()

@@ -172,8 +172,12 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
 		case c.Err != nil:
 			what = "NOT restored: " + c.Err.Error()
 			failed = append(failed, c.Rel)
+		case c.Partial && c.Before.FP == "":
+			what = "restored (the hook settings it gained taken out; the rest of the file kept)"
 		case c.Before.FP == "":
 			what = "removed (it did not exist before the command)"
+		case c.Partial:
+			what = "restored (the hooks and the switches that turn them off as before; the rest of the file kept)"
 		}
 		if c.Kept != "" {
 			what += "; the changed version is kept at " + c.Kept

@@ -67,6 +67,10 @@ const (
 	// command by anything else is taken out. Nothing is pictured but the
 	// time.
 	StateDir
+	// Wiring: a Claude-shaped JSON settings file. Only a change to the
+	// hooks or the switches that turn them off counts, and only those keys
+	// are put back (wiring.go).
+	Wiring
 )
 
 // Target is one watched path: Rel is root-relative (slash-separated) when
@@ -112,6 +116,8 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			ts = append(ts, Target{f.Path, Cache})
 		case governed.StateDir:
 			ts = append(ts, Target{f.Path, StateDir})
+		case governed.HookSettings:
+			ts = append(ts, Target{f.Path, Wiring})
 		case governed.GitConfig:
 			if gitConfig != "" {
 				ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
@@ -352,6 +358,9 @@ type Change struct {
 	Undone bool
 	Kept   string
 	Err    error
+	// Partial says only the wiring was put back, the rest of the file
+	// kept as the command left it.
+	Partial bool
 }
 
 // Excuse says whether a change is legitimate: a hook journaled it, or HEAD
@@ -384,6 +393,22 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
 			if slices.Equal(RiskyKeys(old), RiskyKeys(content)) {
 				return
+			}
+		}
+		if kind == Wiring && before.Kept && content != nil {
+			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			w1, ok1 := wiringOf(old)
+			w2, ok2 := wiringOf(content)
+			if ok1 && ok2 && w1 == w2 {
+				return
+			}
+		}
+		if kind == Wiring && before.FP == "" && content != nil {
+			// A settings file that did not exist: only wiring in it counts.
+			if w, ok := wiringOf(content); ok {
+				if empty, _ := wiringOf(nil); w == empty {
+					return
+				}
 			}
 		}
 		out = append(out, Change{Rel: rel, Before: before, After: after})
@@ -452,48 +477,68 @@ func Undo(root string, changes []Change, excused Excuse, now time.Time) []Change
 		if excused != nil && excused(c) {
 			continue
 		}
-		c.Undone, c.Kept, c.Err = undo(root, c, now)
+		c.Undone, c.Kept, c.Partial, c.Err = undo(root, c, now)
 		out = append(out, c)
 	}
 	return out
 }
 
-func undo(root string, c Change, now time.Time) (undone bool, kept string, err error) {
+func undo(root string, c Change, now time.Time) (undone bool, kept string, partial bool, err error) {
 	path := abs(root, c.Rel)
 	if c.Before.Kind == Cache {
 		err := os.Remove(path)
-		return err == nil || errors.Is(err, os.ErrNotExist), "", nopath(err)
+		return err == nil || errors.Is(err, os.ErrNotExist), "", false, nopath(err)
 	}
 	var content []byte
 	if c.Before.FP != "" {
 		if !c.Before.Kept {
-			return false, "", fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
+			return false, "", false, fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
 		}
 		if content, err = osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		if hashBytes(content) != c.Before.Hash {
-			return false, "", fmt.Errorf("%s: the kept copy was changed", c.Rel)
+			return false, "", false, fmt.Errorf("%s: the kept copy was changed", c.Rel)
+		}
+	}
+	wiringOnly := false
+	if c.Before.Kind == Wiring && c.After.FP != "" {
+		// Only the wiring goes back; the rest of the file stays as it is
+		// now. The displaced version is kept all the same.
+		after, _ := osfile.ReadFile(path)
+		if c.Before.FP == "" {
+			// A new file keeps what is not wiring, if anything.
+			if obj, ok := jsonObject(after); ok && len(obj) > countWiring(obj) {
+				content, wiringOnly = restoreWiring([]byte("{}"), after), true
+			}
+		} else {
+			merged := restoreWiring(content, after)
+			partial = !bytes.Equal(merged, content)
+			content = merged
 		}
 	}
 	if c.After.FP != "" {
 		name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(c.Rel, "/"))
 		dst := filepath.Join(root, filepath.FromSlash(UndoneDir), name)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		if err := os.Rename(path, dst); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		kept = UndoneDir + "/" + name
 	}
-	if c.Before.FP == "" {
-		return true, kept, nil
+	if c.Before.FP == "" && !wiringOnly {
+		return true, kept, false, nil
+	}
+	mode := os.FileMode(0o644)
+	if c.Before.FP != "" {
+		mode = modeOf(c.Before.FP)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, kept, err
+		return false, kept, partial, err
 	}
-	return true, kept, writeAtomic(path, content, modeOf(c.Before.FP))
+	return true, kept, partial || wiringOnly, writeAtomic(path, content, mode)
 }
 
 func nopath(err error) error {
