@@ -68,6 +68,8 @@ type Gate struct {
 	stateErr error
 	// rescued are the rules a post put back before it could load them.
 	rescued []guard.Change
+	// cleanEnv is the environment of the call's git processes.
+	cleanEnv []string
 }
 
 // Open finds the call's governed root and loads its workspace. It returns a

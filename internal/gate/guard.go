@@ -155,10 +155,19 @@ func (g *Gate) committed(ctx context.Context, rel string, after guard.File) bool
 }
 
 // git runs git in the root with arguments only: no event data reaches a
-// shell. GIT_OPTIONAL_LOCKS=0 keeps git from taking the index lock under
-// the agent's own git commands.
+// shell; its environment is git.CleanEnv's (GIT_OPTIONAL_LOCKS=0 keeps git
+// from taking the index lock under the agent's own git commands).
 func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
-	return git.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
+	return git.Output(ctx, g.Root, g.gitEnv(), args...)
+}
+
+// gitEnv is the environment of the hook's git processes (git.CleanEnv),
+// made once per call.
+func (g *Gate) gitEnv() []string {
+	if g.cleanEnv == nil {
+		g.cleanEnv = git.CleanEnv(state.Path(g.Root, "git"))
+	}
+	return g.cleanEnv
 }
 
 func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {

@@ -48,8 +48,11 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 			return *d, nil
 		}
 	}
+	// The guard's picture first: no git process may run before it (a
+	// filter or a hook git runs could change the rules inside the hook).
+	gs := g.guardSnapshot(a.ReadOnly)
 	g.pending = g.snapshot(ctx, a.ReadOnly)
-	if gs := g.guardSnapshot(a.ReadOnly); gs != nil {
+	if gs != nil {
 		if g.pending == nil {
 			g.pending = &state.Pending{}
 		}
@@ -86,7 +89,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	// command the backstop or the guard must judge afterwards does not run
 	// without their pictures.
 	if err := g.storePending(ctx, pass, d.Verdict == hook.Ask); err != nil {
-		if g.pending != nil && (g.pending.Backstop || g.pending.Guard != nil) {
+		if g.pending != nil && (g.pending.Backstop != nil || g.pending.Guard != nil) {
 			return g.stateBusy("the picture taken before this command cannot be stored", err), nil
 		}
 		g.note(err)
