@@ -39,6 +39,10 @@ type Picture struct {
 	Head      string
 	Tips      []string
 	TipsKnown bool
+	// Since is when the picture was taken, set by the caller from what it
+	// stored with it (not encoded): a tag written after it excuses
+	// nothing. Zero: every tag excuses.
+	Since time.Time
 }
 
 // Take pictures the work tree under root; nil outside a git repository

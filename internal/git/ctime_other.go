@@ -1,0 +1,7 @@
+//go:build !linux
+
+package git
+
+import "syscall"
+
+func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
