@@ -35,7 +35,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/state/catalog.cache", ".orchestration/state/plugins",
+		".orchestration/agent_trace.jsonl", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
