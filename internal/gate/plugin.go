@@ -1,16 +1,19 @@
 package gate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/guard"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -111,4 +114,33 @@ func (g *Gate) leftToPlugin() bool {
 	}
 	pid, err := strconv.Atoi(string(data))
 	return err == nil && pid > 0 && processAlive(pid)
+}
+
+// CodePluginAbsent is the violation of a call the hook file left to the
+// session's plugin to deny, which ran: the plugin was never asked (a
+// forged announcement), so the session's calls are the hook file's again.
+const CodePluginAbsent = "plugin_absent"
+
+// pluginAbsent takes the session's marker out and records the violation.
+func (g *Gate) pluginAbsent(ctx context.Context, intentID string) hook.Decision {
+	// A call the plugin refused comes back failed, or with the deny as
+	// its result: the plugin did its part.
+	if g.call.Plugin == "" || g.call.Failed || strings.Contains(g.call.Error, "intenthook: deny [") ||
+		(g.call.ResponseContent != nil && strings.Contains(*g.call.ResponseContent, "intenthook: deny [")) {
+		return hook.Decision{}
+	}
+	marker := g.pluginMarker(g.call.Agent, g.call.Plugin)
+	if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		g.note(err)
+	}
+	g.explain.step("plugin", "absent", "a call left to the plugin to deny ran")
+	r := g.record(ledger.EventViolation, intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodePluginAbsent, false
+	m.Command = g.call.Command
+	g.note(g.appendRecords(ctx, r))
+	msg := fmt.Sprintf("intenthook: violation [%s] %s ran though intenthook denied it: the session's plugin, which gives the denies, never asked\n", CodePluginAbsent, g.call.ToolName) +
+		"why: the plugin's announcement for this session was not the plugin's; from now on the hook file decides the session's calls\n" +
+		"instead: undo what the call changed, then retry it; the deny it gets now says why"
+	return hook.Decision{Violation: true, Code: CodePluginAbsent, Message: msg}
 }

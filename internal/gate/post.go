@@ -29,6 +29,14 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		guarded, _ = g.guardCheck(ctx, pending.IntentID, pending.Guard)
 		pending.Guard = nil
 	}
+	if pending.PluginDeny {
+		if d := g.pluginAbsent(ctx, pending.IntentID); d.Violation {
+			if guarded.Violation {
+				d.Message += "\n\n" + guarded.Message
+			}
+			guarded = d
+		}
+	}
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	intentID := pending.IntentID

@@ -21,8 +21,16 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 		// what the call leaves for post (the backstop's and the guard's
 		// pictures, pre-hashes) is taken here all the same.
 		g.explain.step("plugin", "defer", "the session's plugin gives this call's deny")
-		if _, err := g.pre(ctx); err != nil {
+		d, err := g.pre(ctx)
+		if err != nil {
 			g.note(err)
+		}
+		if d.Verdict == hook.Deny && g.call.ToolUseID != "" {
+			// Should the call run all the same, its post finds this: the
+			// plugin did not deny it.
+			p := state.Pending{PluginDeny: true, At: g.env.now().UTC(), Tool: g.call.ToolName}
+			p.IntentID, _ = g.activeIntent()
+			g.note(g.Sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p))
 		}
 		return hook.Decision{}, nil
 	}

@@ -44,6 +44,10 @@ type Pending struct {
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
+	// PluginDeny marks a call the hook file left to the session's plugin
+	// to deny: had the plugin asked, the call would not have run, so a
+	// post for it says the plugin is not there.
+	PluginDeny bool `json:"plugin_deny,omitempty"`
 	// Guard is the picture of the governance files taken before a shell
 	// call that may write.
 	Guard *guard.Snapshot `json:"guard,omitempty"`
@@ -208,6 +212,9 @@ func (p *Pending) encode(e *codec.Encoder) {
 		e.Str(g.LedgerTail)
 		e.Int(g.At)
 	}
+	if p.PluginDeny {
+		e.Bool(true)
+	}
 }
 
 func (p *Pending) decode(d *codec.Decoder) {
@@ -229,6 +236,9 @@ func (p *Pending) decode(d *codec.Decoder) {
 			g.At = d.Int()
 		}
 		p.Guard = g
+	}
+	if len(d.B) > 0 {
+		p.PluginDeny = d.Bool()
 	}
 }
 

@@ -109,8 +109,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		c.Source = "resume"
 	}
 	// The plugin's calls name the session it announced itself under; a
-	// hook file's tool_call (Cline 3) is left to the plugin once it has.
-	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || name == "tool_call" && !ev.Has("plugin")) {
+	// hook file's tool_call (Cline 3) is left to the plugin once it has,
+	// and its tool_result tells whether the plugin gave the deny.
+	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || (name == "tool_call" || name == "tool_result") && !ev.Has("plugin")) {
 		c.Plugin = root
 	}
 	if name == pluginStart {
