@@ -136,7 +136,7 @@ func (g *Gate) pluginAbsent(ctx context.Context, intentID string) hook.Decision 
 	g.explain.step("plugin", "absent", "a call left to the plugin to deny ran")
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ScopeFail, "violation", CodePluginAbsent, false
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodePluginAbsent, false
 	m.Command = g.call.Command
 	g.note(g.appendRecords(ctx, r))
 	msg := fmt.Sprintf("intenthook: violation [%s] %s ran though intenthook denied it: the session's plugin, which gives the denies, never asked\n", CodePluginAbsent, g.call.ToolName) +

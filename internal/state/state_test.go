@@ -452,7 +452,7 @@ func TestPendingBesideHeldLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	p := Pending{IntentID: "INT-001", PreHash: map[string]string{"src/a.go": "h"}, Backstop: true, At: time.Now().UTC()}
+	p := Pending{IntentID: "INT-001", PreHash: map[string]string{"src/a.go": "h"}, Backstop: &backstop.Picture{Head: "c"}, At: time.Now().UTC()}
 	if err := ss.PutPending(context.Background(), "s1", "t1", p); err != nil {
 		t.Fatalf("PutPending with the lock held: %v", err)
 	}
@@ -460,7 +460,7 @@ func TestPendingBesideHeldLock(t *testing.T) {
 		t.Error("InFlight does not see the entry stored beside the log")
 	}
 	got, ok := ss.GetPending("s1", "t1")
-	if !ok || got.IntentID != "INT-001" || !got.Backstop || got.PreHash["src/a.go"] != "h" {
+	if !ok || got.IntentID != "INT-001" || got.Backstop == nil || got.Backstop.Head != "c" || got.PreHash["src/a.go"] != "h" {
 		t.Fatalf("GetPending = %+v, %v", got, ok)
 	}
 	if _, ok := ss.GetPending("s1", "t1"); ok {
