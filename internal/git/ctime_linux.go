@@ -1,5 +1,15 @@
 package git
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
-func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
+// changed is when the file's inode last changed (Unix nanoseconds): a time
+// touch cannot set back.
+func changed(st os.FileInfo) int64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return sys.Ctim.Nano()
+	}
+	return st.ModTime().UnixNano()
+}

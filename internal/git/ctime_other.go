@@ -1,7 +1,9 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd && !netbsd
 
 package git
 
-import "syscall"
+import "os"
 
-func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
+// changed falls back to the modification time where the inode's change
+// time is not at hand.
+func changed(st os.FileInfo) int64 { return st.ModTime().UnixNano() }

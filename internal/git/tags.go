@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -37,14 +36,6 @@ func TagsSince(root string, at time.Time) (fresh []string, packed bool) {
 		packed = true
 	}
 	return fresh, packed
-}
-
-// changed is when the file's inode last changed (Unix nanoseconds).
-func changed(st os.FileInfo) int64 {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return ctimeOf(sys)
-	}
-	return st.ModTime().UnixNano()
 }
 
 // globEscape quotes a ref name for rev-list's --exclude pattern.

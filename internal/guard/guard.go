@@ -459,14 +459,6 @@ func stateWrites(root, dir string, at int64) []Change {
 	return out
 }
 
-// changeTime is when the file's inode last changed (Unix nanoseconds).
-func changeTime(st os.FileInfo) int64 {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return ctime(sys)
-	}
-	return st.ModTime().UnixNano()
-}
-
 // Undo puts each change's picture back, unless excused: the displaced
 // version moves to state/undone/ (a file that did not exist before is
 // moved there too); the cache is only removed. It returns the changes it
