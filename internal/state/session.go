@@ -263,6 +263,9 @@ func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p 
 		return nil
 	}
 	if serr := ss.putSidecar(session, toolUseID, l.marshal()); serr != nil {
+		if serr.Error() == err.Error() {
+			return err
+		}
 		return errors.Join(err, serr)
 	}
 	return nil
