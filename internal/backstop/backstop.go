@@ -39,6 +39,10 @@ type Picture struct {
 	Head      string
 	Tips      []string
 	TipsKnown bool
+	// Since is when the picture was taken, set by the caller from what it
+	// stored with it (not encoded): a tag written after it excuses
+	// nothing. Zero: every tag excuses.
+	Since time.Time
 }
 
 // Take pictures the work tree under root; nil outside a git repository
@@ -230,15 +234,21 @@ func canonicalDir(p string) string {
 }
 
 // run runs git in root with arguments only: no event data reaches a
-// shell. GIT_OPTIONAL_LOCKS=0 keeps git status from taking the index lock
-// under the agent's own git commands.
+// shell. The environment is a hook's clean one (git.CleanEnv: no filter
+// or replacement object of anyone's choosing; GIT_OPTIONAL_LOCKS=0 keeps
+// git status from taking the index lock under the agent's own git
+// commands).
 func run(ctx context.Context, root string, args ...string) ([]byte, error) {
-	return git.Output(ctx, root, gitEnv(), args...)
+	return git.Output(ctx, root, gitEnv(root), args...)
 }
 
 // runFed is run with input on git's stdin.
 func runFed(ctx context.Context, root string, input []byte, args ...string) ([]byte, error) {
-	return git.OutputFed(ctx, root, gitEnv(), input, args...)
+	return git.OutputFed(ctx, root, gitEnv(root), input, args...)
 }
 
-func gitEnv() []string { return append(os.Environ(), "GIT_OPTIONAL_LOCKS=0") }
+// gitEnv keeps the allow-listed global config under state/git/ (the path
+// of state.Path(root, "git"); package state imports this one).
+func gitEnv(root string) []string {
+	return git.CleanEnv(filepath.Join(root, ".orchestration", "state", "git"))
+}

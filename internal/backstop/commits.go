@@ -78,8 +78,13 @@ func broughtIn(ctx context.Context, root string, p *Picture) []string {
 	}
 	limit := "--max-count=" + strconv.Itoa(maxBroughtIn)
 	// What HEAD holds now that nothing held before the command, nor a
-	// remote-tracking branch or tag (what a pull or a fetch brought).
-	fresh, err := revs(ctx, root, append([]string{"rev-list", limit, now, "--not", "--remotes", "--tags"}, before...)...)
+	// remote-tracking branch or a tag older than the command (what a pull
+	// or a fetch brought): a tag the command made holds nothing.
+	held := []string{"--remotes", "--tags"}
+	if !p.Since.IsZero() {
+		held = git.HeldBefore(root, p.Since)
+	}
+	fresh, err := revs(ctx, root, append(append([]string{"rev-list", limit, now, "--not"}, held...), before...)...)
 	if err != nil || len(fresh) == 0 {
 		return nil
 	}

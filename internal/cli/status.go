@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -69,11 +71,17 @@ func shellWord(s string) string {
 	return s
 }
 
+// maxUndoneShown bounds the displaced versions status lists.
+const maxUndoneShown = 10
+
 type workspaceStatus struct {
 	Root       string          `json:"root"`
 	Default    string          `json:"default_intent,omitempty"`
 	LedgerHead ledger.Head     `json:"ledger_head"`
 	Sessions   []sessionStatus `json:"sessions"`
+	// Undone are the versions the guard displaced when it put the rules
+	// back, newest first.
+	Undone []string `json:"undone,omitempty"`
 }
 
 func (a *app) statusCommand() *cobra.Command {
@@ -98,6 +106,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			}
 			st := workspaceStatus{Root: root, Default: state.ReadDefault(root), Sessions: []sessionStatus{}}
 			st.LedgerHead, _ = ledger.ReadHead(root)
+			st.Undone = guard.Undone(root)
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
 			for _, s := range ss {
@@ -123,6 +132,17 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 	fmt.Fprintf(a.stdout, "workspace: %s\n", st.Root)
 	fmt.Fprintf(a.stdout, "default intent: %s\n", dash(st.Default))
 	fmt.Fprintf(a.stdout, "ledger head: seq %d %s\n\n", st.LedgerHead.Seq, dash(st.LedgerHead.Hash))
+	if len(st.Undone) > 0 {
+		fmt.Fprintf(a.stdout, "put back by the guard (%d; the displaced versions, newest first; re-apply one with cp <file> <path>):\n", len(st.Undone))
+		for i, u := range st.Undone {
+			if i == maxUndoneShown {
+				fmt.Fprintf(a.stdout, "  … %d more under %s\n", len(st.Undone)-i, guard.UndoneDir)
+				break
+			}
+			fmt.Fprintf(a.stdout, "  %s\n", safetext.Quote(u))
+		}
+		fmt.Fprintln(a.stdout)
+	}
 	if len(st.Sessions) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions yet")
 		return

@@ -21,8 +21,10 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -76,8 +78,21 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	checks = append(checks, checkExport(root, env.Getenv)...)
 	git := checkGit(ctx, env)
-	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root))
+	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkUndone(root))
 	return checks
+}
+
+// checkUndone lists what the guard put back: a person's own edit made
+// while an agent's command ran is among the displaced versions, never
+// gone without a word.
+func checkUndone(root string) Check {
+	const name = "guard restores"
+	undone := guard.Undone(root)
+	if len(undone) == 0 {
+		return Check{Status: Pass, Name: name, Detail: "nothing put back"}
+	}
+	return Check{Status: Warn, Name: name, Detail: fmt.Sprintf("%d displaced version(s) under %s, newest %s", len(undone), guard.UndoneDir, safetext.Quote(undone[0])),
+		Hint: "intenthook status lists them; a change a person made on purpose is re-applied with cp <file> <path>, then the file can go"}
 }
 
 // Failed reports whether any check failed.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/git"
@@ -20,7 +21,27 @@ func checkGit(ctx context.Context, env Env) Check {
 	if err != nil {
 		return Check{Status: Fail, Name: "git", Detail: path + " --version failed: " + err.Error(), Hint: "reinstall git"}
 	}
-	return Check{Status: Pass, Name: "git", Detail: strings.TrimSpace(string(out))}
+	version := strings.TrimSpace(string(out))
+	if major, minor, ok := gitVersion(version); ok && (major < 2 || major == 2 && minor < 32) {
+		return Check{Status: Warn, Name: "git", Detail: version + ": older than 2.32, which ignores GIT_CONFIG_GLOBAL", Hint: "upgrade git: before 2.32 the hooks' own git reads the whole of ~/.gitconfig (its filters among them), not only the allow-listed keys"}
+	}
+	return Check{Status: Pass, Name: "git", Detail: version}
+}
+
+// gitVersion reads "git version 2.43.0" (with any suffix).
+func gitVersion(s string) (major, minor int, ok bool) {
+	f := strings.Fields(s)
+	if len(f) < 3 {
+		return 0, 0, false
+	}
+	parts := strings.SplitN(f[2], ".", 3)
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	var err1, err2 error
+	major, err1 = strconv.Atoi(parts[0])
+	minor, err2 = strconv.Atoi(parts[1])
+	return major, minor, err1 == nil && err2 == nil
 }
 
 // checkPreCommit looks for intenthook precommit in the places a commit runs

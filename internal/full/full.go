@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,3 +109,87 @@ func Call(kind string, in []byte) ([]byte, error) {
 // Refused is the YAML service's exit code for an input it refuses; its
 // stderr is then the error's text, exactly.
 const Refused = 3
+
+// Names are the binaries installed together.
+var Names = []string{"intenthook", Name, "intenthook-mcp"}
+
+// Installed lists the installed binaries found beside this one (as Path
+// finds the full binary), this one first.
+func Installed() []string {
+	var out []string
+	add := func(p string) {
+		for _, q := range out {
+			if q == p {
+				return
+			}
+		}
+		out = append(out, p)
+	}
+	var dirs []string
+	if self, err := os.Executable(); err == nil {
+		add(self)
+		dirs = append(dirs, filepath.Dir(self))
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			add(real)
+			dirs = append(dirs, filepath.Dir(real))
+		}
+	}
+	if called, err := exec.LookPath(os.Args[0]); err == nil && filepath.IsAbs(called) {
+		dirs = append(dirs, filepath.Dir(called))
+	}
+	for _, dir := range dirs {
+		for _, n := range Names {
+			add(filepath.Join(dir, n))
+		}
+	}
+	return out
+}
+
+// IsInstalled reports whether the program at path is one of the installed
+// binaries under another name: a link to one (the same device and inode)
+// or a copy (the same size, then the same bytes; a file of another size is
+// never read).
+func IsInstalled(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	for _, p := range Installed() {
+		bst, err := os.Stat(p)
+		if err != nil || !bst.Mode().IsRegular() {
+			continue
+		}
+		if os.SameFile(st, bst) {
+			return true
+		}
+		if bst.Size() == st.Size() && sameBytes(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameBytes compares two files of one size, block by block.
+func sameBytes(a, b string) bool {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if ea != nil || eb != nil {
+			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
+		}
+	}
+}

@@ -82,6 +82,7 @@ func (c *backstopCall) InScope(rel string) bool {
 func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, []change) {
 	in := g.Catalog.Find(intentID)
 	call := &backstopCall{g: g, pending: pending, in: in}
+	pending.Backstop.Since = pending.At
 	r := backstop.Compare(ctx, g.Root, pending.Backstop, call)
 	g.explain.step("backstop", "compare", fmt.Sprintf("%d changed, %d in scope, %d outside", r.Changed, len(r.InScope), len(r.Outside)))
 	var inScope []change

@@ -13,7 +13,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -65,6 +68,13 @@ type Gate struct {
 	// learned is the model read from the transcript's tail, once per call,
 	// for sessions whose events do not name it ("" when none was found).
 	learned *string
+	// stateErr is why the session's state could not be read, if it could
+	// not: the call is then decided as a fresh session's.
+	stateErr error
+	// rescued are the rules a post put back before it could load them.
+	rescued []guard.Change
+	// cleanEnv is the environment of the call's git processes.
+	cleanEnv []string
 }
 
 // Open finds the call's governed root and loads its workspace. It returns a
@@ -92,6 +102,13 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	}
 	ws, err := workspace.Load(root, getenv, env.now)
 	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
+	if err != nil && call.Event == hook.PostToolUse {
+		// A command that left the rules unreadable is judged by the rules
+		// it started under: they are put back first.
+		if ws, err = g.rescueRules(root, getenv); err == nil {
+			g.Workspace = ws
+		}
+	}
 	if err != nil {
 		return g, err
 	}
@@ -109,6 +126,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	// decision into a skipped one. The call is decided as a fresh session.
 	if g.session, err = g.Sessions.Read(call.SessionID); err != nil {
 		g.note(err)
+		g.stateErr = err
 		g.session = &state.Session{ID: call.SessionID}
 	}
 	return g, nil
@@ -179,6 +197,12 @@ func (g *Gate) Explain() { g.explain.flush() }
 // or lesson that could not be written), for stderr.
 func (g *Gate) Notes() []string { return g.notes }
 
+// applyTools classes the call by the settings' tools: map before any step
+// reads it: a mapped tool's files are read from the usual input keys. Post
+// applies it only after the guard put back the rules the command started
+// under, so that a command cannot reclassify its own call.
+func (g *Gate) applyTools() { protocol.Override(g.call, g.Config.Tools) }
+
 // class is the call's tool class: config's tools: map overrides the agent's
 // own tool table.
 func (g *Gate) class() hook.Class {
@@ -189,4 +213,28 @@ func (g *Gate) class() hook.Class {
 		return hook.ClassUnclassified
 	}
 	return g.call.Class
+}
+
+// stateBusy denies a call whose decision needs state that cannot be had
+// now: the model is told to retry, the person what is wrong with state/.
+func (g *Gate) stateBusy(what string, err error) hook.Decision {
+	g.explain.step("state", "busy", what)
+	return hook.Denial{
+		Code:     hook.CodeStateBusy,
+		Headline: "intenthook is busy: " + what + "; retry",
+		Why:      "this call can only be judged with intenthook's state under .orchestration/state/, and it cannot be had now: " + safetext.OneLine(err.Error()),
+		Instead:  "retry the call in a moment; if this repeats, tell the user that .orchestration/state/ is locked or not writable (`intenthook doctor` checks it)",
+		Evidence: []string{hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)},
+	}.Decision()
+}
+
+// closedWithoutState answers a write-class call under fail_mode closed
+// when the session's state could not be read: nothing is let through on a
+// picture intenthook could not take.
+func (g *Gate) closedWithoutState() *hook.Decision {
+	if g.stateErr == nil || !g.Config.Closed() {
+		return nil
+	}
+	d := g.stateBusy("the session state cannot be read", g.stateErr)
+	return &d
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -22,9 +24,35 @@ const CodeGovernanceTampered = "governance_tampered"
 
 // guardTargets lists what the guard watches in this workspace.
 func (g *Gate) guardTargets() ([]guard.Target, string) {
-	config, hooks := git.ConfigAndHooks(g.Root)
-	return guard.Watch(g.Root, workspace.Governance().Guarded(), config), hooks
+	return watched(g.env, g.Root)
 }
+
+func watched(_ *Env, root string) ([]guard.Target, string) {
+	config, hooks := git.ConfigAndHooks(root)
+	return guard.Watch(root, workspace.Governance().Guarded(), config), hooks
+}
+
+// rescueRules puts back the rules a shell command left unreadable (the
+// workspace did not load for its post), from the picture its pre took,
+// and loads the workspace again. Only what a hook journaled is excused:
+// nothing else can be judged before the rules are read.
+func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.Workspace, error) {
+	ss := state.Sessions{Root: root}
+	pending, ok := ss.PeekPending(g.call.SessionID, g.call.ToolUseID)
+	if !ok || pending.Guard == nil {
+		return nil, errNoPicture
+	}
+	targets, _ := watched(g.env, root)
+	changes := guard.Compare(root, pending.Guard, targets)
+	g.rescued = guard.Undo(root, changes, func(c guard.Change) bool {
+		return c.After.FP != "" && guard.Journaled(root, c.Rel, c.After.Hash)
+	}, g.env.now())
+	_ = os.Remove(filepath.Join(root, filepath.FromSlash(".orchestration/state/catalog.cache")))
+	g.explain.step("guard", "rescue", fmt.Sprintf("%d rule file(s) put back before loading", len(g.rescued)))
+	return workspace.Load(root, getenv, g.env.now)
+}
+
+var errNoPicture = errors.New("no picture of the rules from this call's pre")
 
 // guardSnapshot pictures the governance files before a shell command that
 // may write (a command proven read-only cannot change them).
@@ -60,7 +88,8 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		}
 		return head != s.Head && head != "" && g.committed(ctx, c.Rel, c.After)
 	}
-	undone := guard.Undo(g.Root, changes, excused, g.env.now())
+	undone := append(g.rescued, guard.Undo(g.Root, changes, excused, g.env.now())...)
+	g.rescued = nil
 	if len(installed) > 0 {
 		g.note(fmt.Errorf("the git hooks changed (%s) under a hook installer (%s): intenthook precommit runs at commit time only if the new hooks call it; `intenthook doctor` checks", strings.Join(installed, ", "), g.call.Command))
 	}
@@ -126,10 +155,19 @@ func (g *Gate) committed(ctx context.Context, rel string, after guard.File) bool
 }
 
 // git runs git in the root with arguments only: no event data reaches a
-// shell. GIT_OPTIONAL_LOCKS=0 keeps git from taking the index lock under
-// the agent's own git commands.
+// shell; its environment is git.CleanEnv's (GIT_OPTIONAL_LOCKS=0 keeps git
+// from taking the index lock under the agent's own git commands).
 func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
-	return git.Output(ctx, g.Root, append(os.Environ(), "GIT_OPTIONAL_LOCKS=0"), args...)
+	return git.Output(ctx, g.Root, g.gitEnv(), args...)
+}
+
+// gitEnv is the environment of the hook's git processes (git.CleanEnv),
+// made once per call.
+func (g *Gate) gitEnv() []string {
+	if g.cleanEnv == nil {
+		g.cleanEnv = git.CleanEnv(state.Path(g.Root, "git"))
+	}
+	return g.cleanEnv
 }
 
 func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
@@ -143,8 +181,12 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
 		case c.Err != nil:
 			what = "NOT restored: " + c.Err.Error()
 			failed = append(failed, c.Rel)
+		case c.Partial && c.Before.FP == "":
+			what = "restored (the hook settings it gained taken out; the rest of the file kept)"
 		case c.Before.FP == "":
 			what = "removed (it did not exist before the command)"
+		case c.Partial:
+			what = "restored (the hooks and the switches that turn them off as before; the rest of the file kept)"
 		}
 		if c.Kept != "" {
 			what += "; the changed version is kept at " + c.Kept

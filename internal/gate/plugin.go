@@ -1,11 +1,19 @@
 package gate
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/guard"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -28,15 +36,64 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 	case g.call.PluginProcess <= 0:
 		return hook.Decision{}, errors.New("a plugin announced itself with no process id")
 	}
+	// The real plugin announces in its setup, before the session's first
+	// tool call; anything later is a forgery (a command's own tool call
+	// comes before it), and so is a second announcement.
+	if _, err := os.Lstat(g.pluginSeen(g.call.Agent, g.call.Plugin)); err == nil {
+		return hook.Decision{}, fmt.Errorf("a plugin announced itself after the session's first tool call (session %s): refused; the hook file decides the session's calls", strconv.Quote(g.call.Plugin))
+	}
 	if err := state.Ensure(g.Root, pluginsDir); err != nil {
 		return hook.Decision{}, err
 	}
-	pid := []byte(strconv.Itoa(g.call.PluginProcess))
-	if err := state.WriteFile(g.pluginMarker(g.call.Agent, g.call.Plugin), pid, 0o644, false); err != nil {
+	marker := g.pluginMarker(g.call.Agent, g.call.Plugin)
+	f, err := osfile.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return hook.Decision{}, fmt.Errorf("a plugin already announced itself for session %s: refused", strconv.Quote(g.call.Plugin))
+	}
+	if err != nil {
 		return hook.Decision{}, err
 	}
+	pid := []byte(strconv.Itoa(g.call.PluginProcess))
+	_, werr := f.Write(pid)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return hook.Decision{}, err
+	}
+	// Written by a hook process: the guard of a command running meanwhile
+	// does not take it for the command's.
+	guard.Journal(g.Root, relState(marker, g.Root), pid)
 	g.explain.step("plugin", "announced", g.call.Agent+" decides session "+g.call.Plugin)
 	return hook.Decision{}, nil
+}
+
+// pluginSeen is the file that says a hook file has seen a tool call of the
+// session: a plugin announcing itself after it is refused.
+func (g *Gate) pluginSeen(agent, key string) string {
+	return state.Path(g.Root, pluginsDir, "seen-"+state.Key(agent+"-"+key))
+}
+
+// relState names a path under the root root-relatively, as the guard does.
+func relState(p, root string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// sawToolCall notes that the session's hook file has made a tool call:
+// one file, created once.
+func (g *Gate) sawToolCall(agent, key string) {
+	path := g.pluginSeen(agent, key)
+	if _, err := os.Lstat(path); err == nil {
+		return
+	}
+	if state.Ensure(g.Root, pluginsDir) != nil {
+		return
+	}
+	if f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
+		_ = f.Close()
+		guard.Journal(g.Root, relState(path, g.Root), nil)
+	}
 }
 
 // leftToPlugin reports whether a hook file's before-tool call is its
@@ -52,8 +109,38 @@ func (g *Gate) leftToPlugin() bool {
 		if !errors.Is(err, fs.ErrNotExist) {
 			g.note(err)
 		}
+		g.sawToolCall(g.call.Agent, g.call.Plugin)
 		return false
 	}
 	pid, err := strconv.Atoi(string(data))
 	return err == nil && pid > 0 && processAlive(pid)
+}
+
+// CodePluginAbsent is the violation of a call the hook file left to the
+// session's plugin to deny, which ran: the plugin was never asked (a
+// forged announcement), so the session's calls are the hook file's again.
+const CodePluginAbsent = "plugin_absent"
+
+// pluginAbsent takes the session's marker out and records the violation.
+func (g *Gate) pluginAbsent(ctx context.Context, intentID string) hook.Decision {
+	// A call the plugin refused comes back failed, or with the deny as
+	// its result: the plugin did its part.
+	if g.call.Plugin == "" || g.call.Failed || strings.Contains(g.call.Error, "intenthook: deny [") ||
+		(g.call.ResponseContent != nil && strings.Contains(*g.call.ResponseContent, "intenthook: deny [")) {
+		return hook.Decision{}
+	}
+	marker := g.pluginMarker(g.call.Agent, g.call.Plugin)
+	if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		g.note(err)
+	}
+	g.explain.step("plugin", "absent", "a call left to the plugin to deny ran")
+	r := g.record(ledger.EventViolation, intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodePluginAbsent, false
+	m.Command = g.call.Command
+	g.note(g.appendRecords(ctx, r))
+	msg := fmt.Sprintf("intenthook: violation [%s] %s ran though intenthook denied it: the session's plugin, which gives the denies, never asked\n", CodePluginAbsent, g.call.ToolName) +
+		"why: the plugin's announcement for this session was not the plugin's; from now on the hook file decides the session's calls\n" +
+		"instead: undo what the call changed, then retry it; the deny it gets now says why"
+	return hook.Decision{Violation: true, Code: CodePluginAbsent, Message: msg}
 }

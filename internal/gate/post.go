@@ -17,12 +17,29 @@ import (
 // Post runs the PostToolUse pipeline (SPEC §7.1): it records what the call
 // changed, with the intent fixed at PreToolUse for the same tool_use_id.
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
-	class := g.class()
-	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	pending, hasPending := g.Sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
 	if hasPending {
 		defer func() { g.note(g.Sessions.DonePending(ctx, g.call.SessionID, g.call.ToolUseID, g.env.now())) }()
 	}
+	// A command is judged by the rules it started under: what it did to
+	// them is undone before anything (the tool's class first) is read from
+	// them.
+	var guarded hook.Decision
+	if pending.Guard != nil {
+		guarded, _ = g.guardCheck(ctx, pending.IntentID, pending.Guard)
+		pending.Guard = nil
+	}
+	if pending.PluginDeny {
+		if d := g.pluginAbsent(ctx, pending.IntentID); d.Violation {
+			if guarded.Violation {
+				d.Message += "\n\n" + guarded.Message
+			}
+			guarded = d
+		}
+	}
+	g.applyTools()
+	class := g.class()
+	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
 	intentID := pending.IntentID
 	if intentID == "" {
 		intentID, _ = g.activeIntent()
@@ -49,6 +66,13 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	g.rememberModel(ctx)
+	if guarded.Violation {
+		if d.Violation {
+			guarded.Message += "\n\n" + d.Message
+		}
+		guarded.Notes = append(guarded.Notes, d.Notes...)
+		d = guarded
+	}
 	return d, err
 }
 

@@ -16,19 +16,14 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// postShell records a shell call (SPEC §7.1 step 4): one record per file
+// postShell records a shell call (SPEC §7.1 step 4), after Post has put
+// back the rules the command changed: one record per file
 // it changed (among the targets PreToolUse found, and what the backstop
 // saw), with the session's recorded hashes refreshed so the agent's own
 // `sed -i` never makes its next Edit stale; and a CONFIGURATION record of
 // the command itself when it changed files, was asked about or failed (or
 // always, with ledger.shell: all). An `ls` leaves no record.
 func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, error) {
-	// The rules first: what the command did to them is undone before
-	// anything else is judged by them.
-	var guarded hook.Decision
-	if pending.Guard != nil {
-		guarded, _ = g.guardCheck(ctx, intentID, pending.Guard)
-	}
 	var changes []change
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
@@ -71,12 +66,6 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	}
 	if len(reads) > 0 {
 		g.note(g.recordSeen(ctx, reads))
-	}
-	if guarded.Violation {
-		if d.Violation {
-			guarded.Message += "\n\n" + d.Message
-		}
-		d = guarded
 	}
 	return d, nil
 }

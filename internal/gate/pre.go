@@ -16,6 +16,25 @@ import (
 // Pre runs the PreToolUse decision chain (SPEC §5) for the call. Every deny
 // is also appended to the ledger, whichever step gave it.
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
+	g.applyTools()
+	if g.leftToPlugin() {
+		// The plugin is asked about the same call next and gives its deny;
+		// what the call leaves for post (the backstop's and the guard's
+		// pictures, pre-hashes) is taken here all the same.
+		g.explain.step("plugin", "defer", "the session's plugin gives this call's deny")
+		d, err := g.pre(ctx)
+		if err != nil {
+			g.note(err)
+		}
+		if d.Verdict == hook.Deny && g.call.ToolUseID != "" {
+			// Should the call run all the same, its post finds this: the
+			// plugin did not deny it.
+			p := state.Pending{PluginDeny: true, At: g.env.now().UTC(), Tool: g.call.ToolName}
+			p.IntentID, _ = g.activeIntent()
+			g.note(g.Sessions.PutPending(ctx, g.call.SessionID, g.call.ToolUseID, p))
+		}
+		return hook.Decision{}, nil
+	}
 	d, err := g.pre(ctx)
 	if err == nil && d.Verdict == hook.Deny {
 		d = g.checkLoop(ctx, d)
@@ -27,10 +46,6 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
-	if g.leftToPlugin() {
-		g.explain.step("plugin", "defer", "the session's plugin decides this call")
-		return hook.Decision{}, nil
-	}
 	g.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
@@ -45,6 +60,9 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	case hook.ClassShell:
 		return g.preShell(ctx)
 	case hook.ClassWrite, hook.ClassDelete:
+		if d := g.closedWithoutState(); d != nil {
+			return *d, nil
+		}
 		return g.preWrite(ctx, class)
 	case hook.ClassExempt:
 		if len(g.call.Paths) > 0 {

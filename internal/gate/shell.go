@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/shell"
@@ -42,8 +43,16 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d, ok := g.checkLinkSources(a.LinkSources); ok {
 		return d, nil
 	}
+	if !a.ReadOnly {
+		if d := g.closedWithoutState(); d != nil {
+			return *d, nil
+		}
+	}
+	// The guard's picture first: no git process may run before it (a
+	// filter or a hook git runs could change the rules inside the hook).
+	gs := g.guardSnapshot(a.ReadOnly)
 	g.pending = g.snapshot(ctx, a.ReadOnly)
-	if gs := g.guardSnapshot(a.ReadOnly); gs != nil {
+	if gs != nil {
 		if g.pending == nil {
 			g.pending = &state.Pending{}
 		}
@@ -76,8 +85,15 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return d, nil
 	}
 	// The decision stands even when its pre-hashes cannot be stored (a
-	// held lock, a broken state/): post then records without them.
-	g.note(g.storePending(ctx, pass, d.Verdict == hook.Ask))
+	// held lock, a broken state/): post then records without them. A
+	// command the backstop or the guard must judge afterwards does not run
+	// without their pictures.
+	if err := g.storePending(ctx, pass, d.Verdict == hook.Ask); err != nil {
+		if g.pending != nil && (g.pending.Backstop != nil || g.pending.Guard != nil) {
+			return g.stateBusy("the picture taken before this command cannot be stored", err), nil
+		}
+		g.note(err)
+	}
 	return d, nil
 }
 
@@ -98,10 +114,7 @@ func (g *Gate) analyse() shell.Analysis {
 	if g.call.ToolName == "PowerShell" {
 		return shell.Analysis{Opaque: []string{"PowerShell commands are not parsed"}}
 	}
-	cwd := g.call.Cwd
-	if cwd == "" {
-		cwd = g.env.Wd
-	}
+	cwd := g.cwd()
 	isDir := func(p string) bool {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
@@ -110,6 +123,14 @@ func (g *Gate) analyse() shell.Analysis {
 		return err == nil && st.IsDir()
 	}
 	return shell.Analyse(g.call.Command, isDir)
+}
+
+// cwd is the directory the call runs in.
+func (g *Gate) cwd() string {
+	if g.call.Cwd != "" {
+		return g.call.Cwd
+	}
+	return g.env.Wd
 }
 
 // checkLinkSources refuses hard links to protected files: a second name
@@ -148,7 +169,22 @@ func (g *Gate) checkLinkSources(sources []string) (hook.Decision, bool) {
 // human's levers.
 func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 	evidence := []string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)}
-	for _, c := range a.Self {
+	calls := a.Self
+	for _, c := range a.ByPath {
+		// A program run by a path may be intenthook under another name:
+		// a link to, or a copy of, an installed binary.
+		p := c.Program
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(g.cwd(), p)
+		}
+		if full.IsInstalled(p) {
+			g.explain.step("shell", "self", hook.Ev("program", c.Program)+" is intenthook")
+			evidence = append(evidence, hook.Ev("program", c.Program))
+			c.Program = ""
+			calls = append(calls, c)
+		}
+	}
+	for _, c := range calls {
 		switch c.Kind {
 		case shell.SelfSelect, shell.SelfDelegate:
 			return hook.Denial{
@@ -167,9 +203,13 @@ func (g *Gate) checkSelfCalls(a shell.Analysis) (hook.Decision, bool) {
 				Evidence: evidence,
 			}.Decision(), true
 		case shell.SelfLever:
+			what := strings.Join(append([]string{"intenthook"}, c.Args...), " ")
+			if c.Program != "" && !strings.HasPrefix(c.Program, "intenthook-full") {
+				what = strings.Join(append([]string{c.Program}, c.Args...), " ")
+			}
 			return hook.Denial{
 				Code:     hook.CodeProtectedPath,
-				Headline: fmt.Sprintf("intenthook %s is for the user, not for agents", strings.Join(c.Args, " ")),
+				Headline: what + " is for the user, not for agents",
 				Why:      "changing intents, scopes, selections for others, set-up and commit checks are the user's levers",
 				Instead:  "ask the user to run it; you may run intenthook select <ID>, submit <ID>, intents list|show|tree|validate, status, ledger query|verify, blame, lesson and anchor",
 				Evidence: evidence,

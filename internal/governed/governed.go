@@ -52,6 +52,14 @@ const (
 	GitConfig
 	// GitHooks: the files of git's hooks directory, wherever git keeps it.
 	GitHooks
+	// HookSettings: a Claude-shaped JSON settings file that the agent's
+	// client writes too; only its hooks and the switches that turn them
+	// off count, and only they are put back.
+	HookSettings
+	// StateDir: a directory of state files that loosen a decision; only
+	// hook processes write there, and a file anything else wrote during
+	// a command is taken out.
+	StateDir
 )
 
 // File is one governance file.

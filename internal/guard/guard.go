@@ -62,6 +62,15 @@ const (
 	Hook
 	// Cache: derived from the catalog; a change is undone by removing it.
 	Cache
+	// StateDir: a directory of state files that loosen a decision, which
+	// only hook processes write (and journal): a file written during the
+	// command by anything else is taken out. Nothing is pictured but the
+	// time.
+	StateDir
+	// Wiring: a Claude-shaped JSON settings file. Only a change to the
+	// hooks or the switches that turn them off counts, and only those keys
+	// are put back (wiring.go).
+	Wiring
 )
 
 // Target is one watched path: Rel is root-relative (slash-separated) when
@@ -87,6 +96,10 @@ type Snapshot struct {
 	// The ledger's size and the sha256 of the bytes before its end.
 	LedgerSize int64  `json:"ledger_size"`
 	LedgerTail string `json:"ledger_tail,omitempty"`
+	// At is when the picture was taken (Unix nanoseconds): a file of a
+	// watched state directory whose inode changed since (its ctime, which
+	// touch cannot set back) was written during the command.
+	At int64 `json:"at,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows
@@ -101,6 +114,10 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			ts = append(ts, Target{f.Path, Whole})
 		case governed.Cache:
 			ts = append(ts, Target{f.Path, Cache})
+		case governed.StateDir:
+			ts = append(ts, Target{f.Path, StateDir})
+		case governed.HookSettings:
+			ts = append(ts, Target{f.Path, Wiring})
 		case governed.GitConfig:
 			if gitConfig != "" {
 				ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
@@ -160,7 +177,9 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		s.Files[rel] = f
 	}
 	for _, t := range targets {
-		keep(t.Rel, t.Kind)
+		if t.Kind != StateDir {
+			keep(t.Rel, t.Kind)
+		}
 	}
 	for _, p := range hookFiles(hooksDir) {
 		keep(relTo(root, p), Hook)
@@ -169,6 +188,7 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		errs = append(errs, writeIndex(root, idx))
 	}
 	s.LedgerSize, s.LedgerTail = ledgerMark(root, -1)
+	s.At = time.Now().UnixNano()
 	return s, errors.Join(errs...)
 }
 
@@ -338,6 +358,9 @@ type Change struct {
 	Undone bool
 	Kept   string
 	Err    error
+	// Partial says only the wiring was put back, the rest of the file
+	// kept as the command left it.
+	Partial bool
 }
 
 // Excuse says whether a change is legitimate: a hook journaled it, or HEAD
@@ -372,9 +395,29 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 				return
 			}
 		}
+		if kind == Wiring && before.Kept && content != nil {
+			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			w1, ok1 := wiringOf(old)
+			w2, ok2 := wiringOf(content)
+			if ok1 && ok2 && w1 == w2 {
+				return
+			}
+		}
+		if kind == Wiring && before.FP == "" && content != nil {
+			// A settings file that did not exist: only wiring in it counts.
+			if w, ok := wiringOf(content); ok {
+				if empty, _ := wiringOf(nil); w == empty {
+					return
+				}
+			}
+		}
 		out = append(out, Change{Rel: rel, Before: before, After: after})
 	}
 	for _, t := range targets {
+		if t.Kind == StateDir {
+			out = append(out, stateWrites(root, t.Rel, s.At)...)
+			continue
+		}
 		check(t.Rel, t.Kind)
 	}
 	for rel, f := range s.Files {
@@ -389,6 +432,33 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 	return out
 }
 
+// stateWrites lists the files of the state directory dir written since at
+// (their ctime, which touch cannot set back) that no hook process
+// journaled: each is a change from nothing, undone by taking it out.
+func stateWrites(root, dir string, at int64) []Change {
+	if at == 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(abs(root, dir))
+	if err != nil {
+		return nil
+	}
+	var out []Change
+	for _, e := range entries {
+		rel := dir + "/" + e.Name()
+		st, err := os.Lstat(abs(root, rel))
+		if err != nil || changeTime(st) < at {
+			continue
+		}
+		after, _, _ := look(abs(root, rel), Whole)
+		if after.FP != "" && Journaled(root, rel, after.Hash) {
+			continue
+		}
+		out = append(out, Change{Rel: rel, Before: File{Kind: Whole}, After: after})
+	}
+	return out
+}
+
 // Undo puts each change's picture back, unless excused: the displaced
 // version moves to state/undone/ (a file that did not exist before is
 // moved there too); the cache is only removed. It returns the changes it
@@ -399,48 +469,68 @@ func Undo(root string, changes []Change, excused Excuse, now time.Time) []Change
 		if excused != nil && excused(c) {
 			continue
 		}
-		c.Undone, c.Kept, c.Err = undo(root, c, now)
+		c.Undone, c.Kept, c.Partial, c.Err = undo(root, c, now)
 		out = append(out, c)
 	}
 	return out
 }
 
-func undo(root string, c Change, now time.Time) (undone bool, kept string, err error) {
+func undo(root string, c Change, now time.Time) (undone bool, kept string, partial bool, err error) {
 	path := abs(root, c.Rel)
 	if c.Before.Kind == Cache {
 		err := os.Remove(path)
-		return err == nil || errors.Is(err, os.ErrNotExist), "", nopath(err)
+		return err == nil || errors.Is(err, os.ErrNotExist), "", false, nopath(err)
 	}
 	var content []byte
 	if c.Before.FP != "" {
 		if !c.Before.Kept {
-			return false, "", fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
+			return false, "", false, fmt.Errorf("%s: no copy was kept (larger than %d bytes)", c.Rel, maxKept)
 		}
 		if content, err = osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), c.Before.Hash)); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		if hashBytes(content) != c.Before.Hash {
-			return false, "", fmt.Errorf("%s: the kept copy was changed", c.Rel)
+			return false, "", false, fmt.Errorf("%s: the kept copy was changed", c.Rel)
+		}
+	}
+	wiringOnly := false
+	if c.Before.Kind == Wiring && c.After.FP != "" {
+		// Only the wiring goes back; the rest of the file stays as it is
+		// now. The displaced version is kept all the same.
+		after, _ := osfile.ReadFile(path)
+		if c.Before.FP == "" {
+			// A new file keeps what is not wiring, if anything.
+			if obj, ok := jsonObject(after); ok && len(obj) > countWiring(obj) {
+				content, wiringOnly = restoreWiring([]byte("{}"), after), true
+			}
+		} else {
+			merged := restoreWiring(content, after)
+			partial = !bytes.Equal(merged, content)
+			content = merged
 		}
 	}
 	if c.After.FP != "" {
 		name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(c.Rel, "/"))
 		dst := filepath.Join(root, filepath.FromSlash(UndoneDir), name)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		if err := os.Rename(path, dst); err != nil {
-			return false, "", err
+			return false, "", false, err
 		}
 		kept = UndoneDir + "/" + name
 	}
-	if c.Before.FP == "" {
-		return true, kept, nil
+	if c.Before.FP == "" && !wiringOnly {
+		return true, kept, false, nil
+	}
+	mode := os.FileMode(0o644)
+	if c.Before.FP != "" {
+		mode = modeOf(c.Before.FP)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, kept, err
+		return false, kept, partial, err
 	}
-	return true, kept, writeAtomic(path, content, modeOf(c.Before.FP))
+	return true, kept, partial || wiringOnly, writeAtomic(path, content, mode)
 }
 
 func nopath(err error) error {

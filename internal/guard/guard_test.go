@@ -75,7 +75,7 @@ func TestUndo(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, ".orchestration/config.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	write(".claude/settings.json", "{}\n", 0o644)
+	write(".claude/settings.json", "{\"disableAllHooks\": true}\n", 0o644)
 	write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n", 0o755)
 	write(".git/hooks/pre-commit.sample", "ignored\n", 0o755)
 	write(".git/config", "[core]\n\tbare = false\n[remote \"o\"]\n\turl = x\n", 0o644) // no risky key

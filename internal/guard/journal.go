@@ -61,3 +61,20 @@ func Journaled(root, rel, hash string) bool {
 	n, _ := f.ReadAt(buf, from)
 	return bytes.Contains(buf[:n], []byte("\n"+rel+" "+hash+"\n")) || bytes.HasPrefix(buf[:n], []byte(rel+" "+hash+"\n"))
 }
+
+// Undone lists the versions the guard displaced (state/undone/), newest
+// first: a person sees what was put back, their own edit made while an
+// agent's command ran among them.
+func Undone(root string) []string {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(UndoneDir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := len(entries) - 1; i >= 0; i-- {
+		if !entries[i].IsDir() {
+			out = append(out, UndoneDir+"/"+entries[i].Name())
+		}
+	}
+	return out
+}

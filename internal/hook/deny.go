@@ -24,6 +24,9 @@ const (
 	CodeRoleNotAllowed       = "role_not_allowed"
 	CodeDelegationNotAllowed = "delegation_not_allowed"
 	CodeInternalError        = "internal_error"
+	// CodeStateBusy: the decision needs state intenthook cannot read or
+	// store now (a held lock, an unwritable state/); retrying may pass.
+	CodeStateBusy = "state_busy"
 )
 
 // Denial is the four-part message a model reads to correct itself: what

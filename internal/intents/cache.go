@@ -224,8 +224,10 @@ func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, comple
 		if !ok {
 			return c, false
 		}
-		quoted, rest, _ := bytes.Cut(l, []byte(" "))
-		off, length, _ := bytes.Cut(rest, []byte(" "))
+		// The id is quoted and may hold spaces: the two numbers are the
+		// line's last two fields.
+		rest, length, _ := cutLast(l, ' ')
+		quoted, off, _ := cutLast(rest, ' ')
 		id, ok := unquoteID(quoted)
 		o, ok2 := atoi(off)
 		ln, ok3 := atoi(length)
@@ -238,6 +240,14 @@ func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, comple
 		c.at[i][0] += int64(pos)
 	}
 	return c, true
+}
+
+// cutLast slices b around the last sep.
+func cutLast(b []byte, sep byte) (before, after []byte, found bool) {
+	if i := bytes.LastIndexByte(b, sep); i >= 0 {
+		return b[:i], b[i+1:], true
+	}
+	return b, nil, false
 }
 
 // unquoteID reads an id the index wrote with strconv.Quote: most need no

@@ -18,6 +18,11 @@ import (
 // every problem, for each catalog of the testscripts and the tests here.
 func TestServeParse(t *testing.T) {
 	catalogs := []string{good, "active_intents: []\n", "active_intents:\n  - id: bad\n  - id: INT-001\n  - id: INT-001\n", "nope: 1\n", ""}
+	// Hostile ids: the index of the cache names each id quoted, and the
+	// hook binary must read back every one the full binary wrote.
+	for _, id := range []string{`"INT 003"`, `"INT 0 0 3"`, `" "`, `""`, `"INT\"004"`, `"INT\\005"`, `"INT\t006"`, `"INT\n007"`, `"INT-008 12 34"`, `"é 9"`, `"\u00a0"`, `"INT-010\r"`, `'x y'`, `[1, 2]`, `{a: b}`, `~`, `12 34`} {
+		catalogs = append(catalogs, "active_intents:\n  - id: INT-001\n    status: IN_PROGRESS\n    owned_scope: [\"src/**\"]\n  - id: "+id+"\n    status: IN_PROGRESS\n    owned_scope: [\"**\"]\n  - id: INT-002\n    status: IN_PROGRESS\n    owned_scope: [\"docs/**\"]\n")
+	}
 	files, _ := filepath.Glob("../../testdata/script/*.txtar")
 	for _, name := range files {
 		a, err := txtar.ParseFile(name)

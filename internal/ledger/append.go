@@ -661,7 +661,7 @@ func isSpoolFile(name string) bool {
 func committed(root string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := git.Output(ctx, root, nil, "diff", "--quiet", "--no-ext-diff", "--no-textconv", "HEAD", "--", FileName)
+	_, err := git.Output(ctx, root, git.CleanEnv(state.Path(root, "git")), "diff", "--quiet", "--text", "--no-ext-diff", "--no-textconv", "HEAD", "--", FileName)
 	return err == nil
 }
 

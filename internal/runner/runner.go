@@ -88,8 +88,6 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	g, err := gate.Open(env, call)
 	if g != nil {
 		cfg = g.Config
-		// The settings' tools: map classes a tool before its files are read.
-		protocol.Override(call, g.Config.Tools)
 	}
 	if err != nil {
 		return fail(h, ag, call, cfg, err, std, env, getenv)

@@ -210,6 +210,11 @@ func (w *walker) dispatch(c *call) {
 	if w.onCall != nil {
 		w.onCall(c)
 	}
+	w.byPath(c)
+	if selfName(c.name) {
+		w.self(c)
+		return
+	}
 	switch c.name {
 	case "cd", "pushd":
 		w.cd(c)
@@ -275,8 +280,6 @@ func (w *walker) dispatch(c *call) {
 		w.download(c)
 	case "deno":
 		w.deno(c)
-	case "intenthook":
-		w.self(c)
 	default:
 		if in, ok := interpreterFor(c.name); ok {
 			w.interpret(c, in)

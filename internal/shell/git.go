@@ -20,7 +20,10 @@ func (w *walker) git(c *call) {
 			f = f.subshell()
 			f.cd(args[0])
 			args = args[1:]
-		case opt == "-c" || slices.Contains([]string{"--git-dir", "--work-tree", "--namespace", "--config-env"}, opt):
+		case opt == "-c":
+			w.gitAlias(c, args[0])
+			args = args[1:]
+		case slices.Contains([]string{"--git-dir", "--work-tree", "--namespace", "--config-env"}, opt):
 			args = args[1:]
 		}
 	}
@@ -220,4 +223,22 @@ func cutWord(words []arg, sep string) (before, after []arg, found bool) {
 		}
 	}
 	return words, nil, false
+}
+
+// gitAlias walks the shell command of `git -c alias.NAME=!command`: git runs
+// it when the alias is called, in the same command line.
+func (w *walker) gitAlias(c *call, setting arg) {
+	if !setting.literal {
+		w.opaque("git -c setting is not a literal word: " + setting.raw)
+		return
+	}
+	key, value, _ := strings.Cut(setting.text, "=")
+	if !strings.HasPrefix(strings.ToLower(key), "alias.") || !strings.HasPrefix(strings.TrimSpace(value), "!") {
+		return
+	}
+	if c.f.depth >= maxDepth {
+		w.opaque("git alias scripts nested too deeply")
+		return
+	}
+	w.script(c.f.nested(strings.TrimPrefix(strings.TrimSpace(value), "!")), "git alias "+key+": ")
 }

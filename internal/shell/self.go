@@ -6,9 +6,46 @@ import (
 )
 
 // self records a call of intenthook and says what kind it is (SPEC §8): selecting an intent,
-// reading, or pulling one of the human's levers.
+// reading, or pulling one of the human's levers. Every name intenthook is installed under is
+// intenthook: the full binary takes the same command lines; the MCP server and anything else
+// named intenthook* is a lever whatever its arguments.
 func (w *walker) self(c *call) {
-	w.found.Self = append(w.found.Self, SelfCall{Kind: selfKind(c.args), Args: words(c.args)})
+	sc := SelfCall{Kind: selfKind(c.args), Args: words(c.args)}
+	if c.name != "intenthook" {
+		sc.Program = c.name
+		if !cliName(c.name) {
+			sc.Kind = SelfLever
+		}
+	}
+	w.found.Self = append(w.found.Self, sc)
+}
+
+// selfName reports whether a program's name is one of intenthook's: intenthook, intenthook-full,
+// intenthook-mcp, intenthook.exe, or any other intenthook* a person installed.
+func selfName(name string) bool {
+	return strings.HasPrefix(strings.ToLower(name), "intenthook")
+}
+
+// cliName reports whether name takes intenthook's command lines.
+func cliName(name string) bool {
+	switch strings.TrimSuffix(strings.ToLower(name), ".exe") {
+	case "intenthook", "intenthook-full":
+		return true
+	}
+	return false
+}
+
+// byPath records a program run by a path, for the caller to identify: a link or a copy of
+// intenthook under another name is intenthook.
+func (w *walker) byPath(c *call) {
+	if !c.prog.literal || !strings.Contains(c.prog.text, "/") || selfName(c.name) {
+		return
+	}
+	p, ok := c.f.place(c.prog.text)
+	if !ok {
+		p = c.prog.text
+	}
+	w.found.ByPath = append(w.found.ByPath, SelfCall{Kind: selfKind(c.args), Args: words(c.args), Program: p})
 }
 
 func selfKind(args []arg) SelfKind {

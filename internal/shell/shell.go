@@ -26,8 +26,13 @@ type Analysis struct {
 	Destructive []string   // why the command is destructive, e.g. "rm -rf build"
 	Opaque      []string   // why the command cannot be analysed, e.g. "eval"
 	Reads       []string   // files a viewer (cat, head, sed -n, grep on one file…) shows
-	Self        []SelfCall // calls of intenthook itself
-	Simple      bool       // the whole line is one simple command: no list, pipe, substitution or redirection
+	Self        []SelfCall // calls of intenthook itself, by any of its names
+	// ByPath are the calls of a program named by a path (src/tool, ./ih):
+	// the caller finds out whether the file is a link or a copy of
+	// intenthook, which its name does not say. Kind is what the call would
+	// be as intenthook's.
+	ByPath []SelfCall
+	Simple bool // the whole line is one simple command: no list, pipe, substitution or redirection
 	// ReadOnly is set when the analysis proves the command changes nothing:
 	// every command in it is a known reader (ls, cat, grep, git status…)
 	// without an option that writes or runs something, with no assignment
@@ -74,6 +79,10 @@ func (k SelfKind) String() string {
 type SelfCall struct {
 	Kind SelfKind
 	Args []string // the words after the program word
+	// Program is the program word's last element when it is not plain
+	// intenthook (intenthook-full, intenthook-mcp); for a call in ByPath,
+	// the path as the shell would run it.
+	Program string
 }
 
 // Analyse parses cmd and walks every command in it. isDir reports whether a path, in the form it

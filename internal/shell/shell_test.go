@@ -19,6 +19,32 @@ func list(items ...string) []string { return items }
 
 func self(kind SelfKind, args ...string) []SelfCall { return []SelfCall{{Kind: kind, Args: args}} }
 
+func named(program string, kind SelfKind, args ...string) []SelfCall {
+	if args == nil {
+		args = []string{}
+	}
+	return []SelfCall{{Kind: kind, Args: args, Program: program}}
+}
+
+// TestByPath: a program run by a path is listed for the gate to identify
+// (a link or a copy of intenthook under another name), with its kind as
+// intenthook's.
+func TestByPath(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want []SelfCall
+	}{
+		{`src/ih select INT-001 --default`, []SelfCall{{Kind: SelfLever, Args: []string{"select", "INT-001", "--default"}, Program: "src/ih"}}},
+		{`cd src && ./tool intents list`, []SelfCall{{Kind: SelfReadOnly, Args: []string{"intents", "list"}, Program: "src/./tool"}}},
+		{`ih status`, nil},
+		{`./bin/intenthook status`, nil}, // named: in Self
+	} {
+		if got := Analyse(tc.cmd, nil).ByPath; !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Analyse(%q).ByPath = %+v, want %+v", tc.cmd, got, tc.want)
+		}
+	}
+}
+
 func TestAnalyse(t *testing.T) {
 	tests := []struct {
 		cmd  string
@@ -351,6 +377,17 @@ func TestAnalyse(t *testing.T) {
 		{`sudo intenthook init`, Analysis{Self: self(SelfLever, "init")}},
 		{`bash -c 'intenthook precommit'`, Analysis{Self: self(SelfLever, "precommit")}},
 		{`intenthook --root /other status`, Analysis{Self: self(SelfReadOnly, "--root", "/other", "status")}},
+		// Every name of intenthook is intenthook; the hook commands are levers.
+		{`intenthook pre`, Analysis{Self: self(SelfLever, "pre")}},
+		{`intenthook-full intents list`, Analysis{Self: named("intenthook-full", SelfReadOnly, "intents", "list")}},
+		{`env -u CLAUDECODE intenthook-full select INT-001 --default`, Analysis{Self: named("intenthook-full", SelfLever, "select", "INT-001", "--default")}},
+		{`intenthook-full post`, Analysis{Self: named("intenthook-full", SelfLever, "post")}},
+		{`/opt/bin/intenthook-full context --agent cline`, Analysis{Self: named("intenthook-full", SelfLever, "context", "--agent", "cline")}},
+		{`intenthook-mcp`, Analysis{Self: named("intenthook-mcp", SelfLever)}},
+		{`intenthook-mcp status`, Analysis{Self: named("intenthook-mcp", SelfLever, "status")}},
+		{`INTENTHOOK.exe status`, Analysis{Self: named("INTENTHOOK.exe", SelfReadOnly, "status")}},
+		{`git -c alias.x='!intenthook-full select --clear' x`, Analysis{Self: named("intenthook-full", SelfLever, "select", "--clear")}},
+		{`git -c 'alias.x=!echo hi > .orchestration/config.yaml' x`, Analysis{Writes: list(".orchestration/config.yaml")}},
 
 		// Viewers.
 		{`cat README.md`, Analysis{Reads: list("README.md")}},
@@ -505,6 +542,7 @@ func normal(a Analysis) Analysis {
 		return s
 	}
 	a.ReadOnly = false // TestProvenReadOnly pins it
+	a.ByPath = nil     // TestByPath pins it
 	a.Writes, a.Deletes, a.Destructive = orNil(a.Writes), orNil(a.Deletes), orNil(a.Destructive)
 	a.LinkSources = orNil(a.LinkSources)
 	a.Opaque, a.Reads = orNil(a.Opaque), orNil(a.Reads)

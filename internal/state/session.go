@@ -44,6 +44,10 @@ type Pending struct {
 	// Asked marks a call PreToolUse asked the user about: it is recorded
 	// even when it changed nothing.
 	Asked bool `json:"asked,omitempty"`
+	// PluginDeny marks a call the hook file left to the session's plugin
+	// to deny: had the plugin asked, the call would not have run, so a
+	// post for it says the plugin is not there.
+	PluginDeny bool `json:"plugin_deny,omitempty"`
 	// Guard is the picture of the governance files taken before a shell
 	// call that may write.
 	Guard *guard.Snapshot `json:"guard,omitempty"`
@@ -215,6 +219,10 @@ func (p *Pending) encode(e *codec.Encoder) {
 		}
 		e.Int(g.LedgerSize)
 		e.Str(g.LedgerTail)
+		e.Int(g.At)
+	}
+	if p.PluginDeny {
+		e.Bool(true)
 	}
 }
 
@@ -233,7 +241,13 @@ func (p *Pending) decode(d *codec.Decoder) {
 			g.Files[rel] = guard.File{Kind: guard.Kind(d.Uint()), FP: d.Str(), Hash: d.Str(), Kept: d.Bool()}
 		}
 		g.LedgerSize, g.LedgerTail = d.Int(), d.Str()
+		if len(d.B) > 0 { // an entry of an older version has no time
+			g.At = d.Int()
+		}
 		p.Guard = g
+	}
+	if len(d.B) > 0 {
+		p.PluginDeny = d.Bool()
 	}
 }
 
@@ -243,11 +257,55 @@ func (ss Sessions) pendingPath(session string) string {
 
 // PutPending stores what PreToolUse leaves for the PostToolUse of the same
 // tool_use_id.
+//
+// The log is appended under the session lock; when the lock cannot be had
+// (another process, the agent's own flock, holds it), the entry is stored
+// in a file of its own beside the log, which needs no lock: a lock someone
+// holds must not cost the call its pre-hashes or its backstop.
 func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p Pending) error {
 	if toolUseID == "" {
 		return nil
 	}
-	return ss.appendPending(ctx, session, pendingLine{ID: toolUseID, Pending: p})
+	l := pendingLine{ID: toolUseID, Pending: p}
+	err := ss.appendPending(ctx, session, l)
+	if err == nil {
+		return nil
+	}
+	if serr := ss.putSidecar(session, toolUseID, l.marshal()); serr != nil {
+		if serr.Error() == err.Error() {
+			return err
+		}
+		return errors.Join(err, serr)
+	}
+	return nil
+}
+
+// sidecarPath is the lock-free file of one pending entry.
+func (ss Sessions) sidecarPath(session, toolUseID string) string {
+	return Path(ss.Root, "pending", SessionKey(session)+"."+b64.EncodeToString([]byte(toolUseID))+".pend")
+}
+
+// putSidecar writes one entry to its own file, through a temporary file
+// and a rename (a link in its place is replaced, never followed).
+func (ss Sessions) putSidecar(session, toolUseID string, line []byte) error {
+	path := ss.sidecarPath(session, toolUseID)
+	if err := Ensure(ss.Root, "pending"); err != nil {
+		return err
+	}
+	f, err := osfile.CreateTemp(filepath.Dir(path), ".pend-*")
+	if err != nil {
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	_, werr := f.Write(line)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		_ = os.Remove(f.Name())
+		return fmt.Errorf("store pending call: %w", err)
+	}
+	return nil
 }
 
 // DonePending marks toolUseID's entry as recorded, compacting the log when
@@ -307,7 +365,41 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
 	line, ok := newestLine(ss.pendingPath(session), needle)
 	if !ok {
+		// Stored beside the log while its lock was held: read once.
+		path := ss.sidecarPath(session, toolUseID)
+		data, err := osfile.ReadFile(path)
+		if err != nil {
+			return Pending{}, false
+		}
+		_ = os.Remove(path)
+		line, ok = bytes.CutSuffix(data, []byte("\n"))
+		if !ok || !bytes.HasPrefix(line, needle) {
+			return Pending{}, false
+		}
+	}
+	l, ok := parsePendingLine(line)
+	if !ok || l.Done {
 		return Pending{}, false
+	}
+	return l.Pending, true
+}
+
+// PeekPending is GetPending without consuming an entry stored beside the
+// log: for a look before the call's own GetPending.
+func (ss Sessions) PeekPending(session, toolUseID string) (Pending, bool) {
+	if toolUseID == "" {
+		return Pending{}, false
+	}
+	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	line, ok := newestLine(ss.pendingPath(session), needle)
+	if !ok {
+		data, err := osfile.ReadFile(ss.sidecarPath(session, toolUseID))
+		if err != nil {
+			return Pending{}, false
+		}
+		if line, ok = bytes.CutSuffix(data, []byte("\n")); !ok || !bytes.HasPrefix(line, needle) {
+			return Pending{}, false
+		}
 	}
 	l, ok := parsePendingLine(line)
 	if !ok || l.Done {

@@ -440,3 +440,33 @@ func FuzzLogLines(f *testing.F) {
 		parseSeen([]byte(line))
 	})
 }
+
+// TestPendingBesideHeldLock: a session lock someone else holds does not
+// lose what pre leaves for post: it is stored in a file of its own, read
+// once, and seen by InFlight meanwhile.
+func TestPendingBesideHeldLock(t *testing.T) {
+	root := t.TempDir()
+	ss := Sessions{Root: root, Timeout: 50 * time.Millisecond}
+	unlock, err := Lock(context.Background(), root, LockSession+"-"+SessionKey("s1"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	p := Pending{IntentID: "INT-001", PreHash: map[string]string{"src/a.go": "h"}, Backstop: &backstop.Picture{Head: "c"}, At: time.Now().UTC()}
+	if err := ss.PutPending(context.Background(), "s1", "t1", p); err != nil {
+		t.Fatalf("PutPending with the lock held: %v", err)
+	}
+	if !ss.InFlight("")["src/a.go"] {
+		t.Error("InFlight does not see the entry stored beside the log")
+	}
+	got, ok := ss.GetPending("s1", "t1")
+	if !ok || got.IntentID != "INT-001" || got.Backstop == nil || got.Backstop.Head != "c" || got.PreHash["src/a.go"] != "h" {
+		t.Fatalf("GetPending = %+v, %v", got, ok)
+	}
+	if _, ok := ss.GetPending("s1", "t1"); ok {
+		t.Error("the entry beside the log is read twice")
+	}
+	if _, ok := ss.GetPending("s1", "t2"); ok {
+		t.Error("another call's id finds an entry")
+	}
+}

@@ -30,9 +30,10 @@ func Agent() protocol.Agent {
 		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
 		Settings:       []string{SettingsFile},
 		Governance: []governed.File{
-			{Path: SettingsFile, Use: governed.Wiring, Reason: "Claude Code's project hooks and sandbox settings"},
-			// Hooks there run too; the guard does not watch it yet.
-			{Path: LocalSettingsFile, Use: governed.Protected | governed.Sidecar | governed.Listed, Reason: "Claude Code's local settings: hooks there run too"},
+			{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Claude Code's project hooks and sandbox settings"},
+			// Claude Code writes permissions there itself: the guard puts
+			// back only the hooks and their off switches.
+			{Path: LocalSettingsFile, Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Watch: governed.HookSettings, Reason: "Claude Code's local settings: hooks there run too, and disableAllHooks turns them all off"},
 			{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
 		},
 		Sample:  Sample,

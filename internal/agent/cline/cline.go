@@ -110,8 +110,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		c.Source = "resume"
 	}
 	// The plugin's calls name the session it announced itself under; a
-	// hook file's tool_call (Cline 3) is left to the plugin once it has.
-	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || name == "tool_call" && !ev.Has("plugin")) {
+	// hook file's tool_call (Cline 3) is left to the plugin once it has,
+	// and its tool_result tells whether the plugin gave the deny.
+	if root := ev.Obj("sessionContext").Str("rootSessionId"); root != "" && (name == pluginStart || (name == "tool_call" || name == "tool_result") && !ev.Has("plugin")) {
 		c.Plugin = root
 	}
 	if name == pluginStart {
@@ -135,6 +136,9 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	// Cline 3 hands the call's input as it is in tool_call.input; its
 	// preToolUse.parameters carries lists JSON-encoded into strings.
 	c.ToolName = tool.Str("toolName")
+	// Cline 3 names each call: the same id in its tool_call and its
+	// tool_result, which pairs a post with what its pre left.
+	c.ToolUseID = call.Str("id")
 	input := tool["parameters"]
 	if call.Has("input") {
 		c.ToolName, input = call.Str("name"), call["input"]

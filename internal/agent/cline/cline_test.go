@@ -91,8 +91,9 @@ func TestDecodeLists(t *testing.T) {
 }
 
 // TestDecodePlugin: the session a plugin decides is named by its
-// announcement and by the hook file's before-tool calls, never by the
-// plugin's own calls (which must be decided) or by other events.
+// announcement and by the hook file's tool calls and results (a result
+// tells whether the plugin gave the deny), never by the plugin's own calls
+// (which must be decided) or by other events.
 func TestDecodePlugin(t *testing.T) {
 	for _, tc := range []struct {
 		name, event, payload string
@@ -101,7 +102,7 @@ func TestDecodePlugin(t *testing.T) {
 		{"announcement", hook.SessionStart, `{"hookName":"intenthook_plugin_start","pid":"42","sessionContext":{"rootSessionId":"r1"}}`, hook.PluginStart, "r1"},
 		{"hook file tool_call", hook.PreToolUse, `{"hookName":"tool_call","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, "r1"},
 		{"the plugin's call", hook.PreToolUse, `{"hookName":"tool_call","plugin":true,"taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, ""},
-		{"tool_result", hook.PostToolUse, `{"hookName":"tool_result","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_result":{"name":"editor","input":{"path":"a"}}}`, hook.PostToolUse, ""},
+		{"tool_result", hook.PostToolUse, `{"hookName":"tool_result","taskId":"c1","sessionContext":{"rootSessionId":"r1"},"tool_result":{"name":"editor","input":{"path":"a"}}}`, hook.PostToolUse, "r1"},
 		{"older Cline's PreToolUse", hook.PreToolUse, `{"hookName":"PreToolUse","taskId":"t1","preToolUse":{"toolName":"write_to_file","parameters":{"path":"a"}}}`, hook.PreToolUse, ""},
 		{"no root session", hook.PreToolUse, `{"hookName":"tool_call","taskId":"c1","tool_call":{"name":"editor","input":{"path":"a"}}}`, hook.PreToolUse, ""},
 	} {

@@ -1,0 +1,17 @@
+//go:build darwin || freebsd || netbsd
+
+package git
+
+import (
+	"os"
+	"syscall"
+)
+
+// changed is when the file's inode last changed (Unix nanoseconds): a time
+// touch cannot set back.
+func changed(st os.FileInfo) int64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return sys.Ctimespec.Nano()
+	}
+	return st.ModTime().UnixNano()
+}

@@ -1,0 +1,15 @@
+package guard
+
+import (
+	"os"
+	"syscall"
+)
+
+// changeTime is when the file's inode last changed (Unix nanoseconds): a time
+// touch cannot set back.
+func changeTime(st os.FileInfo) int64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return sys.Ctim.Nano()
+	}
+	return st.ModTime().UnixNano()
+}
