@@ -49,6 +49,9 @@ type Ledger struct {
 	// (those that changed files, were asked about or failed; denials are
 	// always recorded) or "all".
 	Shell string `yaml:"shell"`
+	// SegmentBytes is the size at which a ledger segment is sealed and the
+	// next record starts a new one.
+	SegmentBytes int `yaml:"segment_bytes"`
 }
 
 // Delegation holds the settings of intents handed to subagents.
@@ -63,6 +66,13 @@ const (
 	MinDelegationDepth     = 1
 	MaxDelegationDepth     = 10
 	DefaultDelegationDepth = 3
+)
+
+// Segment sizes: the default, and the largest a setting may ask for (git
+// stores a changed file whole; hosts refuse files past 100 MiB).
+const (
+	DefaultSegmentBytes = 8 << 20
+	MaxSegmentBytes     = 16 << 20
 )
 
 // Values of ledger.shell.
@@ -136,7 +146,7 @@ func Default() *Config {
 		LessonsMax:             50,
 		ContextBudgetBytes:     9500,
 		LockTimeout:            2 * time.Second,
-		Ledger:                 Ledger{Shell: ShellChanges},
+		Ledger:                 Ledger{Shell: ShellChanges, SegmentBytes: DefaultSegmentBytes},
 		Loop:                   loop.Default(),
 		Delegation:             Delegation{MaxDepth: DefaultDelegationDepth},
 		Export:                 DefaultExport(),
@@ -207,6 +217,14 @@ func (c *Config) clamp() {
 	if v := min(max(*d, MinDelegationDepth), MaxDelegationDepth); v != *d {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: delegation.max_depth %d is out of range %d to %d: %d is used", File, *d, MinDelegationDepth, MaxDelegationDepth, v))
 		*d = v
+	}
+	switch n := c.Ledger.SegmentBytes; {
+	case n > MaxSegmentBytes:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ledger.segment_bytes %d is above %d: %d is used", File, n, MaxSegmentBytes, MaxSegmentBytes))
+		c.Ledger.SegmentBytes = MaxSegmentBytes
+	case n <= 0:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ledger.segment_bytes %d is not positive: %d is used", File, n, DefaultSegmentBytes))
+		c.Ledger.SegmentBytes = DefaultSegmentBytes
 	}
 }
 

@@ -104,8 +104,9 @@ func (c *Config) set(key string, v *fnode) bool {
 		c.LockTimeout, ok = v.duration()
 	case "ledger":
 		ok = v.fields(map[string]func(*fnode) bool{
-			"fsync": func(n *fnode) (ok bool) { c.Ledger.Fsync, ok = n.bool(); return },
-			"shell": func(n *fnode) (ok bool) { c.Ledger.Shell, ok = n.str(); return },
+			"fsync":         func(n *fnode) (ok bool) { c.Ledger.Fsync, ok = n.bool(); return },
+			"shell":         func(n *fnode) (ok bool) { c.Ledger.Shell, ok = n.str(); return },
+			"segment_bytes": func(n *fnode) (ok bool) { c.Ledger.SegmentBytes, ok = n.int(); return },
 		})
 	case "delegation":
 		ok = v.fields(map[string]func(*fnode) bool{

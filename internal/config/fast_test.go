@@ -63,6 +63,10 @@ func TestFastParseAgrees(t *testing.T) {
 		{"delegation: {max_depth: 2}\n", true},
 		{"delegation:\n  max_depth: 0\n", true},
 		{"delegation:\n  max_depth: 99\n  other: x\n", true},
+		{"ledger: {segment_bytes: 4096}\n", true},
+		{"ledger:\n  segment_bytes: 999999999\n", true},
+		{"ledger: {segment_bytes: 0}\n", true},
+		{"ledger: {segment_bytes: 8MiB}\n", false},
 		{"lessons_file: .orchestration/LESSONS.md\n", true},
 		{"fail_mod: closed\ngovernance: on\n", true}, // unknown: warnings
 		{"\n\nfail_mode: open\n\n\nfoo: bar\n", true},
@@ -154,7 +158,7 @@ func TestFastParseAgreesRandom(t *testing.T) {
 		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
 		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
 	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
-	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "x"}
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "x"}
 	var value func(depth int, indent string) string
 	value = func(depth int, indent string) string {
 		switch k := rng.IntN(8); {

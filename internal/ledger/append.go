@@ -43,6 +43,9 @@ type Ledger struct {
 	Fsync       bool             // fsync each line and spool file (config ledger.fsync)
 	Now         func() time.Time // nil: time.Now
 	ToolVersion string           // tool.version stamped on records; "": "dev"
+	// SegmentBytes is the size at which a segment is sealed (config
+	// ledger.segment_bytes); zero: DefaultSegmentBytes.
+	SegmentBytes int64
 }
 
 // Head names the newest line: its seq and the digest of its bytes.
@@ -151,64 +154,54 @@ func FormatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// appendLocked writes the spool, a repair record if the tail is torn, and
-// recs. On failure it returns the records that are neither in the ledger nor
-// in the spool, for the caller to spool.
+// appendLocked writes the spool, a repair record if the active segment's
+// tail is torn or lost, and recs, into this writer's active segment (the one
+// the branch's head file names, while the branch is still at the commit it
+// started on and the segment is under its size), else into a new one. On
+// failure it returns the records that are neither in the ledger nor in the
+// spool, for the caller to spool.
 func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
-	path := filepath.Join(l.Root, filepath.FromSlash(FileName))
-	w, err := osfile.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return recs, fmt.Errorf("open ledger: %w", err)
+	// The branch's head file is opened once: read for the active segment
+	// and a lost tail, then rewritten in place after the append. Without
+	// it (no state/ yet), every append starts a segment: it is a cache.
+	branch := currentBranch(l.Root)
+	head, _ := osfile.OpenFile(branch.path, os.O_RDWR|os.O_CREATE, 0o644)
+	var hb []byte
+	if head != nil {
+		defer head.Close()
+		buf := make([]byte, headSize)
+		n, _ := head.ReadAt(buf, 0)
+		hb = buf[:n]
 	}
-	defer w.Close()
-	r, err := osfile.Open(path)
-	if err != nil {
-		return recs, fmt.Errorf("open ledger: %w", err)
-	}
-	defer r.Close()
+	hf := parseHeadFile(hb)
+	wr := readWriter(l.Root)
+	a := &appender{l: l, fsync: l.Fsync, limit: l.segmentBytes(), branch: branch, head: head, wr: wr, seg: hf.Seg, start: hf.Start}
+	defer a.close()
 
-	t, fragment, err := readTip(r)
-	if err != nil {
-		return recs, err
-	}
 	var repair *Record
-	if fragment != nil {
-		rel, err := l.saveFragment(fragment)
+	if hf.Seg != "" {
+		t, active, rep, err := a.openSegment(hb, hf)
 		if err != nil {
 			return recs, err
 		}
-		if err := w.Truncate(t.size); err != nil {
-			return recs, fmt.Errorf("truncate torn ledger: %w", err)
+		a.tip, a.lastID, a.size, repair = t.Head, t.id, t.size, rep
+		if !active {
+			a.closeFile()
 		}
-		repair = &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
-			Event:    EventRepair,
-			Success:  true,
-			Fragment: rel,
-			Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline moved to %s", len(fragment), rel),
-		}}}
+	} else {
+		t, rep, err := l.startingPoint(wr)
+		if err != nil {
+			return recs, err
+		}
+		a.tip, a.lastID, repair = t.Head, t.id, rep
+	}
+	if repair != nil {
 		l.stamp(repair, l.now())
 	}
-
-	// The branch's head file is opened once: read for a lost tail, then
-	// rewritten in place after the append. Without it (no state/ yet),
-	// nothing is compared and nothing remembered: it is a cache.
-	branch := currentBranch(l.Root)
-	head, _ := osfile.OpenFile(branch.path, os.O_RDWR|os.O_CREATE, 0o644)
-	if head != nil {
-		defer head.Close()
-	}
-	// A torn tail is a crash mid-write, after the head's line: only a
-	// whole tail can be lost.
-	if repair == nil && head != nil {
-		if repair = l.lostTail(t.Head, head, branch); repair != nil {
-			l.stamp(repair, l.now())
-		}
-	}
-
-	a := &appender{w: w, tip: t.Head, lastID: t.id, fsync: l.Fsync}
+	began := a.tip
 	defer func() {
-		if a.tip != t.Head && head != nil {
-			writeHead(head, a.tip, branch)
+		if a.tip != began && head != nil {
+			writeHead(head, headFile{Head: a.tip, Commit: branch.commit, Seg: a.seg, Start: a.start})
 		}
 	}()
 
@@ -242,6 +235,115 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 	return nil, nil
 }
 
+func (l *Ledger) segmentBytes() int64 {
+	if l.SegmentBytes > 0 {
+		return l.SegmentBytes
+	}
+	return DefaultSegmentBytes
+}
+
+// openSegment opens the segment the head file names: it repairs a torn
+// tail (the fragment goes to state/) or notices a lost one, and reports
+// whether appends may go on in it. A segment that is gone leaves the
+// appender on the newest record the work tree still has.
+func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, repair *Record, err error) {
+	l := a.l
+	path := filepath.Join(l.Root, filepath.FromSlash(hf.Seg))
+	w, err := osfile.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
+	}
+	if err != nil {
+		t, rep, err := l.startingPoint(a.wr)
+		if err != nil {
+			return tail{}, false, nil, err
+		}
+		if hf.Seq > 0 && rep == nil {
+			rep = lostRecord(hf, t.Head, branchMoved(a.branch, hf), fmt.Sprintf("the segment %s is gone", hf.Seg))
+		}
+		return t, false, rep, nil
+	}
+	r, err := osfile.Open(path)
+	if err != nil {
+		w.Close()
+		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
+	}
+	defer r.Close()
+	t, fragment, err := readTip(r)
+	if err != nil {
+		w.Close()
+		return tail{}, false, nil, err
+	}
+	a.w = w
+	if fragment != nil {
+		rel, err := l.saveFragment(fragment)
+		if err != nil {
+			return tail{}, false, nil, err
+		}
+		if err := w.Truncate(t.size); err != nil {
+			return tail{}, false, nil, fmt.Errorf("truncate torn ledger: %w", err)
+		}
+		repair = &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
+			Event:    EventRepair,
+			Success:  true,
+			Fragment: rel,
+			Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline of %s moved to %s", len(fragment), hf.Seg, rel),
+		}}}
+	} else {
+		// A torn tail is a crash mid-write, after the head's line: only a
+		// whole tail can be lost.
+		repair = l.lostTail(t.Head, hb, a.branch, hf.Seg)
+	}
+	seg, _ := ParseSegment(hf.Seg)
+	active = hf.Start == a.branch.commit && a.wr.ID == seg.Writer && a.wr.N == seg.N &&
+		a.wr.Root == rootDigest(l.Root) && t.size < a.limit
+	return t, active, repair, nil
+}
+
+func branchMoved(br branchHead, hf headFile) bool {
+	return br.commit != "" && br.commit != hf.Commit
+}
+
+// startingPoint is the record a branch with no active segment continues:
+// the newest segment of this writer in the work tree, else the legacy
+// file's last line, else nothing (the first record has seq 1). A torn tail
+// of the legacy file (an older version's crash) is repaired as a segment's
+// would be: the fragment is no line, and goes to state/.
+func (l *Ledger) startingPoint(wr writerFile) (tail, *Record, error) {
+	if wr.ID != "" && wr.Root == rootDigest(l.Root) {
+		if rel := newestOfWriter(l.Root, wr.ID); rel != "" {
+			if t, ok := tipOf(l.Root, rel); ok && t.size > 0 {
+				return t, nil, nil
+			}
+		}
+	}
+	f, err := osfile.OpenFile(ledgerPath(l.Root), os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return tail{}, nil, nil
+	}
+	if err != nil {
+		return tail{}, nil, fmt.Errorf("open ledger: %w", err)
+	}
+	defer f.Close()
+	t, fragment, err := readTip(f)
+	if err != nil || fragment == nil {
+		return t, nil, err
+	}
+	rel, err := l.saveFragment(fragment)
+	if err != nil {
+		return tail{}, nil, err
+	}
+	if err := f.Truncate(t.size); err != nil {
+		return tail{}, nil, fmt.Errorf("truncate torn ledger: %w", err)
+	}
+	return t, &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
+		Event:    EventRepair,
+		Success:  true,
+		Fragment: rel,
+		Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline of %s moved to %s", len(fragment), FileName, rel),
+	}}}, nil
+}
+
 func pendingRepair(r *Record) []*Record {
 	if r == nil {
 		return nil
@@ -249,18 +351,41 @@ func pendingRepair(r *Record) []*Record {
 	return []*Record{r}
 }
 
-// appender writes lines, chaining each to the one before.
+// appender writes lines into segments, chaining each to the one before,
+// and starts a new segment when there is none open or the open one is full.
 type appender struct {
-	w      *os.File
+	l      *Ledger
+	w      *os.File // the open segment; nil: the next write starts one
+	size   int64    // its size
+	limit  int64
 	tip    Head
 	lastID string
 	fsync  bool
+	branch branchHead
+	head   *os.File
+	wr     writerFile
+	seg    string // the segment written to, root-relative
+	start  string // the commit it started at
 }
+
+func (a *appender) closeFile() {
+	if a.w != nil {
+		a.w.Close()
+		a.w = nil
+	}
+}
+
+func (a *appender) close() { a.closeFile() }
 
 // write assigns rec its place in the chain and appends it with one write of
 // the whole line: with O_APPEND, lines of concurrent writers (should the
 // lock ever be bypassed) never interleave.
 func (a *appender) write(rec *Record) error {
+	if a.w == nil || a.size >= a.limit {
+		if err := a.roll(rec); err != nil {
+			return err
+		}
+	}
 	m := &rec.Metadata.Intenthook
 	m.Seq = a.tip.Seq + 1
 	m.Prev = NullString(a.tip.Hash)
@@ -268,8 +393,13 @@ func (a *appender) write(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	n, err := a.w.Write(append(line, '\n'))
-	if err == nil && n != len(line)+1 {
+	line = append(line, '\n')
+	if faultAt(faultAppend) {
+		_, _ = a.w.Write(line[:len(line)/2])
+		kill()
+	}
+	n, err := a.w.Write(line)
+	if err == nil && n != len(line) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
@@ -280,9 +410,57 @@ func (a *appender) write(rec *Record) error {
 		// is not spooled again, which would record it twice.
 		_ = a.w.Sync()
 	}
-	a.tip = Head{Seq: m.Seq, Hash: digest.Bytes(line)}
+	a.size += int64(n)
+	a.tip = Head{Seq: m.Seq, Hash: digest.Bytes(line[:len(line)-1])}
 	a.lastID = rec.ID
 	return nil
+}
+
+// roll seals the open segment (it is never written again) and starts the
+// writer's next one, in the month of rec, continuing the chain from the
+// appender's tip. The writer's count is raised before the file is made and
+// the head file names the new segment before its first line: a crash at
+// any point leaves at most an unused number or an empty segment, and never
+// a segment another append would write to again.
+func (a *appender) roll(rec *Record) error {
+	l := a.l
+	a.closeFile()
+	if a.wr.ID == "" || a.wr.Root != rootDigest(l.Root) {
+		a.wr = writerFile{ID: newWriterID(), Root: rootDigest(l.Root)}
+	}
+	for range 100 {
+		a.wr.N++
+		if err := state.Ensure(l.Root); err != nil {
+			return fmt.Errorf("start ledger segment: %w", err)
+		}
+		if err := a.wr.write(l.Root, l.Fsync); err != nil {
+			return fmt.Errorf("start ledger segment: %w", err)
+		}
+		if faultAt(faultSealCount) {
+			kill()
+		}
+		rel := segmentRel(a.wr.ID, month(rec.Timestamp), a.wr.N)
+		path := filepath.Join(l.Root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("start ledger segment: %w", err)
+		}
+		w, err := osfile.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("start ledger segment: %w", err)
+		}
+		if faultAt(faultSealCreated) {
+			kill()
+		}
+		a.w, a.size, a.seg, a.start = w, 0, rel, a.branch.commit
+		if a.head != nil {
+			writeHead(a.head, headFile{Head: a.tip, Commit: a.branch.commit, Seg: a.seg, Start: a.start})
+		}
+		return nil
+	}
+	return errors.New("start ledger segment: no free segment number")
 }
 
 // tail is the newest complete line and the ledger's size up to its newline.
@@ -422,74 +600,96 @@ func (l *Ledger) saveFragment(fragment []byte) (string, error) {
 	return state.StateDir + "/" + name, nil
 }
 
-// headSize is the fixed length of state/ledger.head: the JSON padded with
+// headSize is the fixed length of a head file: the JSON padded with
 // spaces, so that every rewrite is one small write over the same bytes (no
 // temporary file, no rename, no truncation: each costs more than the append
 // itself on an ordinary disk).
-const headSize = 192
+const headSize = 384
 
-// headFile is what state/ledger.head holds: the newest line, and the git
-// commit checked out when it was written.
+// headFile is what a branch's head file holds: the newest line, the git
+// commit checked out when it was written, the active segment and the
+// commit it started at.
 type headFile struct {
 	Head
 	Commit string `json:"commit,omitempty"`
+	Seg    string `json:"seg,omitempty"`
+	Start  string `json:"start,omitempty"`
+}
+
+// parseHeadFile reads a head file written by writeHead (or by an older
+// version: seq, hash and commit only), in place.
+func parseHeadFile(b []byte) headFile {
+	var h headFile
+	h.Seq, _ = fieldInt(b, "seq")
+	h.Hash, _ = fieldString(b, "hash")
+	h.Commit, _ = fieldString(b, "commit")
+	if seg, ok := fieldString(b, "seg"); ok {
+		if _, valid := ParseSegment(seg); valid {
+			h.Seg = seg
+		}
+	}
+	h.Start, _ = fieldString(b, "start")
+	return h
 }
 
 // Codes of the repair record an append writes when the ledger lost lines
-// since this branch's last append: an error, or a warning when the ledger
+// since this branch's last append: an error, or a warning when the segment
 // is the version committed at HEAD (a git reset or checkout explains it).
 const (
 	CodeTailLost          = "tail_lost"
 	CodeTailLostHeadMoved = "tail_lost_head_moved"
 )
 
-// lostTail compares this branch's head with the ledger's last line: when
-// lines the head names are gone (fewer lines, or the last one rewritten),
-// it returns the repair record saying so, which keeps verify reporting it
-// after any number of later appends. A ledger that grew past the head (a
-// merge, another tool) is no loss.
-func (l *Ledger) lostTail(tip Head, f *os.File, br branchHead) *Record {
-	buf := make([]byte, headSize)
-	n, _ := f.ReadAt(buf, 0)
-	b := buf[:n]
-	if n == 0 {
+// lostTail compares this branch's head with the last line of its segment:
+// when lines the head names are gone (fewer lines, or the last one
+// rewritten), it returns the repair record saying so, which keeps verify
+// reporting it after any number of later appends. A segment that grew past
+// the head is no loss.
+func (l *Ledger) lostTail(tip Head, b []byte, br branchHead, seg string) *Record {
+	if len(b) == 0 {
 		return nil
 	}
 	// The usual case, read without decoding: the head names the tip.
 	if bytes.HasPrefix(b, []byte(`{"seq":`+strconv.FormatInt(tip.Seq, 10)+`,"hash":"`+tip.Hash+`"`)) {
 		return nil
 	}
-	var h headFile
-	if json.Unmarshal(bytes.TrimSpace(b), &h) != nil || h.Seq == 0 || h.Hash == "" {
+	h := parseHeadFile(b)
+	if h.Seq == 0 || h.Hash == "" {
 		return nil
 	}
 	if tip.Seq > h.Seq || (tip.Seq == h.Seq && tip.Hash == h.Hash) {
 		return nil
 	}
-	code := CodeTailLost
-	moved := ""
-	if br.commit != "" && committed(l.Root) {
-		code, moved = CodeTailLostHeadMoved, fmt.Sprintf("; the ledger is the one committed at HEAD %.12s (a git reset or checkout put it there; the last append was at %.12s)", br.commit, h.Commit)
-	}
-	what := fmt.Sprintf("lines after seq %d are gone (the last append ended at seq %d, %s)", tip.Seq, h.Seq, h.Hash)
+	moved := br.commit != "" && committed(l.Root, seg)
+	what := fmt.Sprintf("lines of %s after seq %d are gone (the last append ended at seq %d, %s)", seg, tip.Seq, h.Seq, h.Hash)
 	if tip.Seq == h.Seq {
-		what = fmt.Sprintf("the line at seq %d was rewritten (it was %s)", h.Seq, h.Hash)
+		what = fmt.Sprintf("the line of %s at seq %d was rewritten (it was %s)", seg, h.Seq, h.Hash)
+	}
+	return lostRecord(h, tip, moved, what)
+}
+
+func lostRecord(h headFile, tip Head, moved bool, what string) *Record {
+	code := CodeTailLost
+	note := ""
+	if moved {
+		code, note = CodeTailLostHeadMoved, fmt.Sprintf("; git HEAD moved since the last append at %.12s (a git reset or checkout explains it)", h.Commit)
 	}
 	return &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
 		Event:   EventRepair,
 		Success: true,
 		Code:    NullString(code),
-		Reason:  "ledger tail lost: " + what + moved,
+		Reason:  "ledger tail lost: " + what + note,
 	}}}
 }
 
-// writeHead records the newest line in state/ledger.head (one per git
-// branch: a checkout brings another branch's ledger, shorter or longer, and
-// is no removed tail), so that verify on this machine notices when lines
-// are later removed from the end. It is a cache: failing to write it loses
-// nothing.
-func writeHead(f *os.File, h Head, br branchHead) {
-	b := headLine(h, br.commit)
+// writeHead records the newest line and the active segment in the branch's
+// head file (one per git branch: a checkout brings another branch's
+// segments, and is no removed tail), so that verify on this machine notices
+// when lines are later removed from the end and the next append finds its
+// segment without listing a directory. It is a cache: failing to write it
+// loses nothing.
+func writeHead(f *os.File, h headFile) {
+	b := headLine(h)
 	if len(b) >= headSize {
 		return
 	}
@@ -499,18 +699,23 @@ func writeHead(f *os.File, h Head, br branchHead) {
 		return
 	}
 	if st, err := f.Stat(); err == nil && st.Size() > headSize {
-		_ = f.Truncate(headSize) // a head written by an older version
+		_ = f.Truncate(headSize)
 	}
 }
 
-// headLine is headFile as encoding/json writes it, written by hand: a
-// struct type's first encoding costs a new process a fifth of a
-// millisecond.
-func headLine(h Head, commit string) []byte {
+// headLine is headFile as JSON, written by hand: a struct type's first
+// encoding costs a new process a fifth of a millisecond.
+func headLine(h headFile) []byte {
 	b := strconv.AppendInt([]byte(`{"seq":`), h.Seq, 10)
 	b = appendString(append(b, `,"hash":`...), h.Hash)
-	if commit != "" {
-		b = appendString(append(b, `,"commit":`...), commit)
+	if h.Commit != "" {
+		b = appendString(append(b, `,"commit":`...), h.Commit)
+	}
+	if h.Seg != "" {
+		b = appendString(append(b, `,"seg":`...), h.Seg)
+	}
+	if h.Start != "" {
+		b = appendString(append(b, `,"start":`...), h.Start)
 	}
 	return append(b, '}')
 }
@@ -655,13 +860,13 @@ func isSpoolFile(name string) bool {
 	return !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".json")
 }
 
-// committed reports whether the ledger file is the version committed at
+// committed reports whether the ledger file rel is the version committed at
 // HEAD: git put it there (a reset, a checkout), nobody edited it. It runs
 // git, on the rare path of a lost tail only.
-func committed(root string) bool {
+func committed(root, rel string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := git.Output(ctx, root, git.CleanEnv(state.Path(root, "git")), "diff", "--quiet", "--text", "--no-ext-diff", "--no-textconv", "HEAD", "--", FileName)
+	_, err := git.Output(ctx, root, git.CleanEnv(state.Path(root, "git")), "diff", "--quiet", "--text", "--no-ext-diff", "--no-textconv", "HEAD", "--", rel)
 	return err == nil
 }
 

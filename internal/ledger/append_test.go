@@ -281,10 +281,10 @@ func TestTornTail(t *testing.T) {
 			for i := range tt.before {
 				mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a"))
 			}
-			if err := os.MkdirAll(filepath.Dir(ledgerPath(l.Root)), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(testLedgerPath(t, l.Root)), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.OpenFile(ledgerPath(l.Root), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+			f, err := os.OpenFile(testLedgerPath(t, l.Root), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -373,21 +373,22 @@ func TestSpoolCases(t *testing.T) {
 	}{
 		{"ledger cannot be opened", func(t *testing.T, l *Ledger) []string {
 			mustAppend(t, l, writeRecord("s0", "a"))
-			keep := ledgerPath(l.Root) + ".keep"
-			if err := os.Rename(ledgerPath(l.Root), keep); err != nil {
+			path := testLedgerPath(t, l.Root)
+			keep := path + ".keep"
+			if err := os.Rename(path, keep); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Mkdir(ledgerPath(l.Root), 0o755); err != nil {
+			if err := os.Mkdir(path, 0o755); err != nil {
 				t.Fatal(err)
 			}
 			mustAppend(t, l, writeRecord("s1", "a"))
 			if n := len(spoolNames(t, l.Root)); n != 1 {
 				t.Fatalf("%d spooled, want 1", n)
 			}
-			if err := os.Remove(ledgerPath(l.Root)); err != nil {
+			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Rename(keep, ledgerPath(l.Root)); err != nil {
+			if err := os.Rename(keep, path); err != nil {
 				t.Fatal(err)
 			}
 			return []string{"s0", "s1", "s9"}
@@ -487,10 +488,10 @@ func TestHeadFileShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 2 || raw["seq"] != 1.0 {
+	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 3 || raw["seq"] != 1.0 {
 		t.Errorf("head %s", b)
 	}
-	if !regexp.MustCompile(`^\{"seq":1,"hash":"sha256:[0-9a-f]{64}"\} *\n$`).Match(b) || len(b) != headSize {
+	if !regexp.MustCompile(`^\{"seq":1,"hash":"sha256:[0-9a-f]{64}","seg":"\.orchestration/ledger/[0-9a-f]{16}/2026-11/000001\.jsonl"\} *\n$`).Match(b) || len(b) != headSize {
 		t.Errorf("head %q", b)
 	}
 }

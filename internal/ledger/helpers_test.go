@@ -55,21 +55,77 @@ func mustAppend(t testing.TB, l *Ledger, recs ...*Record) {
 	}
 }
 
+// testLedgerPath is the one file the test's records are in: the only
+// segment when there is one, else the legacy file.
+func testLedgerPath(t testing.TB, root string) string {
+	t.Helper()
+	segs, _, err := ListSegments(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch len(segs) {
+	case 0:
+		return ledgerPath(root)
+	case 1:
+		return filepath.Join(root, filepath.FromSlash(segs[0].Rel))
+	}
+	t.Fatalf("%d segments, want one", len(segs))
+	return ""
+}
+
+// ledgerBytes is every ledger file's bytes, the legacy file's first, then
+// the segments' in name order.
 func ledgerBytes(t testing.TB, root string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(ledgerPath(root))
+	files, err := Files(root)
 	if err != nil {
-		t.Fatalf("read ledger: %v", err)
+		t.Fatal(err)
 	}
-	return b
+	if len(files) == 0 {
+		t.Fatalf("read ledger: no ledger file")
+	}
+	var out []byte
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatalf("read ledger: %v", err)
+		}
+		out = append(out, b...)
+	}
+	return out
+}
+
+// toLegacy moves the records appended so far into the legacy file, as an
+// older version wrote them: the segments' lines after the legacy file's,
+// and a head file without a segment.
+func toLegacy(t testing.TB, root string) {
+	t.Helper()
+	b := ledgerBytes(t, root)
+	if err := os.RemoveAll(filepath.Join(root, filepath.FromSlash(SegmentDir))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ledgerPath(root), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hb, err := os.ReadFile(state.Path(root, headName))
+	if err == nil {
+		h := parseHeadFile(hb)
+		if err := os.WriteFile(state.Path(root, headName), append(headLine(headFile{Head: h.Head, Commit: h.Commit}), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func writeLedger(t testing.TB, root string, b []byte) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(ledgerPath(root)), 0o755); err != nil {
+	path := ledgerPath(root)
+	if _, err := os.Stat(path); err != nil {
+		path = testLedgerPath(t, root)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(ledgerPath(root), b, 0o644); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -28,10 +28,10 @@ func TestLastLine(t *testing.T) {
 // lines: a head is read back as JSON either way).
 func TestHeadLineMatchesJSON(t *testing.T) {
 	for _, hf := range []headFile{
-		{Head{1, "sha256:ab"}, ""},
-		{Head{1 << 40, "sha256:" + strings.Repeat("f", 64)}, "0123456789abcdef0123456789abcdef01234567"},
-		{Head{0, ""}, "<\"\\\u2028\x00é>"},
-		{Head{-1, "\xff"}, "x"},
+		{Head{1, "sha256:ab"}, "", "", ""},
+		{Head{1 << 40, "sha256:" + strings.Repeat("f", 64)}, "0123456789abcdef0123456789abcdef01234567", ".orchestration/ledger/0123456789abcdef/2026-11/000001.jsonl", "0123456789abcdef0123456789abcdef01234567"},
+		{Head{0, ""}, "<\"\\\u2028\x00é>", "", ""},
+		{Head{-1, "\xff"}, "x", "s", "t"},
 	} {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -40,7 +40,7 @@ func TestHeadLineMatchesJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		if got := headLine(hf.Head, hf.Commit); !bytes.Equal(got, want) {
+		if got := headLine(hf); !bytes.Equal(got, want) {
 			t.Errorf("headLine(%+v) = %s, want %s", hf, got, want)
 		}
 	}

@@ -26,12 +26,13 @@ func ledgerPath(root string) string {
 	return filepath.Join(root, filepath.FromSlash(FileName))
 }
 
-// Scan calls fn for every line of the ledger, in file order, with the line
+// Scan calls fn for every line of the ledger (the legacy file and every
+// segment), in the canonical order (see scanAll), with the line
 // (without its newline; valid only during the call), its record, or the
 // error that kept it from parsing (a torn last line gives ErrTorn). An error
 // returned by fn stops the scan and is returned. A missing ledger has no lines.
 func Scan(root string, fn func(line []byte, rec *Record, err error) error) error {
-	return scanLines(root, func(_ int, line []byte, complete bool) error {
+	return scanAll(root, nil, func(_ *source, line []byte, complete bool) error {
 		if !complete {
 			return fn(line, nil, ErrTorn)
 		}
@@ -97,11 +98,12 @@ func scanLinesOf(r io.Reader, fn func(n int, line []byte, complete bool) error) 
 	}
 }
 
-// ReadTail returns the records in the last maxBytes of the ledger, in file
-// order: a line cut by that window, lines that do not parse and a torn last
-// line are left out. It reads only the window, however long the ledger.
+// ReadTail returns the records in the last maxBytes of the newest few ledger
+// files, in the canonical order: a line cut by that window, lines that do
+// not parse and a torn last line are left out. It reads only the windows,
+// however long the ledger.
 func ReadTail(root string, maxBytes int64) ([]Record, error) {
-	lines, err := tailLines(root, maxBytes, nil)
+	lines, err := recentLines(root, recentFiles(root), maxBytes, nil)
 	return parseLines(lines), err
 }
 
@@ -109,7 +111,7 @@ func ReadTail(root string, maxBytes int64) ([]Record, error) {
 // string word (an intent id, a path): only those lines are decoded. It
 // keeps the records that mention word anywhere; callers check the field.
 func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, error) {
-	lines, err := tailLines(root, maxBytes, nil)
+	lines, err := recentLines(root, recentFiles(root), maxBytes, nil)
 	quoted := []byte(strconv.Quote(word))
 	kept := lines[:0]
 	for _, line := range lines {
@@ -120,21 +122,72 @@ func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, err
 	return parseLines(kept), err
 }
 
-// ReadSince returns the records appended since about since, in file order,
-// from the last maxBytes of the ledger at most. It reads backwards from the
-// end and stops at the first line stamped before since - slack: lines are
-// appended in the order of their stamps, but for the wait for the ledger's
-// lock (slack covers it). A record spooled under a busy lock and appended
-// much later than its stamp can end the reading early; the records it hides
-// are then missed. Usually nothing was appended since, and only the last
-// line is looked at, however large maxBytes is.
+// ReadSince returns the records appended since about since, in the
+// canonical order, from the last maxBytes of this branch's active segment
+// and of the legacy file at most (the records this work tree's hooks
+// wrote). It reads backwards from the end and stops at the first line
+// stamped before since - slack: lines are appended in the order of their
+// stamps, but for the wait for the ledger's lock (slack covers it). A
+// record spooled under a busy lock and appended much later than its stamp
+// can end the reading early; the records it hides are then missed. Usually
+// nothing was appended since, and only the last line is looked at, however
+// large maxBytes is.
 func ReadSince(root string, since time.Time, slack time.Duration, maxBytes int64) ([]Record, error) {
 	cutoff := since.Add(-slack)
-	lines, err := tailLines(root, maxBytes, func(line []byte) bool {
+	files := []string{FileName}
+	if seg := activeSegment(root); seg != "" {
+		files = append(files, seg)
+	}
+	lines, err := recentLines(root, files, maxBytes, func(line []byte) bool {
 		t, ok := stampOf(line)
 		return ok && t.Before(cutoff)
 	})
 	return parseLines(lines), err
+}
+
+// activeSegment is the segment the branch's head file names, "" when none.
+func activeSegment(root string) string {
+	f, err := osfile.Open(headPath(root))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, headSize)
+	n, _ := f.ReadAt(buf, 0)
+	return parseHeadFile(buf[:n]).Seg
+}
+
+// recentLines reads the tail of each file (root-relative) and returns their
+// complete lines in the canonical order, the newest maxBytes of them.
+func recentLines(root string, files []string, maxBytes int64, stop func([]byte) bool) ([][]byte, error) {
+	type keyed struct {
+		k    lineKey
+		line []byte
+	}
+	var all []keyed
+	var firstErr error
+	for i, rel := range files {
+		lines, err := tailLines(filepath.Join(root, filepath.FromSlash(rel)), maxBytes, stop)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		w := writerOf(rel)
+		for n, line := range lines {
+			all = append(all, keyed{keyOf(line, w, i, n), line})
+		}
+	}
+	slices.SortFunc(all, func(a, b keyed) int { return a.k.compare(&b.k) })
+	var size int64
+	from := len(all)
+	for from > 0 && size+int64(len(all[from-1].line))+1 <= maxBytes {
+		from--
+		size += int64(len(all[from].line)) + 1
+	}
+	out := make([][]byte, 0, len(all)-from)
+	for _, e := range all[from:] {
+		out = append(out, e.line)
+	}
+	return out, firstErr
 }
 
 // stampOf reads a record line's timestamp without decoding the line.
@@ -153,12 +206,12 @@ func stampOf(line []byte) (time.Time, bool) {
 	return t, err == nil
 }
 
-// tailLines returns the complete lines of the ledger's last maxBytes, in
+// tailLines returns the complete lines of the file's last maxBytes, in
 // file order, without the line cut by the window. With stop, the window
 // grows from a small one, doubling, until it holds a line stop accepts (that
 // line and all before it are left out) or reaches maxBytes.
-func tailLines(root string, maxBytes int64, stop func([]byte) bool) ([][]byte, error) {
-	f, err := osfile.Open(ledgerPath(root))
+func tailLines(path string, maxBytes int64, stop func([]byte) bool) ([][]byte, error) {
+	f, err := osfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -232,11 +285,18 @@ func parseLines(lines [][]byte) []Record {
 	return out
 }
 
-// ReadHead returns the newest line's seq and digest, read backwards from the
-// ledger's end: the zero Head for an empty or missing ledger. A torn tail is
-// not a line: the head is the last complete one.
+// ReadHead returns the newest line's seq and digest of this branch: its
+// active segment's last line, else the legacy file's, read backwards from
+// the end: the zero Head for an empty or missing ledger. A torn tail is not
+// a line: the head is the last complete one.
 func ReadHead(root string) (Head, error) {
-	f, err := osfile.Open(ledgerPath(root))
+	path := ledgerPath(root)
+	if seg := activeSegment(root); seg != "" {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(seg))); err == nil {
+			path = filepath.Join(root, filepath.FromSlash(seg))
+		}
+	}
+	f, err := osfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Head{}, nil
 	}
@@ -257,18 +317,23 @@ type Query struct {
 	Limit   int       // keep only the newest Limit records; 0: all
 }
 
-// Select returns the records matching q, newest last. Lines that do not
+// Select returns the records matching q, in the canonical order (newest
+// last). Lines that do not
 // parse are skipped (Verify reports them).
 func Select(root string, q Query) ([]Record, error) {
 	file := cleanPath(q.File)
 	needles := q.needles(file)
 	var out []Record
-	err := scanLines(root, func(_ int, line []byte, complete bool) error {
+	// Lines without the needles cannot match: not worth ordering or decoding.
+	keep := func(line []byte) bool {
 		for _, n := range needles {
 			if !bytes.Contains(line, n) {
-				return nil // cannot match: not worth decoding
+				return false
 			}
 		}
+		return true
+	}
+	err := scanAll(root, keep, func(_ *source, line []byte, complete bool) error {
 		if !complete {
 			return nil
 		}

@@ -119,7 +119,7 @@ func TestSchema(t *testing.T) {
 	}
 
 	// The repair record, made by a real repair.
-	f, err := os.OpenFile(ledgerPath(l.Root), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(testLedgerPath(t, l.Root), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,12 +22,18 @@ import (
 // Problem is one finding of Verify. Line is 1-based; 0 is the ledger as a
 // whole.
 type Problem struct {
+	File    string `json:",omitempty"` // a segment, root-relative; "": the legacy file or the ledger as a whole
 	Line    int
 	Message string
 }
 
 func (p Problem) String() string {
-	if p.Line == 0 {
+	switch {
+	case p.File != "" && p.Line == 0:
+		return p.File + ": " + p.Message
+	case p.File != "":
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message)
+	case p.Line == 0:
 		return p.Message
 	}
 	return fmt.Sprintf("line %d: %s", p.Line, p.Message)
@@ -42,7 +49,23 @@ type Report struct {
 	// Warnings are losses an append recorded that git can explain (lines
 	// gone after HEAD moved, as a reset does).
 	Warnings []Problem
-	Size     int64 // bytes read, from the start of the file
+	Size     int64 // bytes read, from the start of the legacy file
+	// Segments are the heads of the segment files, in name order; Digest
+	// is one digest over every file's head (see HeadsDigest).
+	Segments []FileHead `json:",omitempty"`
+	Digest   string     `json:",omitempty"`
+
+	legacy        Checkpoint // the legacy file's part, for CheckpointOf
+	legacyRecords int
+	segCPs        []SegmentCheckpoint
+}
+
+// FileHead is the newest line of one ledger file.
+type FileHead struct {
+	File    string `json:"file"`
+	Records int    `json:"records"`
+	Seq     int64  `json:"seq"`
+	Hash    string `json:"hash"`
 }
 
 // OK reports whether the ledger verified: forks are not errors.
@@ -74,7 +97,9 @@ func Verify(root string) Report { return VerifyEach(root, nil) }
 func VerifyEach(root string, each func(line []byte)) Report {
 	v := newVerifier(each)
 	err := scanChecked(root, 0, v.line)
-	return v.finish(root, err)
+	rep := v.finish("", err)
+	rep.setLegacy()
+	return verifySegments(root, rep, v.lines, each)
 }
 
 // VerifyReader verifies the ledger r holds (a blob read from git, say) like
@@ -115,7 +140,7 @@ func newVerifier(each func([]byte)) *verifier {
 }
 
 func (v *verifier) errorf(n int, format string, args ...any) {
-	v.rep.Errors = append(v.rep.Errors, Problem{n, fmt.Sprintf(format, args...)})
+	v.rep.Errors = append(v.rep.Errors, Problem{Line: n, Message: fmt.Sprintf(format, args...)})
 }
 
 // line checks one line (SPEC §7.2: seq and prev) against those before it.
@@ -197,7 +222,7 @@ func (v *verifier) line(ck *checked) {
 		// else continued is not that shape.
 		v.errorf(n, "prev names line %d, which no line continued: not the shape of a merge", from.line)
 	case !follows:
-		v.rep.Forks = append(v.rep.Forks, Problem{n, forkMessage(from)})
+		v.rep.Forks = append(v.rep.Forks, Problem{Line: n, Message: forkMessage(from)})
 	}
 	from.children++
 	v.lines[target] = from
@@ -215,35 +240,181 @@ func (v *verifier) finish(root string, err error) Report {
 	}
 	v.rep.Size = v.size
 	if root != "" {
-		checkHead(root, v.lines, v.errorf)
+		checkHead(root, func(id lineID, seq int64) bool {
+			s, found := v.lines[id]
+			return found && s.seq == seq
+		}, v.errorf)
 	}
 	return v.rep
 }
 
-// Checkpoint is a verified prefix of the ledger: its length in bytes and
-// lines, and its last line's seq and digest.
+// Checkpoint is a verified state of the ledger: a prefix of the legacy file
+// (its length in bytes and lines, its last line's seq and digest; zero when
+// there is none) and each segment's.
 type Checkpoint struct {
-	Size  int64  `json:"size"`
-	Lines int    `json:"lines"`
-	Seq   int64  `json:"seq"`
-	Hash  string `json:"hash"`
+	Size     int64               `json:"size"`
+	Lines    int                 `json:"lines"`
+	Seq      int64               `json:"seq"`
+	Hash     string              `json:"hash"`
+	Segments []SegmentCheckpoint `json:"segments,omitempty"`
 }
 
-// CheckpointOf returns the checkpoint a clean report makes: the prefix it
-// read.
+// SegmentCheckpoint is a verified segment: its size, lines and records, and
+// its last line.
+type SegmentCheckpoint struct {
+	File    string `json:"file"`
+	Size    int64  `json:"size"`
+	Lines   int    `json:"lines"`
+	Records int    `json:"records"`
+	Seq     int64  `json:"seq"`
+	Hash    string `json:"hash"`
+}
+
+// Empty reports whether cp holds nothing.
+func (cp Checkpoint) Empty() bool { return cp.Size == 0 && len(cp.Segments) == 0 }
+
+// CheckpointOf returns the checkpoint a clean report makes: what it read.
 func CheckpointOf(rep Report) Checkpoint {
-	return Checkpoint{Size: rep.Size, Lines: rep.Lines, Seq: rep.Head.Seq, Hash: rep.Head.Hash}
+	cp := rep.legacy
+	cp.Segments = rep.segCPs
+	return cp
 }
 
-// VerifyFrom verifies only what follows cp, a prefix verified before: it
-// reads the prefix's last line back (its digest must still be cp's: else
-// the prefix changed), then walks the lines after it. ok is false when the
-// checkpoint does not hold, when the ledger was written after its head (by
-// something other than intenthook's appender, which could have changed any
-// line), or when a new line's prev names a line before the checkpoint (a
-// fork from further back): the caller verifies the whole ledger instead.
-// The report counts lines and bytes from the start of the file.
+// VerifyFrom verifies only what changed since cp, a state verified before:
+// the legacy file's lines after its prefix, the lines appended to a segment
+// since, and new segments. It reads the last line of each prefix back (its
+// digest must still be cp's: else the prefix changed). ok is false when the
+// checkpoint does not hold, when the legacy file was written after its head
+// (by something other than intenthook's appender, which could have changed
+// any line), when a segment of cp is gone or shrank, or when a line names a
+// line the checkpoint cannot vouch for (a fork from further back, a new
+// segment starting mid-segment): the caller verifies the whole ledger
+// instead. Lines that repeat a line of an unchanged segment are not looked
+// for here; the whole ledger's verify finds them.
 func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report, ok bool) {
+	var heads map[lineID]int64
+	if cp.Size > 0 {
+		if rep, ok = verifyLegacyFrom(root, cp, each); !ok {
+			return Report{}, false
+		}
+		rep.Head = Head{}
+	} else if st, err := os.Stat(ledgerPath(root)); err == nil && st.Size() > 0 {
+		return Report{}, false
+	}
+	legacyHead := rep.legacy
+	heads = map[lineID]int64{}
+	if id, ok := parsePrev(legacyHead.Hash); ok {
+		heads[id] = legacyHead.Seq
+	}
+	segs, bad, err := ListSegments(root)
+	if err != nil || len(bad) > 0 {
+		return Report{}, false
+	}
+	known := make(map[string]SegmentCheckpoint, len(cp.Segments))
+	for _, s := range cp.Segments {
+		known[s.File] = s
+	}
+	var fresh []*segResult
+	for _, seg := range segs {
+		path := filepath.Join(root, filepath.FromSlash(seg.Rel))
+		k, had := known[seg.Rel]
+		delete(known, seg.Rel)
+		if !had {
+			r := checkSegment(root, seg, each)
+			fresh = append(fresh, r)
+			rep.addSegment(r, 0)
+			continue
+		}
+		st, err := os.Stat(path)
+		if err != nil || st.Size() < k.Size {
+			return Report{}, false
+		}
+		last, err := lineEndingAt(path, k.Size)
+		if err != nil || digest.Bytes(last) != k.Hash {
+			return Report{}, false
+		}
+		r := &segResult{seg: seg, each: each, records: k.Records, nlines: k.Lines, head: Head{Seq: k.Seq, Hash: k.Hash}}
+		if st.Size() > k.Size {
+			data, err := readFrom(path, k.Size)
+			if err != nil {
+				return Report{}, false
+			}
+			id, _ := parsePrev(k.Hash)
+			checkSegmentBytes(r, data, k.Lines, &segLine{id, k.Seq})
+		}
+		rep.addSegment(r, st.Size())
+	}
+	if len(known) > 0 {
+		return Report{}, false // a verified segment is gone
+	}
+	for _, h := range rep.Segments {
+		if id, ok := parsePrev(h.Hash); ok {
+			heads[id] = h.Seq
+		}
+	}
+	for _, r := range fresh {
+		if r.first == nil || r.first.Metadata.Intenthook.Prev == nil {
+			if r.first != nil && *r.first.Metadata.Intenthook.Seq != 1 {
+				rep.Errors = append(rep.Errors, Problem{File: r.seg.Rel, Line: 1, Message: fmt.Sprintf("seq %d after prev null, want 1", *r.first.Metadata.Intenthook.Seq)})
+			}
+			continue
+		}
+		id, ok := parsePrev(*r.first.Metadata.Intenthook.Prev)
+		seq, found := heads[id]
+		if !ok || !found {
+			return Report{}, false // starts mid-file, or from nothing: the whole ledger says which
+		}
+		if *r.first.Metadata.Intenthook.Seq != seq+1 {
+			rep.Errors = append(rep.Errors, Problem{File: r.seg.Rel, Line: 1, Message: fmt.Sprintf("seq %d, want %d (the record it starts from has seq %d)", *r.first.Metadata.Intenthook.Seq, seq+1, seq)})
+		}
+	}
+	headOK := true
+	checkHead(root, func(id lineID, seq int64) bool {
+		s, found := heads[id]
+		return found && s == seq
+	}, func(int, string, ...any) { headOK = false })
+	if !headOK {
+		return Report{}, false
+	}
+	rep.finishSegments(root)
+	return rep, true
+}
+
+// addSegment adds a checked segment to the report; size is its length in
+// bytes, 0: len of the lines read.
+func (rep *Report) addSegment(r *segResult, size int64) {
+	if size == 0 {
+		size = r.size
+	}
+	rep.Lines += r.nlines
+	rep.Records += r.records
+	rep.Errors = append(rep.Errors, r.problems...)
+	if r.nlines > 0 {
+		rep.Segments = append(rep.Segments, FileHead{File: r.seg.Rel, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash})
+		if len(r.problems) == 0 {
+			rep.segCPs = append(rep.segCPs, SegmentCheckpoint{File: r.seg.Rel, Size: size, Lines: r.nlines, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash})
+		}
+	}
+}
+
+// finishSegments sets the digest over every file's head and the head.
+func (rep *Report) finishSegments(root string) {
+	if len(rep.Segments) == 0 {
+		if rep.legacy.Hash != "" {
+			rep.Head = Head{Seq: rep.legacy.Seq, Hash: rep.legacy.Hash}
+		}
+		return
+	}
+	heads := rep.Segments
+	if rep.legacy.Hash != "" {
+		heads = append([]FileHead{{File: FileName, Records: rep.legacyRecords, Seq: rep.legacy.Seq, Hash: rep.legacy.Hash}}, heads...)
+	}
+	rep.Digest = HeadsDigest(heads)
+	rep.Head = newestHead(root, rep.Segments)
+}
+
+// verifyLegacyFrom is VerifyFrom for the legacy file.
+func verifyLegacyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report, ok bool) {
 	if !appendedOnly(root) {
 		return Report{}, false
 	}
@@ -262,12 +433,59 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 		ck.n += cp.Lines
 		v.line(ck)
 	})
-	rep = v.finish(root, err)
+	rep = v.finish("", err)
 	if v.abandoned || slices.ContainsFunc(rep.Errors, func(p Problem) bool { return p.Line == 0 }) {
-		return Report{}, false // the head may name a line before the checkpoint
+		return Report{}, false // a line before the checkpoint
 	}
 	rep.Records += cp.Lines // the prefix's lines verified before
+	rep.setLegacy()
 	return rep, true
+}
+
+// setLegacy remembers the legacy file's part of the report, before the
+// segments are added to it.
+func (rep *Report) setLegacy() {
+	rep.legacyRecords = rep.Records
+	if rep.Head.Hash != "" {
+		rep.legacy = Checkpoint{Size: rep.Size, Lines: rep.Lines, Seq: rep.Head.Seq, Hash: rep.Head.Hash}
+	}
+}
+
+// readFrom reads a file from offset off to its end.
+func readFrom(path string, off int64) ([]byte, error) {
+	f, err := osfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, st.Size()-off)
+	return buf, readFull(f, buf, off)
+}
+
+// lineEndingAt returns the line whose newline is the byte before end.
+func lineEndingAt(path string, end int64) ([]byte, error) {
+	f, err := osfile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if end <= 0 {
+		return nil, errors.New("empty prefix")
+	}
+	var nl [1]byte
+	if err := readFull(f, nl[:], end-1); err != nil || nl[0] != '\n' {
+		return nil, errors.New("the checkpoint does not end a line")
+	}
+	start, err := lineStart(f, end-1)
+	if err != nil {
+		return nil, err
+	}
+	line := make([]byte, end-1-start)
+	return line, readFull(f, line, start)
 }
 
 // appendedOnly reports whether the ledger was last written by intenthook's
@@ -312,8 +530,9 @@ func forkMessage(from seen) string {
 	return fmt.Sprintf("fork: follows line %d (seq %d), not the line before it", from.line, from.seq)
 }
 
-// checkHead compares state/ledger.head, when there is one, with the lines seen.
-func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...any)) {
+// checkHead compares the branch's head file, when there is one, with the
+// lines seen (has reports whether a line with that digest and seq is there).
+func checkHead(root string, has func(lineID, int64) bool, errorf func(int, string, ...any)) {
 	b, err := osfile.ReadFile(headPath(root))
 	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(bytes.TrimSpace(b)) == 0) {
 		return // none yet (an append creates it empty before it writes)
@@ -327,8 +546,11 @@ func checkHead(root string, lines map[lineID]seen, errorf func(int, string, ...a
 		errorf(0, "%s does not parse: %v", headName, err)
 		return
 	}
+	if h.Seq == 0 && h.Hash == "" {
+		return // a segment begun, nothing appended yet
+	}
 	id, ok := parsePrev(h.Hash)
-	if s, found := lines[id]; !ok || !found || s.seq != h.Seq {
+	if !ok || !has(id, h.Seq) {
 		errorf(0, "tail removed: head says seq %d (%s), which is not in the ledger", h.Seq, h.Hash)
 	}
 }
@@ -419,7 +641,7 @@ func (v *verifier) lostTail(n int, line []byte) {
 	case CodeTailLost:
 		v.errorf(n, "%s", r.Metadata.Intenthook.Reason)
 	case CodeTailLostHeadMoved:
-		v.rep.Warnings = append(v.rep.Warnings, Problem{n, r.Metadata.Intenthook.Reason})
+		v.rep.Warnings = append(v.rep.Warnings, Problem{Line: n, Message: r.Metadata.Intenthook.Reason})
 	}
 }
 

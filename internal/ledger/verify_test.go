@@ -77,6 +77,7 @@ func TestVerifyTampered(t *testing.T) {
 			for i := range 6 {
 				mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a.go"))
 			}
+			toLegacy(t, l.Root) // the legacy file's rules
 			writeLedger(t, l.Root, tt.tamper(ledgerLines(t, l.Root)))
 			if !tt.keepHead {
 				if err := os.Remove(state.Path(l.Root, headName)); err != nil {
@@ -127,10 +128,12 @@ func TestVerifyFork(t *testing.T) {
 			for i := range 3 {
 				mustAppend(t, base, writeRecord(fmt.Sprint("base", i), "a.go"))
 			}
+			toLegacy(t, base.Root)
 			branch := func(name string) string {
 				l := newLedger(t)
 				writeLedger(t, l.Root, ledgerBytes(t, base.Root))
 				mustAppend(t, l, writeRecord(name+"1", "a.go"), writeRecord(name+"2", "a.go"))
+				toLegacy(t, l.Root)
 				return l.Root
 			}
 			root := tt.merge(t, base.Root, branch("ours"), branch("theirs"))

@@ -141,7 +141,7 @@ func (w *Workspace) Resolver(cwd string) *Resolver {
 
 // Ledger is the workspace's ledger; toolVersion is stamped on its records.
 func (w *Workspace) Ledger(toolVersion string) *ledger.Ledger {
-	return &ledger.Ledger{Root: w.Root, LockTimeout: w.Config.LockTimeout, Fsync: w.Config.Ledger.Fsync, Now: w.Now, ToolVersion: toolVersion}
+	return &ledger.Ledger{Root: w.Root, LockTimeout: w.Config.LockTimeout, Fsync: w.Config.Ledger.Fsync, Now: w.Now, ToolVersion: toolVersion, SegmentBytes: int64(w.Config.Ledger.SegmentBytes)}
 }
 
 // Editor changes the catalog on behalf of session (empty for a person) using

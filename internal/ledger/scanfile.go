@@ -1,0 +1,100 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/osfile"
+)
+
+// Reading one ledger file by byte offsets, for readers that keep a cursor
+// per file (the export): the files are those Files lists.
+
+// ScanFile calls fn for every line of the ledger file name (root-relative,
+// one of Files) from byte offset from (the start of a line), with the line
+// (without its newline; valid only during the call) and the offset just
+// past it; complete is false for bytes after the last newline (a torn
+// tail, or a line being appended). A missing file has no lines.
+func ScanFile(root, name string, from int64, fn func(line []byte, end int64, complete bool) error) error {
+	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(name)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open ledger: %w", err)
+	}
+	defer f.Close()
+	if from > 0 {
+		if _, err := f.Seek(from, io.SeekStart); err != nil {
+			return fmt.Errorf("read ledger: %w", err)
+		}
+	}
+	end := from
+	return scanLinesOf(f, func(_ int, line []byte, complete bool) error {
+		end += int64(len(line))
+		if complete {
+			end++
+		}
+		return fn(line, end, complete)
+	})
+}
+
+// LineBefore returns the line of the ledger file name that ends (with its
+// newline) at byte offset end, without the newline; ok is false when no
+// line ends there (the file is shorter, or the byte before end is not a
+// newline). It reads at most MaxLine bytes before end.
+func LineBefore(root, name string, end int64) (line []byte, ok bool, err error) {
+	if end <= 0 {
+		return nil, false, nil
+	}
+	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(name)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("open ledger: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, fmt.Errorf("read ledger: %w", err)
+	}
+	if st.Size() < end {
+		return nil, false, nil
+	}
+	// One byte more than the longest line: the newline before it.
+	start := max(0, end-MaxLine-1)
+	buf := make([]byte, end-start)
+	if err := readFull(f, buf, start); err != nil {
+		return nil, false, err
+	}
+	if buf[len(buf)-1] != '\n' {
+		return nil, false, nil
+	}
+	body := buf[:len(buf)-1]
+	for i := len(body) - 1; i >= 0; i-- {
+		if body[i] == '\n' {
+			return body[i+1:], true, nil
+		}
+	}
+	if start > 0 {
+		return nil, false, nil // longer than any line Append writes
+	}
+	return body, true, nil
+}
+
+// FileSize is the size of the ledger file name (root-relative), 0 when missing.
+func FileSize(root, name string) (int64, error) {
+	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), nil
+}
