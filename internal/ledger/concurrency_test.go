@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ const (
 	helperRootEnv   = "INTENTHOOK_LEDGER_HELPER_ROOT"
 	helperWorkerEnv = "INTENTHOOK_LEDGER_HELPER_WORKER"
 	helperWaitEnv   = "INTENTHOOK_LEDGER_HELPER_LOCK_TIMEOUT"
+	helperSegEnv    = "INTENTHOOK_LEDGER_HELPER_SEGMENT_BYTES"
 	helperProcs     = 8
 	helperRecords   = 50
 )
@@ -30,7 +32,8 @@ func TestHelperAppend(t *testing.T) {
 	}
 	worker := os.Getenv(helperWorkerEnv)
 	wait, _ := time.ParseDuration(os.Getenv(helperWaitEnv))
-	l := &Ledger{Root: root, ToolVersion: "test", LockTimeout: wait}
+	segBytes, _ := strconv.ParseInt(os.Getenv(helperSegEnv), 10, 64)
+	l := &Ledger{Root: root, ToolVersion: "test", LockTimeout: wait, SegmentBytes: segBytes}
 	spooled := 0
 	for i := range helperRecords {
 		r := writeRecord(worker, fmt.Sprintf("w%s/%d.go", worker, i))
@@ -54,11 +57,17 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	for _, wait := range []string{"2s", "1ms"} {
-		t.Run("lock timeout "+wait, func(t *testing.T) { concurrentAppends(t, wait) })
+		t.Run("lock timeout "+wait, func(t *testing.T) { concurrentAppends(t, wait, helperProcs, 0) })
 	}
+	// Sixteen writers across rollovers: a segment is sealed every few
+	// records, and still no line is lost, none written twice, and every
+	// segment's chain holds.
+	t.Run("16 writers across rollovers", func(t *testing.T) {
+		concurrentAppends(t, "2s", 16, 8<<10)
+	})
 }
 
-func concurrentAppends(t *testing.T, wait string) {
+func concurrentAppends(t *testing.T, wait string, helperProcs int, segBytes int64) {
 	root := t.TempDir()
 	var wg sync.WaitGroup
 	errs := make([]error, helperProcs)
@@ -69,7 +78,7 @@ func concurrentAppends(t *testing.T, wait string) {
 		go func() {
 			defer wg.Done()
 			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperAppend$", "-test.count=1")
-			cmd.Env = append(os.Environ(), helperRootEnv+"="+root, helperWorkerEnv+"="+strconv.Itoa(w), helperWaitEnv+"="+wait)
+			cmd.Env = append(os.Environ(), helperRootEnv+"="+root, helperWorkerEnv+"="+strconv.Itoa(w), helperWaitEnv+"="+wait, helperSegEnv+"="+strconv.FormatInt(segBytes, 10))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				errs[w] = fmt.Errorf("worker %d: %v\n%s", w, err, out)
@@ -121,5 +130,18 @@ func concurrentAppends(t *testing.T, wait string) {
 	rep := mustVerify(t, root)
 	if rep.Records != helperProcs*helperRecords || len(rep.Forks) != 0 {
 		t.Errorf("verify: %d records, forks %v", rep.Records, rep.Forks)
+	}
+	segs, _, err := ListSegments(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if segBytes > 0 && int64(len(segs)) < int64(len(ledgerBytes(t, root)))/(2*segBytes) {
+		t.Errorf("%d segments for %d bytes at %d a segment", len(segs), len(ledgerBytes(t, root)), segBytes)
+	}
+	for _, s := range segs {
+		st, _ := os.Stat(filepath.Join(root, filepath.FromSlash(s.Rel)))
+		if segBytes > 0 && st.Size() > segBytes+MaxLine {
+			t.Errorf("%s: %d bytes, past the segment size", s.Rel, st.Size())
+		}
 	}
 }

@@ -29,7 +29,7 @@ type segResult struct {
 	lines    []segLine
 	records  int
 	nlines   int
-	size     int64 // bytes walked, the prefix before them included
+	size     int64  // bytes walked, the prefix before them included
 	first    *chain // the first line's chain fields; nil when it has none
 	head     Head
 	problems []Problem
