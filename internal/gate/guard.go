@@ -65,6 +65,8 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	if err != nil {
 		g.note(fmt.Errorf("governance snapshot: %w", err))
 	}
+	s.Segments = guard.TakeSegments(g.Root, ledger.SegmentDir, ledger.ActiveSegment(g.Root))
+	s.WriterN = ledger.WriterCount(g.Root)
 	g.explain.step("guard", "snapshot", fmt.Sprintf("%d governance file(s)", len(s.Files)))
 	return s
 }
@@ -94,8 +96,9 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		g.note(fmt.Errorf("the git hooks changed (%s) under a hook installer (%s): intenthook precommit runs at commit time only if the new hooks call it; `intenthook doctor` checks", strings.Join(installed, ", "), g.call.Command))
 	}
 	ledgerOK := guard.LedgerIntact(g.Root, s)
-	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v", len(changes), len(undone), ledgerOK))
-	if len(undone) == 0 && ledgerOK {
+	segs := g.undoSegments(ctx, s, head)
+	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v, %d segment(s) changed", len(changes), len(undone), ledgerOK, len(segs)))
+	if len(undone) == 0 && ledgerOK && len(segs) == 0 {
 		return hook.Decision{}, false
 	}
 	reload := false
@@ -124,6 +127,9 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	if !ledgerOK {
 		paths = append(paths, guard.Ledger)
 	}
+	for _, c := range segs {
+		paths = append(paths, c.Rel)
+	}
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
@@ -132,7 +138,57 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	for _, p := range paths {
 		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
 	}
-	return g.tampered(undone, ledgerOK), reload
+	return g.tampered(undone, ledgerOK, segs), reload
+}
+
+// segmentUndo is a segment the command added, removed or changed, and
+// what became of it.
+type segmentUndo struct {
+	guard.SegmentChange
+	kept string
+	err  error
+}
+
+// undoSegments finds the segments the command added, removed or changed
+// (a hook's rollover and a move of HEAD that brought committed segments
+// excepted) and undoes each: an added one moves to state/undone/, a
+// removed or changed one is put back from HEAD when it is committed there.
+func (g *Gate) undoSegments(ctx context.Context, s *guard.Snapshot, head string) []segmentUndo {
+	writer := ledger.WriterID(g.Root)
+	rollover := func(rel string) bool {
+		seg, ok := ledger.ParseSegment(rel)
+		return ok && writer != "" && seg.Writer == writer && seg.N > s.WriterN && seg.N <= ledger.WriterCount(g.Root)
+	}
+	var out []segmentUndo
+	for _, c := range guard.CompareSegments(g.Root, ledger.SegmentDir, s, rollover) {
+		if head != s.Head && head != "" && g.segmentCommitted(ctx, c) {
+			continue
+		}
+		var committed []byte
+		if c.What != "added" {
+			if b, err := g.git(ctx, "cat-file", "blob", "HEAD:"+c.Rel); err == nil {
+				committed = b
+			}
+		}
+		kept, err := guard.UndoSegment(g.Root, c, committed, g.env.now().UTC().Format("20060102T150405.000000000Z"))
+		out = append(out, segmentUndo{c, kept, err})
+	}
+	return out
+}
+
+// segmentCommitted reports whether a segment is now as HEAD's tree has it
+// (absent from both counts).
+func (g *Gate) segmentCommitted(ctx context.Context, c guard.SegmentChange) bool {
+	out, err := g.git(ctx, "rev-parse", "-q", "--verify", "HEAD:"+c.Rel)
+	blob := strings.TrimSpace(string(out))
+	if err != nil || blob == "" {
+		return c.What == "removed"
+	}
+	if c.What == "removed" {
+		return false
+	}
+	now, err := g.git(ctx, "hash-object", "--", c.Rel)
+	return err == nil && strings.TrimSpace(string(now)) == blob
 }
 
 // committed reports whether the file now equals its version in HEAD's
@@ -170,7 +226,7 @@ func (g *Gate) gitEnv() []string {
 	return g.cleanEnv
 }
 
-func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
+func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo) hook.Decision {
 	var b strings.Builder
 	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", CodeGovernanceTampered)
 	b.WriteString("files:\n")
@@ -195,6 +251,20 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool) hook.Decision {
 	}
 	if !ledgerOK {
 		fmt.Fprintf(&b, "  %s: its existing lines were removed or rewritten (it only grows); run `intenthook ledger verify` and restore it from git or a backup\n", guard.Ledger)
+	}
+	for _, c := range segs {
+		what := "restored from HEAD"
+		switch {
+		case c.err != nil:
+			what = "NOT restored: " + c.err.Error()
+			failed = append(failed, c.Rel)
+		case c.What == "added":
+			what = "removed (only hooks add segments)"
+		}
+		if c.kept != "" {
+			what += "; the command's version is kept at " + c.kept
+		}
+		fmt.Fprintf(&b, "  %s: ledger segment %s by the command; %s\n", c.Rel, c.What, what)
 	}
 	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks and the ledger are the rules and the record; only a person changes them, from their own terminal\n")
 	b.WriteString("instead: do not change governance files; if a change is needed, ask the user. A person who made this change on purpose re-applies it with: cp <kept file> <path>")

@@ -60,6 +60,9 @@ const (
 	// hook processes write there, and a file anything else wrote during
 	// a command is taken out.
 	StateDir
+	// Segments: the ledger's segment files below the directory; one added,
+	// removed or changed (but for the active one's growth) counts.
+	Segments
 )
 
 // File is one governance file.

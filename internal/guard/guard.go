@@ -38,7 +38,8 @@ const Dir = ".orchestration/state/guard"
 // UndoneDir keeps the versions the guard displaced.
 const UndoneDir = ".orchestration/state/undone"
 
-// Ledger is the append-only file whose existing bytes must not change.
+// Ledger is the legacy ledger file, append-only: its existing bytes must
+// not change. Segments are watched apart (segments.go).
 const Ledger = ".orchestration/agent_trace.jsonl"
 
 // maxKept bounds the content copied per file: a larger governance file is
@@ -100,6 +101,9 @@ type Snapshot struct {
 	// watched state directory whose inode changed since (its ctime, which
 	// touch cannot set back) was written during the command.
 	At int64 `json:"at,omitempty"`
+	// The ledger's segments, and the number of this work tree's newest.
+	Segments map[string]SegmentMark `json:"segments,omitempty"`
+	WriterN  int                    `json:"writer_n,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows

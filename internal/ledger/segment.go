@@ -267,3 +267,17 @@ func tipOf(root, rel string) (tail, bool) {
 	t, _, err := readTip(f)
 	return t, err == nil
 }
+
+// WriterCount is the number of this work tree's newest segment (0 before
+// its first).
+func WriterCount(root string) int {
+	w := readWriter(root)
+	if w.Root != rootDigest(root) {
+		return 0
+	}
+	return w.N
+}
+
+// ActiveSegment is the segment this branch's appends go to, as its head
+// file names it ("" when none).
+func ActiveSegment(root string) string { return activeSegment(root) }

@@ -18,7 +18,9 @@ var own = governed.Table{
 	{Path: RootIgnoreFile, Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "what no intent governs (the workspace root's file, read before .orchestration/.intentignore)"},
 	// Not read-only in a sandbox: a commit, a lesson or an anchor is
 	// written there from an agent's shell.
-	{Path: ".orchestration/agent_trace.jsonl", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.AppendOnly, Reason: "the ledger: it only grows"},
+	{Path: ".orchestration/agent_trace.jsonl", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.AppendOnly, Reason: "the legacy ledger, from before segments: its lines stay where they are, and hooks no longer append to it"},
+	{Path: ".orchestration/ledger", Use: governed.Protected, Reason: "the segments' directory: renaming it would take every segment along"},
+	{Path: ".orchestration/ledger/**", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.Segments, Reason: "the ledger's segments: only hooks add them, a sealed one never changes, the active one only grows"},
 	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
 	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
