@@ -58,6 +58,10 @@ func stampBytes(line []byte) []byte {
 	return v[:j]
 }
 
+// Stamp is a record line's timestamp as written, read without decoding
+// ("" when it has none).
+func Stamp(line []byte) string { return string(stampBytes(line)) }
+
 // seqOf is a line's metadata seq, read in place (0 when there is none).
 func seqOf(line []byte) int64 {
 	const key = `"dev.intenthook":{"seq":`

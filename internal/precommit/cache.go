@@ -38,7 +38,7 @@ func loadIndex(root string) (*traceIndex, bool) {
 		return nil, false
 	}
 	var ix traceIndex
-	if json.Unmarshal(data, &ix) != nil || ix.Traces == nil || ix.Checkpoint.Size <= 0 {
+	if json.Unmarshal(data, &ix) != nil || ix.Traces == nil || ix.Checkpoint.Empty() {
 		return nil, false
 	}
 	return &ix, true
@@ -56,8 +56,14 @@ func (ix *traceIndex) save(root string) {
 // an older-shape line carrying a post hash, is that file's newest trace.
 // Denials, violation notes and failed calls are left out: they say what
 // the file held, not that a hooked tool call wrote it.
+//
+// Lines come in no set order across segments: the newest in the canonical
+// order (timestamp, then seq) wins.
 func (ix *traceIndex) add(line []byte) {
 	if path, t, ok := TraceOf(line); ok {
+		if old, had := ix.Traces[path]; had && (old.Stamp > t.Stamp || old.Stamp == t.Stamp && old.Seq > t.Seq) {
+			return
+		}
 		ix.Traces[path] = t
 	} else if path, t, ok := AttributedOf(line); ok {
 		if ix.Attributed == nil {
@@ -88,6 +94,14 @@ func AttributedOf(line []byte) (string, Trace, bool) {
 // tool call wrote and the digest it left. ok is false for any other line
 // (denials, violation notes, failed calls). Audit reads history with it.
 func TraceOf(line []byte) (string, Trace, bool) {
+	path, t, ok := traceOf(line)
+	if ok {
+		t.Stamp = ledger.Stamp(line)
+	}
+	return path, t, ok
+}
+
+func traceOf(line []byte) (string, Trace, bool) {
 	if path, t, ok := fastTrace(line); ok {
 		return path, t, true
 	}

@@ -60,6 +60,7 @@ type Trace struct {
 	Seq      int64
 	PostHash string // "" when the record says the file is gone
 	Tool     string `json:",omitempty"` // an ATTRIBUTED record's tool
+	Stamp    string `json:",omitempty"` // the record's timestamp, for the canonical order
 }
 
 // Snapshot is everything the check decides on, loaded beforehand.
@@ -196,7 +197,11 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 				fmt.Sprintf("… and %d more (intenthook ledger verify lists them)", len(rep.Errors)-i)})
 			break
 		}
-		out = append(out, Finding{Error, CodeLedgerInvalid, ledger.FileName, p.String()})
+		file := ledger.FileName
+		if p.File != "" {
+			file = p.File
+		}
+		out = append(out, Finding{Error, CodeLedgerInvalid, file, p.String()})
 	}
 	return out
 }

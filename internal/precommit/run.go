@@ -116,6 +116,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
 		s.Extends = checkExtends(ctx, g, p, root)
 	}
+	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths)...)
 	return s, nil
 }
 
@@ -219,8 +220,8 @@ func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, l
 		ix = &traceIndex{Traces: map[string]Trace{}}
 		rep = ledger.VerifyEach(root, ix.add)
 	}
-	if rep.OK() && rep.Size > 0 && (!ok || ix.Checkpoint.Size != rep.Size) {
-		ix.Checkpoint = ledger.CheckpointOf(rep)
+	if cp := ledger.CheckpointOf(rep); rep.OK() && !cp.Empty() && (!ok || !sameCheckpoint(cp, ix.Checkpoint)) {
+		ix.Checkpoint = cp
 		ix.save(root)
 	}
 	out, attributed := map[string]Trace{}, map[string]Trace{}
@@ -233,4 +234,8 @@ func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, l
 		}
 	}
 	return out, attributed, rep
+}
+
+func sameCheckpoint(a, b ledger.Checkpoint) bool {
+	return a.Size == b.Size && a.Hash == b.Hash && slices.Equal(a.Segments, b.Segments)
 }

@@ -1,0 +1,85 @@
+package precommit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// checkSegments makes sure the commit only adds ledger segments or appends
+// to them: a staged segment that HEAD has must begin with HEAD's bytes, and
+// none may be deleted or be anything but a segment. HEAD's and the staged
+// blobs are read through one cat-file process and compared as bytes.
+func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []string) []Finding {
+	var rels, names []string
+	for _, p := range gitPaths {
+		rel, ok := rp.ToRoot(p)
+		if !ok || !ledger.IsSegmentPath(rel) {
+			continue
+		}
+		if !git.Batchable(p) {
+			return []Finding{{Error, CodeLedgerRewritten, rel, "not a segment: a ledger file's name has no line break"}}
+		}
+		rels = append(rels, rel)
+		names = append(names, "HEAD:"+p, ":0:"+p)
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	var out []Finding
+	var head []byte
+	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		rel := rels[i/2]
+		var body []byte
+		if obj != nil && obj.Type == "blob" {
+			b, err := io.ReadAll(obj.Body)
+			if err != nil {
+				return err
+			}
+			body = b
+		}
+		if i%2 == 0 {
+			head = body
+			if obj == nil {
+				head = nil
+			}
+			return nil
+		}
+		switch {
+		case obj == nil && head != nil:
+			out = append(out, Finding{Error, CodeLedgerRewritten, rel, "the commit deletes a ledger segment HEAD has: its records must stay (restore it: git checkout HEAD -- " + quoteArg(rel) + ")"})
+		case obj == nil:
+		case func() bool { _, ok := ledger.ParseSegment(rel); return !ok }():
+			out = append(out, Finding{Error, CodeLedgerRewritten, rel, "not a segment: a ledger file is " + ledger.SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
+		case head != nil && !bytes.HasPrefix(body, head):
+			n := bytes.Count(commonPrefix(head, body), []byte("\n")) + 1
+			out = append(out, Finding{Error, CodeLedgerRewritten, rel, fmt.Sprintf("line %d of HEAD's segment is removed or rewritten in the staged one: a segment only grows, and only while it is active (restore it: git checkout HEAD -- %s)", n, quoteArg(rel))})
+		}
+		return nil
+	})
+	if err != nil {
+		return []Finding{{Error, CodeLedgerRewritten, ledger.SegmentDir, "cannot compare the staged segments with HEAD's: " + err.Error()}}
+	}
+	return out
+}
+
+func commonPrefix(a, b []byte) []byte {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
+// quoteArg quotes a path for a shell command line when it needs it.
+func quoteArg(s string) string {
+	if strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
