@@ -56,7 +56,11 @@ type Result struct {
 	Range    string      `json:"range"`
 	Commits  int         `json:"commits"`
 	Findings []Finding   `json:"findings"`
-	Head     ledger.Head `json:"ledger_head"` // the range's last commit's ledger
+	Head     ledger.Head `json:"ledger_head"` // the range's last commit's ledger (its newest segment's head)
+	// Heads are the head of every segment of the last commit's ledger (the
+	// legacy file first); Digest is one digest over them.
+	Heads  []ledger.FileHead `json:"ledger_heads,omitempty"`
+	Digest string            `json:"ledger_digest,omitempty"`
 	// Catalog lists the changes each commit made to the catalog, with its
 	// author: a scope widened in the branch whose code it covers.
 	Catalog []CatalogChange `json:"catalog_changes"`
@@ -106,11 +110,22 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		return nil, err
 	}
 	res.IncrementsChecked = exact
-	lg, err := readLedger(ctx, g, commits[len(commits)-1].id, since)
+	segs, err := segmentGrowth(ctx, g, commits)
 	if err != nil {
 		return nil, err
 	}
-	res.Head = lg.head
+	grows = append(grows, segs...)
+	lg, err := readLedger(ctx, g, commits[len(commits)-1].id, firstBase(commits), since)
+	if err != nil {
+		return nil, err
+	}
+	res.Head, res.Digest = lg.head, lg.report.Digest
+	if res.Digest != "" {
+		if lg.report.Size > 0 || lg.legacyHead.Hash != "" {
+			res.Heads = append(res.Heads, lg.legacyHead)
+		}
+		res.Heads = append(res.Heads, lg.report.Segments...)
+	}
 	untraced := Warning
 	if strict {
 		untraced = Error
@@ -292,37 +307,71 @@ func rewrote(fs []Finding) bool {
 // per path, its verified head, what its verification found, and the
 // records appended in the range.
 type ledgerView struct {
-	traced  map[string]map[string]bool
-	head    ledger.Head
-	report  ledger.Report
-	records []*ledger.Record
+	traced     map[string]map[string]bool
+	head       ledger.Head
+	legacyHead ledger.FileHead
+	report     ledger.Report
+	records    []*ledger.Record
 }
 
-// readLedger reads the last commit's ledger once, verifying it as it goes:
-// it holds every earlier commit's lines (append-only), so a digest recorded
-// there traces content of any commit in the range. Only the lines past
-// since (the range's own) are decoded.
-func readLedger(ctx context.Context, g *git.Repo, last string, since int64) (*ledgerView, error) {
+// firstBase is the first parent outside the range of the range's commits,
+// "" when the range starts at the root.
+func firstBase(commits []commit) string {
+	in := map[string]bool{}
+	for _, c := range commits {
+		in[c.id] = true
+	}
+	for _, c := range commits {
+		for _, p := range c.parents {
+			if !in[p] {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// readLedger reads the last commit's ledger once (the legacy file, then
+// every segment, each blob through one cat-file process), verifying it as
+// it goes: it holds every earlier commit's lines (append-only), so a digest
+// recorded there traces content of any commit in the range. Only the lines
+// appended in the range (past since in the legacy file, past each segment's
+// size in base) are decoded.
+func readLedger(ctx context.Context, g *git.Repo, last, base string, since int64) (*ledgerView, error) {
 	lv := &ledgerView{traced: map[string]map[string]bool{}}
+	record := func(line []byte, inRange bool) {
+		if path, t, ok := precommit.TraceOf(line); ok {
+			if lv.traced[path] == nil {
+				lv.traced[path] = map[string]bool{}
+			}
+			lv.traced[path][t.PostHash] = true
+		}
+		if inRange {
+			if rec, err := ledger.ParseLine(line); err == nil {
+				lv.records = append(lv.records, rec)
+			}
+		}
+	}
+	tv := ledger.NewTreeVerifier()
 	err := g.ReadObjects(ctx, []string{last + ":" + ledger.FileName}, func(_ int, obj *git.Object) error {
 		if obj == nil {
 			return nil
 		}
-		lv.report = ledger.VerifyReader(obj.Body, func(line []byte, at int64) {
-			if path, t, ok := precommit.TraceOf(line); ok {
-				if lv.traced[path] == nil {
-					lv.traced[path] = map[string]bool{}
-				}
-				lv.traced[path][t.PostHash] = true
-			}
-			if at >= since {
-				if rec, err := ledger.ParseLine(line); err == nil {
-					lv.records = append(lv.records, rec)
-				}
-			}
-		})
-		lv.head = lv.report.Head
+		tv.Legacy(obj.Body, func(line []byte, at int64) { record(line, at >= since) })
 		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	legacy := tv.Report()
+	lv.legacyHead = ledger.FileHead{File: ledger.FileName, Records: legacy.Records, Seq: legacy.Head.Seq, Hash: legacy.Head.Hash}
+	if err := readSegments(ctx, g, tv, last, base, record); err != nil {
+		return nil, err
+	}
+	lv.report = tv.Report()
+	lv.head = lv.report.Head
+	slices.SortStableFunc(lv.records, func(a, b *ledger.Record) int {
+		return strings.Compare(a.Timestamp, b.Timestamp)
 	})
 	return lv, err
 }
@@ -339,7 +388,11 @@ func (lv *ledgerView) findings(last string) []Finding {
 			fs = append(fs, Finding{last, ledger.FileName, Error, LedgerInvalid, fmt.Sprintf("and %d more problem(s): run intenthook ledger verify on that commit", len(lv.report.Errors)-i)})
 			break
 		}
-		fs = append(fs, Finding{last, ledger.FileName, Error, LedgerInvalid, "the ledger does not verify: " + p.String()})
+		file := ledger.FileName
+		if p.File != "" {
+			file = p.File
+		}
+		fs = append(fs, Finding{last, file, Error, LedgerInvalid, "the ledger does not verify: " + p.String()})
 	}
 	return fs
 }
@@ -516,7 +569,7 @@ func (r *Result) Text(w io.Writer) {
 	if r.Commits > 0 && !r.IncrementsChecked {
 		fmt.Fprintln(&b, sizeOnly)
 	}
-	fmt.Fprintf(&b, "audit %s: %d commit(s), %d error(s), %d warning(s); ledger head %d:%s\n", r.Range, r.Commits, errs, warns, r.Head.Seq, r.Head.Hash)
+	fmt.Fprintf(&b, "audit %s: %d commit(s), %d error(s), %d warning(s); %s\n", r.Range, r.Commits, errs, warns, r.ledgerHead("", ""))
 	w.Write(b.Bytes())
 }
 
@@ -564,7 +617,7 @@ func (r *Result) Markdown(w io.Writer) {
 		verdict = "failed"
 	}
 	fmt.Fprintf(&b, "### intenthook audit %s\n\n", verdict)
-	fmt.Fprintf(&b, "`%s`: %d commit(s), %d error(s), %d warning(s). Ledger head `%d:%s`.\n", r.Range, r.Commits, errs, warns, r.Head.Seq, r.Head.Hash)
+	fmt.Fprintf(&b, "`%s`: %d commit(s), %d error(s), %d warning(s). %s.\n", r.Range, r.Commits, errs, warns, r.ledgerHead("Ledger", "`"))
 	if r.Commits > 0 && !r.IncrementsChecked {
 		fmt.Fprintf(&b, "\n%s.\n", sizeOnly)
 	}
@@ -660,4 +713,17 @@ func (r *Result) counts() (errs, warns int) {
 // cell keeps a value inside one table cell.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}
+
+// ledgerHead names the ledger's state at the range's end: its head
+// (SEQ:HASH, what ledger verify --checkpoint takes) when it is one file,
+// the digest over every file's head when it has segments.
+func (r *Result) ledgerHead(word, tick string) string {
+	if word == "" {
+		word = "ledger"
+	}
+	if r.Digest == "" {
+		return fmt.Sprintf("%s head %s%d:%s%s", word, tick, r.Head.Seq, r.Head.Hash, tick)
+	}
+	return fmt.Sprintf("%s heads %s%s%s (%d file(s); newest %s%d:%s%s)", word, tick, r.Digest, tick, len(r.Heads), tick, r.Head.Seq, r.Head.Hash, tick)
 }

@@ -82,6 +82,7 @@ func history(t *testing.T) string {
 		if err := l.Append(context.Background(), r); err != nil {
 			t.Fatal(err)
 		}
+		toLegacy(t, dir)
 	}
 	dev, lead := "Dev dev@example.com", "Lead lead@example.com"
 	write(".orchestration/active_intents.yaml", catalog("src/**"))

@@ -45,6 +45,7 @@ func TestIncrements(t *testing.T) {
 		if err := l.Append(context.Background(), r); err != nil {
 			t.Fatal(err)
 		}
+		toLegacy(t, dir)
 	}
 	path := filepath.Join(dir, ".orchestration", "agent_trace.jsonl")
 	edit := func(f func(lines []string) []string) {

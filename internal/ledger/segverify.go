@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"runtime"
@@ -144,37 +145,70 @@ func segMonth(rel string) string {
 // still there. each gets every line that parses, one call at a time, in
 // no particular order across segments.
 func verifySegments(root string, rep Report, legacy map[lineID]seen, each func([]byte)) Report {
+	set := newSegSet(rep, legacy)
 	segs, bad, err := ListSegments(root)
 	if err != nil {
-		rep.Errors = append(rep.Errors, Problem{Message: err.Error()})
+		set.rep.Errors = append(set.rep.Errors, Problem{Message: err.Error()})
 	}
-	for _, b := range bad {
-		rep.Errors = append(rep.Errors, Problem{File: b, Message: "not a segment: a ledger file is " + SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
+	set.bad(bad)
+	for _, r := range checkAll(root, segs, each) {
+		set.add(r)
 	}
-	results := checkAll(root, segs, each)
-	type where struct {
-		file int
-		line int
-		seq  int64
-	}
-	all := make(map[lineID]where, len(legacy)+len(results)*64)
+	return set.finish(root)
+}
+
+// segSet gathers checked segments and makes the checks across them.
+type segSet struct {
+	rep     Report
+	all     map[lineID]where
+	results []*segResult
+}
+
+// where a line is: its file (-1: the legacy file), line number and seq.
+type where struct {
+	file int
+	line int
+	seq  int64
+}
+
+func newSegSet(rep Report, legacy map[lineID]seen) *segSet {
+	all := make(map[lineID]where, len(legacy)+1024)
 	for id, s := range legacy {
 		all[id] = where{-1, s.line, s.seq}
 	}
-	for i, r := range results {
-		for n, l := range r.lines {
-			if w, dup := all[l.id]; dup {
-				at := FileName
-				if w.file >= 0 {
-					at = results[w.file].seg.Rel
-				}
-				r.errorf(n+1, "duplicate of %s:%d", at, w.line)
-				continue
-			}
-			all[l.id] = where{i, n + 1, l.seq}
-		}
+	return &segSet{rep: rep, all: all}
+}
+
+func (set *segSet) bad(names []string) {
+	for _, b := range names {
+		set.rep.Errors = append(set.rep.Errors, Problem{File: b, Message: "not a segment: a ledger file is " + SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
 	}
-	for _, r := range results {
+}
+
+// add takes a checked segment's lines into the set, reporting a line that
+// is already in the ledger.
+func (set *segSet) add(r *segResult) {
+	i := len(set.results)
+	set.results = append(set.results, r)
+	for n, l := range r.lines {
+		if w, dup := set.all[l.id]; dup {
+			at := FileName
+			if w.file >= 0 {
+				at = set.results[w.file].seg.Rel
+			}
+			r.errorf(n+1, "duplicate of %s:%d", at, w.line)
+			continue
+		}
+		set.all[l.id] = where{i, n + 1, l.seq}
+	}
+	r.lines = nil
+}
+
+// finish checks where each segment starts and, with a root, the branch's
+// head file; it returns the report with every segment in it.
+func (set *segSet) finish(root string) Report {
+	rep := set.rep
+	for _, r := range set.results {
 		if r.first != nil {
 			m := r.first.Metadata.Intenthook
 			switch {
@@ -183,7 +217,7 @@ func verifySegments(root string, rep Report, legacy map[lineID]seen, each func([
 			case m.Prev == nil:
 			default:
 				target, ok := parsePrev(*m.Prev)
-				from, found := all[target]
+				from, found := set.all[target]
 				switch {
 				case !ok || !found:
 					r.errorf(1, "starts from prev %s, which names no record in the ledger", quoteOrNull(m.Prev))
@@ -194,15 +228,76 @@ func verifySegments(root string, rep Report, legacy map[lineID]seen, each func([
 		}
 		rep.addSegment(r, r.size)
 	}
-	checkHead(root, func(id lineID, seq int64) bool {
-		w, ok := all[id]
-		return ok && w.seq == seq
-	}, func(n int, format string, args ...any) {
-		rep.Errors = append(rep.Errors, Problem{Line: n, Message: fmt.Sprintf(format, args...)})
-	})
+	if root != "" {
+		checkHead(root, func(id lineID, seq int64) bool {
+			w, ok := set.all[id]
+			return ok && w.seq == seq
+		}, func(n int, format string, args ...any) {
+			rep.Errors = append(rep.Errors, Problem{Line: n, Message: fmt.Sprintf(format, args...)})
+		})
+	}
 	rep.finishSegments(root)
 	return rep
 }
+
+// TreeVerifier verifies a ledger read from elsewhere than a work tree (git
+// objects, for audit): the legacy file and the segments, handed over one
+// by one, with the checks Verify makes but the head file's.
+type TreeVerifier struct {
+	set    *segSet
+	legacy bool
+}
+
+// NewTreeVerifier starts a verification; call Legacy first (if the tree
+// has the legacy file), then Segment for each segment, then Report.
+func NewTreeVerifier() *TreeVerifier {
+	return &TreeVerifier{set: newSegSet(Report{}, nil)}
+}
+
+// Legacy verifies the legacy file r holds; each, when set, gets each
+// complete line that parses with its byte offset.
+func (t *TreeVerifier) Legacy(r io.Reader, each func(line []byte, at int64)) {
+	v := newVerifier(nil)
+	v.eachAt = each
+	err := scanCheckedOf(func(emit func(n int, line []byte, complete bool) error) error {
+		return scanLinesOf(r, emit)
+	}, v.line)
+	rep := v.finish("", err)
+	rep.setLegacy()
+	t.set = newSegSet(rep, v.lines)
+}
+
+// Segment verifies the segment at rel (root-relative) holding data; each,
+// when set, gets each complete line that parses with its byte offset. A
+// name that is not a segment's is an error.
+func (t *TreeVerifier) Segment(rel string, data []byte, each func(line []byte, at int64)) {
+	seg, ok := ParseSegment(rel)
+	if !ok {
+		t.set.bad([]string{rel})
+		return
+	}
+	r := &segResult{seg: seg}
+	checkSegmentBytes(r, data, 0, nil)
+	r.size = int64(len(data))
+	t.set.add(r)
+	if each == nil {
+		return
+	}
+	for at := 0; at < len(data); {
+		j := bytes.IndexByte(data[at:], '\n')
+		if j < 0 {
+			break
+		}
+		line := data[at : at+j]
+		if c, err := chainFields(line); err == nil && c.Metadata.Intenthook.Seq != nil {
+			each(line, int64(at))
+		}
+		at += j + 1
+	}
+}
+
+// Report makes the checks across segments and returns the report.
+func (t *TreeVerifier) Report() Report { return t.set.finish("") }
 
 func sumRecords(hs []FileHead) int {
 	n := 0

@@ -1,0 +1,130 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// segmentGrowth checks that each commit only adds ledger segments or
+// appends to them: a segment a parent has must begin, in the commit, with
+// the parent's bytes, and none may be deleted. Every blob is read through
+// one cat-file process and compared as bytes (no diff).
+func segmentGrowth(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+	type group struct {
+		commit, path string
+		parents      []string
+	}
+	var groups []group
+	var names []string
+	for _, c := range commits {
+		for _, p := range c.paths {
+			if !ledger.IsSegmentPath(p) || !git.Batchable(p) {
+				continue
+			}
+			groups = append(groups, group{c.id, p, c.parents})
+			names = append(names, c.id+":"+p)
+			for _, par := range c.parents {
+				names = append(names, par+":"+p)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	var fs []Finding
+	gi, pi := 0, -1 // the group read, and which of its objects (-1: the commit's)
+	var mine []byte
+	var present bool
+	err := g.ReadObjects(ctx, names, func(_ int, obj *git.Object) error {
+		gr := groups[gi]
+		var body []byte
+		if obj != nil && obj.Type == "blob" {
+			b, err := io.ReadAll(obj.Body)
+			if err != nil {
+				return err
+			}
+			body = b
+		}
+		if pi < 0 {
+			mine, present = body, obj != nil
+			if _, ok := ledger.ParseSegment(gr.path); present && !ok {
+				fs = append(fs, Finding{gr.commit, gr.path, Error, LedgerRewritten, "not a ledger segment: a ledger file is " + ledger.SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
+			}
+		} else if obj != nil {
+			par := gr.parents[pi]
+			switch {
+			case !present:
+				fs = append(fs, Finding{gr.commit, gr.path, Error, LedgerRewritten, fmt.Sprintf("the ledger segment the parent %s has is deleted: its records must stay", short(par))})
+			case !bytes.HasPrefix(mine, body):
+				n := 1 + bytes.Count(body[:commonPrefix(mine, body)], []byte("\n"))
+				fs = append(fs, Finding{gr.commit, gr.path, Error, LedgerRewritten, fmt.Sprintf("line %d of the parent %s's segment was removed or rewritten: a segment only grows", n, short(par))})
+			}
+		}
+		pi++
+		if pi == len(gr.parents) {
+			gi, pi, mine = gi+1, -1, nil
+		}
+		return nil
+	})
+	return fs, err
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// readSegments verifies the segments of the last commit's tree into tv
+// (after its legacy file), handing each record line to each with whether
+// it was appended in the range: past the size the segment had in base
+// ("" when the range starts at the root).
+func readSegments(ctx context.Context, g *git.Repo, tv *ledger.TreeVerifier, last, base string, each func(line []byte, inRange bool)) error {
+	out, err := g.Output(ctx, "ls-tree", "-r", "-z", "--name-only", last, "--", ledger.SegmentDir)
+	if err != nil {
+		return fmt.Errorf("ls-tree %s: %w", short(last), err)
+	}
+	var paths, names []string
+	for _, p := range git.NulList(out) {
+		if p == "" {
+			continue
+		}
+		if !git.Batchable(p) {
+			tv.Segment(p, nil, nil)
+			continue
+		}
+		paths = append(paths, p)
+		names = append(names, last+":"+p)
+	}
+	since := make([]int64, len(paths))
+	if base != "" && len(paths) > 0 {
+		bn := make([]string, len(paths))
+		for i, p := range paths {
+			bn[i] = base + ":" + p
+		}
+		if err := g.ObjectSizes(ctx, bn, since); err != nil {
+			return err
+		}
+	}
+	return g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		if obj == nil || obj.Type != "blob" {
+			return nil
+		}
+		data, err := io.ReadAll(obj.Body)
+		if err != nil {
+			return err
+		}
+		tv.Segment(strings.TrimSuffix(paths[i], "\n"), data, func(line []byte, at int64) {
+			each(line, at >= since[i])
+		})
+		return nil
+	})
+}
