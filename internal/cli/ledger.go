@@ -19,7 +19,7 @@ import (
 func (a *app) ledgerCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ledger",
-		Short: "Read and check the trace ledger (.orchestration/agent_trace.jsonl)",
+		Short: "Read and check the trace ledger (.orchestration/ledger/, and the legacy .orchestration/agent_trace.jsonl)",
 	}
 	cmd.AddCommand(a.ledgerQueryCommand(), a.ledgerVerifyCommand())
 	return cmd
@@ -139,22 +139,29 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var pin *ledger.Pin
-			if checkpoint != "" {
-				p, err := ledger.ParsePin(checkpoint)
+			var pins []ledger.Pin
+			for _, c := range strings.Split(checkpoint, ",") {
+				if c = strings.TrimSpace(c); c == "" {
+					continue
+				}
+				p, err := ledger.ParsePin(c)
 				if err != nil {
 					return err
 				}
-				pin = &p
+				pins = append(pins, p)
 			}
-			found := false
+			found := make([]bool, len(pins))
 			rep := ledger.VerifyEach(root, func(line []byte) {
-				if pin != nil && !found && pin.Holds(line) {
-					found = true
+				for i, p := range pins {
+					if !found[i] && p.Holds(line) {
+						found[i] = true
+					}
 				}
 			})
-			if pin != nil && !found {
-				rep.Errors = append(rep.Errors, ledger.Problem{Message: "checkpoint " + pin.String() + " is not in the ledger: a line it held was removed or rewritten"})
+			for i, p := range pins {
+				if !found[i] {
+					rep.Errors = append(rep.Errors, ledger.Problem{Message: "checkpoint " + p.String() + " is not in the ledger: a line it held was removed or rewritten"})
+				}
 			}
 			if asJSON {
 				enc := json.NewEncoder(a.stdout)
@@ -176,7 +183,15 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 				if !rep.OK() {
 					state = fmt.Sprintf("%d error(s)", len(rep.Errors))
 				}
-				fmt.Fprintf(a.stdout, "%s: %d records, head seq %d, %d fork(s): %s\n", ledger.FileName, rep.Records, rep.Head.Seq, len(rep.Forks), state)
+				if len(rep.Segments) == 0 {
+					fmt.Fprintf(a.stdout, "%s: %d records, head seq %d, %d fork(s): %s\n", ledger.FileName, rep.Records, rep.Head.Seq, len(rep.Forks), state)
+				} else {
+					legacy := ""
+					if rep.Size > 0 {
+						legacy = " and " + ledger.FileName
+					}
+					fmt.Fprintf(a.stdout, "%s: %d records in %d segment(s)%s, head seq %d, heads %s, %d fork(s): %s\n", ledger.SegmentDir, rep.Records, len(rep.Segments), legacy, rep.Head.Seq, rep.Digest, len(rep.Forks), state)
+				}
 			}
 			if !rep.OK() {
 				return exitError{exitFail}
@@ -185,7 +200,7 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().StringVar(&checkpoint, "checkpoint", "", "also check that the ledger still holds the line SEQ:HASH (a head audit printed)")
+	cmd.Flags().StringVar(&checkpoint, "checkpoint", "", "also check that the ledger still holds the line SEQ:HASH (a head verify or audit printed; several, comma-separated: every segment's head from audit --json)")
 	return cmd
 }
 

@@ -166,4 +166,3 @@ type errNoCopy string
 func (e errNoCopy) Error() string {
 	return string(e) + ": not committed, and segments are not copied: restore it from a backup"
 }
-

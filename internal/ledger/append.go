@@ -259,7 +259,8 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 			return tail{}, false, nil, err
 		}
 		if hf.Seq > 0 && rep == nil {
-			rep = lostRecord(hf, t.Head, branchMoved(a.branch, hf), fmt.Sprintf("the segment %s is gone", hf.Seg))
+			moved := a.branch.commit != "" && committed(l.Root, hf.Seg)
+			rep = lostRecord(hf, t.Head, moved, fmt.Sprintf("the segment %s is gone (the last append ended at seq %d, %s)", hf.Seg, hf.Seq, hf.Hash))
 		}
 		return t, false, rep, nil
 	}
@@ -298,10 +299,6 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 	active = hf.Start == a.branch.commit && a.wr.ID == seg.Writer && a.wr.N == seg.N &&
 		a.wr.Root == rootDigest(l.Root) && t.size < a.limit
 	return t, active, repair, nil
-}
-
-func branchMoved(br branchHead, hf headFile) bool {
-	return br.commit != "" && br.commit != hf.Commit
 }
 
 // startingPoint is the record a branch with no active segment continues:
@@ -672,7 +669,7 @@ func lostRecord(h headFile, tip Head, moved bool, what string) *Record {
 	code := CodeTailLost
 	note := ""
 	if moved {
-		code, note = CodeTailLostHeadMoved, fmt.Sprintf("; git HEAD moved since the last append at %.12s (a git reset or checkout explains it)", h.Commit)
+		code, note = CodeTailLostHeadMoved, fmt.Sprintf("; the segment is as git HEAD has it (a git reset or checkout put it there; the last append was at %.12s)", h.Commit)
 	}
 	return &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
 		Event:   EventRepair,

@@ -34,6 +34,7 @@ type segResult struct {
 	first    *chain // the first line's chain fields; nil when it has none
 	head     Head
 	problems []Problem
+	warnings []Problem
 	each     func([]byte) // nil, or called for each line that parses
 }
 
@@ -125,8 +126,11 @@ func (r *segResult) lostTail(n int, line []byte) {
 	if err != nil || rec.Metadata.Intenthook.Event != EventRepair {
 		return
 	}
-	if string(rec.Metadata.Intenthook.Code) == CodeTailLost {
+	switch string(rec.Metadata.Intenthook.Code) {
+	case CodeTailLost:
 		r.errorf(n, "%s", rec.Metadata.Intenthook.Reason)
+	case CodeTailLostHeadMoved:
+		r.warnings = append(r.warnings, Problem{File: r.seg.Rel, Line: n, Message: rec.Metadata.Intenthook.Reason})
 	}
 }
 

@@ -389,6 +389,7 @@ func (rep *Report) addSegment(r *segResult, size int64) {
 	rep.Lines += r.nlines
 	rep.Records += r.records
 	rep.Errors = append(rep.Errors, r.problems...)
+	rep.Warnings = append(rep.Warnings, r.warnings...)
 	if r.nlines > 0 {
 		rep.Segments = append(rep.Segments, FileHead{File: r.seg.Rel, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash})
 		if len(r.problems) == 0 {
