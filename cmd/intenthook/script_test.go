@@ -16,6 +16,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/cli"
 	"github.com/intenthook/intenthook/internal/export"
+	"github.com/intenthook/intenthook/internal/ledger"
 )
 
 func TestMain(m *testing.M) {
@@ -78,10 +79,11 @@ func runScripts(t *testing.T, bin string, update bool) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"code":    cmdCode,
-			"subst":   cmdSubst,
-			"trace":   cmdTrace,
-			"waitfor": cmdWaitFor,
+			"code":       cmdCode,
+			"subst":      cmdSubst,
+			"trace":      cmdTrace,
+			"waitfor":    cmdWaitFor,
+			"ledgergrep": cmdLedgerGrep,
 		},
 	})
 }
@@ -157,12 +159,19 @@ var volatile = []struct {
 }
 
 // cmdTrace prints a ledger file with its volatile fields normalised, for
-// `cmp stdout want.jsonl`: `trace .orchestration/agent_trace.jsonl`.
+// `cmp stdout want.jsonl`: `trace .orchestration/agent_trace.jsonl`;
+// `trace .orchestration/ledger` prints every ledger file (see ledgerBytes).
 func cmdTrace(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: trace file")
 	}
-	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	var data []byte
+	var err error
+	if args[0] == ledger.SegmentDir {
+		data = ledgerBytes(ts)
+	} else {
+		data, err = os.ReadFile(ts.MkAbs(args[0]))
+	}
 	ts.Check(err)
 	out := strings.ReplaceAll(string(data), ts.Getenv("WORK"), "$WORK")
 	for _, v := range volatile {
@@ -170,4 +179,51 @@ func cmdTrace(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	_, err = ts.Stdout().Write([]byte(out))
 	ts.Check(err)
+}
+
+// ledgerBytes is every ledger file of the workspace in the current
+// directory: the legacy file, then the segments in name order (one writer's
+// are in the order it wrote them).
+func ledgerBytes(ts *testscript.TestScript) []byte {
+	root := ts.MkAbs(".")
+	files, err := ledger.Files(root)
+	ts.Check(err)
+	var out []byte
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		ts.Check(err)
+		out = append(out, b...)
+	}
+	return out
+}
+
+// cmdLedgerGrep is grep over every ledger file (see ledgerBytes):
+// `ledgergrep [-count=N] PATTERN`; with `!`, no line may match.
+func cmdLedgerGrep(ts *testscript.TestScript, neg bool, args []string) {
+	want := -1
+	if len(args) > 0 && strings.HasPrefix(args[0], "-count=") {
+		n, err := strconv.Atoi(strings.TrimPrefix(args[0], "-count="))
+		ts.Check(err)
+		want, args = n, args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: ledgergrep [-count=N] pattern")
+	}
+	re, err := regexp.Compile("(?m)" + args[0])
+	ts.Check(err)
+	n := 0
+	for _, line := range strings.Split(string(ledgerBytes(ts)), "\n") {
+		if re.MatchString(line) {
+			n++
+		}
+	}
+	switch {
+	case neg && n > 0:
+		ts.Fatalf("ledger matches %q %d time(s)", args[0], n)
+	case neg:
+	case want >= 0 && n != want:
+		ts.Fatalf("ledger matches %q %d time(s), want %d", args[0], n, want)
+	case n == 0:
+		ts.Fatalf("no line of the ledger matches %q", args[0])
+	}
 }

@@ -65,9 +65,6 @@ func listSegmentFiles(root, dir string) []string {
 // the command): only its bytes before the old end count. rollover says
 // whether a new file is a hook's (the writer's next segment).
 func CompareSegments(root, dir string, s *Snapshot, rollover func(rel string) bool) []SegmentChange {
-	if s.Segments == nil {
-		return nil
-	}
 	var out []SegmentChange
 	now := map[string]bool{}
 	for _, rel := range listSegmentFiles(root, dir) {

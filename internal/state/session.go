@@ -220,11 +220,27 @@ func (p *Pending) encode(e *codec.Encoder) {
 		e.Int(g.LedgerSize)
 		e.Str(g.LedgerTail)
 		e.Int(g.At)
+		// The segments after a mark: an entry an older version wrote
+		// has none, and may go on with the plugin's flag.
+		e.Uint(segmentsMark)
+		e.Uint(uint64(g.WriterN))
+		e.Uint(uint64(len(g.Segments)))
+		for _, rel := range slices.Sorted(maps.Keys(g.Segments)) {
+			m := g.Segments[rel]
+			e.Str(rel)
+			e.Str(m.FP)
+			e.Int(m.Size)
+			e.Str(m.Tail)
+		}
 	}
 	if p.PluginDeny {
 		e.Bool(true)
 	}
 }
+
+// segmentsMark opens the ledger segments' part of a guard picture in a
+// pending entry (a number no bool is).
+const segmentsMark = 0x5e6
 
 func (p *Pending) decode(d *codec.Decoder) {
 	p.IntentID, p.AgentID, p.Tool = d.Str(), d.Str(), d.Str()
@@ -243,6 +259,17 @@ func (p *Pending) decode(d *codec.Decoder) {
 		g.LedgerSize, g.LedgerTail = d.Int(), d.Str()
 		if len(d.B) > 0 { // an entry of an older version has no time
 			g.At = d.Int()
+		}
+		if probe := *d; len(d.B) > 0 && probe.Uint() == segmentsMark {
+			*d = probe
+			g.WriterN = int(d.Uint())
+			for n := d.Count(); n > 0 && d.Err == nil; n-- {
+				if g.Segments == nil {
+					g.Segments = map[string]guard.SegmentMark{}
+				}
+				rel := d.Str()
+				g.Segments[rel] = guard.SegmentMark{FP: d.Str(), Size: d.Int(), Tail: d.Str()}
+			}
 		}
 		p.Guard = g
 	}
