@@ -21,10 +21,12 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/setup"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -78,7 +80,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	checks = append(checks, checkExport(root, env.Getenv)...)
 	git := checkGit(ctx, env)
-	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkUndone(root))
+	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkLegacySize(root), checkAttributes(ctx, root, git.Status == Pass), checkUndone(root))
 	return checks
 }
 
@@ -239,7 +241,42 @@ func checkLedger(root string) Check {
 	if rep.Lines == 0 {
 		return Check{Status: Pass, Name: "ledger", Detail: "no records yet"}
 	}
-	return Check{Status: Pass, Name: "ledger", Detail: fmt.Sprintf("%d record(s), head seq %d, %d fork(s)", rep.Records, rep.Head.Seq, len(rep.Forks))}
+	return Check{Status: Pass, Name: "ledger", Detail: fmt.Sprintf("%d record(s) in %d segment(s), head seq %d, %d fork(s)", rep.Records, len(rep.Segments), rep.Head.Seq, len(rep.Forks))}
+}
+
+// legacyWarnBytes is the size past which the single-file ledger is worth
+// splitting: git stores a changed file whole on every commit, and hosts
+// refuse files past 100 MiB.
+const legacyWarnBytes = 50 << 20
+
+func checkLegacySize(root string) Check {
+	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(ledger.FileName)))
+	switch {
+	case err != nil:
+		return Check{Status: Pass, Name: "ledger size", Detail: "records are in segments under " + ledger.SegmentDir + "/"}
+	case st.Size() > legacyWarnBytes:
+		return Check{Status: Warn, Name: "ledger size", Detail: fmt.Sprintf("%s is %d MiB: git stores it whole on every commit, and hosts refuse files past 100 MiB", ledger.FileName, st.Size()>>20),
+			Hint: "run intenthook ledger split: it moves its lines, byte for byte, into segment-sized files under " + ledger.SegmentDir + "/legacy/ (audit accepts the commit)"}
+	}
+	return Check{Status: Pass, Name: "ledger size", Detail: fmt.Sprintf("%s is %d KiB; new records go to segments", ledger.FileName, st.Size()>>10)}
+}
+
+// checkAttributes looks for .orchestration/** -text in effect: a checkout
+// that converts line ends (Git for Windows' default) would change ledger
+// bytes and break their hashes.
+func checkAttributes(ctx context.Context, root string, haveGit bool) Check {
+	const name = "gitattributes"
+	if !haveGit {
+		return Check{Status: Skip, Name: name, Detail: "no git"}
+	}
+	out, err := git.Output(ctx, root, nil, "check-attr", "text", "--", ".orchestration/config.yaml")
+	if err != nil {
+		return Check{Status: Skip, Name: name, Detail: "not a git work tree"}
+	}
+	if !strings.HasSuffix(strings.TrimSpace(string(out)), ": text: unset") {
+		return Check{Status: Warn, Name: name, Detail: "line-end conversion is not turned off under .orchestration/", Hint: "add the line " + setup.GovernanceText + " to .gitattributes (intenthook init does): a core.autocrlf checkout would change ledger bytes"}
+	}
+	return Check{Status: Pass, Name: name, Detail: setup.GovernanceText}
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/git"
 
@@ -132,7 +133,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return writeCatalog(opts.Root, opts.Now()) },
 		func() (Change, error) { return writeIntentIgnore(opts.Root, opts.Force) },
 		func() (Change, error) { return ensureLine(opts.Root, ".gitignore", stateIgnore) },
-		func() (Change, error) { return ensureLine(opts.Root, ".gitattributes", ledgerUnion) },
+		func() (Change, error) {
+			return ensureLine(opts.Root, ".gitattributes", GovernanceText, mapUnion, lessonsUnion(opts.Root))
+		},
 		func() (Change, error) { return wire(ag, opts.Root) },
 	}
 	if ag.MCP != nil {
@@ -240,38 +243,65 @@ func missingIgnoreNote(data []byte) string {
 	return "it does not exempt " + strings.Join(missing, ", ") + ": precommit will call them out_of_scope; --force replaces it with the example"
 }
 
-// Lines init makes sure of.
+// Lines init makes sure of. The ledger needs no merge attribute: its
+// segments only ever meet identical blobs or new files in a merge (an
+// existing union line for the legacy file is kept). The intent map and the
+// lessons file are lines hooks add and people edit: a union merge keeps
+// both branches' lines. No byte under .orchestration/ may change in a
+// checkout (a CRLF conversion would break the ledger's hashes).
 const (
 	stateIgnore = ".orchestration/state/"
-	ledgerUnion = ".orchestration/agent_trace.jsonl merge=union"
+	// GovernanceText is the attribute line doctor looks for.
+	GovernanceText = ".orchestration/** -text"
+	mapUnion       = ".orchestration/intent_map.md merge=union"
 )
 
-// ensureLine appends line to the file at name unless an equivalent line is
-// there, creating the file when needed.
-func ensureLine(root, name, line string) (Change, error) {
+// lessonsUnion is the union attribute of the lessons file (config
+// lessons_file, read when it can be).
+func lessonsUnion(root string) string {
+	file := config.Default().LessonsFile
+	if c, err := config.Load(root, nil); err == nil && c.LessonsFile != "" {
+		file = c.LessonsFile
+	}
+	return file + " merge=union"
+}
+
+// ensureLine appends each line to the file at name unless an equivalent
+// line is there, creating the file when needed.
+func ensureLine(root, name string, lines ...string) (Change, error) {
 	path := filepath.Join(root, name)
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Change{}, err
 	}
 	exists := err == nil
-	for _, l := range strings.Split(string(old), "\n") {
-		if sameEntry(l, line) {
-			return Change{Action: Kept, Path: name, Note: "has " + line}, nil
+	var missing []string
+	for _, line := range lines {
+		found := false
+		for _, l := range strings.Split(string(old), "\n") {
+			found = found || sameEntry(l, line)
 		}
+		if !found {
+			missing = append(missing, line)
+		}
+	}
+	if len(missing) == 0 {
+		return Change{Action: Kept, Path: name, Note: "has " + strings.Join(lines, ", ")}, nil
 	}
 	data := old
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		data = append(data, '\n')
 	}
-	data = append(data, line+"\n"...)
+	for _, line := range missing {
+		data = append(data, line+"\n"...)
+	}
 	if err := state.WriteFile(path, data, modeOf(path, 0o644), true); err != nil {
 		return Change{}, err
 	}
 	if exists {
-		return Change{Action: Updated, Path: name, Note: "added " + line}, nil
+		return Change{Action: Updated, Path: name, Note: "added " + strings.Join(missing, ", ")}, nil
 	}
-	return Change{Action: Created, Path: name, Note: line}, nil
+	return Change{Action: Created, Path: name, Note: strings.Join(missing, ", ")}, nil
 }
 
 // sameEntry reports whether an existing .gitignore or .gitattributes line

@@ -56,10 +56,10 @@ func TestSameEntry(t *testing.T) {
 		{"# .orchestration/state/", stateIgnore, false},
 		{".orchestration/", stateIgnore, false},
 		{"", stateIgnore, false},
-		{ledgerUnion, ledgerUnion, true},
-		{".orchestration/agent_trace.jsonl  -diff merge=union", ledgerUnion, true},
-		{".orchestration/agent_trace.jsonl merge=ours", ledgerUnion, false},
-		{"*.jsonl merge=union", ledgerUnion, false},
+		{mapUnion, mapUnion, true},
+		{".orchestration/intent_map.md  -diff merge=union", mapUnion, true},
+		{".orchestration/intent_map.md merge=ours", mapUnion, false},
+		{"*.jsonl merge=union", mapUnion, false},
 	}
 	for _, tt := range tests {
 		if got := sameEntry(tt.have, tt.want); got != tt.same {
