@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/agent"
-	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
 
 	"github.com/intenthook/intenthook/internal/intents"
