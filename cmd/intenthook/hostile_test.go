@@ -160,6 +160,11 @@ func makeTemplate(t *testing.T, bin string) string {
 			t.Fatal(err)
 		}
 	}
+	// A ledger from before segments: its single file must not change either.
+	if _, code := run(t, dir, []string{"HOME=" + filepath.Join(dir, ".home")}, "", bin, "select", "INT-001", "--session", "s0"); code != 0 {
+		t.Fatalf("template select: exit %d", code)
+	}
+	run(t, dir, nil, "", "sh", "-c", "cat .orchestration/ledger/*/*/*.jsonl > .orchestration/agent_trace.jsonl && rm -rf .orchestration/ledger .orchestration/state .home")
 	for _, args := range [][]string{
 		{"git", "init", "-q"},
 		{"git", "config", "user.email", "dev@example.com"},
@@ -207,7 +212,7 @@ func runForm(t *testing.T, bin, template string, i int, f form) string {
 	}
 	victim := expand(f.victim)
 	before := fingerprint(t, ws, victim)
-	prior, _ := os.ReadFile(absIn(ws, victim))
+	prior := contents(ws, victim)
 
 	input := map[string]any{}
 	toolName := "Bash"
@@ -268,7 +273,7 @@ func runForm(t *testing.T, bin, template string, i int, f form) string {
 	if fingerprint(t, ws, victim) == before {
 		return "no-effect"
 	}
-	if strings.HasSuffix(victim, "agent_trace.jsonl") && ledgerExtends(t, bin, ws, victim, prior) {
+	if f.class == "ledger" && ledgerExtends(t, bin, ws, victim, prior) {
 		return "no-effect"
 	}
 	return "bypassed"
@@ -308,12 +313,28 @@ func fingerprint(t *testing.T, ws, victim string) string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
-// ledgerExtends reports whether the ledger only grew: its old bytes are
-// still its beginning and it still verifies (the hooks append to it).
-func ledgerExtends(t *testing.T, bin, ws, victim string, prior []byte) bool {
-	now, err := os.ReadFile(absIn(ws, victim))
-	if err != nil || !bytes.HasPrefix(now, prior) {
-		return false
+// contents is the bytes of each file at victim (a file, or every file
+// under a directory), by path.
+func contents(ws, victim string) map[string][]byte {
+	out := map[string][]byte{}
+	filepath.Walk(absIn(ws, victim), func(q string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			out[q], _ = os.ReadFile(q)
+		}
+		return nil
+	})
+	return out
+}
+
+// ledgerExtends reports whether the ledger only grew: every file's old
+// bytes are still its beginning (the hooks append to the legacy file's
+// replacement, a segment, and may start new ones) and it still verifies.
+func ledgerExtends(t *testing.T, bin, ws, victim string, prior map[string][]byte) bool {
+	now := contents(ws, victim)
+	for p, b := range prior {
+		if !bytes.HasPrefix(now[p], b) {
+			return false
+		}
 	}
 	_, code := run(t, ws, nil, "", bin, "ledger", "verify")
 	return code == 0

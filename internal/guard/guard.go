@@ -554,15 +554,12 @@ func modeOf(fp string) os.FileMode {
 	return os.FileMode(m).Perm()
 }
 
-// LedgerIntact reports whether the ledger still begins with the bytes it
-// had at the snapshot: at least as long, and the same bytes before the old
-// end. Only those bytes are read.
+// LedgerIntact reports whether the legacy ledger is as it was at the
+// snapshot: hooks write segments, so nothing appends to it during a
+// command. Its size and the bytes before its end are compared.
 func LedgerIntact(root string, s *Snapshot) bool {
-	if s.LedgerSize == 0 {
-		return true
-	}
-	_, tail := ledgerMark(root, s.LedgerSize)
-	return tail == s.LedgerTail
+	size, tail := ledgerMark(root, -1)
+	return size == s.LedgerSize && tail == s.LedgerTail
 }
 
 // riskyPrefixes are the git config keys that make git run a program or
