@@ -90,8 +90,8 @@ func TestUndo(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("changed %q, want %q", names, want)
 	}
-	if !LedgerIntact(root, s) {
-		t.Error("a grown ledger reads as tampered")
+	if LedgerIntact(root, s) {
+		t.Error("a legacy ledger grown during a command reads as intact (hooks write segments)")
 	}
 	undone := Undo(root, changes, func(c Change) bool { return false }, time.Unix(0, 0))
 	for _, c := range undone {
