@@ -16,7 +16,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test test-slow test-otel lint bench bench-commit demo e2e clean
+.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e clean
 
 build:
 	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -74,6 +74,13 @@ endif
 # commits): minutes to build, so not in bench.
 bench-commit: build
 	$(GO) run ./internal/bench/benchhook -bin $(BIN) -only commit
+
+# What the ledger costs git: .git growth and add+commit time over 100
+# commits at 50 000 and 500 000 records, the single file of before segments
+# against segments (RECORDS=50000 for the quick one). Minutes; not in bench.
+RECORDS ?= 50000,500000
+bench-ledger-git:
+	$(GO) run ./internal/bench/gitgrowth -records $(RECORDS)
 
 demo: build
 	@bash scripts/demo.sh $(BIN)

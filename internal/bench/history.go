@@ -9,21 +9,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/intenthook/intenthook/internal/ledger"
 )
 
 // History makes ws a packed git repository for the commit-time workloads:
-// a Workspace of records ledger records committed on main, then commits
-// more commits, each an edit in scope traced by one record appended to the
-// ledger (what a session's commits are). They are written with git
-// fast-import, which stores each ledger as a delta of the one before, as a
-// repacked repository would.
+// a Workspace of records ledger records (in segments) committed on main,
+// then commits more commits, each an edit in scope traced by one record in
+// a new segment (HEAD moved: the writer's segment before it is sealed), as
+// a session's commits are. They are written with git fast-import.
 func History(ws string, records, commits int) error {
 	if err := Workspace(ws, 200, records); err != nil {
 		return err
 	}
 	for name, content := range map[string]string{
 		".gitignore":     ".orchestration/state/\n",
-		".gitattributes": ".orchestration/agent_trace.jsonl merge=union\n",
+		".gitattributes": ".orchestration/** -text\n",
 	} {
 		if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
 			return err
@@ -38,21 +39,23 @@ func History(ws string, records, commits int) error {
 	if err := GitIn(ws, nil, "commit", "-qm", "base"); err != nil {
 		return err
 	}
+	if records > 0 {
+		// The work tree is the writer of the segments, on main at HEAD.
+		if err := ledger.Continue(ws, Writer); err != nil {
+			return err
+		}
+	}
 	if commits == 0 {
 		return nil
 	}
-	ledgerPath := filepath.Join(ws, ".orchestration", "agent_trace.jsonl")
-	prev, err := lastDigest(ledgerPath)
-	if err != nil {
-		return err
+	segs := (records + SegmentRecords - 1) / SegmentRecords
+	prev := "null"
+	if segs > 0 {
+		var err error
+		if prev, err = lastDigest(segmentPath(ws, segs)); err != nil {
+			return err
+		}
 	}
-	f, err := os.OpenFile(ledgerPath, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	// fast-import reads the stream from a pipe: each commit's ledger is the
-	// whole file so far.
 	pr, pw := io.Pipe()
 	imp := exec.Command("git", "fast-import", "--quiet", "--force")
 	imp.Dir, imp.Stdin = ws, pr
@@ -63,7 +66,7 @@ func History(ws string, records, commits int) error {
 	}
 	werr := make(chan error, 1)
 	go func() {
-		werr <- writeCommits(pw, f, ledgerPath, ws, records, commits, prev)
+		werr <- writeCommits(pw, ws, records, segs, commits, prev)
 	}()
 	if err := <-werr; err != nil {
 		pw.CloseWithError(err)
@@ -77,9 +80,9 @@ func History(ws string, records, commits int) error {
 	return GitIn(ws, nil, "reset", "-q", "--hard", "main")
 }
 
-// writeCommits streams commits to fast-import, appending each one's record
-// to the ledger file as it goes.
-func writeCommits(pw *io.PipeWriter, f *os.File, ledgerPath, ws string, records, commits int, prev string) error {
+// writeCommits streams commits to fast-import, each adding a segment of
+// one record chained to the record before.
+func writeCommits(pw *io.PipeWriter, ws string, records, segs, commits int, prev string) error {
 	w := bufio.NewWriterSize(pw, 1<<20)
 	for i := 1; i <= commits; i++ {
 		mod := i%100 + 1 // src/mod1..100: owned by INT-101..200
@@ -87,21 +90,13 @@ func writeCommits(pw *io.PipeWriter, f *os.File, ledgerPath, ws string, records,
 		sum := sha256.Sum256([]byte(content))
 		var line string
 		line, prev = ledgerLine(records+i, prev, mod, `"sha256:`+hex.EncodeToString(sum[:])+`"`)
-		if _, err := f.WriteString(line + "\n"); err != nil {
-			return err
-		}
-		ledger, err := os.ReadFile(ledgerPath)
-		if err != nil {
-			return err
-		}
+		rel, _ := filepath.Rel(ws, segmentPath(ws, segs+i))
 		fmt.Fprintf(w, "commit refs/heads/main\ncommitter Bench <bench@example.com> %d +0000\ndata 0\n", 1_700_000_000+i)
 		if i == 1 {
 			fmt.Fprintf(w, "from refs/heads/main^0\n")
 		}
 		fmt.Fprintf(w, "M 100644 inline src/mod%d/file.go\ndata %d\n%s\n", mod, len(content), content)
-		fmt.Fprintf(w, "M 100644 inline .orchestration/agent_trace.jsonl\ndata %d\n", len(ledger))
-		w.Write(ledger)
-		w.WriteString("\n")
+		fmt.Fprintf(w, "M 100644 inline %s\ndata %d\n%s\n\n", filepath.ToSlash(rel), len(line)+1, line)
 	}
 	if err := w.Flush(); err != nil {
 		return err

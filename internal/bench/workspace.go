@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/ledger"
 )
 
 // File is the workspace file the bench session edits, in INT-200's scope.
@@ -67,7 +69,67 @@ func Workspace(ws string, n, records int) error {
 			return err
 		}
 	}
-	return writeLedger(filepath.Join(ws, ".orchestration/agent_trace.jsonl"), records)
+	if records == 0 {
+		return nil
+	}
+	if _, err := writeSegments(ws, records); err != nil {
+		return err
+	}
+	return ledger.Continue(ws, Writer)
+}
+
+// Writer is the writer id of the generated segments.
+const Writer = "be0c4be0c4be0c4b"
+
+// SegmentRecords is how many generated records a segment holds: about
+// 6 MiB, so that 1 000 000 records are 150 segments under the default
+// 8 MiB, as a writer's would be.
+const SegmentRecords = 6667
+
+// segmentPath is generated segment n of the bench writer.
+func segmentPath(ws string, n int) string {
+	return filepath.Join(ws, ".orchestration", "ledger", Writer, "2026-11", fmt.Sprintf("%06d.jsonl", n))
+}
+
+// writeSegments writes a hash-chained ledger of n records shaped like the
+// ones post writes, SegmentRecords to a segment; it returns the number of
+// segments.
+func writeSegments(ws string, n int) (int, error) {
+	prev := "null"
+	seg := 0
+	var f *os.File
+	var w *bufio.Writer
+	closeSeg := func() error {
+		if f == nil {
+			return nil
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	for i := 1; i <= n; i++ {
+		if (i-1)%SegmentRecords == 0 {
+			if err := closeSeg(); err != nil {
+				return 0, err
+			}
+			seg++
+			path := segmentPath(ws, seg)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return 0, err
+			}
+			var err error
+			if f, err = os.Create(path); err != nil {
+				return 0, err
+			}
+			w = bufio.NewWriterSize(f, 1<<20)
+		}
+		var line string
+		line, prev = ledgerLine(i, prev, i%200+101, "null")
+		w.WriteString(line)
+		w.WriteByte('\n')
+	}
+	return seg, closeSeg()
 }
 
 // ledgerLine is record seq of a generated ledger, an edit of module mod's
@@ -81,27 +143,6 @@ func ledgerLine(seq int, prev string, mod int, postHash string) (line, next stri
 	return line, `"sha256:` + hex.EncodeToString(sum[:]) + `"`
 }
 
-// writeLedger writes a hash-chained ledger of n records shaped like the ones
-// post writes.
-func writeLedger(path string, n int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	prev := "null"
-	for i := 1; i <= n; i++ {
-		var line string
-		line, prev = ledgerLine(i, prev, i%200+101, "null")
-		w.WriteString(line)
-		w.WriteByte('\n')
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return f.Close()
-}
-
 // Settle waits until the workspace's catalog is two seconds old, as it is
 // in a session (it changes when a person edits it): a hook trusts a large
 // catalog's fingerprint for its digest only after that (intents.settleTime),
@@ -110,5 +151,69 @@ func Settle(ws string) {
 	st, err := os.Stat(filepath.Join(ws, ".orchestration", "active_intents.yaml"))
 	if err == nil {
 		time.Sleep(time.Until(st.ModTime().Add(2100 * time.Millisecond)))
+	}
+}
+
+// Generator appends generated records to a workspace's ledger, one chain:
+// to the single file of before segments, or to segments of at most
+// SegmentRecords records, a new one after each Seal.
+type Generator struct {
+	ws       string
+	segments bool
+	seq      int
+	prev     string
+	seg      int // the open segment's number; 0: none
+	inSeg    int // records in it
+}
+
+// NewGenerator starts an empty ledger in ws.
+func NewGenerator(ws string, segments bool) *Generator {
+	return &Generator{ws: ws, segments: segments, prev: "null"}
+}
+
+// Write appends n records.
+func (g *Generator) Write(n int) error {
+	for n > 0 {
+		path := filepath.Join(g.ws, ".orchestration", "agent_trace.jsonl")
+		k := n
+		if g.segments {
+			if g.seg == 0 || g.inSeg >= SegmentRecords {
+				g.seg, g.inSeg = g.seg+1, 0
+			}
+			path = segmentPath(g.ws, g.seg)
+			k = min(n, SegmentRecords-g.inSeg)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		for range k {
+			g.seq++
+			var line string
+			line, g.prev = ledgerLine(g.seq, g.prev, g.seq%200+101, "null")
+			w.WriteString(line)
+			w.WriteByte('\n')
+		}
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		g.inSeg += k
+		n -= k
+	}
+	return nil
+}
+
+// Seal ends the open segment: the next record starts another.
+func (g *Generator) Seal() {
+	if g.segments && g.inSeg > 0 {
+		g.inSeg = SegmentRecords
 	}
 }

@@ -281,3 +281,32 @@ func WriterCount(root string) int {
 // ActiveSegment is the segment this branch's appends go to, as its head
 // file names it ("" when none).
 func ActiveSegment(root string) string { return activeSegment(root) }
+
+// Continue makes the work tree at root the writer w whose segments are
+// there, its newest the active one on the branch checked out at HEAD: for
+// a ledger written outside the appender (the benchmarks generate one).
+func Continue(root, w string) error {
+	rel := newestOfWriter(root, w)
+	seg, ok := ParseSegment(rel)
+	if !ok {
+		return fmt.Errorf("continue writer %s: no segment of it under %s", w, root)
+	}
+	t, ok := tipOf(root, rel)
+	if !ok {
+		return fmt.Errorf("continue writer %s: cannot read %s", w, rel)
+	}
+	if err := state.Ensure(root); err != nil {
+		return err
+	}
+	if err := (writerFile{ID: w, N: seg.N, Root: rootDigest(root)}).write(root, false); err != nil {
+		return err
+	}
+	br := currentBranch(root)
+	f, err := osfile.OpenFile(br.path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	writeHead(f, headFile{Head: t.Head, Commit: br.commit, Seg: rel, Start: br.commit})
+	return nil
+}

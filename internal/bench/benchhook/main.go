@@ -124,7 +124,7 @@ func commitRows(bin, dir string) error {
 		// second as written, the ledger is "racily clean" to git, which
 		// then re-reads all of it on every git diff.
 		time.Sleep(1100 * time.Millisecond)
-		if err := bench.GitIn(ws, nil, "add", bench.File, ".orchestration/agent_trace.jsonl"); err != nil {
+		if err := bench.GitIn(ws, nil, "add", bench.File, ".orchestration/ledger"); err != nil {
 			return err
 		}
 		for _, run := range []string{"first run", "next run"} {
