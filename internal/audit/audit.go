@@ -105,10 +105,26 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if len(commits) == 0 {
 		return res, nil
 	}
-	grows, since, exact, err := ledgerGrows(ctx, g, commits)
+	// A commit that split the legacy file is judged by its own check:
+	// its legacy file is gone, its lines moved.
+	split, err := splits(ctx, g, commits)
 	if err != nil {
 		return nil, err
 	}
+	hasSplit := false
+	legacyView := make([]commit, len(commits))
+	for i, c := range commits {
+		legacyView[i] = c
+		if splitCommit(c) {
+			hasSplit = true
+			legacyView[i].paths = slices.DeleteFunc(slices.Clone(c.paths), func(p string) bool { return p == ledger.FileName })
+		}
+	}
+	grows, since, exact, err := ledgerGrows(ctx, g, legacyView, hasSplit)
+	if err != nil {
+		return nil, err
+	}
+	grows = append(grows, split...)
 	res.IncrementsChecked = exact
 	segs, err := segmentGrowth(ctx, g, commits)
 	if err != nil {
@@ -220,7 +236,7 @@ func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 // since is the size of the smallest ledger a commit outside the range left
 // (0 when the range starts at the root): what the last ledger holds past it
 // was appended in the range (with what a merged branch appended).
-func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Finding, since int64, exact bool, err error) {
+func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, hasSplit bool) (fs []Finding, since int64, exact bool, err error) {
 	inRange := map[string]bool{}
 	for _, c := range commits {
 		inRange[c.id] = true
@@ -268,7 +284,7 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Findi
 	}
 	rewritten := rewrote(fs)
 	for _, c := range commits {
-		if exact && len(c.parents) < 2 {
+		if exact && len(c.parents) < 2 || hasSplit && !slices.Contains(c.paths, ledger.FileName) {
 			continue
 		}
 		mine := sizes[index[c.id]]
@@ -283,7 +299,13 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit) (fs []Findi
 		if rewritten {
 			break
 		}
-		f, err := appendOnly(ctx, g, last.id, b)
+		var f []Finding
+		var err error
+		if hasSplit {
+			f, err = keptBytes(ctx, g, last.id, b)
+		} else {
+			f, err = appendOnly(ctx, g, last.id, b)
+		}
 		if err != nil {
 			return nil, 0, false, err
 		}
@@ -353,14 +375,25 @@ func readLedger(ctx context.Context, g *git.Repo, last, base string, since int64
 		}
 	}
 	tv := ledger.NewTreeVerifier()
-	err := g.ReadObjects(ctx, []string{last + ":" + ledger.FileName}, func(_ int, obj *git.Object) error {
-		if obj == nil {
-			return nil
-		}
-		tv.Legacy(obj.Body, func(line []byte, at int64) { record(line, at >= since) })
-		return nil
-	})
+	parts, err := g.Output(ctx, "ls-tree", "--name-only", last, "--", ledger.LegacyDir)
 	if err != nil {
+		return nil, fmt.Errorf("ls-tree %s: %w", short(last), err)
+	}
+	if len(parts) > 0 {
+		// A split legacy file: its parts and file read as one.
+		data, found, err := legacyBytes(ctx, g, last)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			tv.Legacy(bytes.NewReader(data), func(line []byte, at int64) { record(line, at >= since) })
+		}
+	} else if err := g.ReadObjects(ctx, []string{last + ":" + ledger.FileName}, func(_ int, obj *git.Object) error {
+		if obj != nil {
+			tv.Legacy(obj.Body, func(line []byte, at int64) { record(line, at >= since) })
+		}
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	legacy := tv.Report()
@@ -601,6 +634,24 @@ func appendOnly(ctx context.Context, g *git.Repo, id, base string) ([]Finding, e
 		return nil, fmt.Errorf("diff-tree %s %s: %w", short(base), short(id), err)
 	}
 	if n, removed := git.FirstRemoved(out); removed {
+		return []Finding{{id, ledger.FileName, Error, LedgerRewritten, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
+	}
+	return nil, nil
+}
+
+// keptBytes is appendOnly for a range that split the legacy file: the last
+// commit's legacy ledger (parts, then file) begins with base's.
+func keptBytes(ctx context.Context, g *git.Repo, id, base string) ([]Finding, error) {
+	mine, _, err := legacyBytes(ctx, g, id)
+	if err != nil {
+		return nil, err
+	}
+	theirs, _, err := legacyBytes(ctx, g, base)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(mine, theirs) {
+		n := 1 + bytes.Count(theirs[:commonPrefix(mine, theirs)], []byte("\n"))
 		return []Finding{{id, ledger.FileName, Error, LedgerRewritten, fmt.Sprintf("line %d of %s's ledger was removed or rewritten: the ledger must only grow", n, short(base))}}, nil
 	}
 	return nil, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/git"
@@ -53,7 +54,7 @@ func segmentGrowth(ctx context.Context, g *git.Repo, commits []commit) ([]Findin
 		}
 		if pi < 0 {
 			mine, present = body, obj != nil
-			if _, ok := ledger.ParseSegment(gr.path); present && !ok {
+			if _, ok := ledger.ParseSegment(gr.path); present && !ok && !ledger.IsLegacyPart(gr.path) {
 				fs = append(fs, Finding{gr.commit, gr.path, Error, LedgerRewritten, "not a ledger segment: a ledger file is " + ledger.SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
 			}
 		} else if obj != nil {
@@ -94,8 +95,8 @@ func readSegments(ctx context.Context, g *git.Repo, tv *ledger.TreeVerifier, las
 	}
 	var paths, names []string
 	for _, p := range git.NulList(out) {
-		if p == "" {
-			continue
+		if p == "" || ledger.IsLegacyPart(p) {
+			continue // read as the legacy file
 		}
 		if !git.Batchable(p) {
 			tv.Segment(p, nil, nil)
@@ -127,4 +128,65 @@ func readSegments(ctx context.Context, g *git.Repo, tv *ledger.TreeVerifier, las
 		})
 		return nil
 	})
+}
+
+// splitCommit reports whether c moved the legacy file into the parts of a
+// split: it changes the file and a part.
+func splitCommit(c commit) bool {
+	return slices.Contains(c.paths, ledger.FileName) && slices.ContainsFunc(c.paths, ledger.IsLegacyPart)
+}
+
+// legacyBytes is the legacy ledger of commit id: its split parts in order,
+// then its legacy file; nil when it has neither. One ls-tree and one
+// cat-file process.
+func legacyBytes(ctx context.Context, g *git.Repo, id string) ([]byte, bool, error) {
+	out, err := g.Output(ctx, "ls-tree", "-r", "-z", "--name-only", id, "--", ledger.LegacyDir)
+	if err != nil {
+		return nil, false, fmt.Errorf("ls-tree %s: %w", short(id), err)
+	}
+	var names []string
+	for _, p := range git.NulList(out) {
+		if ledger.IsLegacyPart(p) {
+			names = append(names, id+":"+p)
+		}
+	}
+	names = append(names, id+":"+ledger.FileName)
+	var data []byte
+	found := false
+	err = g.ReadObjects(ctx, names, func(_ int, obj *git.Object) error {
+		if obj == nil || obj.Type != "blob" {
+			return nil
+		}
+		found = true
+		b, err := io.ReadAll(obj.Body)
+		data = append(data, b...)
+		return err
+	})
+	return data, found, err
+}
+
+// splits checks each commit that split the legacy file: its parts, then
+// its legacy file, begin with every parent's legacy ledger.
+func splits(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+	var fs []Finding
+	for _, c := range commits {
+		if !splitCommit(c) {
+			continue
+		}
+		mine, _, err := legacyBytes(ctx, g, c.id)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range c.parents {
+			theirs, _, err := legacyBytes(ctx, g, p)
+			if err != nil {
+				return nil, err
+			}
+			if !bytes.HasPrefix(mine, theirs) {
+				n := 1 + bytes.Count(theirs[:commonPrefix(mine, theirs)], []byte("\n"))
+				fs = append(fs, Finding{c.id, ledger.FileName, Error, LedgerRewritten, fmt.Sprintf("line %d of the parent %s's ledger is not in the split files: a split moves lines byte for byte", n, short(p))})
+			}
+		}
+	}
+	return fs, nil
 }

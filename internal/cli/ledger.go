@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
 )
@@ -21,7 +22,42 @@ func (a *app) ledgerCommand() *cobra.Command {
 		Use:   "ledger",
 		Short: "Read and check the trace ledger (.orchestration/ledger/, and the legacy .orchestration/agent_trace.jsonl)",
 	}
-	cmd.AddCommand(a.ledgerQueryCommand(), a.ledgerVerifyCommand())
+	cmd.AddCommand(a.ledgerQueryCommand(), a.ledgerVerifyCommand(), a.ledgerSplitCommand())
+	return cmd
+}
+
+func (a *app) ledgerSplitCommand() *cobra.Command {
+	var size int64
+	cmd := &cobra.Command{
+		Use:   "split",
+		Short: "Move the single-file ledger's lines, byte for byte, into files under the segment size (" + ledger.LegacyDir + "/)",
+		Long: `Moves the lines of ` + ledger.FileName + `, byte for byte and in order, into
+files of at most --bytes under ` + ledger.LegacyDir + `/, and removes it. They
+read as the same ledger (every hash and published checkpoint holds); commit
+them together with the removal: precommit and audit accept lines moved
+byte for byte.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root, err := a.workspaceRoot()
+			if err != nil {
+				return err
+			}
+			cfg, _ := config.Load(root, a.getenv)
+			if size <= 0 {
+				size = int64(cfg.Ledger.SegmentBytes)
+			}
+			parts, err := ledger.Split(cmd.Context(), root, min(size, config.MaxSegmentBytes), cfg.LockTimeout)
+			for _, p := range parts {
+				fmt.Fprintln(a.stdout, p)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s: %d line file(s); commit them with the removal of %s\n", ledger.FileName, len(parts), ledger.FileName)
+			return nil
+		},
+	}
+	cmd.Flags().Int64Var(&size, "bytes", 0, "the largest file (default: ledger.segment_bytes, at most 16 MiB)")
 	return cmd
 }
 

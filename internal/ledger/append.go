@@ -314,7 +314,11 @@ func (l *Ledger) startingPoint(wr writerFile) (tail, *Record, error) {
 			}
 		}
 	}
-	f, err := osfile.OpenFile(ledgerPath(l.Root), os.O_RDWR, 0)
+	last := lastLegacy(l.Root)
+	if last == "" {
+		return tail{}, nil, nil
+	}
+	f, err := osfile.OpenFile(filepath.Join(l.Root, filepath.FromSlash(last)), os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return tail{}, nil, nil
 	}
@@ -337,7 +341,7 @@ func (l *Ledger) startingPoint(wr writerFile) (tail, *Record, error) {
 		Event:    EventRepair,
 		Success:  true,
 		Fragment: rel,
-		Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline of %s moved to %s", len(fragment), FileName, rel),
+		Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline of %s moved to %s", len(fragment), last, rel),
 	}}}, nil
 }
 

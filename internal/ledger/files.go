@@ -84,13 +84,11 @@ func writerOf(rel string) string {
 	return s.Writer
 }
 
-// Files returns the ledger's files, root-relative: the legacy file when
-// there is one, then every segment in name order.
+// Files returns the ledger's files, root-relative: the legacy ledger's
+// (the parts of a split, the legacy file) when there are any, then every
+// segment in name order.
 func Files(root string) ([]string, error) {
-	var out []string
-	if _, err := os.Lstat(ledgerPath(root)); err == nil {
-		out = append(out, FileName)
-	}
+	out := legacyFiles(root)
 	segs, _, err := ListSegments(root)
 	for _, s := range segs {
 		out = append(out, s.Rel)
@@ -227,6 +225,9 @@ const recentCount = 4
 // newest two), found without reading any segment.
 func recentFiles(root string) []string {
 	out := []string{FileName}
+	if last := lastLegacy(root); last != "" {
+		out = []string{last}
+	}
 	base := filepath.Join(root, filepath.FromSlash(SegmentDir))
 	writers, err := os.ReadDir(base)
 	if err != nil {

@@ -50,6 +50,17 @@ func scanLines(root string, fn func(n int, line []byte, complete bool) error) er
 // scanLinesFrom is scanLines from byte offset from (the start of a line);
 // lines are numbered from 1 there.
 func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete bool) error) error {
+	if from == 0 {
+		r, err := openLegacy(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("open ledger: %w", err)
+		}
+		defer r.Close()
+		return scanLinesOf(r, fn)
+	}
 	f, err := osfile.Open(ledgerPath(root))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -135,6 +146,9 @@ func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, err
 func ReadSince(root string, since time.Time, slack time.Duration, maxBytes int64) ([]Record, error) {
 	cutoff := since.Add(-slack)
 	files := []string{FileName}
+	if last := lastLegacy(root); last != "" {
+		files = []string{last}
+	}
 	if seg := activeSegment(root); seg != "" {
 		files = append(files, seg)
 	}
@@ -291,6 +305,9 @@ func parseLines(lines [][]byte) []Record {
 // a line: the head is the last complete one.
 func ReadHead(root string) (Head, error) {
 	path := ledgerPath(root)
+	if last := lastLegacy(root); last != "" {
+		path = filepath.Join(root, filepath.FromSlash(last))
+	}
 	if seg := activeSegment(root); seg != "" {
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(seg))); err == nil {
 			path = filepath.Join(root, filepath.FromSlash(seg))

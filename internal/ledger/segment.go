@@ -124,6 +124,9 @@ func ListSegments(root string) (segs []Segment, bad []string, err error) {
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
+		if IsLegacyPart(rel) && d.Type().IsRegular() {
+			return nil // read as the legacy file
+		}
 		if s, ok := ParseSegment(rel); ok && d.Type().IsRegular() {
 			segs = append(segs, s)
 		} else {

@@ -114,7 +114,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	}
 	s.Traces, s.Attributed, s.Ledger = traces(root, s.Staged)
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
-		s.Extends = checkExtends(ctx, g, p, root)
+		s.Extends = checkExtends(ctx, g, rp, p, root)
 	}
 	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths)...)
 	return s, nil

@@ -54,7 +54,7 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 		case obj == nil && head != nil:
 			out = append(out, Finding{Error, CodeLedgerRewritten, rel, "the commit deletes a ledger segment HEAD has: its records must stay (restore it: git checkout HEAD -- " + quoteArg(rel) + ")"})
 		case obj == nil:
-		case func() bool { _, ok := ledger.ParseSegment(rel); return !ok }():
+		case !ledgerName(rel):
 			out = append(out, Finding{Error, CodeLedgerRewritten, rel, "not a segment: a ledger file is " + ledger.SegmentDir + "/<writer>/<yyyy-mm>/<nnnnnn>.jsonl"})
 		case head != nil && !bytes.HasPrefix(body, head):
 			n := bytes.Count(commonPrefix(head, body), []byte("\n")) + 1
@@ -82,4 +82,48 @@ func quoteArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ledgerName reports whether rel may be a file under the segment
+// directory: a segment, or a part of a split legacy file.
+func ledgerName(rel string) bool {
+	_, ok := ledger.ParseSegment(rel)
+	return ok || ledger.IsLegacyPart(rel)
+}
+
+// splitKeeps reports whether the staged parts of a split legacy file
+// (read through one cat-file process, in order) begin with HEAD's legacy
+// file, blob head: `ledger split` moved its lines byte for byte.
+func splitKeeps(ctx context.Context, g *git.Repo, rp git.Paths, head string) bool {
+	dir, ok := rp.ToGit(ledger.LegacyDir)
+	if !ok {
+		return false
+	}
+	out, err := g.Output(ctx, "ls-files", "-z", "--", dir)
+	if err != nil {
+		return false
+	}
+	names := []string{head}
+	for _, p := range git.NulList(out) {
+		if rel, ok := rp.ToRoot(p); ok && ledger.IsLegacyPart(rel) && git.Batchable(p) {
+			names = append(names, ":0:"+p)
+		}
+	}
+	if len(names) == 1 {
+		return false
+	}
+	var want, got []byte
+	err = g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		if obj == nil {
+			return nil
+		}
+		b, err := io.ReadAll(obj.Body)
+		if i == 0 {
+			want = b
+		} else {
+			got = append(got, b...)
+		}
+		return err
+	})
+	return err == nil && want != nil && bytes.HasPrefix(got, want)
 }
