@@ -52,7 +52,7 @@ func run(list string, commits int, dir string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-10d %-9s %8d %14s %14s %12s %14s\n", n, layout, commits, mib(r.growth), mib(r.growth/int64(commits)), r.took.Round(10*time.Millisecond), mib(r.ledger))
+			fmt.Printf("%-10d %-9s %8d %14s %14s %12s %14s\n", n, layout, commits, mib(r.growth), kib(r.growth/int64(commits)), r.took.Round(10*time.Millisecond), mib(r.ledger))
 			os.RemoveAll(ws)
 		}
 	}
@@ -135,3 +135,5 @@ func size(dir string) (int64, error) {
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+func kib(b int64) string { return fmt.Sprintf("%.0f KiB", float64(b)/(1<<10)) }
