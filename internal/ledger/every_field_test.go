@@ -71,7 +71,7 @@ func TestHeadLineEveryField(t *testing.T) {
 		if err := enc.Encode(hf); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := headLine(hf.Head, hf.Commit), bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+		if got, want := headLine(hf), bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
 			t.Errorf("headLine(%+v) = %s, want %s", hf, got, want)
 		}
 	}

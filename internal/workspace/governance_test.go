@@ -19,7 +19,7 @@ func TestGovernanceLists(t *testing.T) {
 
 	wantProtected := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/state/**",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger", ".orchestration/ledger/**", ".orchestration/state/**",
 		".git/**", "**/.git/**",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -35,7 +35,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -72,6 +72,7 @@ func TestGovernanceLists(t *testing.T) {
 		why  string
 	}{
 		{".orchestration/agent_trace.jsonl", governed.Protected | governed.Guarded, governed.ReadOnly, "commits, lessons and anchors write the ledger from an agent's shell"},
+		{".orchestration/ledger/**", governed.Protected | governed.Guarded | governed.Sidecar, governed.ReadOnly, "hooks in an agent's shell (a commit, a lesson) append to segments"},
 		{".orchestration/state/**", governed.Protected, governed.ReadOnly | governed.Guarded, "commits, lessons and anchors write state/ from an agent's shell"},
 		{".claude/settings.local.json", governed.Protected | governed.Guarded, governed.ReadOnly, "Claude Code writes permissions there itself: guarded for its hooks and their off switches only"},
 	} {
@@ -121,6 +122,8 @@ func TestSidecar(t *testing.T) {
 		{".orchestration/CLAUDE.md", "docs/LESSONS.md", false},
 		{"docs/LESSONS.md", "docs/LESSONS.md", true},
 		{".orchestration/state/session/x", "", true},
+		{".orchestration/ledger/0123456789abcdef/2026-11/000001.jsonl", "", true},
+		{".orchestration/ledger/legacy/000001.jsonl", "", true},
 		{".orchestration/state", "", false},
 		{".orchestration/build.sh", "", false},
 		// Agents' wiring and the root's ignore file: a person's set-up
