@@ -74,11 +74,7 @@ func TestConcurrentPostProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, err := os.Open(filepath.Join(root, ledger.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := bytes.NewReader(ledgerFileBytes(t, root))
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)

@@ -64,11 +64,7 @@ func TestLedgerMatchesAgentTraceSchema(t *testing.T) {
 	run("", "intents", "verify", "INT-001")
 
 	sch := agentTraceSchema(t)
-	f, err := os.Open(filepath.Join(root, ledger.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := bytes.NewReader(ledgerFileBytes(t, root))
 	events := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -118,4 +114,23 @@ func agentTraceSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return sch
+}
+
+// ledgerFileBytes is every ledger file's bytes, in the order ledger.Files
+// names them (the legacy file, then each segment).
+func ledgerFileBytes(t *testing.T, root string) []byte {
+	t.Helper()
+	files, err := ledger.Files(root)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("ledger files: %v, %v", files, err)
+	}
+	var out []byte
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b...)
+	}
+	return out
 }
