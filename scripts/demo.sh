@@ -115,7 +115,7 @@ echo "${bold}# A person verifies INT-001: its checks run, and it becomes COMPLET
 "$bin" intents verify INT-001 --confirm-manual | sed 's/^/    /'
 echo
 
-echo "${bold}# The ledger the session wrote (.orchestration/agent_trace.jsonl)${off}"
+echo "${bold}# The ledger the session wrote (segments under .orchestration/ledger/)${off}"
 "$bin" ledger query | sed 's/^/    /'
 echo
 "$bin" ledger verify | sed 's/^/    /'
