@@ -61,7 +61,7 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.
-# ONLY=hot|bash|agents times one group of whole-process rows alone.
+# ONLY=hot|ledger|bash|agents times one group of whole-process rows alone.
 BENCH_PKGS := ./internal/agent/claude ./internal/intents ./internal/digest ./internal/intentctx ./internal/ledger ./internal/gate
 bench: build
 ifeq ($(ONLY),)

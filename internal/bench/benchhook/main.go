@@ -26,7 +26,7 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	only := flag.String("only", "", "one group of rows: hot (pre and post), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default); default all but commit")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default); default all but commit")
 	flag.Parse()
 	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
@@ -67,6 +67,9 @@ func run(bin string, runs, warm int, only string) error {
 		bench.Settle(main)
 		return agentRows(bin, floor, main, runs, warm)
 	}
+	if only == "ledger" {
+		return ledgerRows(bin, floor, dir, runs, warm)
+	}
 	pre, post, floorT, err := measurePair(bin, floor, main, runs, warm)
 	if err != nil {
 		return err
@@ -78,6 +81,18 @@ func run(bin string, runs, warm int, only string) error {
 		return nil
 	}
 
+	if err := ledgerRows(bin, floor, dir, runs, warm); err != nil {
+		return err
+	}
+	if err := bashRows(bin, dir, main, runs/4, warm); err != nil {
+		return err
+	}
+	return agentRows(bin, floor, main, runs, warm)
+}
+
+// ledgerRows times post on an empty ledger and on one of 1 000 000 records
+// in 150 segments, the work tree their writer (post appends to the newest).
+func ledgerRows(bin, floor, dir string, runs, warm int) error {
 	empty := filepath.Join(dir, "empty")
 	if err := bench.Workspace(empty, 200, 0); err != nil {
 		return err
@@ -95,12 +110,9 @@ func run(bin string, runs, warm int, only string) error {
 		return err
 	}
 	ratioRow("post, empty ledger", postEmpty, floorE)
-	ratioRow("post, 1 000 000-record ledger", postBig, floorB)
+	ratioRow("post, 1 000 000-record ledger (150 segments)", postBig, floorB)
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
-	if err := bashRows(bin, dir, main, runs/4, warm); err != nil {
-		return err
-	}
-	return agentRows(bin, floor, main, runs, warm)
+	return nil
 }
 
 // commitRows times the commands of commit time and CI on generated
