@@ -41,13 +41,9 @@ func Scan(root string, fn func(line []byte, rec *Record, err error) error) error
 	})
 }
 
-// scanLines streams the ledger's lines with their 1-based numbers. Lines of
-// any length are read; complete is false for bytes after the last newline.
-func scanLines(root string, fn func(n int, line []byte, complete bool) error) error {
-	return scanLinesFrom(root, 0, fn)
-}
-
-// scanLinesFrom is scanLines from byte offset from (the start of a line);
+// scanLinesFrom streams the legacy ledger's lines with their 1-based
+// numbers (lines of any length; complete is false for bytes after the last
+// newline), from byte offset from (the start of a line) of the legacy file;
 // lines are numbered from 1 there.
 func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete bool) error) error {
 	if from == 0 {

@@ -248,8 +248,7 @@ func (set *segSet) finish(root string) Report {
 // objects, for audit): the legacy file and the segments, handed over one
 // by one, with the checks Verify makes but the head file's.
 type TreeVerifier struct {
-	set    *segSet
-	legacy bool
+	set *segSet
 }
 
 // NewTreeVerifier starts a verification; call Legacy first (if the tree
@@ -303,16 +302,8 @@ func (t *TreeVerifier) Segment(rel string, data []byte, each func(line []byte, a
 // Report makes the checks across segments and returns the report.
 func (t *TreeVerifier) Report() Report { return t.set.finish("") }
 
-func sumRecords(hs []FileHead) int {
-	n := 0
-	for _, h := range hs {
-		n += h.Records
-	}
-	return n
-}
-
 // newestHead is the head of the branch's active segment when it has one,
-// else of the segment whose newest line comes last in the canonical order.
+// else the last segment's in name order.
 func newestHead(root string, segs []FileHead) Head {
 	if seg := activeSegment(root); seg != "" {
 		for _, h := range segs {
