@@ -36,8 +36,11 @@ install:
 # every testscript again in process, under the race detector (TestScripts),
 # and the hostile forms (TestHostile). .ci/run runs both.
 SLOW := ^(TestScripts|TestHostile)$$
+# The ledger's crash tests kill the appender at fault points built only
+# with -tags ledgerfault (the release binary has none).
 test:
 	CGO_ENABLED=1 $(GO) test -race -timeout 20m -skip '$(SLOW)' ./...
+	$(GO) test -tags ledgerfault -run '^TestKilled$$' ./internal/ledger
 
 test-slow:
 	CGO_ENABLED=1 $(GO) test -race -timeout 30m -run '$(SLOW)' ./cmd/intenthook
