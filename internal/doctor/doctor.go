@@ -26,7 +26,6 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
-	"github.com/intenthook/intenthook/internal/setup"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -274,9 +273,9 @@ func checkAttributes(ctx context.Context, root string, haveGit bool) Check {
 		return Check{Status: Skip, Name: name, Detail: "not a git work tree"}
 	}
 	if !strings.HasSuffix(strings.TrimSpace(string(out)), ": text: unset") {
-		return Check{Status: Warn, Name: name, Detail: "line-end conversion is not turned off under .orchestration/", Hint: "add the line " + setup.GovernanceText + " to .gitattributes (intenthook init does): a core.autocrlf checkout would change ledger bytes"}
+		return Check{Status: Warn, Name: name, Detail: "line-end conversion is not turned off under .orchestration/", Hint: "add the line " + workspace.TextAttribute + " to .gitattributes (intenthook init does): a core.autocrlf checkout would change ledger bytes"}
 	}
-	return Check{Status: Pass, Name: name, Detail: setup.GovernanceText}
+	return Check{Status: Pass, Name: name, Detail: workspace.TextAttribute}
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }

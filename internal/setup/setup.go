@@ -134,7 +134,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return writeIntentIgnore(opts.Root, opts.Force) },
 		func() (Change, error) { return ensureLine(opts.Root, ".gitignore", stateIgnore) },
 		func() (Change, error) {
-			return ensureLine(opts.Root, ".gitattributes", GovernanceText, mapUnion, lessonsUnion(opts.Root))
+			return ensureLine(opts.Root, ".gitattributes", workspace.TextAttribute, mapUnion, lessonsUnion(opts.Root))
 		},
 		func() (Change, error) { return wire(ag, opts.Root) },
 	}
@@ -251,9 +251,7 @@ func missingIgnoreNote(data []byte) string {
 // checkout (a CRLF conversion would break the ledger's hashes).
 const (
 	stateIgnore = ".orchestration/state/"
-	// GovernanceText is the attribute line doctor looks for.
-	GovernanceText = ".orchestration/** -text"
-	mapUnion       = ".orchestration/intent_map.md merge=union"
+	mapUnion = ".orchestration/intent_map.md merge=union"
 )
 
 // lessonsUnion is the union attribute of the lessons file (config

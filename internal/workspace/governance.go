@@ -30,6 +30,11 @@ var own = governed.Table{
 	{Path: lessons.DefaultFile, Use: governed.Sidecar, Reason: "lessons the hooks write for the next session"},
 }
 
+// TextAttribute is the .gitattributes line init writes and doctor looks
+// for: no checkout may convert line ends under .orchestration/ (a
+// core.autocrlf=true clone would change ledger bytes, and every hash).
+const TextAttribute = ".orchestration/** -text"
+
 // gits are git's files: any of them changes what git runs or records.
 var gits = governed.Table{
 	{Path: ".git/**", Use: governed.Protected, Reason: "git's own files: history, refs, hooks, config"},
