@@ -251,7 +251,7 @@ func missingIgnoreNote(data []byte) string {
 // checkout (a CRLF conversion would break the ledger's hashes).
 const (
 	stateIgnore = ".orchestration/state/"
-	mapUnion = ".orchestration/intent_map.md merge=union"
+	mapUnion    = ".orchestration/intent_map.md merge=union"
 )
 
 // lessonsUnion is the union attribute of the lessons file (config
