@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,9 +83,7 @@ func TestVerifySegmentTampered(t *testing.T) {
 			writeSeg(t, root, segs[0], join(append(l[:1:1], l[2:]...)))
 		}, []string{":2: prev", ":2: seq"}},
 		{"a whole segment forged, starting from nothing", func(t *testing.T, root string, segs []Segment, lines [][][]byte) {
-			l := lines[1]
-			first := bytes.Replace(l[0], []byte(`"prev":"sha256:`), []byte(`"prev":"sha256:0`), 1)
-			first = append(first[:bytes.Index(first, []byte(`"prev":"sha256:0`))+len(`"prev":"sha256:0`)], first[bytes.Index(first, []byte(`"prev":"sha256:0`))+len(`"prev":"sha256:0`)+1:]...)
+			first := regexp.MustCompile(`"prev":"sha256:[0-9a-f]{64}"`).ReplaceAll(lines[1][0], []byte(`"prev":"sha256:`+strings.Repeat("0", 64)+`"`))
 			rel := segmentRel(segs[1].Writer, "2026-11", 99)
 			writeSeg(t, root, Segment{Rel: rel}, join([][]byte{first}))
 		}, []string{"000099.jsonl:1: starts from prev"}},
