@@ -142,6 +142,12 @@ func TestTools(t *testing.T) {
 		{"scope request", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**"}, "reason": "the client lives in lib"}, false, "--approve 1"},
 		{"scope request unknown intent", "request_scope_change", map[string]any{"intent_id": "INT-404", "add": []string{"lib/**"}, "reason": "x"}, true, "unknown intent"},
 		{"scope request empty", "request_scope_change", map[string]any{"intent_id": "INT-001", "reason": "x"}, true, "add or remove"},
+		{"scope request escape in reason", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**"}, "reason": "\x1b[2K\r  1 INT-001 +src/api/client.go"}, true, "control character"},
+		{"scope request escape in add", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**\x1b[2K"}, "reason": "x"}, true, "control character"},
+		{"scope request newline in add", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**\n  3 INT-001 +docs/**"}, "reason": "x"}, true, "line break"},
+		{"scope request control in remove", "request_scope_change", map[string]any{"intent_id": "INT-001", "remove": []string{"src/**\a"}, "reason": "x"}, true, "control character"},
+		{"scope request bad glob in remove", "request_scope_change", map[string]any{"intent_id": "INT-001", "remove": []string{"src/[**"}, "reason": "x"}, true, "pattern"},
+		{"scope request reason on lines", "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"docs/**"}, "reason": "two\nlines"}, false, "--approve 2"},
 		{"lesson unknown intent", "record_lesson", map[string]any{"text": "x", "intent_id": "INT-404"}, true, "unknown intent"},
 	}
 	for _, tc := range cases {
@@ -169,6 +175,9 @@ func TestTools(t *testing.T) {
 	lessons, _ := os.ReadFile(filepath.Join(root, ".orchestration", "CLAUDE.md"))
 	if !strings.Contains(string(lessons), "run go vet first") {
 		t.Errorf("lessons file: %s", lessons)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, ".orchestration", "state", "scope_requests.json")); !strings.Contains(string(data), `"reason": "two lines"`) {
+		t.Errorf("a reason's line break was kept:\n%s", data)
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, ".orchestration", "active_intents.yaml")); string(data) != catalog {
 		t.Errorf("a scope request changed the catalog:\n%s", data)

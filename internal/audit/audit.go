@@ -19,6 +19,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/precommit"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -45,10 +46,20 @@ const (
 	LedgerShrank      = "ledger_shrank"
 	LedgerRewritten   = "ledger_rewritten"
 	LedgerInvalid     = "ledger_invalid"
+	// SelfWidening: a change only the rules the same commit changes allow.
+	SelfWidening = "self_widening"
+	// RulesUnsigned: with --strict and an allowed-signers file, a commit
+	// widening the rules without a good signature by an allowed key.
+	RulesUnsigned = "rules_unsigned"
+	// AttributesChanged: a .gitattributes changed what git does with a
+	// governance file's bytes (listed; a warning).
+	AttributesChanged = precommit.CodeAttributesChanged
 )
 
+// String is the finding's line; a path or message holding what a terminal
+// would act on is quoted, so that it cannot forge a line.
 func (f Finding) String() string {
-	return fmt.Sprintf("%s %s: %s: %s", short(f.Commit), f.Path, f.Severity, f.Message)
+	return fmt.Sprintf("%s %s: %s: %s", short(f.Commit), safetext.Quote(f.Path), f.Severity, safetext.Quote(f.Message))
 }
 
 // Result is what an audit found over a range.
@@ -68,6 +79,10 @@ type Result struct {
 	// governance files a person changes (agents' wiring, the settings,
 	// the ignore files), with its author.
 	Governance []GovernanceChange `json:"governance_changes"`
+	// Rules lists the commits that change the rules (the catalog or the
+	// .intentignore), with their author and signature: an author's name
+	// vouches for nothing, since agents commit under the person's.
+	Rules []RulesCommit `json:"rules_commits"`
 	// Intents sums the range up per intent (and "" for changes no intent
 	// owns).
 	Intents []IntentSummary `json:"intents"`
@@ -101,7 +116,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Intents: []IntentSummary{}}
+	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Rules: []RulesCommit{}, Intents: []IntentSummary{}}
 	if len(commits) == 0 {
 		return res, nil
 	}
@@ -161,12 +176,25 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 			}
 		}
 		if slices.Contains(c.paths, intents.File) {
-			changes, err := catalogChanges(ctx, g, c, j.catalog)
-			if err != nil {
-				return nil, err
-			}
-			res.Catalog = append(res.Catalog, changes...)
+			res.Catalog = append(res.Catalog, diffCatalogs(c.id, c.author, j.rules.parent.Catalog, j.rules.own.Catalog)...)
 		}
+	}
+	attrs, err := attributeChanges(ctx, g, commits)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, attrs...)
+	rules, err := rulesCommits(ctx, g, commits, all, res.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	res.Rules = rules
+	if strict {
+		fs, err := unsignedRules(ctx, g, rules)
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, fs...)
 	}
 	res.Findings = append(res.Findings, grows...)
 	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
@@ -430,54 +458,71 @@ func (lv *ledgerView) findings(last string) []Finding {
 	return fs
 }
 
-// judgeAll checks each commit's changed paths against its own catalog and
-// .intentignore, reading every object from one git process. Most commits
-// of a range share their catalog: each distinct one is parsed once.
+// judgeAll checks each commit's changed paths against the rules of its
+// first parent (catalog and .intentignore; a root commit has none), and
+// reads the commit's own rules to tell a self-widening change from one out
+// of scope, every object from one git process. Most commits of a range
+// share their catalog: each distinct one is parsed once.
 func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[string]map[string]bool, untraced string) ([]judged, error) {
-	// item 0: catalog, 1 to nIgnore: the ignore files, then the paths
+	// Per commit, rulesItems objects: the parent's catalog and ignore
+	// files, then the commit's own; then its paths.
 	type slot struct{ commit, item int }
 	nIgnore := len(workspace.IgnoreFiles)
-	first := 1 + nIgnore
+	perSide := 1 + nIgnore
+	rulesItems := 2 * perSide
 	var names []string
 	var slots []slot
 	for k, c := range commits {
-		names = append(names, c.id+":"+intents.File)
-		slots = append(slots, slot{k, 0})
-		for j, f := range workspace.IgnoreFiles {
-			names = append(names, c.id+":"+f)
-			slots = append(slots, slot{k, 1 + j})
+		parent := ""
+		if len(c.parents) > 0 {
+			parent = c.parents[0]
+		}
+		for side, id := range []string{parent, c.id} {
+			for j, file := range append([]string{intents.File}, workspace.IgnoreFiles...) {
+				if id == "" {
+					file = "" // a root commit: no parent, no rules
+				}
+				names = append(names, id+":"+file)
+				slots = append(slots, slot{k, side*perSide + j})
+			}
 		}
 		for i, p := range c.paths {
 			if workspace.Sidecar(p, "") {
 				p = "" // governance files are not judged, nor read (the ledger is large)
 			}
 			names = append(names, c.id+":"+p)
-			slots = append(slots, slot{k, first + i})
+			slots = append(slots, slot{k, rulesItems + i})
 		}
 	}
-	type read struct {
-		catalog    *intents.Catalog
-		catalogErr error
-		ignores    [][]byte
-		hashes     []string
-		present    []bool
-	}
-	reads := make([]read, len(commits))
+	reads := make([]commitRules, len(commits))
+	ignores := make([][2][][]byte, len(commits)) // parent's, own
 	for k, c := range commits {
-		reads[k] = read{ignores: make([][]byte, nIgnore), hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
+		reads[k] = commitRules{hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
+		reads[k].parent.None = len(c.parents) == 0
+		ignores[k] = [2][][]byte{make([][]byte, nIgnore), make([][]byte, nIgnore)}
 	}
-	parsed := map[string]read{} // catalogs by object id
+	type parse struct {
+		catalog *intents.Catalog
+		err     error
+	}
+	parsed := map[string]parse{} // catalogs by object id
 	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
 		s, r := slots[i], &reads[slots[i].commit]
+		side, j := s.item/perSide, s.item%perSide
+		rules := &r.parent
+		if side == 1 {
+			rules = &r.own
+		}
+		catalog := s.item < rulesItems && j == 0
 		if obj == nil {
-			if s.item == 0 {
-				r.catalogErr = fmt.Errorf("no %s", intents.File)
+			if catalog {
+				rules.Err = fmt.Errorf("no %s", intents.File)
 			}
 			return nil
 		}
-		if s.item == 0 {
+		if catalog {
 			if p, ok := parsed[obj.ID]; ok {
-				r.catalog, r.catalogErr = p.catalog, p.catalogErr
+				rules.Catalog, rules.Err = p.catalog, p.err
 				return nil
 			}
 		}
@@ -486,13 +531,16 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 			return err
 		}
 		switch {
-		case s.item == 0:
-			r.catalog, r.catalogErr = intents.Parse(data)
-			parsed[obj.ID] = read{catalog: r.catalog, catalogErr: r.catalogErr}
-		case s.item < first:
-			r.ignores[s.item-1] = data
+		case catalog:
+			rules.Catalog, rules.Err = intents.Parse(data)
+			if rules.Err != nil {
+				rules.Catalog = nil
+			}
+			parsed[obj.ID] = parse{rules.Catalog, rules.Err}
+		case s.item < rulesItems:
+			ignores[s.commit][side][j-1] = data
 		default:
-			r.hashes[s.item-first], r.present[s.item-first] = digest.Bytes(data), true
+			r.hashes[s.item-rulesItems], r.present[s.item-rulesItems] = digest.Bytes(data), true
 		}
 		return nil
 	})
@@ -501,55 +549,74 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 	}
 	out := make([]judged, len(commits))
 	for k, c := range commits {
-		r := reads[k]
-		if r.catalogErr != nil {
-			r.catalog = nil
-		}
-		out[k] = judge(c, r.catalog, r.catalogErr, workspace.ParseIgnore(r.ignores...), r.hashes, r.present, traced, untraced)
+		reads[k].parent.Ignore = workspace.ParseIgnore(ignores[k][0]...)
+		reads[k].own.Ignore = workspace.ParseIgnore(ignores[k][1]...)
+		out[k] = judge(c, reads[k], traced, untraced)
 	}
 	return out, nil
+}
+
+// commitRules is what judgeAll read for one commit: the rules it is judged
+// by (its first parent's), its own, and the digest of each changed path's
+// content (when present).
+type commitRules struct {
+	parent, own precommit.Rules
+	hashes      []string
+	present     []bool
 }
 
 // judged is what judge found in one commit.
 type judged struct {
 	findings []Finding
-	catalog  *intents.Catalog // the commit's own, nil when it cannot be read
+	rules    commitRules
+	changed  []string // the RulesFiles the commit changes
 	paths    []judgedPath
 }
 
 // judgedPath is one changed path that is neither governance nor ignored.
 type judgedPath struct {
 	path   string
-	owners []string // active intents of the commit's catalog that own it
+	owners []string // active intents of the parent's catalog that own it
 	traced bool
 }
 
 // judge checks one commit's changed paths (their content's digest, when
-// present) against its catalog and ignore file.
-func judge(c commit, catalog *intents.Catalog, catalogErr error, ignore *workspace.Ignore, hashes []string, present []bool, traced map[string]map[string]bool, untraced string) judged {
-	j := judged{catalog: catalog}
+// present) against its parent's rules: a path only the commit's own,
+// changed rules allow is self-widening.
+func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced string) judged {
+	j := judged{rules: r}
+	for _, p := range c.paths {
+		if precommit.IsRules(p) {
+			j.changed = append(j.changed, p)
+		}
+	}
 	for i, p := range c.paths {
-		if precommit.Exempt(p, ignore) {
+		if r.parent.None || precommit.Exempt(p, r.parent.Ignore) {
 			continue
 		}
 		jp := judgedPath{path: p}
 		switch {
-		case catalog == nil:
-			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogUnreadable, fmt.Sprintf("the commit's catalog cannot be read: %v", catalogErr)})
+		case r.parent.Catalog == nil:
+			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogUnreadable, fmt.Sprintf("the parent's catalog, which the commit is judged by, cannot be read: %v", r.parent.Err)})
 		default:
-			jp.owners = owners(catalog, p)
-			if len(jp.owners) == 0 {
-				j.findings = append(j.findings, Finding{c.id, p, Error, OutOfScope, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the commit's catalog"})
+			jp.owners = precommit.Owners(r.parent.Catalog, r.own.Catalog, p)
+			if len(jp.owners) > 0 {
+				break
+			}
+			if len(j.changed) > 0 && (r.own.Ignore.Match(p, false) || r.own.Catalog != nil && len(owners(r.own.Catalog, p)) > 0) {
+				j.findings = append(j.findings, Finding{c.id, p, Error, SelfWidening, precommit.SelfWideningMessage(j.changed)})
+			} else {
+				j.findings = append(j.findings, Finding{c.id, p, Error, OutOfScope, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the parent's catalog"})
 			}
 		}
 		want := ""
-		if present[i] {
-			want = hashes[i]
+		if r.present[i] {
+			want = r.hashes[i]
 		}
 		jp.traced = traced[p][want]
 		if !jp.traced {
 			what := "content not traced: no ledger record ends in it"
-			if !present[i] {
+			if !r.present[i] {
 				what = "deletion not traced: no ledger record deletes it"
 			}
 			j.findings = append(j.findings, Finding{c.id, p, untraced, Untraced, what})
@@ -599,6 +666,9 @@ func (r *Result) Text(w io.Writer) {
 	for _, c := range r.Governance {
 		fmt.Fprintln(&b, c)
 	}
+	for _, c := range r.Rules {
+		fmt.Fprintln(&b, c)
+	}
 	if r.Commits > 0 && !r.IncrementsChecked {
 		fmt.Fprintln(&b, sizeOnly)
 	}
@@ -629,7 +699,7 @@ func DefaultRange(ctx context.Context, g *git.Repo) (string, error) {
 // appends) but none removed or rewritten. git compares the two blobs (in
 // C, its output only what changed).
 func appendOnly(ctx context.Context, g *git.Repo, id, base string) ([]Finding, error) {
-	out, err := g.Output(ctx, "diff-tree", "-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", base, id, "--", ledger.FileName)
+	out, err := g.Output(ctx, git.ByteDiff("diff-tree", "-p", "-U0", base, id, "--", ledger.FileName)...)
 	if err != nil {
 		return nil, fmt.Errorf("diff-tree %s %s: %w", short(base), short(id), err)
 	}
@@ -698,6 +768,12 @@ func (r *Result) Markdown(w io.Writer) {
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", short(c.Commit), cell(c.Author), cell(c.Path), cell(c.Reason))
 		}
 	}
+	if len(r.Rules) > 0 {
+		b.WriteString("\n**Rules changes** (a commit is judged by its parent's rules)\n\n| commit | author | signature | files | |\n| --- | --- | --- | --- | --- |\n")
+		for _, c := range r.Rules {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", short(c.Commit), cell(c.Author), c.Signature, cell(strings.Join(c.Files, ", ")), c.what())
+		}
+	}
 	if len(r.Findings) > 0 {
 		b.WriteString("\n**Findings**\n\n| commit | path | severity | finding |\n| --- | --- | --- | --- |\n")
 		for _, f := range r.Findings {
@@ -761,9 +837,10 @@ func (r *Result) counts() (errs, warns int) {
 	return errs, warns
 }
 
-// cell keeps a value inside one table cell.
+// cell keeps a value inside one table cell: quoted when it holds what a
+// terminal or a renderer would act on, then its Markdown escaped.
 func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+	return strings.NewReplacer("|", `\|`, "`", "'", "<", "&lt;", ">", "&gt;").Replace(safetext.Quote(s))
 }
 
 // ledgerHead names the ledger's state at the range's end: its head

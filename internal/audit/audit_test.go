@@ -56,7 +56,7 @@ func TestMarkdown(t *testing.T) {
 				"| `INT-001` Hooks | 2 | 66% (2/3) | 2 | anthropic/claude-x | scope_violation ×2, intent_required ×1 | — | scope widened +src/x/** | 1 |\n" +
 				"| no intent | 1 | 0% (0/1) | — | — | — | out_of_scope_change ×1 | — | 0 |\n" +
 				"\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n" +
-				"| `0123456789ab` | Dev <d@x> | `INT-001` | scope widened +src/x/** |\n",
+				"| `0123456789ab` | Dev &lt;d@x&gt; | `INT-001` | scope widened +src/x/** |\n",
 		},
 	}
 	for _, tt := range tests {

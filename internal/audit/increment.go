@@ -117,8 +117,7 @@ func increments(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, 
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	out, err := git.OutputFed(ctx, g.Dir, g.Env, []byte(in.String()), "diff-tree", "--stdin", "--root", "-p", "-U1",
-		"--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--", ledger.FileName)
+	out, err := git.OutputFed(ctx, g.Dir, g.Env, []byte(in.String()), git.ByteDiff("diff-tree", "--stdin", "--root", "-p", "-U1", "--no-renames", "--", ledger.FileName)...)
 	if err != nil {
 		return nil, fmt.Errorf("diff-tree of the ledger: %w", err)
 	}

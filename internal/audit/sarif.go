@@ -9,12 +9,15 @@ import (
 // scanning shows the short description as the alert's title).
 func sarifRules() []sarifRule {
 	return []sarifRule{
-		{ID: OutOfScope, Short: sarifText{"Change outside every active intent's scope"}, Full: sarifText{"A commit changed a file that no IN_PROGRESS or COMPLETE intent of that commit's catalog owns."}},
+		{ID: OutOfScope, Short: sarifText{"Change outside every active intent's scope"}, Full: sarifText{"A commit changed a file that no IN_PROGRESS, IN_REVIEW or COMPLETE intent of its first parent's catalog owns."}},
 		{ID: Untraced, Short: sarifText{"Change not traced by the ledger"}, Full: sarifText{"No ledger record ends in the committed content (or deletion) of the file: it was changed without the hooks."}},
-		{ID: CatalogUnreadable, Short: sarifText{"Catalog cannot be read"}, Full: sarifText{"The commit's .orchestration/active_intents.yaml is missing or does not parse."}},
+		{ID: CatalogUnreadable, Short: sarifText{"Catalog cannot be read"}, Full: sarifText{"The .orchestration/active_intents.yaml of the commit's first parent, which the commit is judged by, is missing or does not parse."}},
 		{ID: LedgerShrank, Short: sarifText{"Ledger shrank"}, Full: sarifText{"A commit left the ledger shorter than a parent's: the ledger must only grow."}},
 		{ID: LedgerRewritten, Short: sarifText{"Ledger line removed or rewritten"}, Full: sarifText{"A line of the ledger before the range is missing from the range's last ledger."}},
 		{ID: TraceGap, Short: sarifText{"File changed outside the hooks during a session"}, Full: sarifText{"A session's record found a file in a state (pre_hash) other than the one the session's previous record left it in (post_hash), and no commit holds that content: something outside the hooks changed it."}},
+		{ID: SelfWidening, Short: sarifText{"Change allowed only by rules the same commit changes"}, Full: sarifText{"A commit changed the catalog or .intentignore and a file only the changed rules allow: a commit is judged by its parent's rules, so the rules change must be committed first."}},
+		{ID: RulesUnsigned, Short: sarifText{"Rules widened without an allowed signature"}, Full: sarifText{"With --strict and gpg.ssh.allowedSignersFile set, a commit that widens the rules must be signed by a key in that file."}},
+		{ID: AttributesChanged, Short: sarifText{"Attributes of governance files changed"}, Full: sarifText{"A .gitattributes changed the diff, merge, text, eol, filter, ident or encoding attributes of a governance path (git check-attr at the commit and its first parent)."}},
 		{ID: LedgerInvalid, Short: sarifText{"Ledger does not verify"}, Full: sarifText{"The hash chain of the range's last ledger is broken (seq, prev, duplicates, forks not of a union merge's shape)."}},
 	}
 }

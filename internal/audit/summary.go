@@ -1,14 +1,11 @@
 package audit
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -47,30 +44,7 @@ const (
 )
 
 func (c CatalogChange) String() string {
-	return fmt.Sprintf("%s catalog: %s %s: %s (by %s)", short(c.Commit), c.Intent, strings.ReplaceAll(c.Change, "_", " "), c.Detail, c.Author)
-}
-
-// catalogChanges compares commit c's catalog (now, nil when unreadable)
-// with its first parent's.
-func catalogChanges(ctx context.Context, g *git.Repo, c commit, now *intents.Catalog) ([]CatalogChange, error) {
-	var before *intents.Catalog
-	if len(c.parents) > 0 {
-		err := g.ReadObjects(ctx, []string{c.parents[0] + ":" + intents.File}, func(_ int, obj *git.Object) error {
-			if obj == nil {
-				return nil
-			}
-			data, err := io.ReadAll(obj.Body)
-			if err != nil {
-				return err
-			}
-			before, _ = intents.Parse(data)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return diffCatalogs(c.id, c.author, before, now), nil
+	return fmt.Sprintf("%s catalog: %s %s: %s (by %s)", short(c.Commit), safetext.Quote(c.Intent), strings.ReplaceAll(c.Change, "_", " "), safetext.Quote(c.Detail), safetext.Quote(c.Author))
 }
 
 // diffCatalogs lists what changed from before to now, intent by intent in
@@ -182,8 +156,8 @@ func (s *summary) commit(c commit, j judged) {
 			id = p.owners[0]
 		}
 		x := s.get(id)
-		if id != "" && j.catalog != nil {
-			if in := j.catalog.Find(id); in != nil {
+		if id != "" && j.rules.parent.Catalog != nil {
+			if in := j.rules.parent.Catalog.Find(id); in != nil {
 				x.Name = in.Name
 			}
 		}

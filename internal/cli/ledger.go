@@ -142,9 +142,11 @@ func writeRecordRow(w io.Writer, r *ledger.Record) {
 	m := r.Metadata.Intenthook
 	paths := make([]string, 0, len(r.Files))
 	for _, f := range r.Files {
-		paths = append(paths, f.Path)
+		paths = append(paths, safetext.Quote(f.Path))
 	}
-	paths = append(paths, m.Paths...)
+	for _, p := range m.Paths {
+		paths = append(paths, safetext.Quote(p))
+	}
 	result := m.Decision
 	if m.Code != "" {
 		result += " " + string(m.Code)
@@ -152,8 +154,9 @@ func writeRecordRow(w io.Writer, r *ledger.Record) {
 	if !m.Success && m.Error != "" {
 		result += " error: " + safetext.Clip(safetext.Flat(string(m.Error)), 60+len(safetext.Ellipsis))
 	}
-	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Seq, r.Timestamp, m.Event, dash(string(m.IntentID)),
-		dash(m.SessionID), dash(m.ToolName), dash(m.MutationClass), dash(strings.Join(paths, ",")), dash(result))
+	// Every field is a line's or an agent's: none reaches the terminal raw.
+	fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Seq, safetext.Quote(r.Timestamp), safetext.Quote(m.Event), dash(safetext.Quote(string(m.IntentID))),
+		dash(safetext.Quote(m.SessionID)), dash(safetext.Quote(m.ToolName)), dash(safetext.Quote(m.MutationClass)), dash(strings.Join(paths, ",")), dash(safetext.Quote(result)))
 }
 
 func dash(s string) string {
@@ -207,13 +210,13 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 				}
 			} else {
 				for _, p := range rep.Errors {
-					fmt.Fprintf(a.stdout, "error: %s\n", p)
+					fmt.Fprintf(a.stdout, "error: %s\n", safetext.Quote(p.String()))
 				}
 				for _, p := range rep.Forks {
-					fmt.Fprintf(a.stdout, "fork: %s\n", p)
+					fmt.Fprintf(a.stdout, "fork: %s\n", safetext.Quote(p.String()))
 				}
 				for _, p := range rep.Warnings {
-					fmt.Fprintf(a.stdout, "warning: %s\n", p)
+					fmt.Fprintf(a.stdout, "warning: %s\n", safetext.Quote(p.String()))
 				}
 				state := "ok"
 				if !rep.OK() {

@@ -15,6 +15,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/summary"
 )
 
@@ -112,7 +113,10 @@ func (a *app) showCommand() *cobra.Command {
 				if an.Intent == "" {
 					where = " (workspace)"
 				}
-				fmt.Fprintf(a.stdout, "  - [%s]%s %s\n", an.At, where, an.Text)
+				if !an.Person() {
+					where += " by " + safetext.Quote(an.By) + " (an agent's note)"
+				}
+				fmt.Fprintf(a.stdout, "  - [%s]%s %s\n", an.At, where, safetext.Quote(an.Text))
 			}
 			writeScopeRequests(a.stdout, ws.Root, in.ID)
 			return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/scopereq"
 )
 
@@ -28,18 +29,46 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 		fmt.Fprintf(a.stdout, "%s: scope request %d rejected\n", id, reject)
 		return nil
 	}
-	var scope []string
+	var scope, granted []string
 	var version int
 	err = store.Take(ctx, id, approve, func(r scopereq.Request) error {
-		reason := fmt.Sprintf("scope request %d approved: %s", r.N, r.Reason)
+		// Filed before patterns were checked, or written by hand: what a
+		// person cannot read on a terminal is not granted.
+		if err := scopereq.CheckPatterns(r); err != nil {
+			return fmt.Errorf("scope request %d: %w (reject it: --reject %d)", r.N, err, r.N)
+		}
+		reason := fmt.Sprintf("scope request %d approved: %s", r.N, safetext.Flat(r.Reason))
 		scope, version, err = ws.Editor(r.Session, "intenthook", Version).Amend(ctx, id, r.Add, r.Remove, reason)
+		granted = changeText(r)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "%s: scope request %d approved: owned_scope %s (version %d)\n", id, approve, strings.Join(scope, ", "), version)
+	fmt.Fprintf(a.stdout, "%s: scope request %d approved: granted %s; owned_scope now %s (version %d)\n", id, approve, strings.Join(granted, " "), strings.Join(showAll(scope), ", "), version)
 	return nil
+}
+
+// changeText is a request's patterns as a person reads them: +added,
+// -removed, each quoted when it holds what a terminal would act on.
+func changeText(r scopereq.Request) []string {
+	var change []string
+	for _, p := range r.Add {
+		change = append(change, "+"+safetext.Quote(p))
+	}
+	for _, p := range r.Remove {
+		change = append(change, "-"+safetext.Quote(p))
+	}
+	return change
+}
+
+// showAll is safetext.Show of each of xs.
+func showAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = safetext.Quote(x)
+	}
+	return out
 }
 
 // writeScopeRequests lists intent id's pending scope requests ("" for
@@ -51,13 +80,6 @@ func writeScopeRequests(w io.Writer, root, id string) {
 	}
 	fmt.Fprintln(w, "pending scope requests (intenthook intents scope ID --approve N | --reject N):")
 	for _, r := range reqs {
-		var change []string
-		for _, p := range r.Add {
-			change = append(change, "+"+p)
-		}
-		for _, p := range r.Remove {
-			change = append(change, "-"+p)
-		}
-		fmt.Fprintf(w, "  %d %s %s: %s\n", r.N, r.IntentID, strings.Join(change, " "), r.Reason)
+		fmt.Fprintf(w, "  %d %s %s: %s\n", r.N, safetext.Quote(r.IntentID), strings.Join(changeText(r), " "), safetext.Quote(r.Reason))
 	}
 }

@@ -130,7 +130,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 
 func (a *app) printStatus(st workspaceStatus, now time.Time) {
 	fmt.Fprintf(a.stdout, "workspace: %s\n", st.Root)
-	fmt.Fprintf(a.stdout, "default intent: %s\n", dash(st.Default))
+	fmt.Fprintf(a.stdout, "default intent: %s\n", dash(safetext.Quote(st.Default)))
 	fmt.Fprintf(a.stdout, "ledger head: seq %d %s\n\n", st.LedgerHead.Seq, dash(st.LedgerHead.Hash))
 	if len(st.Undone) > 0 {
 		fmt.Fprintf(a.stdout, "put back by the guard (%d; the displaced versions, newest first; re-apply one with cp <file> <path>):\n", len(st.Undone))
@@ -155,14 +155,14 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 			live = "yes"
 		}
 		ago := now.Sub(s.LastSeen).Round(time.Second).String() + " ago"
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.SessionID, ago, live, "(session)", dash(s.Intent))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Quote(s.SessionID), ago, live, "(session)", dash(safetext.Quote(s.Intent)))
 		agents := make([]string, 0, len(s.AgentIntents))
 		for agent := range s.AgentIntents {
 			agents = append(agents, agent)
 		}
 		sort.Strings(agents)
 		for _, agent := range agents {
-			fmt.Fprintf(tw, "\t\t\t%s\t%s\n", agent, s.AgentIntents[agent])
+			fmt.Fprintf(tw, "\t\t\t%s\t%s\n", safetext.Quote(agent), safetext.Quote(s.AgentIntents[agent]))
 		}
 	}
 	_ = tw.Flush()
@@ -173,11 +173,11 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 				fmt.Fprintln(a.stdout, "\ndelegations:")
 				first = false
 			}
-			to := "the next " + d.AgentType + " subagent"
+			to := "the next " + safetext.Quote(d.AgentType) + " subagent"
 			if d.Agent != "" {
-				to = d.AgentType + " agent " + d.Agent
+				to = safetext.Quote(d.AgentType) + " agent " + safetext.Quote(d.Agent)
 			}
-			fmt.Fprintf(a.stdout, "  %s: %s -> %s (%s, by %s)\n    recall: %s\n", s.SessionID, d.Intent, to, d.State, d.By, d.Recall)
+			fmt.Fprintf(a.stdout, "  %s: %s -> %s (%s, by %s)\n    recall: %s\n", safetext.Quote(s.SessionID), safetext.Quote(d.Intent), to, safetext.Quote(d.State), safetext.Quote(d.By), safetext.Quote(d.Recall))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -24,7 +27,30 @@ const CodeGovernanceTampered = "governance_tampered"
 
 // guardTargets lists what the guard watches in this workspace.
 func (g *Gate) guardTargets() ([]guard.Target, string) {
-	return watched(g.env, g.Root)
+	targets, hooks := watched(g.env, g.Root)
+	return lessonsTarget(targets, g.Config.LessonsFile), hooks
+}
+
+// lessonsTarget points the table's lessons-file row at the lessons file
+// config.yaml names: outside .orchestration/ (a root CLAUDE.md the agent
+// also keeps its memory in) only its Lessons Learned section is watched;
+// a name outside the workspace is not a lessons file (lessons refuses it).
+func lessonsTarget(targets []guard.Target, file string) []guard.Target {
+	file = cmp.Or(file, lessons.DefaultFile)
+	out := targets[:0:0]
+	for _, t := range targets {
+		if t.Rel == lessons.DefaultFile {
+			if !filepath.IsLocal(filepath.FromSlash(file)) {
+				continue
+			}
+			t.Rel = file
+			if !strings.HasPrefix(file, ".orchestration/") {
+				t.Kind = guard.Lessons
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func watched(_ *Env, root string) ([]guard.Target, string) {
@@ -98,6 +124,11 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	ledgerOK := guard.LedgerIntact(g.Root, s)
 	segs := g.undoSegments(ctx, s, head)
 	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v, %d segment(s) changed", len(changes), len(undone), ledgerOK, len(segs)))
+	// An anchor appended while the agent's command ran is the agent's,
+	// whatever the process that wrote it claimed.
+	for _, span := range g.appended(s) {
+		g.note(anchors.Attribute(ctx, g.Ledger(g.env.Version), g.Revision(), span.rel, span.from, cmp.Or(g.call.AgentID, g.call.Agent), g.call.SessionID))
+	}
 	if len(undone) == 0 && ledgerOK && len(segs) == 0 {
 		return hook.Decision{}, false
 	}
@@ -139,6 +170,35 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
 	}
 	return g.tampered(undone, ledgerOK, segs), reload
+}
+
+// span is where a ledger file grew during a command: rel from byte from.
+type span struct {
+	rel  string
+	from int64
+}
+
+// appended finds what the hooks' appender wrote during the command: the
+// segment active at the picture past its size then, and the segment active
+// now from its start when a rollover started a new one. Nothing else is
+// read.
+func (g *Gate) appended(s *guard.Snapshot) []span {
+	var out []span
+	before := ""
+	for rel, m := range s.Segments {
+		if m.Tail != "" {
+			before = rel
+			if st, err := os.Stat(filepath.Join(g.Root, filepath.FromSlash(rel))); err == nil && st.Size() > m.Size {
+				out = append(out, span{rel, m.Size})
+			}
+		}
+	}
+	if now := ledger.ActiveSegment(g.Root); now != "" && now != before {
+		if _, had := s.Segments[now]; !had {
+			out = append(out, span{now, 0})
+		}
+	}
+	return out
 }
 
 // segmentUndo is a segment the command added, removed or changed, and
@@ -237,6 +297,8 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 		case c.Err != nil:
 			what = "NOT restored: " + c.Err.Error()
 			failed = append(failed, c.Rel)
+		case c.Partial && c.Before.Kind == guard.Lessons:
+			what = "restored (its Lessons Learned section as before; the rest of the file kept)"
 		case c.Partial && c.Before.FP == "":
 			what = "restored (the hook settings it gained taken out; the rest of the file kept)"
 		case c.Before.FP == "":

@@ -50,7 +50,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	}
 	// The guard's picture first: no git process may run before it (a
 	// filter or a hook git runs could change the rules inside the hook).
-	gs := g.guardSnapshot(a.ReadOnly)
+	// A command that records agent text (an anchor, a lesson) is watched
+	// like a write: the guard attributes what it appends to this session.
+	gs := g.guardSnapshot(a.ReadOnly && !writesNotes(a))
 	g.pending = g.snapshot(ctx, a.ReadOnly)
 	if gs != nil {
 		if g.pending == nil {
@@ -264,4 +266,22 @@ func ask(headline, why string, evidence []string) hook.Decision {
 		b.WriteString("\nevidence: " + strings.Join(evidence, " "))
 	}
 	return hook.Decision{Verdict: hook.Ask, Message: b.String()}
+}
+
+// writesNotes reports whether the command calls intenthook anchor or
+// lesson: agent text that must be attributed to the session.
+func writesNotes(a shell.Analysis) bool {
+	for _, c := range a.Self {
+		args := c.Args
+		for len(args) > 0 && (args[0] == "--root" || strings.HasPrefix(args[0], "--root=")) {
+			if args[0] == "--root" && len(args) > 1 {
+				args = args[1:]
+			}
+			args = args[1:]
+		}
+		if len(args) > 0 && (args[0] == "anchor" || args[0] == "lesson") {
+			return true
+		}
+	}
+	return false
 }

@@ -163,3 +163,12 @@ func FirstRemoved(diff []byte) (line int, removed bool) {
 	}
 	return 0, false
 }
+
+// ByteDiff is how every diff of ledger content is asked for: bytes as
+// they are, whatever the attributes say (--text: a -diff or binary
+// attribute, which the changed branch can set itself, would otherwise
+// make git print "Binary files differ" and no hunk), no external diff, no
+// text conversion, no colour. args come after the subcommand's name.
+func ByteDiff(subcommand string, args ...string) []string {
+	return append([]string{subcommand, "--text", "--no-color", "--no-ext-diff", "--no-textconv"}, args...)
+}

@@ -72,7 +72,50 @@ const (
 	// hooks or the switches that turn them off counts, and only those keys
 	// are put back (wiring.go).
 	Wiring
+	// Lessons: a lessons file outside .orchestration/ (a root CLAUDE.md an
+	// agent also keeps its memory in): only its "## Lessons Learned"
+	// section counts, and only that section is put back.
+	Lessons
 )
+
+// LessonsHeading is the section a Lessons target guards.
+const LessonsHeading = "Lessons Learned"
+
+// lessonsSection returns the bytes of the "## Lessons Learned" section of
+// a Markdown file (heading included, up to the next heading of level one
+// or two), and where they start and end; found is false without one.
+func lessonsSection(data []byte) (start, end int, found bool) {
+	at := 0
+	start = -1
+	for at < len(data) {
+		next := bytes.IndexByte(data[at:], '\n')
+		lineEnd := len(data)
+		if next >= 0 {
+			lineEnd = at + next + 1
+		}
+		line := strings.TrimRight(string(data[at:lineEnd]), "\r\n")
+		heading := strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "## ")
+		switch {
+		case start < 0 && strings.HasPrefix(line, "## ") && strings.EqualFold(strings.TrimSpace(line[3:]), LessonsHeading):
+			start = at
+		case start >= 0 && heading:
+			return start, at, true
+		}
+		at = lineEnd
+	}
+	if start < 0 {
+		return 0, 0, false
+	}
+	return start, len(data), true
+}
+
+// sameLessons reports whether two versions of a lessons file have the
+// same Lessons Learned section.
+func sameLessons(a, b []byte) bool {
+	as, ae, aok := lessonsSection(a)
+	bs, be, bok := lessonsSection(b)
+	return aok == bok && bytes.Equal(a[as:ae], b[bs:be])
+}
 
 // Target is one watched path: Rel is root-relative (slash-separated) when
 // the path lies in the workspace, else absolute.
@@ -362,8 +405,9 @@ type Change struct {
 	Undone bool
 	Kept   string
 	Err    error
-	// Partial says only the wiring was put back, the rest of the file
-	// kept as the command left it.
+	// Partial says only the wiring (Wiring) or the Lessons Learned section
+	// (Lessons) was put back, the rest of the file kept as the command left
+	// it.
 	Partial bool
 }
 
@@ -413,6 +457,12 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 				if empty, _ := wiringOf(nil); w == empty {
 					return
 				}
+			}
+		}
+		if kind == Lessons && before.Kept && after.FP != "" {
+			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			if sameLessons(old, content) {
+				return
 			}
 		}
 		out = append(out, Change{Rel: rel, Before: before, After: after})
@@ -531,10 +581,39 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, parti
 	if c.Before.FP != "" {
 		mode = modeOf(c.Before.FP)
 	}
+	if c.Before.Kind == Lessons && kept != "" {
+		// Only the section is put back: the rest of the file is the
+		// agent's memory and the person's notes, as the command left it.
+		if now, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(kept))); err == nil {
+			merged := spliceLessons(now, content)
+			partial = !bytes.Equal(merged, content)
+			content = merged
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, kept, partial, err
 	}
 	return true, kept, partial || wiringOnly, writeAtomic(path, content, mode)
+}
+
+// spliceLessons is now with its Lessons Learned section replaced by
+// before's (appended when now has none; removed when before had none).
+func spliceLessons(now, before []byte) []byte {
+	bs, be, bok := lessonsSection(before)
+	ns, ne, nok := lessonsSection(now)
+	var section []byte
+	if bok {
+		section = before[bs:be]
+	}
+	if !nok {
+		ns, ne = len(now), len(now)
+		if len(now) > 0 && now[len(now)-1] != '\n' && len(section) > 0 {
+			section = append([]byte("\n"), section...)
+		}
+	}
+	out := append([]byte{}, now[:ns]...)
+	out = append(out, section...)
+	return append(out, now[ne:]...)
 }
 
 func nopath(err error) error {

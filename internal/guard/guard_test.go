@@ -206,3 +206,29 @@ func BenchmarkGuard(b *testing.B) {
 		}
 	}
 }
+
+func TestLessonsSection(t *testing.T) {
+	const before = "# Memory\n- tabs\n\n## Lessons Learned\n- [t] note: A keep v2\n\n## Known Issues\n- none\n"
+	tests := []struct {
+		name, now, want string
+		same            bool
+	}{
+		{"memory edited", "# Memory\n- spaces\n\n## Lessons Learned\n- [t] note: A keep v2\n\n## Known Issues\n- none\n", "", true},
+		{"section rewritten", "# Memory\n- spaces\n\n## Lessons Learned\n- [t] note: A SYSTEM obey\n\n## Known Issues\n- none\n",
+			"# Memory\n- spaces\n\n## Lessons Learned\n- [t] note: A keep v2\n\n## Known Issues\n- none\n", false},
+		{"section removed", "# Memory\n- spaces\n", "# Memory\n- spaces\n## Lessons Learned\n- [t] note: A keep v2\n\n", false},
+		{"heading case", "# Memory\n- tabs\n\n## lessons learned\n- [t] note: A keep v2\n\n## Known Issues\n- none\n", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sameLessons([]byte(before), []byte(tt.now)); got != tt.same {
+				t.Errorf("sameLessons = %v, want %v", got, tt.same)
+			}
+			if tt.want != "" {
+				if got := string(spliceLessons([]byte(tt.now), []byte(before))); got != tt.want {
+					t.Errorf("spliceLessons = %q, want %q", got, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
@@ -185,7 +186,12 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("lessons: %w", err)
 	}
-	if err := state.WriteFile(path, []byte(d.String()), perm, true); err != nil {
+	out := []byte(d.String())
+	// Journaled first: the guard of a shell command running meanwhile
+	// (intenthook lesson in it, or a hook's lesson) must not take this
+	// write for a program's rewrite.
+	guard.Journal(root, filepath.ToSlash(rel), out)
+	if err := state.WriteFile(path, out, perm, true); err != nil {
 		return fmt.Errorf("lessons: %w", err)
 	}
 	return nil

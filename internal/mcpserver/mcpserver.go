@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -360,7 +361,11 @@ func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in Sc
 	if _, err := intent(ws, in.IntentID); err != nil {
 		return nil, nil, err
 	}
-	for _, p := range in.Add {
+	req := scopereq.Request{IntentID: in.IntentID, Add: in.Add, Remove: in.Remove, Reason: in.Reason}
+	if err := scopereq.CheckPatterns(req); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range append(slices.Clone(in.Add), in.Remove...) {
 		if _, err := intents.MatchGlob(p, ""); err != nil {
 			return nil, nil, fmt.Errorf("pattern %q: %w", p, err)
 		}
@@ -370,7 +375,8 @@ func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in Sc
 		session = s.session
 	}
 	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
-	r, err := store.Add(ctx, scopereq.Request{IntentID: in.IntentID, Add: in.Add, Remove: in.Remove, Reason: in.Reason, Session: session}, s.opt.Now())
+	req.Session = session
+	r, err := store.Add(ctx, req, s.opt.Now())
 	if err != nil {
 		return nil, nil, err
 	}

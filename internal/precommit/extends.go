@@ -78,7 +78,7 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 	file := filepath.Join(root, filepath.FromSlash(ledger.FileName))
 	// The working file is the staged blob when git sees no change between
 	// them (a stat comparison): then its bytes can be read at any offset.
-	_, dirty := g.Output(ctx, "diff", "--quiet", "--no-ext-diff", "--no-textconv", "--", gitPath)
+	_, dirty := g.Output(ctx, git.ByteDiff("diff", "--quiet", "--", gitPath)...)
 	worktreeIsStaged := dirty == nil
 	var c extendsCache
 	fast := false
@@ -94,7 +94,7 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 	// Not known, or HEAD's last line is not where HEAD's ledger ended (a
 	// union merge may put the other branch's lines first): git compares.
 	if !fast {
-		diff, err := g.Output(ctx, "diff", "--cached", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--", gitPath)
+		diff, err := g.Output(ctx, git.ByteDiff("diff", "--cached", "-U0", "HEAD", "--", gitPath)...)
 		if err != nil {
 			return []Finding{{Error, CodeLedgerRewritten, ledger.FileName, "cannot compare the staged ledger with HEAD's: " + err.Error()}}
 		}

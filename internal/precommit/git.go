@@ -16,16 +16,3 @@ func stagedPaths(ctx context.Context, r *git.Repo) ([]string, error) {
 	}
 	return git.NulList(out), nil
 }
-
-// readIndex reads the index entries of paths (top-relative, each
-// git.Batchable) in one batch, calling each with the position of the path
-// and its object, or nil when the index has no entry for it (a staged
-// deletion). Asking ":0:<path>" names stage 0 explicitly, so a path like
-// "1:x" is not read as stage 1 of "x".
-func readIndex(ctx context.Context, r *git.Repo, paths []string, each func(i int, obj *git.Object) error) error {
-	names := make([]string, len(paths))
-	for i, p := range paths {
-		names[i] = ":0:" + p
-	}
-	return r.ReadObjects(ctx, names, each)
-}

@@ -1,6 +1,6 @@
 // Package precommit is the git backstop of SPEC §14: it judges the changes a
-// commit stages against the staged intent catalog and the working tree's
-// ledger, so that what the hooks could not see (a person's edit, an agent
+// commit stages against the rules of HEAD (its catalog and .intentignore:
+// a commit cannot widen the rules it is judged by) and the staged ledger, so that what the hooks could not see (a person's edit, an agent
 // run without hooks, a hook Claude Code skipped) is caught before it is
 // committed. It only reads: the pre-commit framework fails a hook that
 // modifies files, and a check must not change what it checks.
@@ -8,6 +8,8 @@ package precommit
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -21,7 +23,37 @@ const (
 	CodeLedgerInvalid  = "ledger_invalid"
 	CodeOutOfScope     = "out_of_scope"
 	CodeUntraced       = "untraced"
+	// CodeSelfWidening is a change only the rules the same commit changes
+	// allow: a commit may not widen the rules it is judged by.
+	CodeSelfWidening = "self_widening"
+	// CodeRulesChanged lists a commit that changes the rules.
+	CodeRulesChanged = "rules_changed"
 )
+
+// RulesFiles are the files whose content decides what a change needs: the
+// catalog and the .intentignore. A commit is judged by its parent's.
+var RulesFiles = append([]string{intents.File}, workspace.IgnoreFiles...)
+
+// IsRules reports whether rel is one of RulesFiles.
+func IsRules(rel string) bool { return slices.Contains(RulesFiles, rel) }
+
+// Rules are the catalog and .intentignore a commit is judged by: its
+// parent's (HEAD's, for what is staged).
+type Rules struct {
+	// None: the commit has no parent (a root commit), so no rules: every
+	// path is governance or needs no intent.
+	None bool
+	// Catalog is nil when the parent has none or it does not parse (Err).
+	Catalog *intents.Catalog
+	Err     error
+	Ignore  *workspace.Ignore
+}
+
+// SelfWideningMessage is the finding's text, naming the rules files the
+// commit changes.
+func SelfWideningMessage(changed []string) string {
+	return "allowed only by the rules this commit changes (" + strings.Join(changed, ", ") + "): commit the rules change first"
+}
 
 // Severity of a finding: an error fails the commit.
 type Severity string
@@ -42,7 +74,8 @@ type Finding struct {
 
 // String is the finding's output line.
 func (f Finding) String() string {
-	return fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, safetext.Quote(f.Path), f.Message)
+	// A path holding a line break could otherwise forge a line.
+	return fmt.Sprintf("%s %s %s: %s", f.Severity, f.Code, safetext.Quote(f.Path), safetext.Quote(f.Message))
 }
 
 // Staged is one staged path and what the index holds for it.
@@ -66,17 +99,24 @@ type Trace struct {
 // Snapshot is everything the check decides on, loaded beforehand.
 type Snapshot struct {
 	Staged []Staged
-	// Catalog is the staged catalog; nil when it is not YAML (CatalogErr).
+	// Parent holds HEAD's rules: each staged change is judged by them.
+	Parent Rules
+	// Catalog is the staged catalog, checked for validity and read, with
+	// the staged Ignore, to tell a self-widening change from one out of
+	// scope; nil when it is not YAML (CatalogErr).
 	Catalog    *intents.Catalog
 	CatalogErr error
 	Ignore     *workspace.Ignore
-	Traces     map[string]Trace // by path; absent: no record
+	// RulesChanged lists the RulesFiles the commit stages.
+	RulesChanged []string
+	Traces       map[string]Trace // by path; absent: no record
 	// Attributed holds, by path, the newest ATTRIBUTED record: named when
 	// the staged content is otherwise untraced.
 	Attributed map[string]Trace
 	Ledger     ledger.Report
-	// Extends holds the finding of a staged ledger that drops or rewrites
-	// lines of HEAD's.
+	// Extends holds the findings of the commit's ledger and attributes: a
+	// staged ledger that drops or rewrites lines of HEAD's, one that is not
+	// the work tree's, a .gitattributes that changes a governance file's.
 	Extends []Finding
 	// Author is the commit's author ("Name <email>"), for the governance
 	// changes it lists.
@@ -148,18 +188,36 @@ func Check(s *Snapshot, strict bool) *Result {
 	if strict {
 		untraced = Error
 	}
+	for _, f := range s.RulesChanged {
+		if s.Parent.None {
+			break // the first commit: no rules before it to widen
+		}
+		r.Findings = append(r.Findings, Finding{Warning, CodeRulesChanged, f,
+			"the commit changes the rules the next commits are judged by; audit lists it with its author and signature"})
+	}
+	if !s.Parent.None && s.Parent.Catalog == nil {
+		msg := "HEAD has no catalog: commit the rules first, alone (scope not checked)"
+		if s.Parent.Err != nil {
+			msg = "HEAD's catalog, which this commit is judged by, cannot be read: " + s.Parent.Err.Error() + " (scope not checked)"
+		}
+		r.Findings = append(r.Findings, Finding{Error, CodeCatalogInvalid, intents.File, msg})
+	}
 	for _, st := range s.Staged {
 		if reason, ok := workspace.GovernanceChange(st.Path); ok {
 			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
 		}
-		if Exempt(st.Path, s.Ignore) {
+		if s.Parent.None || Exempt(st.Path, s.Parent.Ignore) {
 			r.Exempt++
 			continue
 		}
 		r.Checked++
-		if s.Catalog != nil && !InScope(s.Catalog, st.Path) {
-			r.Findings = append(r.Findings, Finding{Error, CodeOutOfScope, st.Path,
-				"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
+		if s.Parent.Catalog != nil && len(Owners(s.Parent.Catalog, s.Catalog, st.Path)) == 0 {
+			if len(s.RulesChanged) > 0 && widenedFor(s, st.Path) {
+				r.Findings = append(r.Findings, Finding{Error, CodeSelfWidening, st.Path, SelfWideningMessage(s.RulesChanged)})
+			} else {
+				r.Findings = append(r.Findings, Finding{Error, CodeOutOfScope, st.Path,
+					"not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"})
+			}
 		}
 		if msg := traceProblem(st, s.Traces); msg != "" {
 			msg += attribution(st, s.Traces, s.Attributed)
@@ -171,9 +229,15 @@ func Check(s *Snapshot, strict bool) *Result {
 	return r
 }
 
+// widenedFor reports whether the staged rules allow rel, which HEAD's do
+// not.
+func widenedFor(s *Snapshot, rel string) bool {
+	return s.Ignore.Match(rel, false) || s.Catalog != nil && InScope(s.Catalog, rel)
+}
+
 func catalogFindings(s *Snapshot) []Finding {
 	if s.CatalogErr != nil {
-		return []Finding{{Error, CodeCatalogInvalid, intents.File, s.CatalogErr.Error() + " (scope not checked)"}}
+		return []Finding{{Error, CodeCatalogInvalid, intents.File, s.CatalogErr.Error()}}
 	}
 	var out []Finding
 	for _, p := range s.Catalog.Problems {
@@ -212,6 +276,44 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 // every file.
 func Exempt(rel string, ig *workspace.Ignore) bool {
 	return workspace.Sidecar(rel, "") || ig.Match(rel, false)
+}
+
+// Owners returns the intents that own rel under the rules a commit is
+// judged by: the valid IN_PROGRESS, IN_REVIEW or COMPLETE intents of its parent's
+// catalog, and those the parent has PENDING that the commit's catalog (now,
+// nil when unreadable) starts with the same owned_scope. Selecting a
+// pending intent starts it, which agents may do through the hooks: the
+// start is no widening to commit on its own.
+func Owners(parent, now *intents.Catalog, rel string) []string {
+	var ids []string
+	for _, in := range parent.All() {
+		if !in.Valid() {
+			continue
+		}
+		switch in.Status {
+		case intents.InProgress, intents.InReview, intents.Complete:
+		case intents.Pending:
+			if !started(in, now) {
+				continue
+			}
+		default:
+			continue
+		}
+		if _, ok := in.Match(rel); ok {
+			ids = append(ids, in.ID)
+		}
+	}
+	return ids
+}
+
+// started reports whether now has the pending intent in IN_PROGRESS with
+// the same owned_scope.
+func started(in *intents.Intent, now *intents.Catalog) bool {
+	if now == nil {
+		return false
+	}
+	n := now.Find(in.ID)
+	return n != nil && n.Status == intents.InProgress && slices.Equal(n.OwnedScope, in.OwnedScope)
 }
 
 // InScope reports whether a valid IN_PROGRESS, IN_REVIEW or COMPLETE intent

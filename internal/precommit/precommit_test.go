@@ -105,7 +105,7 @@ func TestCheck(t *testing.T) {
 	catalogErr := Finding{Error, CodeCatalogInvalid, intents.File, "line 26: INT-004: missing required field acceptance_criteria"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Check(&Snapshot{Staged: []Staged{tt.staged}, Catalog: cat, Ignore: ig, Traces: traces}, tt.strict)
+			r := Check(&Snapshot{Staged: []Staged{tt.staged}, Parent: Rules{Catalog: cat, Ignore: ig}, Catalog: cat, Ignore: ig, Traces: traces}, tt.strict)
 			want := append([]Finding{catalogErr}, tt.want...)
 			if !reflect.DeepEqual(r.Findings, want) {
 				t.Errorf("findings\n%v\nwant\n%v", r.Findings, want)
@@ -122,24 +122,27 @@ func TestCheck(t *testing.T) {
 
 func TestCheckFailedAndSummary(t *testing.T) {
 	cat, _ := intents.Parse([]byte(`active_intents: []`))
-	ok := Check(&Snapshot{Catalog: cat, Staged: []Staged{{Path: "x", Hash: "h"}}, Traces: map[string]Trace{}}, false)
+	ok := Check(&Snapshot{Parent: Rules{Catalog: cat}, Catalog: cat, Staged: []Staged{{Path: "x", Hash: "h"}}, Traces: map[string]Trace{}}, false)
 	if ok.Failed() != true {
 		t.Error("out of scope must fail")
 	}
 	if got, want := ok.Summary(), "precommit: commit refused: 1 staged path(s) checked, 0 traced, 0 exempt; 1 error(s), 1 warning(s)"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
-	empty := Check(&Snapshot{Catalog: cat}, true)
+	empty := Check(&Snapshot{Parent: Rules{Catalog: cat}, Catalog: cat}, true)
 	if empty.Failed() || empty.Summary() != "precommit: ok: 0 staged path(s) checked, 0 traced, 0 exempt; 0 error(s), 0 warning(s)" {
 		t.Errorf("empty commit: %v %q", empty.Failed(), empty.Summary())
 	}
 }
 
 func TestCheckCatalogNotYAML(t *testing.T) {
-	r := Check(&Snapshot{CatalogErr: errors.New("catalog is not valid YAML: x"), Staged: []Staged{{Path: "a", Hash: "h"}}}, false)
+	// The staged catalog is checked; the scope is HEAD's.
+	none, _ := intents.Parse([]byte(`active_intents: []`))
+	r := Check(&Snapshot{Parent: Rules{Catalog: none, Ignore: workspace.ParseIgnore([]byte("a\n"))}, CatalogErr: errors.New("catalog is not valid YAML: x"), Staged: []Staged{{Path: "a", Hash: "h"}, {Path: "b", Hash: "h"}}}, false)
 	want := []Finding{
-		{Error, CodeCatalogInvalid, intents.File, "catalog is not valid YAML: x (scope not checked)"},
-		{Warning, CodeUntraced, "a", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+		{Error, CodeCatalogInvalid, intents.File, "catalog is not valid YAML: x"},
+		{Error, CodeOutOfScope, "b", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+		{Warning, CodeUntraced, "b", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
 	}
 	if !reflect.DeepEqual(r.Findings, want) {
 		t.Errorf("findings %v, want %v", r.Findings, want)
@@ -152,7 +155,7 @@ func TestCheckLedgerErrorsBounded(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		rep.Errors = append(rep.Errors, ledger.Problem{Line: i, Message: "does not parse"})
 	}
-	r := Check(&Snapshot{Catalog: cat, Ledger: rep}, false)
+	r := Check(&Snapshot{Parent: Rules{Catalog: cat}, Catalog: cat, Ledger: rep}, false)
 	if len(r.Findings) != maxLedgerFindings+1 {
 		t.Fatalf("%d findings, want %d", len(r.Findings), maxLedgerFindings+1)
 	}
@@ -187,5 +190,50 @@ func TestTraceOfIgnoresAttributed(t *testing.T) {
 	escaped := strings.Replace(attributed, `"path":"src/a.go"`, `"path":"src/\u0061.go"`, 1)
 	if p, _, ok := TraceOf([]byte(escaped)); ok {
 		t.Errorf("an ATTRIBUTED record (decoded) is a trace of %q", p)
+	}
+}
+
+func TestCheckParentRules(t *testing.T) {
+	narrow, _ := intents.Parse([]byte(`active_intents: [{id: INT-001, name: xyz, status: IN_PROGRESS, owned_scope: ["src/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	wide, _ := intents.Parse([]byte(`active_intents: [{id: INT-001, name: xyz, status: IN_PROGRESS, owned_scope: ["src/**", "out/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	pending, _ := intents.Parse([]byte(`active_intents: [{id: INT-001, name: xyz, status: PENDING, owned_scope: ["out/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	started, _ := intents.Parse([]byte(`active_intents: [{id: INT-001, name: xyz, status: IN_PROGRESS, owned_scope: ["out/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	startedWide, _ := intents.Parse([]byte(`active_intents: [{id: INT-001, name: xyz, status: IN_PROGRESS, owned_scope: ["out/**", "src/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	h := digest.String("x")
+	traces := map[string]Trace{"out/x": {Seq: 1, PostHash: h}, "src/a": {Seq: 2, PostHash: h}, "other/y": {Seq: 3, PostHash: h}}
+	tests := []struct {
+		name  string
+		snap  Snapshot
+		codes []string
+	}{
+		{"root commit: no rules", Snapshot{Parent: Rules{None: true}, Catalog: narrow, Staged: []Staged{{Path: "out/x", Hash: h}}}, nil},
+		{"catalog widened with the code", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: wide, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: intents.File, Hash: h}, {Path: "out/x", Hash: h}}}, []string{CodeRulesChanged, CodeSelfWidening}},
+		{"ignore widened with the code", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: narrow, Ignore: workspace.ParseIgnore([]byte("out/\n")), RulesChanged: []string{workspace.IgnoreFile},
+			Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeRulesChanged, CodeSelfWidening}},
+		{"rules changed, code out of both", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: wide, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: "other/y", Hash: h}}}, []string{CodeRulesChanged, CodeOutOfScope}},
+		{"rules changed, code in the parent's scope", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: wide, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: "src/a", Hash: h}}}, []string{CodeRulesChanged}},
+		{"rules committed first", Snapshot{Parent: Rules{Catalog: wide}, Catalog: wide, Staged: []Staged{{Path: "out/x", Hash: h}}}, nil},
+		{"a pending intent started with the code", Snapshot{Parent: Rules{Catalog: pending}, Catalog: started, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeRulesChanged}},
+		{"a pending intent started wider", Snapshot{Parent: Rules{Catalog: pending}, Catalog: startedWide, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeRulesChanged, CodeSelfWidening}},
+		{"a pending intent not started", Snapshot{Parent: Rules{Catalog: pending}, Catalog: pending,
+			Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeOutOfScope}},
+		{"parent without a catalog", Snapshot{Parent: Rules{}, Catalog: wide, Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeCatalogInvalid}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.snap.Traces = traces
+			var codes []string
+			for _, f := range Check(&tt.snap, false).Findings {
+				codes = append(codes, f.Code)
+			}
+			if !reflect.DeepEqual(codes, tt.codes) {
+				t.Errorf("codes %v, want %v", codes, tt.codes)
+			}
+		})
 	}
 }

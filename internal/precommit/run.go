@@ -1,6 +1,7 @@
 package precommit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -49,33 +50,39 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return Check(snap, opts.Strict), nil
 }
 
-// request is one index entry to read and what to do with it.
+// request is one object to read (an index entry, ":0:<path>", or HEAD's)
+// and what to do with it.
 type request struct {
-	path   string // git path
+	name   string
 	handle func(*git.Object) error
 }
 
 // load gathers the snapshot: the staged paths, their staged content's
-// digests, the staged catalog and .intentignore (all read through one
-// cat-file process), the ledger's newest record per staged path, and the
-// ledger's verification.
+// digests, the staged catalog and .intentignore, HEAD's (all read through
+// one cat-file process), the ledger's newest record per staged path, and
+// the ledger's verification.
 func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapshot, error) {
 	paths, err := stagedPaths(ctx, g)
 	if err != nil {
 		return nil, err
 	}
 	s := &Snapshot{}
-	var catalog []byte
-	var catalogStaged bool
+	var catalog, headCatalog []byte
+	var catalogStaged, headFound, headCatalogFound bool
 	ignores := make([][]byte, len(workspace.IgnoreFiles))
 	ignoreStaged := make([]bool, len(workspace.IgnoreFiles))
-	var reqs []request
+	headIgnores := make([][]byte, len(workspace.IgnoreFiles))
+	headIgnoreFound := make([]bool, len(workspace.IgnoreFiles))
+	reqs := []request{{"HEAD", func(obj *git.Object) error {
+		headFound = obj != nil && obj.Type == "commit"
+		return nil
+	}}}
 	if p, ok := rp.ToGit(intents.File); ok {
-		reqs = append(reqs, request{p, readAll(&catalog, &catalogStaged)})
+		reqs = append(reqs, request{":0:" + p, readAll(&catalog, &catalogStaged)}, request{"HEAD:" + p, readAll(&headCatalog, &headCatalogFound)})
 	}
 	for i, f := range workspace.IgnoreFiles {
 		if p, ok := rp.ToGit(f); ok {
-			reqs = append(reqs, request{p, readAll(&ignores[i], &ignoreStaged[i])})
+			reqs = append(reqs, request{":0:" + p, readAll(&ignores[i], &ignoreStaged[i])}, request{"HEAD:" + p, readAll(&headIgnores[i], &headIgnoreFound[i])})
 		}
 	}
 	var gitPaths []string
@@ -94,14 +101,23 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		case !git.Batchable(p):
 			st.Unreadable = "git cat-file cannot be asked for a path with a line break"
 		default:
-			reqs = append(reqs, request{p, hashInto(st)})
+			reqs = append(reqs, request{":0:" + p, hashInto(st)})
+		}
+		if IsRules(st.Path) {
+			s.RulesChanged = append(s.RulesChanged, st.Path)
 		}
 	}
-	if err := readIndex(ctx, g, requestPaths(reqs), func(i int, obj *git.Object) error { return reqs[i].handle(obj) }); err != nil {
+	if err := g.ReadObjects(ctx, requestNames(reqs), func(i int, obj *git.Object) error { return reqs[i].handle(obj) }); err != nil {
 		return nil, err
 	}
 	if err := loadCatalog(s, root, catalog, catalogStaged); err != nil {
 		return nil, err
+	}
+	if headFound && headCatalogFound && catalogStaged && s.Catalog != nil && bytes.Equal(headCatalog, catalog) {
+		// The commit leaves the catalog as it is: parsed once.
+		s.Parent = Rules{Catalog: s.Catalog, Ignore: workspace.ParseIgnore(headIgnores...)}
+	} else {
+		s.Parent = parentRules(headFound, headCatalog, headCatalogFound, headIgnores)
 	}
 	if err := loadIgnore(s, root, ignores, ignoreStaged); err != nil {
 		return nil, err
@@ -113,19 +129,44 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		}
 	}
 	s.Traces, s.Attributed, s.Ledger = traces(root, s.Staged)
+	var ledgers []ledgerFile
+	for i, st := range s.Staged {
+		if ledger.IsPath(st.Path) {
+			ledgers = append(ledgers, ledgerFile{gitPaths[i], st.Path})
+		}
+	}
+	s.Extends = append(s.Extends, checkStaged(ctx, g, ledgers, root)...)
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
-		s.Extends = checkExtends(ctx, g, rp, p, root)
+		s.Extends = append(s.Extends, checkExtends(ctx, g, rp, p, root)...)
 	}
 	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths)...)
+	s.Extends = append(s.Extends, attributeFindings(ctx, g, rp, paths, headFound)...)
 	return s, nil
 }
 
-func requestPaths(reqs []request) []string {
+func requestNames(reqs []request) []string {
 	out := make([]string, len(reqs))
 	for i, r := range reqs {
-		out[i] = r.path
+		out[i] = r.name
 	}
 	return out
+}
+
+// parentRules are HEAD's rules: none without a HEAD (the first commit),
+// else its catalog (nil when it has none or it does not parse) and its
+// ignore files.
+func parentRules(head bool, catalog []byte, catalogFound bool, ignores [][]byte) Rules {
+	if !head {
+		return Rules{None: true}
+	}
+	r := Rules{Ignore: workspace.ParseIgnore(ignores...)}
+	if catalogFound {
+		r.Catalog, r.Err = intents.Parse(catalog)
+		if r.Err != nil {
+			r.Catalog = nil
+		}
+	}
+	return r
 }
 
 // readAll keeps a staged file's content; found stays false when the index
@@ -238,4 +279,36 @@ func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, l
 
 func sameCheckpoint(a, b ledger.Checkpoint) bool {
 	return a.Size == b.Size && a.Hash == b.Hash && slices.Equal(a.Segments, b.Segments)
+}
+
+// attributeFindings lists each staged .gitattributes (at any level, the
+// workspace's or above it) when the commit changes what git does with a
+// governance file's bytes.
+func attributeFindings(ctx context.Context, g *git.Repo, rp git.Paths, staged []string, head bool) []Finding {
+	var probes []string
+	for _, p := range attrProbes() {
+		if gp, ok := rp.ToGit(p); ok {
+			probes = append(probes, gp)
+		}
+	}
+	if !head {
+		return nil // the first commit: no attributes before it to change
+	}
+	changed, err := ChangedAttributes(ctx, g, "HEAD", "", staged, probes)
+	if err != nil {
+		return []Finding{{Warning, CodeAttributesChanged, ".gitattributes", "cannot compare the attributes of governance files with HEAD's: " + err.Error()}}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	var out []Finding
+	for _, f := range staged {
+		if AttributesApply(f, probes) {
+			if rel, ok := rp.ToRoot(f); ok {
+				f = rel // else above the workspace: named from the top of the work tree
+			}
+			out = append(out, Finding{Warning, CodeAttributesChanged, f, AttributesMessage(changed)})
+		}
+	}
+	return out
 }

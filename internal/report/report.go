@@ -112,7 +112,11 @@ func Build(opt Options) (*Report, error) {
 	if opt.MaxEvents <= 0 {
 		opt.MaxEvents = 200
 	}
-	r := &Report{Generated: opt.Now.UTC().Format("2006-01-02 15:04 UTC"), Range: opt.Range, Findings: opt.Findings}
+	r := &Report{Generated: opt.Now.UTC().Format("2006-01-02 15:04 UTC"), Range: safetext.Quote(opt.Range)}
+	for _, f := range opt.Findings {
+		f.Path, f.Message = safetext.Quote(f.Path), safetext.Quote(f.Message)
+		r.Findings = append(r.Findings, f)
+	}
 	byID := map[string]*Intent{}
 	var order []*Intent
 	add := func(id string) *Intent {
@@ -130,7 +134,7 @@ func Build(opt Options) (*Report, error) {
 	if opt.Catalog != nil {
 		for _, c := range opt.Catalog.All() {
 			in := add(c.ID)
-			in.Name, in.Status, in.Scope, in.DependsOn, in.Parent, in.Known = c.Name, string(c.Status), c.OwnedScope, c.DependsOn, c.ParentIntent, true
+			in.Name, in.Status, in.Scope, in.DependsOn, in.Parent, in.Known = safetext.Quote(c.Name), safetext.Quote(string(c.Status)), showAll(c.OwnedScope), c.DependsOn, c.ParentIntent, true
 		}
 	}
 	files := map[*Intent]map[string]int{}
@@ -149,13 +153,13 @@ func Build(opt Options) (*Report, error) {
 			return nil
 		}
 		in := add(string(m.IntentID))
-		ev := Event{Time: t.UTC().Format("2006-01-02 15:04:05"), Date: t.UTC().Format("2006-01-02"), Tool: m.ToolName, Session: m.SessionID}
+		ev := Event{Time: t.UTC().Format("2006-01-02 15:04:05"), Date: t.UTC().Format("2006-01-02"), Tool: safetext.Quote(m.ToolName), Session: safetext.Quote(m.SessionID)}
 		var paths []string
 		for _, f := range rec.Files {
-			paths = append(paths, f.Path)
+			paths = append(paths, safetext.Quote(f.Path))
 			for _, c := range f.Conversations {
 				if c.Contributor != nil && c.Contributor.ModelID != "" {
-					setAdd(models, in, c.Contributor.ModelID)
+					setAdd(models, in, safetext.Quote(c.Contributor.ModelID))
 				}
 			}
 		}
@@ -163,7 +167,7 @@ func Build(opt Options) (*Report, error) {
 		case m.Event == ledger.EventViolation:
 			in.Violations++
 			ev.Kind = "violation"
-			named := m.Paths
+			named := showAll(m.Paths)
 			if len(named) == 0 {
 				named = paths
 			}
@@ -171,24 +175,24 @@ func Build(opt Options) (*Report, error) {
 		case m.Decision == "deny":
 			in.Denials++
 			ev.Kind = "denial"
-			ev.What = cmp.Or(safetext.FirstLine(m.Reason), string(m.Code))
+			ev.What = safetext.Quote(cmp.Or(safetext.FirstLine(m.Reason), string(m.Code)))
 		case len(m.Result) > 0 && m.To != "":
 			in.Transitions++
 			ev.Kind = "transition"
-			ev.What = m.From + " → " + m.To
+			ev.What = safetext.Quote(m.From) + " → " + safetext.Quote(m.To)
 			var res summary.Result
 			if json.Unmarshal(m.Result, &res) == nil {
 				in.Result = &res
 			}
 		case m.Event == ledger.EventSessionSummary:
 			ev.Kind = "summary"
-			ev.What = "session summary: " + m.Reason
+			ev.What = "session summary: " + safetext.Quote(m.Reason)
 		case m.To != "":
 			in.Transitions++
 			ev.Kind = "transition"
-			ev.What = m.From + " → " + m.To
+			ev.What = safetext.Quote(m.From) + " → " + safetext.Quote(m.To)
 			if m.Reason != "" {
-				ev.What += ": " + safetext.FirstLine(m.Reason)
+				ev.What += ": " + safetext.Quote(safetext.FirstLine(m.Reason))
 			}
 		case len(rec.Files) > 0:
 			in.Changes++
@@ -202,10 +206,10 @@ func Build(opt Options) (*Report, error) {
 			}
 		default:
 			ev.Kind = "other"
-			ev.What = cmp.Or(m.Command, m.Event)
+			ev.What = safetext.Quote(cmp.Or(m.Command, m.Event))
 		}
 		if m.SessionID != "" {
-			setAdd(sessions, in, m.SessionID)
+			setAdd(sessions, in, safetext.Quote(m.SessionID))
 		}
 		dates[ev.Date] = true
 		if in.First == "" {
@@ -242,18 +246,46 @@ func Build(opt Options) (*Report, error) {
 			r.Intents = append(r.Intents, in)
 		}
 	}
-	for _, s := range Statuses {
-		col := Column{Status: string(s)}
-		for _, in := range r.Intents {
-			if in.Status == string(s) {
-				col.Intents = append(col.Intents, in)
-			}
-		}
-		r.Columns = append(r.Columns, col)
-	}
+	r.Columns = columns(r.Intents)
 	r.Dates = sortedKeys(dates)
 	r.Graph = layout(r.Intents)
 	return r, nil
+}
+
+// columns is the board: a column per status of Statuses, then one per
+// other status an intent has (a status this version does not know, or
+// UNKNOWN for an intent only the ledger names), so that every intent is on
+// it. Records under no intent are not an intent: they have no card.
+func columns(all []*Intent) []Column {
+	var cols []Column
+	at := map[string]int{}
+	for _, s := range Statuses {
+		at[string(s)] = len(cols)
+		cols = append(cols, Column{Status: string(s)})
+	}
+	for _, in := range all {
+		if in.ID == "" {
+			continue
+		}
+		k, ok := at[in.Status]
+		if !ok {
+			k = len(cols)
+			at[in.Status] = k
+			cols = append(cols, Column{Status: in.Status})
+		}
+		cols[k].Intents = append(cols[k].Intents, in)
+	}
+	return cols
+}
+
+// showAll is safetext.Show of each of xs: the page never carries a raw
+// control character an agent chose.
+func showAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = safetext.Quote(x)
+	}
+	return out
 }
 
 func setAdd(m map[*Intent]map[string]bool, in *Intent, v string) {

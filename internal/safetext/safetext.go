@@ -122,12 +122,13 @@ func Quote(s string) string {
 	return s
 }
 
-// Unsafe reports whether s holds a control character, a line break or
-// invalid UTF-8: what Quote quotes.
+// Unsafe reports whether s holds a control character, a line break, a
+// bidirectional control (which reorders what a reader sees of the rest of
+// the line) or invalid UTF-8: what Quote quotes.
 func Unsafe(s string) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if (r == utf8.RuneError && size == 1) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			return true
 		}
 		i += size

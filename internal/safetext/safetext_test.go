@@ -147,6 +147,8 @@ func TestQuote(t *testing.T) {
 		{"bad\xff", `"bad\xff"`},
 		{"c1\u009b", `"c1\u009b"`},
 		{"sep\u2028", `"sep\u2028"`},
+		{"bidi\u202eog.exe", `"bidi\u202eog.exe"`},
+		{"isolate\u2066x\u2069", `"isolate\u2066x\u2069"`},
 	} {
 		if got := Quote(c.s); got != c.want {
 			t.Errorf("Quote(%q) = %s, want %s", c.s, got, c.want)

@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -41,13 +43,22 @@ type Store struct {
 	Timeout time.Duration
 }
 
-// Add files r and returns it numbered.
+// Add files r and returns it numbered. Its reason's line breaks become
+// spaces; a pattern or reason holding a control character is refused: a
+// person reads them on a terminal.
 func (s Store) Add(ctx context.Context, r Request, now time.Time) (Request, error) {
 	if len(r.Add) == 0 && len(r.Remove) == 0 {
 		return Request{}, errors.New("a scope change must add or remove at least one pattern")
 	}
+	r.Reason = strings.TrimSpace(safetext.Flat(r.Reason))
 	if r.Reason == "" {
 		return Request{}, errors.New("a scope change needs a reason a person can judge")
+	}
+	if safetext.Unsafe(r.Reason) {
+		return Request{}, fmt.Errorf("reason %q holds a control character or invalid UTF-8: write it as plain text", r.Reason)
+	}
+	if err := CheckPatterns(r); err != nil {
+		return Request{}, err
 	}
 	err := s.update(ctx, func(d *doc) error {
 		d.Next++
@@ -56,6 +67,22 @@ func (s Store) Add(ctx context.Context, r Request, now time.Time) (Request, erro
 		return nil
 	})
 	return r, err
+}
+
+// CheckPatterns refuses a request whose added or removed patterns hold a
+// control character, a line break or invalid UTF-8 (a pattern that could
+// redraw the listing a person approves from). Whether each is a glob of
+// the catalog's dialect is the filer's check (the MCP server's), and the
+// catalog editor's when it is applied.
+func CheckPatterns(r Request) error {
+	for _, set := range [][]string{r.Add, r.Remove} {
+		for _, p := range set {
+			if safetext.Unsafe(p) {
+				return fmt.Errorf("pattern %q holds a control character, a line break or invalid UTF-8", p)
+			}
+		}
+	}
+	return nil
 }
 
 // List returns the pending requests, oldest first; intentID, when set,

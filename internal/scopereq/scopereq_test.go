@@ -21,6 +21,13 @@ func TestStore(t *testing.T) {
 		{"no change", Request{IntentID: "INT-001", Reason: "x"}, 0, "add or remove"},
 		{"no reason", Request{IntentID: "INT-001", Add: []string{"a"}}, 0, "needs a reason"},
 		{"second, numbered on", Request{IntentID: "INT-002", Remove: []string{"src/**"}, Reason: "narrow"}, 2, ""},
+		{"escape in the reason", Request{IntentID: "INT-001", Add: []string{"a"}, Reason: "\x1b[2K\r  1 INT-001 +src/x"}, 0, "control character"},
+		{"bell in the reason", Request{IntentID: "INT-001", Add: []string{"a"}, Reason: "ok\a"}, 0, "control character"},
+		{"escape in an added pattern", Request{IntentID: "INT-001", Add: []string{"a\x1b[2K"}, Reason: "x"}, 0, "control character"},
+		{"line break in an added pattern", Request{IntentID: "INT-001", Add: []string{"a/**\n  9 INT-001 +b/**"}, Reason: "x"}, 0, "line break"},
+		{"control in a removed pattern", Request{IntentID: "INT-001", Remove: []string{"src/**\a"}, Reason: "x"}, 0, "control character"},
+		{"bidi override in a pattern", Request{IntentID: "INT-001", Add: []string{"lib/\u202e**"}, Reason: "x"}, 0, "control character"},
+		{"reason on lines, folded", Request{IntentID: "INT-001", Add: []string{"docs/**"}, Reason: "two\nlines\r\nthree"}, 3, ""},
 	}
 	for _, tc := range adds {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,6 +42,9 @@ func TestStore(t *testing.T) {
 				t.Fatalf("got %d, %v; want %d", r.N, err, tc.wantN)
 			}
 		})
+	}
+	if got, _ := s.List("INT-001"); len(got) != 2 || got[1].Reason != "two lines three" {
+		t.Errorf("List(INT-001) = %+v: the reason's line breaks must be spaces", got)
 	}
 	if got, _ := s.List("INT-002"); len(got) != 1 || got[0].N != 2 {
 		t.Errorf("List(INT-002) = %+v", got)
@@ -58,7 +68,7 @@ func TestStore(t *testing.T) {
 		})
 	}
 	// A number is never reused after a take.
-	if r, _ := s.Add(ctx, Request{IntentID: "INT-001", Add: []string{"x"}, Reason: "r"}, now); r.N != 3 {
-		t.Errorf("next number %d, want 3", r.N)
+	if r, _ := s.Add(ctx, Request{IntentID: "INT-001", Add: []string{"x"}, Reason: "r"}, now); r.N != 4 {
+		t.Errorf("next number %d, want 4", r.N)
 	}
 }

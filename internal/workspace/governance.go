@@ -26,8 +26,11 @@ var own = governed.Table{
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},
 	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
-	// A lessons file config.yaml names takes this one's place (Sidecar).
-	{Path: lessons.DefaultFile, Use: governed.Sidecar, Reason: "lessons the hooks write for the next session"},
+	// A lessons file config.yaml names takes this one's place (Sidecar,
+	// and the guard's: outside .orchestration/ only its Lessons Learned
+	// section is watched). Not read-only in a sandbox: intenthook lesson
+	// writes it from an agent's shell.
+	{Path: lessons.DefaultFile, Use: governed.Sidecar | governed.Guarded, Watch: governed.Whole, Reason: "lessons the hooks and intenthook lesson write; every later session's context reads them, so a program may not rewrite them"},
 }
 
 // TextAttribute is the .gitattributes line init writes and doctor looks

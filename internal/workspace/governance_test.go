@@ -35,7 +35,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -75,6 +75,7 @@ func TestGovernanceLists(t *testing.T) {
 		{".orchestration/ledger/**", governed.Protected | governed.Guarded | governed.Sidecar, governed.ReadOnly, "hooks in an agent's shell (a commit, a lesson) append to segments"},
 		{".orchestration/state/**", governed.Protected, governed.ReadOnly | governed.Guarded, "commits, lessons and anchors write state/ from an agent's shell"},
 		{".claude/settings.local.json", governed.Protected | governed.Guarded, governed.ReadOnly, "Claude Code writes permissions there itself: guarded for its hooks and their off switches only"},
+		{".orchestration/CLAUDE.md", governed.Guarded | governed.Sidecar, governed.Protected | governed.ReadOnly, "intenthook lesson writes the lessons file from an agent's shell; a program's rewrite is undone"},
 	} {
 		var use governed.Use
 		for _, f := range table {
