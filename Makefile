@@ -16,7 +16,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e clean
+.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e dist npm-test clean
 
 build:
 	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -95,5 +95,20 @@ e2e: build
 	INTENTHOOK_E2E_CACHE=$(E2E_CACHE) bash scripts/e2e-install.sh
 	$(GO) run ./internal/e2e/cmd/e2e -intenthook $(BIN) -cache $(E2E_CACHE)
 
+# The release under dist/: GoReleaser (pinned in tools/go.mod, its own module
+# so that go.mod does not take its dependencies) builds the archives of the
+# three binaries for linux, darwin and windows x amd64, arm64, the checksums
+# and the Homebrew cask; npmdist the npm packages. Offline once the module
+# cache holds both modules' dependencies.
+GORELEASER := $(GO) run -modfile=tools/go.mod github.com/goreleaser/goreleaser/v2
+dist:
+	nice -n 10 $(GORELEASER) release --snapshot --clean --skip=publish
+	$(GO) run ./internal/release/cmd/npmdist -dist dist
+
+# The npm packages installed offline into an empty project: npx intenthook
+# version, init, doctor, and a hook event through the wiring init wrote.
+npm-test:
+	INTENTHOOK_DIST=$(CURDIR)/dist $(GO) test -count=1 -run 'TestNPM|TestInstallSh' ./internal/release
+
 clean:
-	rm -rf bin
+	rm -rf bin dist
