@@ -268,3 +268,26 @@ func readJSON(path string, v any) error {
 	}
 	return nil
 }
+
+// HostTarballs returns the tarballs of dist/npm/ this system installs: the
+// main package's and this platform's, of dist/'s version.
+func HostTarballs(dist, goos, goarch string) ([]string, error) {
+	var meta metadata
+	if err := readJSON(filepath.Join(dist, "metadata.json"), &meta); err != nil {
+		return nil, err
+	}
+	p, ok := platform(goos, goarch)
+	if !ok {
+		return nil, fmt.Errorf("no npm package for %s/%s", goos, goarch)
+	}
+	paths := []string{
+		filepath.Join(dist, "npm", tarballName("intenthook", meta.Version)),
+		filepath.Join(dist, "npm", tarballName(p.Name(), meta.Version)),
+	}
+	for _, path := range paths {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("%w (run make dist)", err)
+		}
+	}
+	return paths, nil
+}

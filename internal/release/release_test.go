@@ -4,8 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"io"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -72,14 +72,9 @@ func npmProject(t *testing.T, dist string, npmArgs ...string) (dir string, env [
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Fatal("npm is not installed: the npm packages cannot be tested")
 	}
-	meta := distMeta(t, dist)
-	p, ok := platform(runtime.GOOS, runtime.GOARCH)
-	if !ok {
-		t.Skipf("no npm package for %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	tarballs := []string{
-		filepath.Join(dist, "npm", tarballName("intenthook", meta.Version)),
-		filepath.Join(dist, "npm", tarballName(p.Name(), meta.Version)),
+	tarballs, err := HostTarballs(dist, runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		t.Fatal(err)
 	}
 	home := t.TempDir()
 	dir = filepath.Join(t.TempDir(), "project")
