@@ -55,12 +55,21 @@ test-otel:
 	otelcol=$$(INTENTHOOK_OTELCOL_CACHE=$(OTELCOL_CACHE) bash scripts/otelcol-build.sh) && \
 	  INTENTHOOK_OTELCOL=$$otelcol $(GO) test -tags otelcol -count 1 -timeout 15m -run 'TestCollector' -v ./cmd/intenthook
 
+# Released for linux, darwin and windows (make dist); lint vets the other two
+# (CGO_ENABLED=0, as released: what has no Windows equivalent has a Windows
+# file of its own, never a build error).
+OTHER_PLATFORMS := windows/amd64 darwin/arm64
 lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd
 	$(GO) vet -tags otelcol ./cmd/intenthook
 	$(GO) build -tags noyaml -o /dev/null ./cmd/intenthook
+	@for p in $(OTHER_PLATFORMS); do \
+	  echo "vet $$p"; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... && \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd ./cmd/intenthook || exit 1; \
+	done
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.
@@ -100,9 +109,12 @@ e2e: build
 # three binaries for linux, darwin and windows x amd64, arm64, the checksums
 # and the Homebrew cask; npmdist the npm packages. Offline once the module
 # cache holds both modules' dependencies.
+# GoReleaser asks git for the remote's URL and, in a clone without one, takes
+# the commit to be "none": a remote is named for it alone then.
 GORELEASER := $(GO) run -modfile=tools/go.mod github.com/goreleaser/goreleaser/v2
+DIST_GIT   := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/intenthook/intenthook.git)
 dist:
-	nice -n 10 $(GORELEASER) release --snapshot --clean --skip=publish
+	$(DIST_GIT) nice -n 10 $(GORELEASER) release --snapshot --clean --skip=publish
 	$(GO) run ./internal/release/cmd/npmdist -dist dist
 
 # The npm packages installed offline into an empty project: npx intenthook
