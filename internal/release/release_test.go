@@ -139,7 +139,9 @@ func TestNPM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "hook command: " + program + " → " + bin + " → " + real; !strings.Contains(out, want) {
+	// The command's program, expanded as Claude Code expands it, then the
+	// file behind npm's link.
+	if want := "hook command: " + bin + " → " + real; !strings.Contains(out, want) {
 		t.Fatalf("doctor does not say which binary the wiring runs (%q):\n%s", want, out)
 	}
 

@@ -254,7 +254,10 @@ func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(st
 		}
 		// Say which binary runs: a link (npm's .bin, a Homebrew prefix) is
 		// followed to the file.
-		shown := p + " → " + path
+		shown := p
+		if path != p {
+			shown += " → " + path
+		}
 		if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
 			shown += " → " + real
 		}
