@@ -440,6 +440,9 @@ func npmRun(bin, dist string, runs, warm int) error {
 	if err != nil {
 		return err
 	}
+	if dist, err = filepath.Abs(dist); err != nil {
+		return err
+	}
 	tarballs, err := release.HostTarballs(dist, runtime.GOOS, runtime.GOARCH)
 	if err != nil {
 		return err
