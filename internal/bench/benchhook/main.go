@@ -433,7 +433,7 @@ func cpuModel() string {
 // the packages of dist/npm/ installed offline into the workspace, the hook
 // run as Claude Code runs its command (sh -c, the project in
 // CLAUDE_PROJECT_DIR), against the same command naming bin directly and
-// against the floor. npm's install step makes node_modules/.bin/intenthook
+// against the floor run the same way. npm's install step makes node_modules/.bin/intenthook
 // the native binary, so the two should not differ.
 func npmRun(bin, dist string, runs, warm int) error {
 	bin, err := filepath.Abs(bin)
@@ -481,7 +481,9 @@ func npmRun(bin, dist string, runs, warm int) error {
 	for i := 0; i < warm+runs; i++ {
 		id := fmt.Sprintf("toolu_npm_%d", i)
 		preEv, postEv := bench.Event(ws, "PreToolUse", id), bench.Event(ws, "PostToolUse", id)
-		f, err := timeRun(floor, nil, ws, preEv, false)
+		// The floor through sh -c too: every row pays the shell the agent
+		// runs hook commands with.
+		f, err := timeRunEnv("sh", []string{"-c", shellQuote(floor)}, env, ws, preEv, false)
 		if err != nil {
 			return fmt.Errorf("floor: %w", err)
 		}
