@@ -68,7 +68,8 @@ lint:
 	@for p in $(OTHER_PLATFORMS); do \
 	  echo "vet $$p"; \
 	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... && \
-	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd ./cmd/intenthook || exit 1; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd && \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -tags noyaml -o /dev/null ./cmd/intenthook || exit 1; \
 	done
 	$(GO) run $(STATICCHECK) ./...
 
