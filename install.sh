@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs intenthook's three binaries side by side from a release:
+# Installs intenthook's binaries side by side from a release:
 #
 #   curl -fsSL https://github.com/intenthook/intenthook/releases/latest/download/install.sh | sh
 #
@@ -68,13 +68,13 @@ got=$(sha256 "$tmp/$archive")
 
 mkdir "$tmp/x"
 tar -xzf "$tmp/$archive" -C "$tmp/x"
-for b in intenthook intenthook-full intenthook-mcp; do
+for b in intenthook intenthook-full intenthook-mcp intenthook-export; do
   [ -f "$tmp/x/$b" ] || die "$archive holds no $b: nothing installed"
 done
 mkdir -p "$dir"
 # Each binary goes in under a temporary name and is renamed over the old
 # one: a hook running during the install runs an old or a new binary whole.
-for b in intenthook intenthook-full intenthook-mcp; do
+for b in intenthook intenthook-full intenthook-mcp intenthook-export; do
   cp "$tmp/x/$b" "$dir/.$b.new"
   chmod 755 "$dir/.$b.new"
   mv -f "$dir/.$b.new" "$dir/$b"

@@ -3,7 +3,7 @@
 // reads dist/ and writes tarballs; it builds nothing and publishes nothing.
 //
 // The packages follow esbuild's way of shipping native binaries through npm:
-// one package per platform (@intenthook/linux-x64, …) holding the three
+// one package per platform (@intenthook/linux-x64, …) holding the
 // binaries, with os and cpu fields so that npm installs only the one that
 // fits, and a package intenthook that lists them all as optional
 // dependencies. Nothing is downloaded at install time.
@@ -22,9 +22,10 @@ import (
 	"time"
 )
 
-// Binaries are the three programs every package holds, side by side: the
-// hook binary runs intenthook-full from beside itself.
-var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp"}
+// Binaries are the programs every package holds, side by side: the hook
+// binary runs intenthook-full from beside itself, which runs
+// intenthook-export from beside itself.
+var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export"}
 
 // Scope is the npm scope of the platform packages.
 const Scope = "@intenthook"

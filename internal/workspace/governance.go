@@ -28,12 +28,13 @@ var own = governed.Table{
 	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
 	// An npm install's hooks run the project's own binaries (docs/install.md):
 	// one replaced by an agent would answer every later call. Not guarded:
-	// the guard would hash three large binaries around every shell call.
+	// the guard would hash four large binaries around every shell call.
 	// Read-only in a sandbox as directories; npm's links in node_modules/.bin
 	// are protected only (the directory holds every package's links).
 	{Path: "node_modules/.bin/intenthook", Use: governed.Protected, Reason: "npm's link to the binary an npm install's hook wiring runs"},
 	{Path: "node_modules/.bin/intenthook-full", Use: governed.Protected, Reason: "npm's link to the full binary beside it"},
 	{Path: "node_modules/.bin/intenthook-mcp", Use: governed.Protected, Reason: "npm's link to the MCP server"},
+	{Path: "node_modules/.bin/intenthook-export", Use: governed.Protected, Reason: "npm's link to the exporter the full binary runs"},
 	{Path: "node_modules/intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs"},
 	{Path: "node_modules/@intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
 	{Path: "node_modules/intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs"},

@@ -32,7 +32,7 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
-		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/intenthook/**", "node_modules/@intenthook/**",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
@@ -77,7 +77,7 @@ func TestGovernanceLists(t *testing.T) {
 		{".orchestration/ledger/**", governed.Protected | governed.Guarded | governed.Sidecar, governed.ReadOnly, "hooks in an agent's shell (a commit, a lesson) append to segments"},
 		{".orchestration/state/**", governed.Protected, governed.ReadOnly | governed.Guarded, "commits, lessons and anchors write state/ from an agent's shell"},
 		{".claude/settings.local.json", governed.Protected | governed.Guarded, governed.ReadOnly, "Claude Code writes permissions there itself: guarded for its hooks and their off switches only"},
-		{"node_modules/intenthook/**", governed.Protected, governed.Guarded, "the guard would hash three large binaries around every shell call"},
+		{"node_modules/intenthook/**", governed.Protected, governed.Guarded, "the guard would hash four large binaries around every shell call"},
 	} {
 		var use governed.Use
 		for _, f := range table {
