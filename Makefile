@@ -16,7 +16,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e clean
+.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e dist npm-test clean
 
 build:
 	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -55,12 +55,22 @@ test-otel:
 	otelcol=$$(INTENTHOOK_OTELCOL_CACHE=$(OTELCOL_CACHE) bash scripts/otelcol-build.sh) && \
 	  INTENTHOOK_OTELCOL=$$otelcol $(GO) test -tags otelcol -count 1 -timeout 15m -run 'TestCollector' -v ./cmd/intenthook
 
+# Released for linux, darwin and windows (make dist); lint vets the other two
+# (CGO_ENABLED=0, as released: what has no Windows equivalent has a Windows
+# file of its own, never a build error).
+OTHER_PLATFORMS := windows/amd64 darwin/arm64
 lint:
 	@test -z "$$(gofmt -l cmd internal)" || { gofmt -l cmd internal; echo 'gofmt: the files above need formatting'; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd
 	$(GO) vet -tags otelcol ./cmd/intenthook
 	$(GO) build -tags noyaml -o /dev/null ./cmd/intenthook
+	@for p in $(OTHER_PLATFORMS); do \
+	  echo "vet $$p"; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./... && \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet -tags noyaml ./internal/intents/... ./internal/config ./internal/full ./internal/hookcmd && \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -tags noyaml -o /dev/null ./cmd/intenthook || exit 1; \
+	done
 	$(GO) run $(STATICCHECK) ./...
 
 # The hot functions in process, then whole processes against the floor.
@@ -95,5 +105,23 @@ e2e: build
 	INTENTHOOK_E2E_CACHE=$(E2E_CACHE) bash scripts/e2e-install.sh
 	$(GO) run ./internal/e2e/cmd/e2e -intenthook $(BIN) -cache $(E2E_CACHE)
 
+# The release under dist/: GoReleaser (pinned in tools/go.mod, its own module
+# so that go.mod does not take its dependencies) builds the archives of the
+# three binaries for linux, darwin and windows x amd64, arm64, the checksums
+# and the Homebrew cask; npmdist the npm packages. Offline once the module
+# cache holds both modules' dependencies.
+# GoReleaser asks git for the remote's URL and, in a clone without one, takes
+# the commit to be "none": a remote is named for it alone then.
+GORELEASER := $(GO) run -modfile=tools/go.mod github.com/goreleaser/goreleaser/v2
+DIST_GIT   := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/intenthook/intenthook.git)
+dist:
+	$(DIST_GIT) nice -n 10 $(GORELEASER) release --snapshot --clean --skip=publish
+	$(GO) run ./internal/release/cmd/npmdist -dist dist
+
+# The npm packages installed offline into an empty project: npx intenthook
+# version, init, doctor, and a hook event through the wiring init wrote.
+npm-test:
+	INTENTHOOK_DIST=$(CURDIR)/dist $(GO) test -count=1 -run 'TestNPM|TestInstallSh' ./internal/release
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

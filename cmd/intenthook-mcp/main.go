@@ -15,15 +15,20 @@ import (
 	"github.com/intenthook/intenthook/internal/mcpserver"
 )
 
-// version is set by the linker (make build).
-var version = "dev"
+// version and commit are set by the linker (make build, make dist).
+var version, commit = "dev", ""
 
 func main() {
 	var opt mcpserver.Options
 	flag.StringVar(&opt.Root, "root", "", "the governed workspace (default: the working directory, walked up)")
 	flag.BoolVar(&opt.HookMode, "hooks", false, "the agent runs intenthook's hooks, which bind selections; without it the server binds a session of its own")
 	flag.DurationVar(&opt.SubmitWait, "submit-wait", 0, "how long submit_for_review waits for the checks before answering that they run on (default 45s)")
+	showVersion := flag.Bool("version", false, "print the version and commit, and exit")
 	flag.Parse()
+	if *showVersion {
+		fmt.Printf("intenthook-mcp %s (commit %s)\n", version, commit)
+		return
+	}
 	opt.Version = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

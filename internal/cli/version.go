@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/hookcmd"
 )
 
 func nowFunc() time.Time { return time.Now() }
@@ -17,13 +19,16 @@ func (a *app) versionCommand() *cobra.Command {
 		Short: "Print the version, commit and Go version",
 		Args:  cobra.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
-			commit := "unknown"
+			commit := hookcmd.Commit
 			if info, ok := debug.ReadBuildInfo(); ok {
 				for _, s := range info.Settings {
-					if s.Key == "vcs.revision" {
+					if s.Key == "vcs.revision" && commit == "" {
 						commit = s.Value
 					}
 				}
+			}
+			if commit == "" {
+				commit = "unknown"
 			}
 			fmt.Fprintf(a.stdout, "intenthook %s (commit %s, %s)\n", Version, commit, runtime.Version())
 		},

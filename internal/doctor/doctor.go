@@ -61,6 +61,9 @@ const lockTimeout = time.Second
 // Run performs every check, in order.
 func Run(ctx context.Context, env Env) []Check {
 	checks := []Check{{Status: Pass, Name: "version", Detail: fmt.Sprintf("intenthook %s (%s %s/%s)", env.Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)}}
+	if runtime.GOOS == "windows" {
+		checks = append(checks, windowsCheck)
+	}
 	root, err := workspace.Locate(env.Root, env.Start)
 	if err != nil {
 		checks = append(checks, Check{Status: Fail, Name: "workspace root", Detail: err.Error(), Hint: "run intenthook init at the top of the repository, or pass --root DIR"})
@@ -95,6 +98,13 @@ func checkUndone(root string) Check {
 	return Check{Status: Warn, Name: name, Detail: fmt.Sprintf("%d displaced version(s) under %s, newest %s", len(undone), guard.UndoneDir, safetext.Quote(undone[0])),
 		Hint: "intenthook status lists them; a change a person made on purpose is re-applied with cp <file> <path>, then the file can go"}
 }
+
+// windowsCheck says what is known of intenthook on Windows: it is built and
+// vetted for it, and its Windows code paths (file identity, process
+// liveness, locks, renames) are written to Windows' documented behaviour,
+// but no test suite runs there.
+var windowsCheck = Check{Status: Warn, Name: "platform", Detail: "Windows support is experimental: cross-built and vetted, not tested on Windows",
+	Hint: "see docs/install.md#windows for what is and is not verified; report what you see"}
 
 // Failed reports whether any check failed.
 func Failed(checks []Check) bool {

@@ -24,7 +24,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/governed"
@@ -203,7 +202,7 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 	keep := func(rel string, kind Kind) {
 		path := abs(root, rel)
 		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
-			if known, ok := idx[rel]; ok && known.FP == fingerprint(st) {
+			if known, ok := idx[rel]; ok && known.FP == fingerprint(path, st) {
 				s.Files[rel] = File{Kind: kind, FP: known.FP, Hash: known.Hash, Kept: true}
 				return
 			}
@@ -278,7 +277,7 @@ func look(path string, kind Kind) (File, []byte, error) {
 	if err != nil {
 		return File{Kind: kind}, nil, err
 	}
-	f := File{Kind: kind, FP: fingerprint(st)}
+	f := File{Kind: kind, FP: fingerprint(path, st)}
 	if !st.Mode().IsRegular() {
 		f.Hash = "!" + st.Mode().Type().String() // a link or directory in a file's place
 		return f, nil, nil
@@ -296,13 +295,11 @@ func look(path string, kind Kind) (File, []byte, error) {
 	return f, data, nil
 }
 
-// fingerprint is size, modification time, inode and mode: a file replaced
-// by another (a rename over it) differs even with the same size and time.
-func fingerprint(st os.FileInfo) string {
-	ino := uint64(0)
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		ino = uint64(sys.Ino)
-	}
+// fingerprint is size, modification time, file number (the inode; on
+// Windows the file index) and mode: a file replaced by another (a rename
+// over it) differs even with the same size and time.
+func fingerprint(path string, st os.FileInfo) string {
+	ino := osfile.FileID(path, st)
 	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(ino, 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
 }
 
@@ -348,7 +345,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := osfile.Rename(tmp.Name(), path); err != nil {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
@@ -428,7 +425,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		before := s.Files[rel]
 		before.Kind = kind
 		path := abs(root, rel)
-		if st, err := os.Lstat(path); err == nil && before.FP == fingerprint(st) {
+		if st, err := os.Lstat(path); err == nil && before.FP == fingerprint(path, st) {
 			return
 		} else if errors.Is(err, os.ErrNotExist) && before.FP == "" {
 			return

@@ -31,11 +31,12 @@ type SegmentChange struct {
 func TakeSegments(root, dir, active string) map[string]SegmentMark {
 	out := map[string]SegmentMark{}
 	for _, rel := range listSegmentFiles(root, dir) {
-		st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		st, err := os.Lstat(path)
 		if err != nil {
 			continue
 		}
-		m := SegmentMark{FP: fingerprint(st)}
+		m := SegmentMark{FP: fingerprint(path, st)}
 		if rel == active {
 			m.Size, m.Tail = tailMark(root, rel, -1)
 		}
@@ -77,11 +78,12 @@ func CompareSegments(root, dir string, s *Snapshot, rollover func(rel string) bo
 			out = append(out, SegmentChange{rel, "added"})
 			continue
 		}
-		st, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		path := filepath.Join(root, filepath.FromSlash(rel))
+		st, err := os.Lstat(path)
 		if err != nil {
 			continue
 		}
-		if fingerprint(st) == before.FP {
+		if fingerprint(path, st) == before.FP {
 			continue
 		}
 		if before.Tail != "" {

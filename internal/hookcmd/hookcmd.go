@@ -21,6 +21,11 @@ import (
 // binaries report and record it.
 var Version = "0.1.0-dev"
 
+// Commit is the source revision, set at build time like Version (a release
+// build has no VCS stamp: GoReleaser builds with -trimpath from its own
+// checkout); empty: the build info's, if any.
+var Commit = ""
+
 // Spec is one hook command.
 type Spec struct {
 	Event, Short string

@@ -26,14 +26,21 @@ type Hook struct {
 	Subcommand string // pre, post or context
 	Args       string // after the subcommand: "--agent gemini"
 	Timeout    int    // in the agent's unit (seconds, or milliseconds)
+	// Program is the command's program word, as written in the settings
+	// ("" for Program, found on PATH).
+	Program string
 }
 
 // Command is the hook's command line.
 func (h Hook) Command() string {
-	if h.Args == "" {
-		return Program + " " + h.Subcommand
+	prog := h.Program
+	if prog == "" {
+		prog = Program
 	}
-	return Program + " " + h.Subcommand + " " + h.Args
+	if h.Args == "" {
+		return prog + " " + h.Subcommand
+	}
+	return prog + " " + h.Subcommand + " " + h.Args
 }
 
 // Invocation is a hook command split into its program and arguments.

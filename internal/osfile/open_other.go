@@ -8,18 +8,39 @@ import (
 	"os"
 )
 
-// OpenFile is os.OpenFile here.
+// OpenFile is os.OpenFile here, after a look at what name is: a device
+// (Windows' CON, COM1, a named pipe) is refused with ErrNotRegular before
+// it is opened, since a read of one would hold the hook until the agent's
+// timeout. There are no FIFOs in a Windows file system; the look and the
+// open are two steps, but no agent can make a device of a file name.
 func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	if err := refuseDevice(name); err != nil {
+		return nil, err
+	}
 	return os.OpenFile(name, flag, perm)
 }
 
-// ReadFile is os.ReadFile here.
-func ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+// ReadFile is os.ReadFile here, a device refused as OpenFile does.
+func ReadFile(name string) ([]byte, error) {
+	if err := refuseDevice(name); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(name)
+}
+
+// refuseDevice returns ErrNotRegular for a device or pipe at name, nil
+// for anything else (a missing file is the open's error to report).
+func refuseDevice(name string) error {
+	if st, err := os.Stat(name); err == nil && st.Mode()&(fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0 {
+		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	return nil
+}
 
 // ReadTo writes the regular file name's bytes to w; anything but a regular
 // file is refused with ErrNotRegular.
 func ReadTo(w io.Writer, name string) error {
-	f, err := os.Open(name)
+	f, err := OpenFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}

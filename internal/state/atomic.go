@@ -43,7 +43,7 @@ func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err er
 	if err = os.Chmod(tmp.Name(), perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = osfile.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if durable {

@@ -31,6 +31,19 @@ var own = governed.Table{
 	// section is watched). Not read-only in a sandbox: intenthook lesson
 	// writes it from an agent's shell.
 	{Path: lessons.DefaultFile, Use: governed.Sidecar | governed.Guarded, Watch: governed.Whole, Reason: "lessons the hooks and intenthook lesson write; every later session's context reads them, so a program may not rewrite them"},
+	// An npm install's hooks run the project's own binaries (docs/install.md):
+	// one replaced by an agent would answer every later call. Not guarded:
+	// the guard would hash four large binaries around every shell call.
+	// Read-only in a sandbox as directories; npm's links in node_modules/.bin
+	// are protected only (the directory holds every package's links).
+	{Path: "node_modules/.bin/intenthook", Use: governed.Protected, Reason: "npm's link to the binary an npm install's hook wiring runs"},
+	{Path: "node_modules/.bin/intenthook-full", Use: governed.Protected, Reason: "npm's link to the full binary beside it"},
+	{Path: "node_modules/.bin/intenthook-mcp", Use: governed.Protected, Reason: "npm's link to the MCP server"},
+	{Path: "node_modules/.bin/intenthook-export", Use: governed.Protected, Reason: "npm's link to the exporter the full binary runs"},
+	{Path: "node_modules/intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs"},
+	{Path: "node_modules/@intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
+	{Path: "node_modules/intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs"},
+	{Path: "node_modules/@intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
 }
 
 // TextAttribute is the .gitattributes line init writes and doctor looks

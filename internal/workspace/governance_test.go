@@ -32,6 +32,7 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
@@ -54,6 +55,7 @@ func TestGovernanceLists(t *testing.T) {
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
+		"node_modules/intenthook", "node_modules/@intenthook",
 	})
 	for _, c := range []struct {
 		name      string
@@ -76,6 +78,7 @@ func TestGovernanceLists(t *testing.T) {
 		{".orchestration/state/**", governed.Protected, governed.ReadOnly | governed.Guarded, "commits, lessons and anchors write state/ from an agent's shell"},
 		{".claude/settings.local.json", governed.Protected | governed.Guarded, governed.ReadOnly, "Claude Code writes permissions there itself: guarded for its hooks and their off switches only"},
 		{".orchestration/CLAUDE.md", governed.Guarded | governed.Sidecar, governed.Protected | governed.ReadOnly, "intenthook lesson writes the lessons file from an agent's shell; a program's rewrite is undone"},
+		{"node_modules/intenthook/**", governed.Protected, governed.Guarded, "the guard would hash four large binaries around every shell call"},
 	} {
 		var use governed.Use
 		for _, f := range table {

@@ -113,7 +113,7 @@ func Hooks() []hookconfig.Hook {
 
 // Wire merges the hooks into .augment/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the Auggie section of docs/agents.md")
+	ch, err := protocol.WireJSON(root, SettingsFile, protocol.ForInstall(root, Agent(), Hooks()), "the Auggie section of docs/agents.md")
 	if err == nil {
 		ch.Notes = append(ch.Notes, "Auggie runs hooks only when the Augment tenant enables them (a server-side feature flag); nothing says so when it does not")
 	}

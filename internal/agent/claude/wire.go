@@ -50,7 +50,7 @@ func requirements() []protocol.Requirement {
 
 // Wire merges intenthook's hooks into .claude/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	return protocol.WireJSON(root, SettingsFile, Hooks(), "hooks.example.json")
+	return protocol.WireJSON(root, SettingsFile, protocol.ForInstall(root, Agent(), Hooks()), "hooks.example.json")
 }
 
 // Check checks the hook wiring across the settings files Claude Code merges

@@ -94,7 +94,7 @@ func TestCheckCommands(t *testing.T) {
 	}{
 		{"on PATH", []string{"intenthook pre", "intenthook post"}, onPath, protocol.Pass, "intenthook → /usr/local/bin/intenthook"},
 		{"not on PATH", []string{"intenthook pre"}, notOnPath, protocol.Fail, "intenthook is not on PATH"},
-		{"project dir expanded", []string{`"$CLAUDE_PROJECT_DIR"/intenthook pre`}, notOnPath, protocol.Pass, exe + " → " + exe},
+		{"project dir expanded", []string{`"$CLAUDE_PROJECT_DIR"/intenthook pre`}, notOnPath, protocol.Pass, exe},
 		{"missing file", []string{`"$CLAUDE_PROJECT_DIR"/bin/intenthook pre`}, onPath, protocol.Fail, filepath.Join(dir, "bin/intenthook") + " does not exist"},
 		{"not executable", []string{plain + " pre"}, onPath, protocol.Fail, plain + " is not an executable file"},
 		{"none", nil, onPath, protocol.Skip, "no intenthook hook configured"},

@@ -90,7 +90,7 @@ func Hooks() []hookconfig.Hook {
 
 // Wire merges the hooks into .factory/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the Factory Droid section of docs/agents.md")
+	ch, err := protocol.WireJSON(root, SettingsFile, protocol.ForInstall(root, Agent(), Hooks()), "the Factory Droid section of docs/agents.md")
 	if err == nil {
 		ch.Notes = append(ch.Notes, "Droid's project settings layer is read by `droid exec`; pass --settings "+SettingsFile+" if your version does not load it")
 	}

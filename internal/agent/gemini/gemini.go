@@ -155,7 +155,7 @@ func Hooks() []hookconfig.Hook {
 
 // Wire merges the hooks into .gemini/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireJSON(root, SettingsFile, Hooks(), "the Gemini CLI section of docs/agents.md")
+	ch, err := protocol.WireJSON(root, SettingsFile, protocol.ForInstall(root, Agent(), Hooks()), "the Gemini CLI section of docs/agents.md")
 	if err == nil && ch.Action != protocol.Kept {
 		ch.Notes = append(ch.Notes, "Gemini CLI runs project hooks only in a trusted folder: trust it when asked, or set GEMINI_CLI_TRUST_WORKSPACE=true for headless runs")
 	}

@@ -245,18 +245,34 @@ func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(st
 	if len(programs) == 0 {
 		return Check{Status: Skip, Name: name, Detail: "no intenthook hook configured"}
 	}
-	var ok, bad []string
+	var ok, bad, node []string
 	for _, p := range sortedKeys(programs) {
 		path, err := resolve(p, lookPath)
 		if err != nil {
 			bad = append(bad, err.Error())
 			continue
 		}
-		ok = append(ok, p+" → "+path)
+		// Say which binary runs: a link (npm's .bin, a Homebrew prefix) is
+		// followed to the file.
+		shown := p
+		if path != p {
+			shown += " → " + path
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+			shown += " → " + real
+		}
+		if nodeLauncher(path) {
+			node = append(node, shown)
+		}
+		ok = append(ok, shown)
 	}
 	if len(bad) > 0 {
 		return Check{Fail, name, strings.Join(bad, "; "),
-			"install intenthook on the PATH " + title + " runs hooks with (make install, or go install github.com/intenthook/intenthook/cmd/intenthook@latest), or fix the path in the hook command"}
+			"install intenthook on the PATH " + title + " runs hooks with (see docs/install.md), or fix the path in the hook command"}
+	}
+	if len(node) > 0 {
+		return Check{Warn, name, strings.Join(node, ", ") + ": a Node launcher, not the native binary: every hook call starts Node",
+			"npm's install step puts the native binary in its place: run npm rebuild intenthook (install scripts were off)"}
 	}
 	return Check{Status: Pass, Name: name, Detail: strings.Join(ok, ", ")}
 }

@@ -86,7 +86,7 @@ func Hooks() []hookconfig.Hook {
 
 // Wire merges the hooks into .qwen/settings.json.
 func Wire(root string) (protocol.Change, error) {
-	return protocol.WireJSON(root, SettingsFile, Hooks(), "the Qwen Code section of docs/agents.md")
+	return protocol.WireJSON(root, SettingsFile, protocol.ForInstall(root, Agent(), Hooks()), "the Qwen Code section of docs/agents.md")
 }
 
 // Check checks the wiring in .qwen/settings.json and ~/.qwen/settings.json.

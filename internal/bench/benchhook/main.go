@@ -20,14 +20,23 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
+	"github.com/intenthook/intenthook/internal/release"
 )
 
 func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default); default all but commit")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default), npm (pre and post through the wiring init writes after an npm install of -dist's packages; not in the default); default all but commit and npm")
+	dist := flag.String("dist", "dist", "make dist's output, for -only npm")
 	flag.Parse()
+	if *only == "npm" {
+		if err := npmRun(*bin, *dist, *runs, *warm); err != nil {
+			fmt.Fprintln(os.Stderr, "benchhook:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
 		os.Exit(1)
@@ -369,7 +378,13 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Dura
 // silent one, or (answered) one whose answer is only JSON on stdout, for the
 // agents that answer every call.
 func timeRun(prog string, args []string, dir string, stdin []byte, answered bool) (time.Duration, error) {
+	return timeRunEnv(prog, args, nil, dir, stdin, answered)
+}
+
+// timeRunEnv is timeRun with env added to the environment.
+func timeRunEnv(prog string, args, env []string, dir string, stdin []byte, answered bool) (time.Duration, error) {
 	cmd := exec.Command(prog, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
@@ -413,3 +428,91 @@ func cpuModel() string {
 	}
 	return "unknown CPU"
 }
+
+// npmRun times a hook through the wiring init writes after an npm install:
+// the packages of dist/npm/ installed offline into the workspace, the hook
+// run as Claude Code runs its command (sh -c, the project in
+// CLAUDE_PROJECT_DIR), against the same command naming bin directly and
+// against the floor run the same way. npm's install step makes node_modules/.bin/intenthook
+// the native binary, so the two should not differ.
+func npmRun(bin, dist string, runs, warm int) error {
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	if dist, err = filepath.Abs(dist); err != nil {
+		return err
+	}
+	tarballs, err := release.HostTarballs(dist, runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "intenthook-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	floor := filepath.Join(dir, "floor")
+	build := exec.Command("go", "build", "-trimpath", "-o", floor, "./internal/bench/floor")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build floor: %w", err)
+	}
+	ws := filepath.Join(dir, "ws")
+	if err := bench.Workspace(ws, 200, 100_000); err != nil {
+		return err
+	}
+	install := exec.Command("npm", append([]string{"install", "--offline", "--no-audit", "--no-fund", "--no-save", "--cache", filepath.Join(dir, "npm-cache")}, tarballs...)...)
+	install.Dir = ws
+	if out, err := install.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm install: %v\n%s", err, out)
+	}
+	// node_modules and package.json are not the workload's: out of git's sight.
+	if err := os.WriteFile(filepath.Join(ws, ".git", "info", "exclude"), []byte("node_modules/\npackage.json\npackage-lock.json\n"), 0o644); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	bench.Settle(ws)
+	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
+	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n\n", runs, warm)
+	wired := `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook`
+	env := []string{"CLAUDE_PROJECT_DIR=" + ws}
+	var floors, npmPre, npmPost, binPre []time.Duration
+	for i := 0; i < warm+runs; i++ {
+		id := fmt.Sprintf("toolu_npm_%d", i)
+		preEv, postEv := bench.Event(ws, "PreToolUse", id), bench.Event(ws, "PostToolUse", id)
+		// The floor through sh -c too: every row pays the shell the agent
+		// runs hook commands with.
+		f, err := timeRunEnv("sh", []string{"-c", shellQuote(floor)}, env, ws, preEv, false)
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		b, err := timeRunEnv("sh", []string{"-c", shellQuote(bin) + " pre"}, env, ws, preEv, false)
+		if err != nil {
+			return fmt.Errorf("pre: %w", err)
+		}
+		p, err := timeRunEnv("sh", []string{"-c", wired + " pre"}, env, ws, preEv, false)
+		if err != nil {
+			return fmt.Errorf("npm pre: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(fmt.Sprintf("n%d\n", i)), 0o644); err != nil {
+			return err
+		}
+		q, err := timeRunEnv("sh", []string{"-c", wired + " post"}, env, ws, postEv, false)
+		if err != nil {
+			return fmt.Errorf("npm post: %w", err)
+		}
+		if i >= warm {
+			floors, binPre, npmPre, npmPost = append(floors, f), append(binPre, b), append(npmPre, p), append(npmPost, q)
+		}
+	}
+	fmt.Printf("%-44s %10s %10s %7s\n", "workload", "median", "floor", "ratio")
+	ratioRow("pre  via sh -c, the binary by its path", median(binPre), median(floors))
+	ratioRow("pre  via sh -c, npm's node_modules/.bin", median(npmPre), median(floors))
+	ratioRow("post via sh -c, npm's node_modules/.bin", median(npmPost), median(floors))
+	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", float64(median(npmPre))/float64(median(binPre)))
+	return nil
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

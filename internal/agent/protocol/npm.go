@@ -1,0 +1,73 @@
+package protocol
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// NPMBin is where npm links the package's binaries in a project, relative
+// to the workspace root.
+const NPMBin = "node_modules/.bin"
+
+// ForInstall returns hooks with the program the way this intenthook was
+// installed calls for. Installed with npm into the workspace's own
+// node_modules (the running executable is under it), the hooks run
+// "$<the agent's project variable>"/node_modules/.bin/intenthook: the
+// project's binary, with no global install, by a path that reads the same
+// on every teammate's system. Otherwise, or for an agent that names no
+// project directory in a hook's environment, they run the bare Program,
+// found on PATH.
+func ForInstall(root string, ag Agent, hooks []hookconfig.Hook) []hookconfig.Hook {
+	if len(ag.ProjectDirVars) == 0 || !NPMInstalled(root) {
+		return hooks
+	}
+	prog := `"$` + ag.ProjectDirVars[0] + `"/` + NPMBin + "/" + Program
+	out := make([]hookconfig.Hook, len(hooks))
+	for i, h := range hooks {
+		h.Program = prog
+		out[i] = h
+	}
+	return out
+}
+
+// NPMInstalled reports whether the running executable was installed by npm
+// into root's node_modules and npm linked intenthook into its .bin.
+func NPMInstalled(root string) bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return false
+	}
+	modules, err := filepath.EvalSymlinks(filepath.Join(root, "node_modules"))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(modules, exe)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(NPMBin), Program))
+	return err == nil
+}
+
+// nodeLauncher reports whether the executable at path is a script run by
+// Node (npm's launcher, where its install step did not put the native
+// binary in place) rather than a native binary.
+func nodeLauncher(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 128)
+	n, _ := f.Read(head)
+	head = head[:n]
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	return bytes.HasPrefix(line, []byte("#!")) && bytes.Contains(line, []byte("node"))
+}

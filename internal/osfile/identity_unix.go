@@ -1,0 +1,22 @@
+//go:build unix
+
+package osfile
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// FileID returns the file's number on its file system (the inode), from
+// fi as os.Lstat or os.Stat returned it for path; 0 when it is not known.
+func FileID(_ string, fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}
+
+// Rename is os.Rename: a file another process holds open is replaced all
+// the same (the holder keeps reading the old one).
+func Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }

@@ -1,0 +1,396 @@
+package release
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/hookconfig"
+)
+
+// distDir is a `make dist` output named by INTENTHOOK_DIST (make npm-test
+// sets it); the tests of the built release skip without one.
+func distDir(t *testing.T) string {
+	t.Helper()
+	dist := os.Getenv("INTENTHOOK_DIST")
+	if dist == "" {
+		t.Skip("INTENTHOOK_DIST is not set: run make dist, then make npm-test")
+	}
+	if _, err := os.Stat(filepath.Join(dist, "metadata.json")); err != nil {
+		t.Fatalf("INTENTHOOK_DIST=%s: %v (run make dist)", dist, err)
+	}
+	return dist
+}
+
+func distMeta(t *testing.T, dist string) metadata {
+	t.Helper()
+	var meta metadata
+	if err := readJSON(filepath.Join(dist, "metadata.json"), &meta); err != nil {
+		t.Fatal(err)
+	}
+	return meta
+}
+
+// run runs name in dir and returns its stdout and stderr; a failure fails
+// the test unless wantCode says which exit code is expected.
+func run(t *testing.T, dir string, env []string, wantCode int, stdin string, name string, args ...string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	if code != wantCode {
+		t.Fatalf("%s %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), code, wantCode, stdout.String(), stderr.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+// npmProject makes an empty git repository with the built tarballs (the
+// main package and this platform's) installed offline, with npm's cache
+// and configuration of its own.
+func npmProject(t *testing.T, dist string, npmArgs ...string) (dir string, env []string) {
+	t.Helper()
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Fatal("npm is not installed: the npm packages cannot be tested")
+	}
+	tarballs, err := HostTarballs(dist, runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	dir = filepath.Join(t.TempDir(), "project")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// No intenthook on PATH: what runs is the project's.
+	env = []string{"HOME=" + home, "npm_config_cache=" + filepath.Join(home, "npm-cache"), "npm_config_update_notifier=false",
+		"PATH=" + pathWithout(t, "intenthook"), "INTENTHOOK_DISABLE="}
+	run(t, dir, env, 0, "", "git", "init", "-q")
+	run(t, dir, env, 0, "", "git", "config", "user.email", "dev@example.com")
+	run(t, dir, env, 0, "", "git", "config", "user.name", "dev")
+	args := append([]string{"install", "--offline", "--no-audit", "--no-fund"}, npmArgs...)
+	run(t, dir, env, 0, "", "npm", append(args, tarballs...)...)
+	return dir, env
+}
+
+// pathWithout is PATH without the directories that hold program.
+func pathWithout(t *testing.T, program string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, program)); err == nil {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
+}
+
+// The npm packages, installed offline into an empty project, give npx
+// intenthook the native binary; init wires Claude Code to the project's
+// node_modules/.bin/intenthook by a path with no platform in it; doctor
+// names the binary the wiring runs; and a hook event sent through that
+// wiring is answered by the binary (a write with no intent: exit 2).
+func TestNPM(t *testing.T) {
+	dist := distDir(t)
+	meta := distMeta(t, dist)
+	dir, env := npmProject(t, dist)
+
+	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
+	if nodeScript(t, bin) {
+		t.Fatalf("%s is still the Node launcher after the install step", bin)
+	}
+	out, _ := run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "version")
+	if want := "intenthook " + meta.Version + " (commit " + meta.Commit; !strings.HasPrefix(out, want) {
+		t.Fatalf("npx intenthook version = %q, want it to start %q", out, want)
+	}
+
+	run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "init")
+	settings, err := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const program = `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook`
+	pre := hookCommand(t, settings, "PreToolUse")
+	if pre != program+" pre" {
+		t.Fatalf("PreToolUse command = %q, want %q", pre, program+" pre")
+	}
+
+	out, _ = run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "doctor")
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command's program, expanded as Claude Code expands it, then the
+	// file behind npm's link.
+	if want := "hook command: " + bin + " → " + real; !strings.Contains(out, want) {
+		t.Fatalf("doctor does not say which binary the wiring runs (%q):\n%s", want, out)
+	}
+
+	// The wiring as Claude Code runs it: sh -c with the project's directory
+	// in CLAUDE_PROJECT_DIR, from a subdirectory.
+	sub := filepath.Join(dir, "src")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	event := `{"session_id":"npm1","transcript_path":"","cwd":"` + dir + `","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(dir, "src", "a.go") + `","content":"package a\n"},"tool_use_id":"toolu_01"}`
+	_, stderr := run(t, sub, append(env, "CLAUDE_PROJECT_DIR="+dir), 2, event, "sh", "-c", pre)
+	if !strings.Contains(stderr, "intenthook: deny [intent_required] Write to \"src/a.go\"") {
+		t.Fatalf("the hook's answer through the wiring:\n%s", stderr)
+	}
+}
+
+// With install scripts off the launchers stay: the commands work through
+// Node, doctor warns that every hook call starts Node, and npm rebuild puts
+// the native binary in place.
+func TestNPMWithoutInstallScripts(t *testing.T) {
+	dist := distDir(t)
+	dir, env := npmProject(t, dist, "--ignore-scripts")
+	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
+	if !nodeScript(t, bin) {
+		t.Fatalf("%s is not the Node launcher with install scripts off", bin)
+	}
+	run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "version")
+	run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "init")
+	out, _ := run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "doctor")
+	if !strings.Contains(out, "a Node launcher, not the native binary") || !strings.Contains(out, "npm rebuild intenthook") {
+		t.Fatalf("doctor does not warn of the Node launcher:\n%s", out)
+	}
+	run(t, dir, env, 0, "", "npm", "rebuild", "--offline", "intenthook")
+	if nodeScript(t, bin) {
+		t.Fatalf("%s is still the Node launcher after npm rebuild", bin)
+	}
+}
+
+func nodeScript(t *testing.T, path string) bool {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.HasPrefix(data, []byte("#!/usr/bin/env node"))
+}
+
+// hookCommand is the command of the first hook of event in Claude-shaped
+// settings.
+func hookCommand(t *testing.T, settings []byte, event string) string {
+	t.Helper()
+	doc, err := hookconfig.Decode(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := hookconfig.Handlers(doc, event, nil)
+	if len(hs) == 0 {
+		t.Fatalf("no %s hook in\n%s", event, settings)
+	}
+	return hs[0].Command
+}
+
+// install.sh, pointed at a copy of dist/ served over http, installs the
+// binaries side by side after checking the archive against the
+// checksums; an archive that does not match installs nothing.
+func TestInstallSh(t *testing.T) {
+	dist := distDir(t)
+	meta := distMeta(t, dist)
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("install.sh is for Linux and macOS")
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "install.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dist)))
+	defer srv.Close()
+
+	into := filepath.Join(t.TempDir(), "bin")
+	env := []string{"INTENTHOOK_BASE_URL=" + srv.URL, "INTENTHOOK_INSTALL_DIR=" + into, "HOME=" + t.TempDir()}
+	_, stderr := run(t, t.TempDir(), env, 0, "", "sh", script)
+	for _, b := range Binaries {
+		if st, err := os.Stat(filepath.Join(into, b)); err != nil || st.Mode().Perm()&0o111 == 0 {
+			t.Fatalf("%s not installed as an executable: %v", b, err)
+		}
+	}
+	if !strings.Contains(stderr, "installed intenthook "+meta.Version) {
+		t.Fatalf("install.sh output:\n%s", stderr)
+	}
+	out, _ := run(t, t.TempDir(), nil, 0, "", filepath.Join(into, "intenthook"), "version")
+	if !strings.HasPrefix(out, "intenthook "+meta.Version+" (commit "+meta.Commit) {
+		t.Fatalf("installed intenthook version = %q", out)
+	}
+
+	// A tampered archive: the checksums file no longer matches it.
+	bad := filepath.Join(t.TempDir(), "dist")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := os.ReadFile(filepath.Join(dist, "checksums.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "checksums.txt"), sums, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	archive := "intenthook_" + meta.Version + "_" + runtime.GOOS + "_" + runtime.GOARCH + ".tar.gz"
+	data, err := os.ReadFile(filepath.Join(dist, archive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(filepath.Join(bad, archive), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badSrv := httptest.NewServer(http.FileServer(http.Dir(bad)))
+	defer badSrv.Close()
+	into2 := filepath.Join(t.TempDir(), "bin")
+	_, stderr = run(t, t.TempDir(), []string{"INTENTHOOK_BASE_URL=" + badSrv.URL, "INTENTHOOK_INSTALL_DIR=" + into2}, 1, "", "sh", script)
+	if !strings.Contains(stderr, "does not match checksums.txt") {
+		t.Fatalf("install.sh on a tampered archive:\n%s", stderr)
+	}
+	if _, err := os.Stat(into2); err == nil {
+		t.Fatal("install.sh installed from a tampered archive")
+	}
+}
+
+// The npm packages are written from GoReleaser's artifacts.json: one per
+// platform, with os and cpu, and the main package listing them all as
+// optional dependencies of the same version.
+func TestNPMPackages(t *testing.T) {
+	root := t.TempDir()
+	dist := filepath.Join(root, "dist")
+	var arts []artifact
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, goarch := range []string{"amd64", "arm64"} {
+			for _, b := range Binaries {
+				name := b
+				if goos == "windows" {
+					name += ".exe"
+				}
+				rel := filepath.Join("dist", b+"_"+goos+"_"+goarch, name)
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, rel), []byte(b+" "+goos+" "+goarch), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				arts = append(arts, artifact{Name: name, Path: rel, Goos: goos, Goarch: goarch, Type: "Binary"})
+			}
+		}
+	}
+	writeJSON(t, filepath.Join(dist, "artifacts.json"), arts)
+	writeJSON(t, filepath.Join(dist, "metadata.json"), metadata{Version: "1.2.3", Commit: "abc", Date: "2026-01-02T03:04:05Z"})
+	paths, err := NPM(root, dist, filepath.Join("..", "..", "npm", "intenthook"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) != 7 || filepath.Base(paths[0]) != "intenthook-1.2.3.tgz" {
+		t.Fatalf("tarballs: %v", paths)
+	}
+	if got := filepath.Base(paths[len(paths)-1]); got != "intenthook-win32-x64-1.2.3.tgz" {
+		t.Fatalf("last tarball %s, want intenthook-win32-x64-1.2.3.tgz", got)
+	}
+
+	main := readTarball(t, paths[0])
+	var pkg struct {
+		Name     string            `json:"name"`
+		Version  string            `json:"version"`
+		Bin      map[string]string `json:"bin"`
+		Scripts  map[string]string `json:"scripts"`
+		Optional map[string]string `json:"optionalDependencies"`
+	}
+	if err := json.Unmarshal(main["package/package.json"].data, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if pkg.Name != "intenthook" || pkg.Version != "1.2.3" || pkg.Scripts["postinstall"] != "node install.js" || len(pkg.Bin) != len(Binaries) {
+		t.Fatalf("main package.json: %+v", pkg)
+	}
+	for _, name := range []string{"linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"} {
+		if pkg.Optional["@intenthook/"+name] != "1.2.3" {
+			t.Fatalf("optionalDependencies %v lacks @intenthook/%s@1.2.3", pkg.Optional, name)
+		}
+	}
+	for _, b := range Binaries {
+		if f := main["package/bin/"+b]; !f.exec || !bytes.HasPrefix(f.data, []byte("#!/usr/bin/env node")) {
+			t.Fatalf("main package's bin/%s is not an executable Node launcher", b)
+		}
+	}
+
+	win := readTarball(t, paths[len(paths)-1])
+	var wpkg struct {
+		Name string   `json:"name"`
+		OS   []string `json:"os"`
+		CPU  []string `json:"cpu"`
+	}
+	if err := json.Unmarshal(win["package/package.json"].data, &wpkg); err != nil {
+		t.Fatal(err)
+	}
+	if wpkg.Name != "@intenthook/win32-x64" || strings.Join(wpkg.OS, ",") != "win32" || strings.Join(wpkg.CPU, ",") != "x64" {
+		t.Fatalf("win32-x64 package.json: %+v", wpkg)
+	}
+	for _, b := range Binaries {
+		f := win["package/bin/"+b+".exe"]
+		if !f.exec || string(f.data) != b+" windows amd64" {
+			t.Fatalf("win32-x64 bin/%s.exe: %+v", b, f)
+		}
+	}
+}
+
+func readTarball(t *testing.T, path string) map[string]file {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	out := map[string]file{}
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[hdr.Name] = file{name: hdr.Name, data: data, exec: hdr.Mode&0o111 != 0}
+	}
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
