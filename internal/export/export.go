@@ -93,7 +93,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	files = Owned(files, t.Records)
+	files = Owned(o.Root, files, t.Records)
 	s, err := newSender(ctx, t, o.Version)
 	if err != nil {
 		return sum, err
@@ -123,11 +123,24 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	return sum, nil
 }
 
-// Owned keeps the ledger files this clone exports under rule records
-// ("own": those this clone writes; "all": every one). The ledger is one
-// file today, which every clone writes: both rules keep it.
-func Owned(files []string, records string) []string {
-	return files
+// Owned keeps the ledger files this clone exports under rule records:
+// "all" (CI) every one; "own" the segments this work tree's writer wrote,
+// so that a teammate's records, which their commits bring, are sent by
+// their clone alone, and the legacy file from before segments, which every
+// clone wrote (the backend drops what two clones send by log.record.uid).
+func Owned(root string, files []string, records string) []string {
+	if records == config.RecordsAll {
+		return files
+	}
+	w := ledger.WriterID(root)
+	var own []string
+	for _, f := range files {
+		s, ok := ledger.ParseSegment(f)
+		if !ok || w != "" && s.Writer == w {
+			own = append(own, f)
+		}
+	}
+	return own
 }
 
 // remote is the repository's origin URL, "" when there is none.
