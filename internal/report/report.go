@@ -253,9 +253,10 @@ func Build(opt Options) (*Report, error) {
 }
 
 // columns is the board: a column per status of Statuses, then one per
-// other status an intent has (a status this version does not know, or
-// UNKNOWN for an intent only the ledger names), so that every intent is on
-// it. Records under no intent are not an intent: they have no card.
+// other status a catalog intent has (a status this version does not know),
+// so that every intent of the catalog is on it. An intent only the ledger
+// names (removed from the catalog) keeps its section below the board, as
+// records under no intent do, and has no card.
 func columns(all []*Intent) []Column {
 	var cols []Column
 	at := map[string]int{}
@@ -264,7 +265,7 @@ func columns(all []*Intent) []Column {
 		cols = append(cols, Column{Status: string(s)})
 	}
 	for _, in := range all {
-		if in.ID == "" {
+		if !in.Known {
 			continue
 		}
 		k, ok := at[in.Status]
