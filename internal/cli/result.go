@@ -3,8 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -54,19 +52,9 @@ func (a *app) printResult(r *summary.Result) {
 		fmt.Fprintf(w, "  check %s: %d passed, %d failed, last %s\n", safetext.Quote(c.Command), c.Passed, c.Failed, c.Last)
 	}
 	counts := func(what string, m map[string]int) {
-		if len(m) == 0 {
-			return
+		if len(m) > 0 {
+			fmt.Fprintf(w, "  %s: %s\n", what, summary.Counts(m))
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var kv []string
-		for _, k := range keys {
-			kv = append(kv, k+" "+strconv.Itoa(m[k]))
-		}
-		fmt.Fprintf(w, "  %s: %s\n", what, strings.Join(kv, ", "))
 	}
 	counts("denials", r.Denials)
 	counts("violations", r.Violations)

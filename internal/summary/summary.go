@@ -338,19 +338,9 @@ func (s Summary) Line() string {
 	}
 	parts = append(parts, strconv.Itoa(len(s.Files))+" file(s) changed")
 	count := func(what string, m map[string]int) {
-		if len(m) == 0 {
-			return
+		if len(m) > 0 {
+			parts = append(parts, what+": "+Counts(m))
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var kv []string
-		for _, k := range keys {
-			kv = append(kv, k+" "+strconv.Itoa(m[k]))
-		}
-		parts = append(parts, what+": "+strings.Join(kv, ", "))
 	}
 	count("denials", s.Denials)
 	count("violations", s.Violations)
@@ -358,4 +348,19 @@ func (s Summary) Line() string {
 		parts = append(parts, "check "+strconv.Quote(c.Command)+": "+strconv.Itoa(c.Passed)+" passed, "+strconv.Itoa(c.Failed)+" failed, last "+c.Last)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Counts lists m's counts by key, in key order: "scope_violation 2,
+// stale_file 1".
+func Counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	kv := make([]string, len(keys))
+	for i, k := range keys {
+		kv[i] = k + " " + strconv.Itoa(m[k])
+	}
+	return strings.Join(kv, ", ")
 }
