@@ -249,7 +249,9 @@ func (l *Ledger) segmentBytes() int64 {
 func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, repair *Record, err error) {
 	l := a.l
 	path := filepath.Join(l.Root, filepath.FromSlash(hf.Seg))
-	w, err := osfile.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	// One descriptor both reads the tail (pread is not moved by O_APPEND)
+	// and appends.
+	w, err := osfile.OpenFile(path, os.O_APPEND|os.O_RDWR, 0o644)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
 	}
@@ -264,13 +266,7 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 		}
 		return t, false, rep, nil
 	}
-	r, err := osfile.Open(path)
-	if err != nil {
-		w.Close()
-		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
-	}
-	defer r.Close()
-	t, fragment, err := readTip(r)
+	t, fragment, err := readTip(w)
 	if err != nil {
 		w.Close()
 		return tail{}, false, nil, err
