@@ -21,29 +21,71 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/agent/qwen"
 	"github.com/intenthook/intenthook/internal/agent/windsurf"
+	"github.com/intenthook/intenthook/internal/governed"
 )
 
 // Default is the agent assumed when nothing says otherwise.
 const Default = claude.Name
 
-// All returns every agent, Claude Code first, then by name. A hook call
-// asks several times (lookup, detection, the wiring list), so the list is
-// made once; callers must not change it.
-var All = sync.OnceValue(func() []protocol.Agent {
-	list := []protocol.Agent{
-		claude.Agent(),
-		auggie.Agent(), cline.Agent(), codex.Agent(), copilot.Agent(), cursor.Agent(),
-		droid.Agent(), gemini.Agent(), opencode.Agent(), qwen.Agent(), windsurf.Agent(),
+// entry is one agent: its name, its rows of the governance table, and its
+// descriptor, made on first use.
+type entry struct {
+	name       string
+	governance governed.Table
+	agent      func() protocol.Agent
+}
+
+func newEntry(name string, governance governed.Table, agent func() protocol.Agent) entry {
+	return entry{name, governance, sync.OnceValue(agent)}
+}
+
+// entries lists every agent, Claude Code first, then by name. A hook call
+// builds the descriptor of its own agent only: the others' are not needed
+// to decode its event or answer it, and the governance table reaches their
+// rows without them.
+var entries = sync.OnceValue(func() []entry {
+	list := []entry{
+		newEntry(claude.Name, claude.Governance, claude.Agent),
+		newEntry(auggie.Name, auggie.Governance, auggie.Agent),
+		newEntry(cline.Name, cline.Governance, cline.Agent),
+		newEntry(codex.Name, codex.Governance, codex.Agent),
+		newEntry(copilot.Name, copilot.Governance, copilot.Agent),
+		newEntry(cursor.Name, cursor.Governance, cursor.Agent),
+		newEntry(droid.Name, droid.Governance, droid.Agent),
+		newEntry(gemini.Name, gemini.Governance, gemini.Agent),
+		newEntry(opencode.Name, opencode.Governance, opencode.Agent),
+		newEntry(qwen.Name, qwen.Governance, qwen.Agent),
+		newEntry(windsurf.Name, windsurf.Governance, windsurf.Agent),
 	}
-	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].Name < list[1+j].Name })
+	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].name < list[1+j].name })
 	return list
 })
 
+// All returns every agent, Claude Code first, then by name. The list is
+// made once; callers must not change it.
+var All = sync.OnceValue(func() []protocol.Agent {
+	var list []protocol.Agent
+	for _, e := range entries() {
+		list = append(list, e.agent())
+	}
+	return list
+})
+
+// Governance returns every agent's rows of the governance table, in All's
+// order (each descriptor's Governance), without building the descriptors.
+func Governance() []governed.Table {
+	var out []governed.Table
+	for _, e := range entries() {
+		out = append(out, e.governance)
+	}
+	return out
+}
+
 // Lookup returns the agent named name.
 func Lookup(name string) (protocol.Agent, error) {
-	for _, a := range All() {
-		if a.Name == name {
-			return a, nil
+	for _, e := range entries() {
+		if e.name == name {
+			return e.agent(), nil
 		}
 	}
 	return protocol.Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -52,8 +94,8 @@ func Lookup(name string) (protocol.Agent, error) {
 // Names lists the agents' names.
 func Names() []string {
 	var out []string
-	for _, a := range All() {
-		out = append(out, a.Name)
+	for _, e := range entries() {
+		out = append(out, e.name)
 	}
 	return out
 }

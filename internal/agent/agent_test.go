@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 )
 
@@ -117,6 +118,36 @@ func TestLookup(t *testing.T) {
 	for _, a := range All() {
 		if a.Decode == nil || a.Encode == nil || a.Wire == nil || a.Check == nil || a.Title == "" || a.Verified == "" {
 			t.Errorf("%s is incomplete", a.Name)
+		}
+	}
+}
+
+// TestEntries checks what the hook path reads without building descriptors
+// (each agent's name and governance rows) against the descriptors, in
+// order, and that Lookup hands out the descriptor All lists.
+func TestEntries(t *testing.T) {
+	all, names, rows := All(), Names(), Governance()
+	if len(names) != len(all) || len(rows) != len(all) {
+		t.Fatalf("%d names, %d governance lists, %d agents", len(names), len(rows), len(all))
+	}
+	for i, a := range all {
+		if names[i] != a.Name {
+			t.Errorf("name %d = %q, the descriptor's %q", i, names[i], a.Name)
+		}
+		if len(a.Governance) == 0 || !reflect.DeepEqual([]governed.File(rows[i]), a.Governance) {
+			t.Errorf("%s: governance rows %v, the descriptor's %v", a.Name, rows[i], a.Governance)
+		}
+		got, err := Lookup(a.Name)
+		if err != nil || got.Name != a.Name || got.Title != a.Title || !reflect.DeepEqual(got.Settings, a.Settings) {
+			t.Errorf("Lookup(%s) = %v, %v", a.Name, got.Name, err)
+		}
+	}
+	if all[0].Name != Default {
+		t.Errorf("first agent %s, want %s", all[0].Name, Default)
+	}
+	for i := 2; i < len(all); i++ {
+		if all[i-1].Name >= all[i].Name {
+			t.Errorf("agents after the first out of order: %s before %s", all[i-1].Name, all[i].Name)
 		}
 	}
 }

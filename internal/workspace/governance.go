@@ -65,8 +65,8 @@ var gits = governed.Table{
 // It is made once; callers must not change it.
 var Governance = sync.OnceValue(func() governed.Table {
 	t := append(governed.Table{}, own...)
-	for _, a := range agent.All() {
-		t = append(t, a.Governance...)
+	for _, rows := range agent.Governance() {
+		t = append(t, rows...)
 	}
 	return append(t, gits...)
 })

@@ -20,6 +20,10 @@ const Name = "auggie"
 // SettingsFile is Auggie's project settings file.
 const SettingsFile = ".augment/settings.json"
 
+// Governance are Auggie's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Auggie's hooks and MCP servers"}}
+
 // Agent describes Auggie.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -33,7 +37,7 @@ func Agent() protocol.Agent {
 		// Set in launch-process's environment (0.36.0, seen in make e2e).
 		ShellMarkers: []string{"AUGMENT_AGENT"},
 		Settings:     []string{SettingsFile},
-		Governance:   []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Auggie's hooks and MCP servers"}},
+		Governance:   Governance,
 		Sample:       Sample,
 		Wire:         Wire,
 		Check:        Check,

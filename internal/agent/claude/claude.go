@@ -17,6 +17,16 @@ import (
 // Name is the --agent value.
 const Name = "claude"
 
+// Governance are Claude Code's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Claude Code's project hooks and sandbox settings"},
+	// Claude Code writes permissions there itself: the guard puts
+	// back only the hooks and their off switches.
+	{Path: LocalSettingsFile, Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Watch: governed.HookSettings, Reason: "Claude Code's local settings: hooks there run too, and disableAllHooks turns them all off"},
+	{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
+}
+
 // Agent describes Claude Code.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -29,18 +39,12 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"CLAUDECODE", "CLAUDE_CODE_SESSION_ID"},
 		Settings:       []string{SettingsFile},
-		Governance: []governed.File{
-			{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Claude Code's project hooks and sandbox settings"},
-			// Claude Code writes permissions there itself: the guard puts
-			// back only the hooks and their off switches.
-			{Path: LocalSettingsFile, Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Watch: governed.HookSettings, Reason: "Claude Code's local settings: hooks there run too, and disableAllHooks turns them all off"},
-			{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
-		},
-		Sample:  Sample,
-		MCP:     protocol.MCPServers(".mcp.json"),
-		Wire:    Wire,
-		Check:   Check,
-		Sandbox: Sandbox,
+		Governance:     Governance,
+		Sample:         Sample,
+		MCP:            protocol.MCPServers(".mcp.json"),
+		Wire:           Wire,
+		Check:          Check,
+		Sandbox:        Sandbox,
 	}
 }
 

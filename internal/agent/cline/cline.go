@@ -28,6 +28,18 @@ const Name = "cline"
 // HooksDir holds Cline's project hooks, one executable per event.
 const HooksDir = ".clinerules/hooks"
 
+// Governance are Cline's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: HooksDir + "/PreToolUse", Use: governed.Rules, Reason: "Cline's hook scripts"},
+	{Path: HooksDir + "/PostToolUse", Use: governed.Rules, Reason: "Cline's hook scripts"},
+	{Path: HooksDir + "/TaskStart", Use: governed.Rules, Reason: "Cline's hook scripts"},
+	{Path: HooksDir + "/TaskResume", Use: governed.Rules, Reason: "Cline's hook scripts"},
+	{Path: HooksDir + "/UserPromptSubmit", Use: governed.Rules, Reason: "Cline's hook scripts"},
+	{Path: PluginFile, Use: governed.Rules, Reason: "Cline 3's plugin, which asks intenthook"},
+	{Path: HooksDir, Use: governed.ReadOnly, Reason: "Cline's hook scripts"},
+}
+
 // Agent describes Cline.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -41,18 +53,10 @@ func Agent() protocol.Agent {
 		Tools:        Tools(),
 		Encode:       Encode,
 		Settings:     []string{HooksDir + "/PreToolUse", HooksDir + "/PostToolUse", HooksDir + "/TaskStart", HooksDir + "/UserPromptSubmit", PluginFile},
-		Governance: []governed.File{
-			{Path: HooksDir + "/PreToolUse", Use: governed.Rules, Reason: "Cline's hook scripts"},
-			{Path: HooksDir + "/PostToolUse", Use: governed.Rules, Reason: "Cline's hook scripts"},
-			{Path: HooksDir + "/TaskStart", Use: governed.Rules, Reason: "Cline's hook scripts"},
-			{Path: HooksDir + "/TaskResume", Use: governed.Rules, Reason: "Cline's hook scripts"},
-			{Path: HooksDir + "/UserPromptSubmit", Use: governed.Rules, Reason: "Cline's hook scripts"},
-			{Path: PluginFile, Use: governed.Rules, Reason: "Cline 3's plugin, which asks intenthook"},
-			{Path: HooksDir, Use: governed.ReadOnly, Reason: "Cline's hook scripts"},
-		},
-		Sample: Sample,
-		Wire:   Wire,
-		Check:  Check,
+		Governance:   Governance,
+		Sample:       Sample,
+		Wire:         Wire,
+		Check:        Check,
 	}
 }
 

@@ -27,6 +27,14 @@ const Name = "codex"
 // HooksFile is Codex's project hooks file.
 const HooksFile = ".codex/hooks.json"
 
+// Governance are Codex CLI's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: HooksFile, Use: governed.Rules, Reason: "Codex's hooks"},
+	{Path: ConfigFile, Use: governed.Rules, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
+	{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
+}
+
 // Agent describes Codex CLI.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -41,16 +49,12 @@ func Agent() protocol.Agent {
 		// shell command (0.169.0, seen in make e2e).
 		ShellMarkers: []string{"CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID"},
 		Settings:     []string{HooksFile},
-		Governance: []governed.File{
-			{Path: HooksFile, Use: governed.Rules, Reason: "Codex's hooks"},
-			{Path: ConfigFile, Use: governed.Rules, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
-			{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
-		},
-		Sample:  Sample,
-		Wire:    Wire,
-		Check:   Check,
-		Sandbox: Sandbox,
-		MCP:     MCP,
+		Governance:   Governance,
+		Sample:       Sample,
+		Wire:         Wire,
+		Check:        Check,
+		Sandbox:      Sandbox,
+		MCP:          MCP,
 	}
 }
 

@@ -34,6 +34,14 @@ const HooksFile = ".github/hooks/intenthook.json"
 // Variant of a call that came through Claude-format settings.
 const claudeShaped = "claude"
 
+// Governance are Copilot CLI's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: HooksFile, Use: governed.Rules, Reason: "Copilot CLI's hooks"},
+	{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
+	{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
+}
+
 // Agent describes Copilot CLI.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -47,15 +55,11 @@ func Agent() protocol.Agent {
 		// Set in the bash tool's environment (1.0.102, seen in make e2e).
 		ShellMarkers: []string{"COPILOT_CLI", "COPILOT_AGENT_SESSION_ID"},
 		Settings:     []string{HooksFile},
-		Governance: []governed.File{
-			{Path: HooksFile, Use: governed.Rules, Reason: "Copilot CLI's hooks"},
-			{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
-			{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
-		},
-		Sample: Sample,
-		Wire:   Wire,
-		Check:  Check,
-		MCP:    protocol.MCPServers(".mcp.json"),
+		Governance:   Governance,
+		Sample:       Sample,
+		Wire:         Wire,
+		Check:        Check,
+		MCP:          protocol.MCPServers(".mcp.json"),
 	}
 }
 

@@ -20,6 +20,13 @@ const Name = "cursor"
 // HooksFile is Cursor's project hooks file.
 const HooksFile = ".cursor/hooks.json"
 
+// Governance are Cursor's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
+	{Path: ".cursor/mcp.json", Use: governed.Rules, Reason: "Cursor's MCP servers, intenthook's among them"},
+}
+
 // Agent describes Cursor.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -31,13 +38,10 @@ func Agent() protocol.Agent {
 		Encode:         Encode,
 		ProjectDirVars: []string{"CURSOR_PROJECT_DIR"},
 		Settings:       []string{HooksFile},
-		Governance: []governed.File{
-			{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
-			{Path: ".cursor/mcp.json", Use: governed.Rules, Reason: "Cursor's MCP servers, intenthook's among them"},
-		},
-		Sample: Sample,
-		Wire:   Wire,
-		Check:  Check,
+		Governance:     Governance,
+		Sample:         Sample,
+		Wire:           Wire,
+		Check:          Check,
 		// Cursor's documented project MCP file; its beforeMCPExecution
 		// event names the tool bare (select_active_intent).
 		MCP: protocol.MCPServers(".cursor/mcp.json"),

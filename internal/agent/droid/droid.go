@@ -23,6 +23,13 @@ const SettingsFile = ".factory/settings.json"
 // MCPFile is Droid's project MCP configuration.
 const MCPFile = ".factory/mcp.json"
 
+// Governance are Factory Droid's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
+	{Path: MCPFile, Use: governed.Rules, Reason: "Droid's MCP servers, intenthook's among them"},
+}
+
 // Agent describes Factory Droid.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -37,14 +44,11 @@ func Agent() protocol.Agent {
 		// tool's environment (seen in make e2e); the TUI was not checked.
 		ShellMarkers: []string{"FACTORY_DISABLE_SETTINGS_PERSISTENCE"},
 		Settings:     []string{SettingsFile},
-		Governance: []governed.File{
-			{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
-			{Path: MCPFile, Use: governed.Rules, Reason: "Droid's MCP servers, intenthook's among them"},
-		},
-		Sample: Sample,
-		Wire:   Wire,
-		Check:  Check,
-		MCP:    protocol.MCPServers(MCPFile),
+		Governance:   Governance,
+		Sample:       Sample,
+		Wire:         Wire,
+		Check:        Check,
+		MCP:          protocol.MCPServers(MCPFile),
 	}
 }
 

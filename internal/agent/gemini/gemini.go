@@ -22,6 +22,10 @@ const Name = "gemini"
 // SettingsFile is Gemini CLI's project settings file.
 const SettingsFile = ".gemini/settings.json"
 
+// Governance are Gemini CLI's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Gemini CLI's hooks and MCP servers"}}
+
 // Agent describes Gemini CLI.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -34,7 +38,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 		ShellMarkers:   []string{"GEMINI_CLI"},
 		Settings:       []string{SettingsFile},
-		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Gemini CLI's hooks and MCP servers"}},
+		Governance:     Governance,
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,

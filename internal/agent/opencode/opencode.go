@@ -25,6 +25,14 @@ const Name = "opencode"
 // PluginFile is the plugin init writes.
 const PluginFile = ".opencode/plugin/intenthook.ts"
 
+// Governance are OpenCode's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{
+	{Path: PluginFile, Use: governed.Rules, Reason: "OpenCode's plugin, which asks intenthook"},
+	{Path: ConfigFile, Use: governed.Rules, Reason: "OpenCode's configuration: MCP servers"},
+	{Path: ".opencode/plugin", Use: governed.ReadOnly, Reason: "OpenCode's plugins"},
+}
+
 // Agent describes OpenCode.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -38,15 +46,11 @@ func Agent() protocol.Agent {
 		Tools:        Tools(),
 		Encode:       Dialect.Encode,
 		Settings:     []string{PluginFile},
-		Governance: []governed.File{
-			{Path: PluginFile, Use: governed.Rules, Reason: "OpenCode's plugin, which asks intenthook"},
-			{Path: ConfigFile, Use: governed.Rules, Reason: "OpenCode's configuration: MCP servers"},
-			{Path: ".opencode/plugin", Use: governed.ReadOnly, Reason: "OpenCode's plugins"},
-		},
-		Sample: Sample,
-		Wire:   Wire,
-		Check:  Check,
-		MCP:    MCP,
+		Governance:   Governance,
+		Sample:       Sample,
+		Wire:         Wire,
+		Check:        Check,
+		MCP:          MCP,
 	}
 }
 

@@ -20,6 +20,10 @@ const Name = "qwen"
 // SettingsFile is Qwen Code's project settings file.
 const SettingsFile = ".qwen/settings.json"
 
+// Governance are Qwen Code's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Qwen Code's hooks and MCP servers"}}
+
 // Agent describes Qwen Code.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -32,7 +36,7 @@ func Agent() protocol.Agent {
 		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 		ShellMarkers:   []string{"QWEN_CODE"},
 		Settings:       []string{SettingsFile},
-		Governance:     []governed.File{{Path: SettingsFile, Use: governed.Wiring, Reason: "Qwen Code's hooks and MCP servers"}},
+		Governance:     Governance,
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,

@@ -19,6 +19,10 @@ const Name = "windsurf"
 // HooksFile is Windsurf's project hooks file.
 const HooksFile = ".windsurf/hooks.json"
 
+// Governance are Windsurf's rows of the governance table: the
+// descriptor's, reachable without building it.
+var Governance = governed.Table{{Path: HooksFile, Use: governed.Wiring, Reason: "Windsurf's hooks"}}
+
 // Agent describes Windsurf Cascade.
 func Agent() protocol.Agent {
 	return protocol.Agent{
@@ -28,7 +32,7 @@ func Agent() protocol.Agent {
 		Decode:     Decode,
 		Encode:     Dialect.Encode,
 		Settings:   []string{HooksFile},
-		Governance: []governed.File{{Path: HooksFile, Use: governed.Wiring, Reason: "Windsurf's hooks"}},
+		Governance: Governance,
 		Sample:     Sample,
 		Wire:       Wire,
 		Check:      Check,
