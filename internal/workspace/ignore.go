@@ -63,6 +63,9 @@ func LoadIgnore(root string) (*Ignore, error) {
 func ParseIgnore(files ...[]byte) *Ignore {
 	ig := &Ignore{}
 	for _, data := range files {
+		if len(data) == 0 {
+			continue // a missing file: no scanner and its buffer
+		}
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		for sc.Scan() {
 			if p, ok := parseIgnoreLine(sc.Text()); ok {
