@@ -37,6 +37,20 @@ func refuseDevice(name string) error {
 	return nil
 }
 
+// AppendFile appends data to the file name, created with perm when
+// missing, and closes it; a device is refused as OpenFile does.
+func AppendFile(name string, data []byte, perm fs.FileMode) error {
+	f, err := OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
+
 // ReadTo writes the regular file name's bytes to w; anything but a regular
 // file is refused with ErrNotRegular.
 func ReadTo(w io.Writer, name string) error {

@@ -85,6 +85,54 @@ func ReadFile(name string) ([]byte, error) {
 	}
 }
 
+// AppendFile appends data to the regular file name, created with perm when
+// missing, and closes it, as OpenFile with O_WRONLY|O_APPEND|O_CREATE, a
+// Write and a Close would, without an *os.File: the descriptor stays
+// non-blocking, which a regular file ignores, and saves the two fcntl calls
+// OpenFile and os.NewFile make. Anything but a regular file is refused with
+// ErrNotRegular before a byte is written.
+func AppendFile(name string, data []byte, perm fs.FileMode) error {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(name, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NONBLOCK, uint32(perm.Perm()))
+	})
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	werr := writeAll(fd, data)
+	if err := syscall.Close(fd); werr == nil && err != nil {
+		werr = err
+	}
+	if werr != nil {
+		return &fs.PathError{Op: "write", Path: name, Err: werr}
+	}
+	return nil
+}
+
+// writeAll writes data as os.File.Write does: again after a short write
+// or a signal, until it is all written or the write fails.
+func writeAll(fd int, data []byte) error {
+	for len(data) > 0 {
+		n, err := retry(func() (int, error) { return syscall.Write(fd, data) })
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return io.ErrUnexpectedEOF
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
 // ReadTo writes the regular file name's bytes to w, through a buffer the
 // size of the file up to 32 KiB (a hook hashes mostly small files, and each
 // fresh page of memory costs it more than the read). Anything but a regular

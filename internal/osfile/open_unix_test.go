@@ -20,8 +20,9 @@ func TestNotRegular(t *testing.T) {
 		t.Skip("mkfifo:", err)
 	}
 	for name, open := range map[string]func() error{
-		"Open":     func() error { _, err := Open(fifo); return err },
-		"ReadFile": func() error { _, err := ReadFile(fifo); return err },
+		"Open":       func() error { _, err := Open(fifo); return err },
+		"ReadFile":   func() error { _, err := ReadFile(fifo); return err },
+		"AppendFile": func() error { return AppendFile(fifo, []byte("x\n"), 0o644) },
 		"OpenFile append": func() error {
 			_, err := OpenFile(fifo, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 			return err

@@ -107,3 +107,25 @@ func TestReadTo(t *testing.T) {
 		t.Errorf("absent: %v, want fs.ErrNotExist", err)
 	}
 }
+
+func TestAppendFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log")
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB: written whole
+	var want []byte
+	for _, data := range [][]byte{[]byte("one\n"), {}, big, []byte("two\n")} {
+		if err := AppendFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, data...)
+	}
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("appended %d bytes, read %d (%v)", len(want), len(got), err)
+	}
+	if err := AppendFile(filepath.Join(dir, "absent", "log"), []byte("x"), 0o644); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("in a missing directory: %v, want fs.ErrNotExist", err)
+	}
+	if err := AppendFile(dir, []byte("x"), 0o644); err == nil {
+		t.Error("a directory was appended to")
+	}
+}

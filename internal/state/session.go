@@ -366,21 +366,14 @@ func (ss Sessions) appendLog(ctx context.Context, session, path, subdir string, 
 		return err
 	}
 	defer unlock()
-	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	err = osfile.AppendFile(path, data, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := Ensure(ss.Root, subdir); err != nil {
 			return err
 		}
-		f, err = osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		err = osfile.AppendFile(path, data, 0o644)
 	}
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	return werr
+	return err
 }
 
 // GetPending returns the entry PreToolUse left for toolUseID, if any and not

@@ -97,21 +97,14 @@ func Count(root, session string, recs []*ledger.Record, now time.Time) error {
 		return nil
 	}
 	p := path(root, session)
-	f, err := osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	err := osfile.AppendFile(p, b, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := state.Ensure(root, dir); err != nil {
 			return err
 		}
-		f, err = osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		err = osfile.AppendFile(p, b, 0o644)
 	}
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	return werr
+	return err
 }
 
 // Check is one check command and how its runs ended.
