@@ -92,20 +92,9 @@ func ReadFile(name string) ([]byte, error) {
 // OpenFile and os.NewFile make. Anything but a regular file is refused with
 // ErrNotRegular before a byte is written.
 func AppendFile(name string, data []byte, perm fs.FileMode) error {
-	fd, err := retry(func() (int, error) {
-		return syscall.Open(name, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT|syscall.O_CLOEXEC|syscall.O_NONBLOCK, uint32(perm.Perm()))
-	})
+	fd, err := OpenFD(name, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT, perm)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		syscall.Close(fd)
-		return &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		syscall.Close(fd)
-		return &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		return err
 	}
 	werr := writeAll(fd, data)
 	if err := syscall.Close(fd); werr == nil && err != nil {
@@ -115,6 +104,29 @@ func AppendFile(name string, data []byte, perm fs.FileMode) error {
 		return &fs.PathError{Op: "write", Path: name, Err: werr}
 	}
 	return nil
+}
+
+// OpenFD opens the regular file name as a bare descriptor, for the caller
+// to close with syscall.Close: close-on-exec and non-blocking, which a
+// regular file ignores (no *os.File, so no fcntl to undo it). Anything but
+// a regular file is refused with ErrNotRegular.
+func OpenFD(name string, flag int, perm fs.FileMode) (int, error) {
+	fd, err := retry(func() (int, error) {
+		return syscall.Open(name, flag|syscall.O_CLOEXEC|syscall.O_NONBLOCK, uint32(perm.Perm()))
+	})
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return -1, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	return fd, nil
 }
 
 // writeAll writes data as os.File.Write does: again after a short write

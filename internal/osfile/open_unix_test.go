@@ -23,6 +23,13 @@ func TestNotRegular(t *testing.T) {
 		"Open":       func() error { _, err := Open(fifo); return err },
 		"ReadFile":   func() error { _, err := ReadFile(fifo); return err },
 		"AppendFile": func() error { return AppendFile(fifo, []byte("x\n"), 0o644) },
+		"OpenFD": func() error {
+			fd, err := OpenFD(fifo, os.O_RDONLY|os.O_CREATE, 0o600)
+			if err == nil {
+				syscall.Close(fd)
+			}
+			return err
+		},
 		"OpenFile append": func() error {
 			_, err := OpenFile(fifo, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 			return err

@@ -9,24 +9,26 @@ import (
 	"github.com/intenthook/intenthook/internal/osfile"
 )
 
-// fileLock is an flock(2) lock on a sidecar file, opened once.
+// fileLock is an flock(2) lock on a sidecar file, opened once, as a bare
+// descriptor: an *os.File would cost two fcntl calls a lock.
 type fileLock struct {
 	path string
-	f    *os.File
+	fd   int
+	open bool
 }
 
 // tryLock takes the lock if it is free; false without an error when
-// another process holds it.
+// another process holds it. On an error the file is closed.
 func (l *fileLock) tryLock() (bool, error) {
-	if l.f == nil {
-		f, err := osfile.OpenFile(l.path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if !l.open {
+		fd, err := osfile.OpenFD(l.path, os.O_RDONLY|os.O_CREATE, 0o600)
 		if err != nil {
 			return false, err
 		}
-		l.f = f
+		l.fd, l.open = fd, true
 	}
 	for {
-		err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(l.fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		switch err {
 		case nil:
 			return true, nil
@@ -35,14 +37,15 @@ func (l *fileLock) tryLock() (bool, error) {
 		case syscall.EWOULDBLOCK:
 			return false, nil
 		}
+		l.release()
 		return false, &os.PathError{Op: "flock", Path: l.path, Err: err}
 	}
 }
 
 // release closes the file, which releases the lock if it is held.
 func (l *fileLock) release() {
-	if l.f != nil {
-		_ = l.f.Close()
-		l.f = nil
+	if l.open {
+		_ = syscall.Close(l.fd)
+		l.open = false
 	}
 }
