@@ -233,7 +233,7 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 	if dirty {
 		errs = append(errs, writeIndex(root, idx))
 	}
-	s.LedgerSize, s.LedgerTail = ledgerMark(root, -1)
+	s.LedgerSize, s.LedgerTail = tailMark(root, Ledger, -1)
 	s.At = time.Now().UnixNano()
 	return s, errors.Join(errs...)
 }
@@ -350,30 +350,6 @@ func writeAtomic(path string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	return nil
-}
-
-// ledgerMark returns the ledger's size and the hash of the tailLen bytes
-// before size (size < 0: its current end).
-func ledgerMark(root string, size int64) (int64, string) {
-	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(Ledger)))
-	if err != nil {
-		return 0, ""
-	}
-	defer f.Close()
-	if size < 0 {
-		st, err := f.Stat()
-		if err != nil {
-			return 0, ""
-		}
-		size = st.Size()
-	}
-	from := max(size-tailLen, 0)
-	buf := make([]byte, size-from)
-	n, _ := f.ReadAt(buf, from)
-	if int64(n) != size-from {
-		return size, "short" // the file is shorter than size now
-	}
-	return size, hashBytes(buf)
 }
 
 func abs(root, rel string) string {
@@ -634,7 +610,7 @@ func modeOf(fp string) os.FileMode {
 // snapshot: hooks write segments, so nothing appends to it during a
 // command. Its size and the bytes before its end are compared.
 func LedgerIntact(root string, s *Snapshot) bool {
-	size, tail := ledgerMark(root, -1)
+	size, tail := tailMark(root, Ledger, -1)
 	return size == s.LedgerSize && tail == s.LedgerTail
 }
 

@@ -102,7 +102,9 @@ func CompareSegments(root, dir string, s *Snapshot, rollover func(rel string) bo
 	return out
 }
 
-// tailMark is ledgerMark for a segment.
+// tailMark returns the size of the ledger file rel (the legacy file or a
+// segment) and the hash of the tailLen bytes before size (size < 0: its
+// current end); "short" when the file is shorter than size now.
 func tailMark(root, rel string, size int64) (int64, string) {
 	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
