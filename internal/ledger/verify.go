@@ -422,7 +422,7 @@ func verifyLegacyFrom(root string, cp Checkpoint, each func(line []byte)) (rep R
 	if !appendedOnly(root) {
 		return Report{}, false
 	}
-	last, err := lineBefore(root, cp.Size)
+	last, err := lineEndingAt(ledgerPath(root), cp.Size)
 	if err != nil || digest.Bytes(last) != cp.Hash {
 		return Report{}, false
 	}
@@ -503,28 +503,6 @@ func appendedOnly(root string) bool {
 	}
 	hs, err := os.Stat(headPath(root))
 	return err == nil && !ls.ModTime().After(hs.ModTime())
-}
-
-// lineBefore returns the line that ends at byte end (its newline at end-1).
-func lineBefore(root string, end int64) ([]byte, error) {
-	f, err := osfile.Open(ledgerPath(root))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if end <= 0 {
-		return nil, errors.New("empty prefix")
-	}
-	var nl [1]byte
-	if err := readFull(f, nl[:], end-1); err != nil || nl[0] != '\n' {
-		return nil, errors.New("the checkpoint does not end a line")
-	}
-	start, err := lineStart(f, end-1)
-	if err != nil {
-		return nil, err
-	}
-	line := make([]byte, end-1-start)
-	return line, readFull(f, line, start)
 }
 
 func forkMessage(from seen) string {
