@@ -53,12 +53,9 @@ func run(bin string, runs, warm int, only string) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	floor := filepath.Join(dir, "floor")
-	build := exec.Command("go", "build", "-trimpath", "-o", floor, "./internal/bench/floor")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build floor: %w", err)
+	floor, err := buildFloor(dir)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
 	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n\n", runs, warm)
@@ -452,12 +449,9 @@ func npmRun(bin, dist string, runs, warm int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	floor := filepath.Join(dir, "floor")
-	build := exec.Command("go", "build", "-trimpath", "-o", floor, "./internal/bench/floor")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build floor: %w", err)
+	floor, err := buildFloor(dir)
+	if err != nil {
+		return err
 	}
 	ws := filepath.Join(dir, "ws")
 	if err := bench.Workspace(ws, 200, 100_000); err != nil {
@@ -516,3 +510,15 @@ func npmRun(bin, dist string, runs, warm int) error {
 
 // shellQuote quotes s for sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// buildFloor builds the floor program into dir, as a hook is built.
+func buildFloor(dir string) (string, error) {
+	floor := filepath.Join(dir, "floor")
+	build := exec.Command("go", "build", "-trimpath", "-o", floor, "./internal/bench/floor")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("build floor: %w", err)
+	}
+	return floor, nil
+}
