@@ -203,12 +203,9 @@ func (g *Gate) Notes() []string { return g.notes }
 // under, so that a command cannot reclassify its own call.
 func (g *Gate) applyTools() { protocol.Override(g.call, g.Config.Tools) }
 
-// class is the call's tool class: config's tools: map overrides the agent's
-// own tool table.
+// class is the call's tool class, the settings' tools: map applied
+// (applyTools).
 func (g *Gate) class() hook.Class {
-	if c, ok := g.Config.Tools[g.call.ToolName]; ok {
-		return hook.Class(c)
-	}
 	if g.call.Class == "" {
 		return hook.ClassUnclassified
 	}
