@@ -45,46 +45,10 @@ func ScanFile(root, name string, from int64, fn func(line []byte, end int64, com
 
 // LineBefore returns the line of the ledger file name that ends (with its
 // newline) at byte offset end, without the newline; ok is false when no
-// line ends there (the file is shorter, or the byte before end is not a
-// newline). It reads at most MaxLine bytes before end.
+// line ends there (the file is missing or shorter, or the byte before end
+// is not a newline) or the line is longer than any Append writes.
 func LineBefore(root, name string, end int64) (line []byte, ok bool, err error) {
-	if end <= 0 {
-		return nil, false, nil
-	}
-	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(name)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("open ledger: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, false, fmt.Errorf("read ledger: %w", err)
-	}
-	if st.Size() < end {
-		return nil, false, nil
-	}
-	// One byte more than the longest line: the newline before it.
-	start := max(0, end-MaxLine-1)
-	buf := make([]byte, end-start)
-	if err := readFull(f, buf, start); err != nil {
-		return nil, false, err
-	}
-	if buf[len(buf)-1] != '\n' {
-		return nil, false, nil
-	}
-	body := buf[:len(buf)-1]
-	for i := len(body) - 1; i >= 0; i-- {
-		if body[i] == '\n' {
-			return body[i+1:], true, nil
-		}
-	}
-	if start > 0 {
-		return nil, false, nil // longer than any line Append writes
-	}
-	return body, true, nil
+	return lineEndingAt(filepath.Join(root, filepath.FromSlash(name)), end)
 }
 
 // FileSize is the size of the ledger file name (root-relative), 0 when missing.

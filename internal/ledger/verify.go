@@ -332,8 +332,8 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 		if err != nil || st.Size() < k.Size {
 			return Report{}, false
 		}
-		last, err := lineEndingAt(path, k.Size)
-		if err != nil || digest.Bytes(last) != k.Hash {
+		last, ok, err := lineEndingAt(path, k.Size)
+		if err != nil || !ok || digest.Bytes(last) != k.Hash {
 			return Report{}, false
 		}
 		r := &segResult{seg: seg, each: each, records: k.Records, nlines: k.Lines, head: Head{Seq: k.Seq, Hash: k.Hash}}
@@ -422,8 +422,8 @@ func verifyLegacyFrom(root string, cp Checkpoint, each func(line []byte)) (rep R
 	if !appendedOnly(root) {
 		return Report{}, false
 	}
-	last, err := lineEndingAt(ledgerPath(root), cp.Size)
-	if err != nil || digest.Bytes(last) != cp.Hash {
+	last, ok, err := lineEndingAt(ledgerPath(root), cp.Size)
+	if err != nil || !ok || digest.Bytes(last) != cp.Hash {
 		return Report{}, false
 	}
 	v := newVerifier(each)
@@ -470,26 +470,46 @@ func readFrom(path string, off int64) ([]byte, error) {
 	return buf, readFull(f, buf, off)
 }
 
-// lineEndingAt returns the line whose newline is the byte before end.
-func lineEndingAt(path string, end int64) ([]byte, error) {
+// lineEndingAt is LineBefore for a path: the line whose newline is the
+// byte before end, read backwards from there only.
+func lineEndingAt(path string, end int64) (line []byte, ok bool, err error) {
+	if end <= 0 {
+		return nil, false, nil
+	}
 	f, err := osfile.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
 	if err != nil {
-		return nil, err
+		return nil, false, fmt.Errorf("open ledger: %w", err)
 	}
 	defer f.Close()
-	if end <= 0 {
-		return nil, errors.New("empty prefix")
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false, fmt.Errorf("read ledger: %w", err)
+	}
+	if st.Size() < end {
+		return nil, false, nil
 	}
 	var nl [1]byte
-	if err := readFull(f, nl[:], end-1); err != nil || nl[0] != '\n' {
-		return nil, errors.New("the checkpoint does not end a line")
+	if err := readFull(f, nl[:], end-1); err != nil {
+		return nil, false, err
+	}
+	if nl[0] != '\n' {
+		return nil, false, nil
 	}
 	start, err := lineStart(f, end-1)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	line := make([]byte, end-1-start)
-	return line, readFull(f, line, start)
+	if end-1-start > MaxLine {
+		return nil, false, nil // longer than any line Append writes
+	}
+	line = make([]byte, end-1-start)
+	if err := readFull(f, line, start); err != nil {
+		return nil, false, err
+	}
+	return line, true, nil
 }
 
 // appendedOnly reports whether the ledger was last written by intenthook's
