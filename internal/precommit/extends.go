@@ -87,7 +87,7 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 			return nil // this staged ledger passed against this HEAD already
 		}
 		if known, ok := c.find(head); ok {
-			last, ok := lineEndingAt(file, known.Size)
+			last, ok := lastLineDigest(root, known.Size)
 			fast = ok && last == known.Last
 		}
 	}
@@ -105,7 +105,7 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 	// Remember the staged ledger: after the commit it is HEAD's.
 	if worktreeIsStaged {
 		if st, err := os.Stat(file); err == nil {
-			if last, ok := lineEndingAt(file, st.Size()); ok && state.Ensure(root, "precommit") == nil {
+			if last, ok := lastLineDigest(root, st.Size()); ok && state.Ensure(root, "precommit") == nil {
 				c.Blobs = append(c.Blobs, knownBlob{Blob: staged, Head: head, Size: st.Size(), Last: last})
 				c.Blobs = c.Blobs[max(len(c.Blobs)-keepBlobs, 0):]
 				data, _ := json.Marshal(c)
@@ -116,32 +116,12 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 	return nil
 }
 
-// lineEndingAt returns the sha256 of the line whose newline is the byte
-// before end, reading backwards from there only.
-func lineEndingAt(path string, end int64) (string, bool) {
-	f, err := os.Open(path)
-	if err != nil || end <= 0 {
+// lastLineDigest returns the sha256 of the legacy ledger's line whose
+// newline is the byte before end.
+func lastLineDigest(root string, end int64) (string, bool) {
+	line, ok, err := ledger.LineBefore(root, ledger.FileName, end)
+	if err != nil || !ok {
 		return "", false
-	}
-	defer f.Close()
-	const chunk = 64 << 10
-	var line []byte
-	var nl [1]byte
-	if _, err := f.ReadAt(nl[:], end-1); err != nil || nl[0] != '\n' {
-		return "", false
-	}
-	for pos := end - 1; pos > 0; {
-		from := max(pos-chunk, 0)
-		buf := make([]byte, pos-from)
-		if _, err := f.ReadAt(buf, from); err != nil {
-			return "", false
-		}
-		if i := strings.LastIndexByte(string(buf), '\n'); i >= 0 {
-			line = append(buf[i+1:], line...)
-			break
-		}
-		line = append(buf, line...)
-		pos = from
 	}
 	sum := sha256.Sum256(line)
 	return hex.EncodeToString(sum[:]), true
