@@ -44,13 +44,9 @@ func segmentGrowth(ctx context.Context, g *git.Repo, commits []commit) ([]Findin
 	var present bool
 	err := g.ReadObjects(ctx, names, func(_ int, obj *git.Object) error {
 		gr := groups[gi]
-		var body []byte
-		if obj != nil && obj.Type == "blob" {
-			b, err := io.ReadAll(obj.Body)
-			if err != nil {
-				return err
-			}
-			body = b
+		body, err := git.Blob(obj)
+		if err != nil {
+			return err
 		}
 		if pi < 0 {
 			mine, present = body, obj != nil

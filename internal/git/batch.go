@@ -19,6 +19,17 @@ type Object struct {
 	Body io.Reader // exactly Size bytes
 }
 
+// Blob returns the content of obj when it is a blob, nil for a missing
+// object or another type.
+func Blob(obj *Object) ([]byte, error) {
+	if obj == nil || obj.Type != "blob" {
+		return nil, nil
+	}
+	b := make([]byte, obj.Size)
+	_, err := io.ReadFull(obj.Body, b)
+	return b, err
+}
+
 // Batchable reports whether an object name can be asked for on cat-file's
 // input, which is one name per line (a trailing CR is dropped by git).
 func Batchable(name string) bool {

@@ -35,13 +35,9 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 	var head []byte
 	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
 		rel := rels[i/2]
-		var body []byte
-		if obj != nil && obj.Type == "blob" {
-			b, err := io.ReadAll(obj.Body)
-			if err != nil {
-				return err
-			}
-			body = b
+		body, err := git.Blob(obj)
+		if err != nil {
+			return err
 		}
 		if i%2 == 0 {
 			head = body
