@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/git"
@@ -129,6 +131,11 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	for _, span := range g.appended(s) {
 		g.note(anchors.Attribute(ctx, g.Ledger(g.env.Version), g.Revision(), span.rel, span.from, cmp.Or(g.call.AgentID, g.call.Agent), g.call.SessionID))
 	}
+	// So is a note the lessons file gained (and kept) meanwhile.
+	if c, ok := g.lessonsKept(changes, undone); ok {
+		before, _ := guard.Kept(g.Root, c.Before)
+		g.note(lessons.Attribute(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, before, time.Unix(0, s.At), g.callWriter()))
+	}
 	if len(undone) == 0 && ledgerOK && len(segs) == 0 {
 		return hook.Decision{}, false
 	}
@@ -170,6 +177,27 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
 	}
 	return g.tampered(undone, ledgerOK, segs), reload
+}
+
+// lessonsKept returns the lessons file's change during the command when
+// the change stood (intenthook lesson wrote it, not a program).
+func (g *Gate) lessonsKept(changes, undone []guard.Change) (guard.Change, bool) {
+	rel := cmp.Or(g.Config.LessonsFile, lessons.DefaultFile)
+	is := func(c guard.Change) bool { return c.Rel == rel }
+	i := slices.IndexFunc(changes, is)
+	if i < 0 || slices.ContainsFunc(undone, is) {
+		return guard.Change{}, false
+	}
+	return changes[i], true
+}
+
+// callWriter names the agent and session of the call, as a lesson's writer.
+func (g *Gate) callWriter() string {
+	who := cmp.Or(g.call.AgentID, g.call.Agent, "an agent")
+	if g.call.SessionID != "" {
+		who += ", session " + g.call.SessionID
+	}
+	return who
 }
 
 // span is where a ledger file grew during a command: rel from byte from.

@@ -411,13 +411,13 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			return
 		}
 		if kind == GitConfig && before.Kept {
-			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			old, _ := Kept(root, before)
 			if slices.Equal(RiskyKeys(old), RiskyKeys(content)) {
 				return
 			}
 		}
 		if kind == Wiring && before.Kept && content != nil {
-			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			old, _ := Kept(root, before)
 			w1, ok1 := wiringOf(old)
 			w2, ok2 := wiringOf(content)
 			if ok1 && ok2 && w1 == w2 {
@@ -433,7 +433,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			}
 		}
 		if kind == Lessons && before.Kept && after.FP != "" {
-			old, _ := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), before.Hash))
+			old, _ := Kept(root, before)
 			if sameLessons(old, content) {
 				return
 			}
@@ -457,6 +457,17 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
+}
+
+// Kept returns the content f had in the picture, from the copy kept under
+// Dir; ok is false when no copy was kept (the file was absent, or too big to
+// keep).
+func Kept(root string, f File) (content []byte, ok bool) {
+	if !f.Kept {
+		return nil, false
+	}
+	b, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(Dir), f.Hash))
+	return b, err == nil
 }
 
 // stateWrites lists the files of the state directory dir written since at

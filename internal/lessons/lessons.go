@@ -104,7 +104,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 		byMessage := strings.EqualFold(l.Code, "tool_failure") || strings.EqualFold(l.Code, "acceptance_failed")
 		return !byMessage || msg == "-" || normalise(old) == normalise(msg)
 	}
-	return update(ctx, root, file, timeout, func(d *doc) {
+	return update(ctx, root, file, timeout, func(d *doc) bool {
 		s := d.lessonsSection()
 		e := d.End(s)
 		for i := s + 1; i < e; i++ {
@@ -123,31 +123,94 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 				n = count + 1
 			}
 			d.Lines[i] = t[:keep] + fmt.Sprintf(" (×%d, last %s)", n, stamp(l.Time)) + d.Lines[i][len(t):]
-			return
+			return true
 		}
 		d.AppendTo(s, e, fmt.Sprintf("- [%s] %s: %s %s %s: %s", stamp(l.Time), code, intent, word(l.Tool), path, msg))
 		d.fold(intent, l.Keep, l.Time)
+		return true
 	})
 }
 
+// ByPerson is the writer of a note a person wrote: outside an agent's
+// shell, and not while an agent's shell command ran.
+const ByPerson = "a person"
+
 // Note appends free text under Lessons Learned (`intenthook lesson "<text>"
-// [--intent ID]`) as "- [time] note: intent text". A note is never counted:
-// the same words twice are two notes.
-func Note(ctx context.Context, root, file string, timeout time.Duration, text, intent string, keep int, now time.Time) error {
+// [--intent ID]`) as "- [time] note (by writer): intent text". by names the
+// writer: ByPerson, or the agent that wrote it ("" is "an agent": who wrote
+// a note is never left to the reader's guess). A note is never counted: the
+// same words twice are two notes.
+func Note(ctx context.Context, root, file string, timeout time.Duration, text, intent, by string, keep int, now time.Time) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("record note: empty text")
 	}
 	t := markdown.OneLine(safetext.Flat(text), maxText)
-	return update(ctx, root, file, timeout, func(d *doc) {
+	return update(ctx, root, file, timeout, func(d *doc) bool {
 		s := d.lessonsSection()
-		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note: %s %s", stamp(now), word(intent), t))
+		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note (by %s): %s %s", stamp(now), writer(by), word(intent), t))
 		d.fold(word(intent), keep, now)
+		return true
+	})
+}
+
+// writer is a note's writer as its line carries it: one line, without the
+// parentheses that close the field.
+func writer(by string) string {
+	by = strings.NewReplacer("(", "", ")", "", "`", "").Replace(markdown.OneLine(by, 200))
+	if strings.TrimSpace(by) == "" {
+		return "an agent"
+	}
+	return by
+}
+
+// personNote matches a note that says a person wrote it, with its time.
+var personNote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- \[([^\]]*)\] note \(by ` + ByPerson + `\): `)
+})
+
+// Attribute gives to who every note that says a person wrote it and is new:
+// not among the lines of before (the file before the command; nil when it
+// is not known) and written at or after since. The guard calls it when the
+// lessons file changed while an agent's shell command ran: a note written
+// then is that agent's, whatever the process that wrote it claimed (without
+// before, a person's note written in the same second goes to the agent too:
+// attribution fails towards the agent). The file is rewritten only when a
+// note changed.
+func Attribute(ctx context.Context, root, file string, timeout time.Duration, before []byte, since time.Time, who string) error {
+	from := stamp(since.Truncate(time.Second))
+	had := map[string]int{}
+	for _, l := range strings.Split(string(before), "\n") {
+		had[strings.TrimSuffix(l, "\r")]++
+	}
+	return update(ctx, root, file, timeout, func(d *doc) bool {
+		changed := false
+		s := d.findLessons()
+		if s < 0 {
+			return false
+		}
+		e := d.End(s)
+		for i := s + 1; i < e; i++ {
+			if d.Code[i] {
+				continue
+			}
+			t := markdown.Text(d.Lines[i])
+			m := personNote().FindStringSubmatch(t)
+			switch {
+			case m == nil:
+			case had[t] > 0:
+				had[t]--
+			case m[1] >= from:
+				d.Lines[i] = strings.Replace(d.Lines[i], "(by "+ByPerson+")", "(by "+writer(who)+")", 1)
+				changed = true
+			}
+		}
+		return changed
 	})
 }
 
 // update runs edit on the lessons file under the lessons lock, with one read
-// and one atomic, durable rewrite.
-func update(ctx context.Context, root, file string, timeout time.Duration, edit func(*doc)) error {
+// and, when edit reports a change, one atomic, durable rewrite.
+func update(ctx context.Context, root, file string, timeout time.Duration, edit func(*doc) (changed bool)) error {
 	if file == "" {
 		file = DefaultFile
 	}
@@ -182,11 +245,13 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 		src = template
 	}
 	d := &doc{markdown.Parse(src)}
-	edit(d)
+	if !edit(d) {
+		return nil
+	}
+	out := []byte(d.String())
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("lessons: %w", err)
 	}
-	out := []byte(d.String())
 	// Journaled first: the guard of a shell command running meanwhile
 	// (intenthook lesson in it, or a hook's lesson) must not take this
 	// write for a program's rewrite.
@@ -200,12 +265,16 @@ func update(ctx context.Context, root, file string, timeout time.Duration, edit 
 // lessonsSection returns the line of the "## Lessons Learned" heading,
 // appending the section to a file that lacks it.
 func (d *doc) lessonsSection() int {
-	match := func(title string) bool { return strings.EqualFold(title, section) }
-	if s := d.Find(0, len(d.Lines), 2, match); s >= 0 {
+	if s := d.findLessons(); s >= 0 {
 		return s
 	}
 	d.AppendTo(0, len(d.Lines), "## "+section)
-	return d.Find(0, len(d.Lines), 2, match)
+	return d.findLessons()
+}
+
+// findLessons returns the line of the "## Lessons Learned" heading, or -1.
+func (d *doc) findLessons() int {
+	return d.Find(0, len(d.Lines), 2, func(title string) bool { return strings.EqualFold(title, section) })
 }
 
 // word writes a code, intent or tool as one token, so that a line can be read
@@ -237,9 +306,10 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // doc is a Markdown file with this package's edits.
 type doc struct{ *markdown.Doc }
 
-// noteLine matches a note Note wrote: its intent token.
+// noteLine matches a note Note wrote (one from before notes named their
+// writer too): its intent token.
 var noteLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[[^\]]*\] note: (\S+) `)
+	return regexp.MustCompile(`^- \[[^\]]*\] note(?: \(by [^()]*\))?: (\S+) `)
 })
 
 // Relevant returns the lessons of file (relative to root; empty means

@@ -28,6 +28,7 @@ type call struct {
 	lesson Lesson
 	note   string
 	intent string
+	by     string
 	now    time.Time
 }
 
@@ -36,7 +37,7 @@ func rec(minutes int, code, intent, tool, path, msg string) call {
 }
 
 func note(minutes int, text, intent string) call {
-	return call{note: text, intent: intent, now: at(minutes)}
+	return call{note: text, intent: intent, by: ByPerson, now: at(minutes)}
 }
 
 // fresh is the file Record creates, with lines under Lessons Learned.
@@ -175,8 +176,21 @@ func TestRecord(t *testing.T) {
 				note(1, "Run make generate after editing the schema.", ""),
 			},
 			want: fresh(
-				"- [2026-11-22T10:00:00Z] note: INT-003 Run make generate after editing the schema.",
-				"- [2026-11-22T10:01:00Z] note: - Run make generate after editing the schema.",
+				"- [2026-11-22T10:00:00Z] note (by a person): INT-003 Run make generate after editing the schema.",
+				"- [2026-11-22T10:01:00Z] note (by a person): - Run make generate after editing the schema.",
+			),
+		},
+		{
+			name: "notes name their writer, one field that text cannot reopen",
+			calls: []call{
+				{note: "x", intent: "INT-001", by: "Claude Code", now: at(0)},
+				{note: "y", intent: "INT-001", by: "", now: at(1)},
+				{note: "z", intent: "INT-001", by: "x) (by a person\n`", now: at(2)},
+			},
+			want: fresh(
+				"- [2026-11-22T10:00:00Z] note (by Claude Code): INT-001 x",
+				"- [2026-11-22T10:01:00Z] note (by an agent): INT-001 y",
+				"- [2026-11-22T10:02:00Z] note (by x by a person\\x0a): INT-001 z",
 			),
 		},
 		{
@@ -189,7 +203,7 @@ func TestRecord(t *testing.T) {
 			want: strings.Replace(human, "reread it\n", md(
 				"reread it",
 				"- [2026-11-22T10:00:00Z] SCOPE_VIOLATION: INT-001 Write `a.go`: new",
-				"- [2026-11-22T10:01:00Z] note: - remember",
+				"- [2026-11-22T10:01:00Z] note (by a person): - remember",
 			), 1),
 		},
 		{
@@ -215,13 +229,13 @@ func TestRecord(t *testing.T) {
 			name:   "a section heading right after Lessons Learned",
 			before: md("## Lessons Learned", "## Known Issues"),
 			calls:  []call{note(0, "n", "")},
-			want:   md("## Lessons Learned", "", "- [2026-11-22T10:00:00Z] note: - n", "", "## Known Issues"),
+			want:   md("## Lessons Learned", "", "- [2026-11-22T10:00:00Z] note (by a person): - n", "", "## Known Issues"),
 		},
 		{
 			name:   "a file ending without a newline",
 			before: "## Lessons Learned\n\n- [2026-11-01T09:00:00Z] note: - old",
 			calls:  []call{note(0, "new", "")},
-			want:   md("## Lessons Learned", "", "- [2026-11-01T09:00:00Z] note: - old", "- [2026-11-22T10:00:00Z] note: - new"),
+			want:   md("## Lessons Learned", "", "- [2026-11-01T09:00:00Z] note: - old", "- [2026-11-22T10:00:00Z] note (by a person): - new"),
 		},
 		{
 			name:   "CRLF file stays CRLF",
@@ -244,7 +258,7 @@ func TestRecord(t *testing.T) {
 			},
 			want: fresh(
 				"- [2026-11-22T10:00:00Z] A\\x20B\\x0a##\\x20Lessons\\x20Learned: INT\\x201\\x60x Write\\x09x `ab\\x0a- [x] injected.go`: line one line two \\x00 ok (×2, last 2026-11-22T10:01:00Z)",
-				"- [2026-11-22T10:02:00Z] note: I\\x0aD one ## Known Issues two three",
+				"- [2026-11-22T10:02:00Z] note (by a person): I\\x0aD one ## Known Issues two three",
 			),
 		},
 		{
@@ -266,7 +280,7 @@ func TestRecord(t *testing.T) {
 			name:  "another file",
 			file:  "docs/AGENTS.md",
 			calls: []call{note(0, "n", "")},
-			want:  fresh("- [2026-11-22T10:00:00Z] note: - n"),
+			want:  fresh("- [2026-11-22T10:00:00Z] note (by a person): - n"),
 		},
 	}
 	for _, tt := range tests {
@@ -286,7 +300,7 @@ func TestRecord(t *testing.T) {
 				if c.lesson.Code != "" {
 					err = Record(context.Background(), root, tt.file, time.Second, c.lesson)
 				} else {
-					err = Note(context.Background(), root, tt.file, time.Second, c.note, c.intent, 0, c.now)
+					err = Note(context.Background(), root, tt.file, time.Second, c.note, c.intent, c.by, 0, c.now)
 				}
 				if err != nil {
 					t.Fatal(err)
@@ -324,13 +338,13 @@ func TestRejects(t *testing.T) {
 			return Record(ctx, root, file, time.Second, Lesson{Time: t0, Path: "a.go"})
 		}},
 		{"empty note", "", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, " \t", "INT-001", 0, t0)
+			return Note(ctx, root, file, time.Second, " \t", "INT-001", ByPerson, 0, t0)
 		}},
 		{"file outside the workspace", "../CLAUDE.md", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, "n", "", 0, t0)
+			return Note(ctx, root, file, time.Second, "n", "", ByPerson, 0, t0)
 		}},
 		{"absolute file", "/tmp/CLAUDE.md", func(root, file string) error {
-			return Note(ctx, root, file, time.Second, "n", "", 0, t0)
+			return Note(ctx, root, file, time.Second, "n", "", ByPerson, 0, t0)
 		}},
 	}
 	for _, tt := range tests {
@@ -351,7 +365,7 @@ func TestRecordKeepsMode(t *testing.T) {
 	root := t.TempDir()
 	path := filepath.Join(root, filepath.FromSlash(DefaultFile))
 	writeFile(t, path, human)
-	if err := Note(context.Background(), root, "", time.Second, "n", "", 0, t0); err != nil {
+	if err := Note(context.Background(), root, "", time.Second, "n", "", ByPerson, 0, t0); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -378,7 +392,7 @@ func TestFold(t *testing.T) {
 	if err := Record(ctx, root, "", time.Second, Lesson{Time: at(5), Code: "X", Intent: "INT-002", Tool: "Write", Path: "g.go", Message: "other", Keep: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Note(ctx, root, "", time.Second, "a note", "INT-001", 3, at(6)); err != nil {
+	if err := Note(ctx, root, "", time.Second, "a note", "INT-001", ByPerson, 3, at(6)); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(root, DefaultFile))
@@ -390,9 +404,81 @@ func TestFold(t *testing.T) {
 		"- [2026-11-22T10:03:00Z] STALE_FILE: INT-001 Edit `f3.go`: m",
 		"- [2026-11-22T10:04:00Z] STALE_FILE: INT-001 Edit `f4.go`: m",
 		"- [2026-11-22T10:05:00Z] X: INT-002 Write `g.go`: other",
-		"- [2026-11-22T10:06:00Z] note: INT-001 a note",
+		"- [2026-11-22T10:06:00Z] note (by a person): INT-001 a note",
 	)
 	if string(data) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", data, want)
+	}
+}
+
+func TestAttribute(t *testing.T) {
+	person := func(minutes int, text string) string {
+		return fmt.Sprintf("- [%s] note (by a person): INT-001 %s", stamp(at(minutes)), text)
+	}
+	before := fresh(person(0, "old"), person(5, "same second, before the command"))
+	tests := []struct {
+		name   string
+		before []byte // nil: not known
+		added  []string
+		want   []string
+	}{
+		{
+			name:   "new person notes become the agent's; earlier ones stay",
+			before: []byte(before),
+			added:  []string{person(5, "during"), "- [2026-11-22T10:05:00Z] note (by Claude Code): INT-001 marked"},
+			want: []string{person(0, "old"), person(5, "same second, before the command"),
+				"- [2026-11-22T10:05:00Z] note (by claude, session s1): INT-001 during",
+				"- [2026-11-22T10:05:00Z] note (by Claude Code): INT-001 marked"},
+		},
+		{
+			name:  "without the file before, by time: the same second goes to the agent",
+			added: []string{person(5, "during")},
+			want: []string{person(0, "old"),
+				"- [2026-11-22T10:05:00Z] note (by claude, session s1): INT-001 same second, before the command",
+				"- [2026-11-22T10:05:00Z] note (by claude, session s1): INT-001 during"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			path := filepath.Join(root, filepath.FromSlash(DefaultFile))
+			now := fresh(append([]string{person(0, "old"), person(5, "same second, before the command")}, tt.added...)...)
+			writeFile(t, path, now)
+			if err := Attribute(context.Background(), root, "", time.Second, tt.before, at(5), "claude, session s1"); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := string(data), fresh(tt.want...); got != want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestAttributeLeavesFileAlone(t *testing.T) {
+	root := t.TempDir()
+	// No lessons file: nothing is created.
+	if err := Attribute(context.Background(), root, "", time.Second, nil, at(0), "claude"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(DefaultFile))); !os.IsNotExist(err) {
+		t.Fatalf("Attribute created the lessons file: %v", err)
+	}
+	// No note to change: the file keeps its bytes and its time.
+	path := filepath.Join(root, filepath.FromSlash(DefaultFile))
+	writeFile(t, path, "## Lessons Learned\r\n- [2026-11-22T10:00:00Z] note (by Claude Code): - x\r\n")
+	old := time.Unix(1_700_000_000, 0)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := Attribute(context.Background(), root, "", time.Second, nil, at(0), "claude"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.ModTime().Equal(old) {
+		t.Fatalf("Attribute rewrote a file it had nothing to change in: %v %v", st.ModTime(), err)
 	}
 }

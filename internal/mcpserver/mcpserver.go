@@ -347,7 +347,7 @@ func (s *server) recordLesson(ctx context.Context, _ *mcp.CallToolRequest, in Le
 			return nil, nil, err
 		}
 	}
-	if err := lessons.Note(ctx, ws.Root, ws.Config.LessonsFile, ws.Config.LockTimeout, in.Text, in.IntentID, ws.Config.LessonsMax, s.opt.Now()); err != nil {
+	if err := lessons.Note(ctx, ws.Root, ws.Config.LessonsFile, ws.Config.LockTimeout, in.Text, in.IntentID, "an agent over MCP", ws.Config.LessonsMax, s.opt.Now()); err != nil {
 		return nil, nil, err
 	}
 	return text("lesson recorded in " + ws.Config.LessonsFile), nil, nil
