@@ -86,9 +86,10 @@ type Result struct {
 	// Intents sums the range up per intent (and "" for changes no intent
 	// owns).
 	Intents []IntentSummary `json:"intents"`
-	// IncrementsChecked is set when each commit's ledger increment was
-	// checked line by line against its parent (see incrementBudget);
-	// else only their sizes were.
+	// IncrementsChecked is always set now: each commit's ledger increment
+	// is checked against its parent whatever the ledger's size. Older
+	// versions checked only sizes past 128 MB; readers of their output
+	// look here.
 	IncrementsChecked bool `json:"increments_checked"`
 }
 
@@ -135,12 +136,12 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 			legacyView[i].paths = slices.DeleteFunc(slices.Clone(c.paths), func(p string) bool { return p == ledger.FileName })
 		}
 	}
-	grows, since, exact, err := ledgerGrows(ctx, g, legacyView, hasSplit)
+	grows, since, err := ledgerGrows(ctx, g, legacyView, hasSplit)
 	if err != nil {
 		return nil, err
 	}
 	grows = append(grows, split...)
-	res.IncrementsChecked = exact
+	res.IncrementsChecked = true
 	segs, err := segmentGrowth(ctx, g, commits)
 	if err != nil {
 		return nil, err
@@ -250,21 +251,19 @@ func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 }
 
 // ledgerGrows checks that the ledger only grows across the range, without
-// reading every commit's ledger whole. Each commit that is not a merge has
-// its increment checked line by line against its parent (increments) when
-// the ledgers are small enough for git to diff them all (incrementBudget),
-// else, like every merge, by size: its ledger must be at least as long as
-// each parent's (object sizes, from one git process). The last commit's
-// ledger must keep every line of the ledger each commit outside the range
-// left (one diff per such base), unless a commit of the range was already
-// found rewriting it (the same lines, named once, by the commit that
-// changed them). By size alone, a line rewritten and restored between two
-// commits is not seen.
+// diffing any commit's ledger whole. Each commit that is not a merge has its
+// increment checked against its parent (increments: a byte prefix, and
+// what it appended verified); every merge by size: its ledger must be at
+// least as long as each parent's (object sizes, from one git process). The
+// last commit's ledger must keep every line of the ledger each commit
+// outside the range left (one diff per such base), unless a commit of the
+// range was already found rewriting it (the same lines, named once, by the
+// commit that changed them).
 //
 // since is the size of the smallest ledger a commit outside the range left
 // (0 when the range starts at the root): what the last ledger holds past it
 // was appended in the range (with what a merged branch appended).
-func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, hasSplit bool) (fs []Finding, since int64, exact bool, err error) {
+func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, hasSplit bool) (fs []Finding, since int64, err error) {
 	inRange := map[string]bool{}
 	for _, c := range commits {
 		inRange[c.id] = true
@@ -289,30 +288,21 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, hasSplit bo
 	}
 	sizes := make([]int64, len(names))
 	if err := g.ObjectSizes(ctx, names, sizes); err != nil {
-		return nil, 0, false, err
+		return nil, 0, err
 	}
 	for i, b := range bases {
 		if size := sizes[index[b]]; i == 0 || size < since {
 			since = size
 		}
 	}
-	var diffed int64 // the bytes git would diff, parent and child
-	for _, c := range commits {
-		if len(c.parents) == 1 && slices.Contains(c.paths, ledger.FileName) {
-			diffed += sizes[index[c.id]] + sizes[index[c.parents[0]]]
-		}
+	incs, err := increments(ctx, g, commits)
+	if err != nil {
+		return nil, 0, err
 	}
-	exact = diffed <= incrementBudget
-	if exact {
-		incs, err := increments(ctx, g, commits)
-		if err != nil {
-			return nil, 0, false, err
-		}
-		fs = append(fs, incs...)
-	}
+	fs = append(fs, incs...)
 	rewritten := rewrote(fs)
 	for _, c := range commits {
-		if exact && len(c.parents) < 2 || hasSplit && !slices.Contains(c.paths, ledger.FileName) {
+		if len(c.parents) < 2 || hasSplit && !slices.Contains(c.paths, ledger.FileName) {
 			continue
 		}
 		mine := sizes[index[c.id]]
@@ -335,18 +325,12 @@ func ledgerGrows(ctx context.Context, g *git.Repo, commits []commit, hasSplit bo
 			f, err = appendOnly(ctx, g, last.id, b)
 		}
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
 		fs = append(fs, f...)
 	}
-	return fs, since, exact, nil
+	return fs, since, nil
 }
-
-// incrementBudget bounds the ledger bytes (each checked commit's and its
-// parent's) the per-commit diffs may cost: git diffs whole blobs, about
-// 1 s per 150 MB on a 2-core machine, so 100 commits on a 77 MB ledger
-// would take 90 s. Past it the increments are checked by size only.
-const incrementBudget = 128 << 20
 
 // rewrote reports whether fs holds a rewritten ledger.
 func rewrote(fs []Finding) bool {
@@ -669,15 +653,9 @@ func (r *Result) Text(w io.Writer) {
 	for _, c := range r.Rules {
 		fmt.Fprintln(&b, c)
 	}
-	if r.Commits > 0 && !r.IncrementsChecked {
-		fmt.Fprintln(&b, sizeOnly)
-	}
 	fmt.Fprintf(&b, "audit %s: %d commit(s), %d error(s), %d warning(s); %s\n", r.Range, r.Commits, errs, warns, r.ledgerHead("", ""))
 	w.Write(b.Bytes())
 }
-
-// sizeOnly says what an audit past incrementBudget did not check.
-const sizeOnly = "note: the ledgers are too large to diff each commit's against its parent: each commit's ledger growth was checked by size, the range's last ledger line by line"
 
 // DefaultRange is the merge base with the default branch (origin's HEAD,
 // else main, else master) up to HEAD: what a pull request adds.
@@ -739,9 +717,6 @@ func (r *Result) Markdown(w io.Writer) {
 	}
 	fmt.Fprintf(&b, "### intenthook audit %s\n\n", verdict)
 	fmt.Fprintf(&b, "`%s`: %d commit(s), %d error(s), %d warning(s). %s.\n", r.Range, r.Commits, errs, warns, r.ledgerHead("Ledger", "`"))
-	if r.Commits > 0 && !r.IncrementsChecked {
-		fmt.Fprintf(&b, "\n%s.\n", sizeOnly)
-	}
 	if len(r.Intents) > 0 {
 		b.WriteString("\n| intent | files | traced | sessions | models | denials | violations | scope changes | findings |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 		for _, x := range r.Intents {

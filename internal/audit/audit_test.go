@@ -25,11 +25,6 @@ func TestMarkdown(t *testing.T) {
 			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n",
 		},
 		{
-			name: "increments checked by size only",
-			res:  Result{Range: "a..b", Commits: 2, Head: head},
-			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n\n" + sizeOnly + ".\n",
-		},
-		{
 			name: "findings escaped",
 			res: Result{IncrementsChecked: true, Range: "a..b", Commits: 1, Head: head, Findings: []Finding{
 				{Commit: "0123456789abcdef", Path: "x|y.go", Severity: Error, Message: "out"},

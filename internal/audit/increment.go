@@ -100,17 +100,103 @@ func hunkStart(s string) int {
 // increments checks what each commit of the range that is not a merge
 // added to its parent's ledger: no line removed or changed, lines added at
 // the end only, and the added lines verify from the parent's last line
-// (chain and seq). One git process over the whole range; what it reads is
-// the range's increments, never a whole ledger. A merge's ledger is judged
-// by the last ledger's verification (forks of the union shape) and by the
-// growth checks.
+// (chain and seq). The ledgers are read through one `git cat-file --batch`,
+// each once (a commit's is its child's parent's): the parent's must be a
+// byte prefix of the commit's, so the cost is their bytes, never a diff,
+// and there is no size past which a commit is judged by size alone (two
+// ledgers are held at a time). A commit whose ledger
+// does not begin with its parent's is described by git's line diff, for
+// it alone (lineIncrements). A merge's ledger is judged by the last
+// ledger's verification (forks of the union shape) and by the growth
+// checks.
 func increments(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
-	ids := map[string]bool{}
-	var in strings.Builder
+	var todo []commit
+	var names []string
+	var of []int // the position in todo each name's reply is the commit's own ledger of; -1 for a parent's
+	held := ""   // the commit whose ledger the replies leave at hand
 	for _, c := range commits {
 		if len(c.parents) > 1 || !slices.Contains(c.paths, ledger.FileName) {
 			continue
 		}
+		switch {
+		case len(c.parents) == 0:
+			// A root commit's parent ledger is empty: a name under a blob
+			// resolves to nothing.
+			names, of = append(names, c.id+":"+ledger.FileName+"/-"), append(of, -1)
+		case c.parents[0] != held:
+			names, of = append(names, c.parents[0]+":"+ledger.FileName), append(of, -1)
+		}
+		names, of = append(names, c.id+":"+ledger.FileName), append(of, len(todo))
+		todo = append(todo, c)
+		held = c.id
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	hunks := make([][]hunk, len(todo))
+	var described []commit
+	var parent []byte
+	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		b, err := git.Blob(obj)
+		if err != nil || of[i] < 0 {
+			parent = b
+			return err
+		}
+		h, prefix := appended(parent, b)
+		switch {
+		case !prefix:
+			described = append(described, todo[of[i]])
+		case h != nil:
+			hunks[of[i]] = []hunk{*h}
+		}
+		parent = b // the next commit's parent, when it is this one
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the ledger's increments: %w", err)
+	}
+	var fs []Finding
+	for k, c := range todo {
+		fs = append(fs, judgeIncrement(c, hunks[k])...)
+	}
+	more, err := lineIncrements(ctx, g, described)
+	return append(fs, more...), err
+}
+
+// appended compares a commit's ledger with its parent's: prefix is true
+// when it begins with the parent's bytes (and the parent ends its last
+// line, or nothing was added), and h is then what it appended, shaped as
+// the line diff would give it (nil when nothing was).
+func appended(parent, mine []byte) (h *hunk, prefix bool) {
+	if !bytes.HasPrefix(mine, parent) {
+		return nil, false
+	}
+	rest := mine[len(parent):]
+	if len(rest) == 0 {
+		return nil, true
+	}
+	if len(parent) > 0 && parent[len(parent)-1] != '\n' {
+		return nil, false // a torn tail continued: the line diff says so
+	}
+	// Copies: the hunk outlives both ledgers, which are each as large as
+	// the history made them.
+	h = &hunk{addedTorn: rest[len(rest)-1] != '\n'}
+	if len(parent) > 0 {
+		body := parent[:len(parent)-1]
+		h.before = bytes.Clone(body[bytes.LastIndexByte(body, '\n')+1:])
+		h.beforeLine = bytes.Count(parent, []byte("\n"))
+	}
+	h.added = bytes.Split(bytes.Clone(bytes.TrimSuffix(rest, []byte("\n"))), []byte("\n"))
+	return h, true
+}
+
+// lineIncrements judges commits by git's line diff of the ledger against
+// their parent's, in one git process: the hunks say which line was removed,
+// rewritten or inserted.
+func lineIncrements(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+	ids := map[string]bool{}
+	var in strings.Builder
+	for _, c := range commits {
 		ids[c.id] = true
 		in.WriteString(c.id + "\n")
 	}

@@ -71,7 +71,7 @@ func TestIncrements(t *testing.T) {
 	git1("init", "-q", "-b", "main")
 	appendRecord()
 	appendRecord()
-	commit("base")
+	base := commit("base")
 
 	appendRecord()
 	appended := commit("appended")
@@ -96,12 +96,28 @@ func TestIncrements(t *testing.T) {
 	edit(func(ls []string) []string { return append(ls, `{"version":`) })
 	broken := commit("a line that does not parse")
 
+	edit(func(ls []string) []string { return ls[:len(ls)-1] })
+	commit("the line that does not parse removed")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(data, `{"torn":`...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commit("a torn tail")
+	if err := os.WriteFile(path, append(data, `{"torn":true}`+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tornContinued := commit("the torn tail continued")
+
 	tests := []struct {
 		name   string
 		rng    string // default: the commit alone
 		commit string
 		want   []string // code: message substring, of the commit's ledger findings
 	}{
+		{"the root commit's ledger, from nothing", base, base, nil},
 		{"appended", "", appended, nil},
 		{"a line rewritten while the ledger grows", "", rewritten, []string{LedgerRewritten + ": line 1 of the parent"}},
 		{"and restored: the restoring commit rewrites too", "", restored, []string{LedgerRewritten + ": line 1 of the parent"}},
@@ -110,6 +126,7 @@ func TestIncrements(t *testing.T) {
 		{"rewritten and restored in one range", appended + ".." + restored, rewritten, []string{LedgerRewritten + ": line 1 of the parent"}},
 		{"a line inserted in the middle", "", inserted, []string{LedgerInvalid + ": lines added before line 2"}},
 		{"a line that does not parse", "", broken, []string{LedgerInvalid + ": the lines it added do not verify: line"}},
+		{"a torn tail continued", "", tornContinued, []string{LedgerInvalid + ": the parent", LedgerRewritten + ": line 6 of"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
