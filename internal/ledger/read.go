@@ -131,8 +131,9 @@ func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, err
 
 // ReadSince returns the records appended since about since, in the
 // canonical order, from the last maxBytes of this branch's active segment
-// and of the legacy file at most (the records this work tree's hooks
-// wrote). It reads backwards from the end and stops at the first line
+// (and of the segments before it that it began after since - slack: a
+// rollover sealed them meanwhile) and of the legacy file at most (the
+// records this work tree's hooks wrote). It reads backwards from the end and stops at the first line
 // stamped before since - slack: lines are appended in the order of their
 // stamps, but for the wait for the ledger's lock (slack covers it). A
 // record spooled under a busy lock and appended much later than its stamp
@@ -146,6 +147,7 @@ func ReadSince(root string, since time.Time, slack time.Duration, maxBytes int64
 		files = []string{last}
 	}
 	if seg := activeSegment(root); seg != "" {
+		files = append(files, sealedSince(root, seg, cutoff)...)
 		files = append(files, seg)
 	}
 	lines, err := recentLines(root, files, maxBytes, func(line []byte) bool {
@@ -153,6 +155,73 @@ func ReadSince(root string, since time.Time, slack time.Duration, maxBytes int64
 		return ok && t.Before(cutoff)
 	})
 	return parseLines(lines), err
+}
+
+// maxSealedSince bounds the segments sealedSince goes back: records since a
+// moment are a few calls' worth, and segments hold megabytes.
+const maxSealedSince = 8
+
+// sealedSince returns the segments before seg, oldest first, that may hold
+// records stamped at or after cutoff: the writer's previous segment while
+// the one after it begins at or after cutoff. Usually seg began before
+// cutoff and only its first line is read.
+func sealedSince(root, seg string, cutoff time.Time) []string {
+	var out []string
+	for cur := seg; len(out) < maxSealedSince; {
+		if t, ok := firstStamp(root, cur); ok && t.Before(cutoff) {
+			break
+		}
+		prev := previousSegment(root, cur)
+		if prev == "" {
+			break
+		}
+		out = append(out, prev)
+		cur = prev
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// firstStamp is the timestamp of a segment's first line.
+func firstStamp(root, rel string) (time.Time, bool) {
+	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	buf := make([]byte, 1024) // the stamp is near a line's start
+	n, _ := f.ReadAt(buf, 0)
+	return stampOf(buf[:n])
+}
+
+// previousSegment is the segment its writer wrote before rel: the number
+// before, in rel's month or an earlier one; "" when there is none.
+func previousSegment(root, rel string) string {
+	s, ok := ParseSegment(rel)
+	if !ok || s.N <= 1 {
+		return ""
+	}
+	dir := filepath.Join(root, filepath.FromSlash(SegmentDir), s.Writer)
+	this := path.Base(path.Dir(rel))
+	if prev := segmentRel(s.Writer, this, s.N-1); exists(root, prev) {
+		return prev
+	}
+	months, _ := os.ReadDir(dir) // sorted: yyyy-mm sorts by time
+	for i := len(months) - 1; i >= 0; i-- {
+		m := months[i].Name()
+		if !validMonth(m) || m >= this {
+			continue
+		}
+		if prev := segmentRel(s.Writer, m, s.N-1); exists(root, prev) {
+			return prev
+		}
+	}
+	return ""
+}
+
+func exists(root, rel string) bool {
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
 }
 
 // activeSegment is the segment the branch's head file names, "" when none.

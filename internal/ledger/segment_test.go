@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/digest"
 )
@@ -222,4 +224,39 @@ func firstLine(t *testing.T, root string, s Segment) *Record {
 func lastSegLine(t *testing.T, root string, s Segment) []byte {
 	l := segLines(t, root, s)
 	return l[len(l)-1]
+}
+
+// The segments a reading of "records since" goes back to: each earlier one
+// while the one after it began after the cutoff, across a month, in order.
+func TestSealedSince(t *testing.T) {
+	root := t.TempDir()
+	const w = "0123456789abcdef"
+	line := func(stamp string) []byte {
+		return []byte(`{"version":"0.1.0","id":"x","timestamp":"` + stamp + `"}` + "\n")
+	}
+	seg := func(month string, n int) string { return segmentRel(w, month, n) }
+	writeSeg(t, root, Segment{Rel: seg("2026-10", 1)}, line("2026-10-01T00:00:00Z"))
+	writeSeg(t, root, Segment{Rel: seg("2026-11", 2)}, line("2026-11-01T00:00:00Z"))
+	writeSeg(t, root, Segment{Rel: seg("2026-11", 3)}, line("2026-11-02T00:00:00Z"))
+	at := func(s string) time.Time {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	tests := []struct {
+		cutoff string
+		want   []string
+	}{
+		{"2026-11-03T00:00:00Z", nil},
+		{"2026-11-01T12:00:00Z", []string{seg("2026-11", 2)}},
+		{"2026-10-15T00:00:00Z", []string{seg("2026-10", 1), seg("2026-11", 2)}},
+		{"2026-09-01T00:00:00Z", []string{seg("2026-10", 1), seg("2026-11", 2)}},
+	}
+	for _, tt := range tests {
+		if got := sealedSince(root, seg("2026-11", 3), at(tt.cutoff)); !slices.Equal(got, tt.want) {
+			t.Errorf("cutoff %s: %v, want %v", tt.cutoff, got, tt.want)
+		}
+	}
 }
