@@ -2,6 +2,7 @@
 GO          ?= go
 BIN         := bin/intenthook
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/hookcmd.Version=$(VERSION)
 # Three binaries. intenthook runs the hooks, built without YAML (-tags noyaml:
@@ -16,7 +17,7 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
 
-.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e dist npm-test clean
+.PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e dist release npm-publish npm-test clean
 
 build:
 	$(GO) build -trimpath -tags noyaml -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/intenthook
@@ -72,6 +73,7 @@ lint:
 	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -tags noyaml -o /dev/null ./cmd/intenthook || exit 1; \
 	done
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) run $(ACTIONLINT) -shellcheck= .github/workflows/*.yml
 
 # The hot functions in process, then whole processes against the floor.
 # ONLY=hot|ledger|bash|agents times one group of whole-process rows alone.
@@ -117,6 +119,21 @@ DIST_GIT   := $(if $(shell git remote 2>/dev/null),,GIT_CONFIG_COUNT=1 GIT_CONFI
 dist:
 	$(DIST_GIT) nice -n 10 $(GORELEASER) release --snapshot --clean --skip=publish
 	$(GO) run ./internal/release/cmd/npmdist -dist dist
+
+# A tagged release, published (the release workflow runs these on a tag):
+# GoReleaser uploads the archives, checksums and installers to the GitHub
+# release and pushes the cask (GITHUB_TOKEN); npm-publish publishes
+# dist/npm's tarballs, the platform packages before the main one.
+release:
+	$(GORELEASER) release --clean
+	$(GO) run ./internal/release/cmd/npmdist -dist dist
+
+npm-publish:
+	@main=$$(ls dist/npm/intenthook-[0-9]*.tgz) || exit 1; \
+	for t in dist/npm/*.tgz; do \
+	  [ "$$t" = "$$main" ] || npm publish --provenance --access public "$$t" || exit 1; \
+	done; \
+	npm publish --provenance --access public "$$main"
 
 # The npm packages installed offline into an empty project: npx intenthook
 # version, init, doctor, and a hook event through the wiring init wrote.
