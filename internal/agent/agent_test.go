@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -335,5 +337,47 @@ func TestInShell(t *testing.T) {
 				t.Errorf("InShell = %q, %q, %v; want %q by %s", title, variable, ok, tt.want, tt.variable)
 			}
 		})
+	}
+}
+
+// TestWiringJudged: every JSON file init wires hooks into is judged by
+// effect (a HookSettings row), and the row knows every matcher init
+// writes there: the guard tries a changed matcher of intenthook's on the
+// tool names in them.
+func TestWiringJudged(t *testing.T) {
+	for _, a := range All() {
+		root := t.TempDir()
+		if _, err := a.Wire(root); err != nil {
+			t.Fatalf("%s: wire: %v", a.Name, err)
+		}
+		for _, rel := range a.Settings {
+			if !strings.HasSuffix(rel, ".json") {
+				continue
+			}
+			row, ok := governed.Table(a.Governance).Row(rel, governed.Guarded)
+			if !ok || row.Watch != governed.HookSettings || row.Hooks == nil {
+				t.Errorf("%s: %s is not judged by effect (row %+v)", a.Name, rel, row)
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+			if err != nil {
+				t.Fatalf("%s: %v", a.Name, err)
+			}
+			var doc struct {
+				Hooks map[string][]struct {
+					Matcher *string `json:"matcher"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatalf("%s: %s: %v", a.Name, rel, err)
+			}
+			for event, entries := range doc.Hooks {
+				for _, e := range entries {
+					if e.Matcher != nil && !slices.Contains(row.Hooks.Matchers, *e.Matcher) {
+						t.Errorf("%s: %s %s: init's matcher %q is not in the row's Hooks.Matchers", a.Name, rel, event, *e.Matcher)
+					}
+				}
+			}
+		}
 	}
 }

@@ -52,9 +52,11 @@ const (
 	GitConfig
 	// GitHooks: the files of git's hooks directory, wherever git keeps it.
 	GitHooks
-	// HookSettings: a Claude-shaped JSON settings file that the agent's
-	// client writes too; only its hooks and the switches that turn them
-	// off count, and only they are put back.
+	// HookSettings: an agent's JSON hook settings (Claude-shaped, or a
+	// flat hooks file), judged by effect: a change counts when it makes
+	// intenthook's hooks fire less or adds a hook, or changes one of the
+	// row's Hooks.Keys; only the hooks and those keys are put back, the
+	// rest of the file (which the agent's client writes too) is kept.
 	HookSettings
 	// StateDir: a directory of state files that loosen a decision; only
 	// hook processes write there, and a file anything else wrote during
@@ -69,10 +71,24 @@ const (
 type File struct {
 	// Path is root-relative and slash-separated: a file, a directory
 	// ("dir", for a sandbox), or a glob ("dir/**", "**/dir/**").
-	Path   string
-	Use    Use
-	Watch  Watch // for Guarded files
+	Path  string
+	Use   Use
+	Watch Watch // for Guarded files
+	// Hooks, for a HookSettings row: how the file is judged.
+	Hooks  *Hooks
 	Reason string
+}
+
+// Hooks is how the guard judges one agent's JSON hook settings by effect.
+type Hooks struct {
+	// Keys are the top-level keys besides "hooks" that decide whether the
+	// hooks fire, or that make the agent start a program of the file's
+	// choosing (an off switch, MCP servers): compared and put back whole.
+	Keys []string
+	// Matchers are the matchers init writes into the file: the tool names
+	// in them, with the ones in the file's own matchers, are the governed
+	// tools a changed matcher of intenthook's must still select.
+	Matchers []string
 }
 
 // Table is a list of governance files, in the order lists are derived.

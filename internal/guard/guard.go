@@ -67,9 +67,10 @@ const (
 	// command by anything else is taken out. Nothing is pictured but the
 	// time.
 	StateDir
-	// Wiring: a Claude-shaped JSON settings file. Only a change to the
-	// hooks or the switches that turn them off counts, and only those keys
-	// are put back (wiring.go).
+	// Wiring: an agent's JSON hook settings, judged by effect: only a
+	// change that makes intenthook's hooks fire less, adds a hook or
+	// changes one of the target's keys counts, and only the hooks and
+	// those keys are put back (wiring.go).
 	Wiring
 	// Lessons: a lessons file outside .orchestration/ (a root CLAUDE.md an
 	// agent also keeps its memory in): only its "## Lessons Learned"
@@ -121,6 +122,8 @@ func sameLessons(a, b []byte) bool {
 type Target struct {
 	Rel  string
 	Kind Kind
+	// Hooks, for Wiring: the keys and init's matchers it is judged by.
+	Hooks *governed.Hooks
 }
 
 // File is one watched path's picture.
@@ -157,16 +160,16 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 	for _, f := range files {
 		switch f.Watch {
 		case governed.Whole:
-			ts = append(ts, Target{f.Path, Whole})
+			ts = append(ts, Target{Rel: f.Path, Kind: Whole})
 		case governed.Cache:
-			ts = append(ts, Target{f.Path, Cache})
+			ts = append(ts, Target{Rel: f.Path, Kind: Cache})
 		case governed.StateDir:
-			ts = append(ts, Target{f.Path, StateDir})
+			ts = append(ts, Target{Rel: f.Path, Kind: StateDir})
 		case governed.HookSettings:
-			ts = append(ts, Target{f.Path, Wiring})
+			ts = append(ts, Target{Rel: f.Path, Kind: Wiring, Hooks: f.Hooks})
 		case governed.GitConfig:
 			if gitConfig != "" {
-				ts = append(ts, Target{relTo(root, gitConfig), GitConfig})
+				ts = append(ts, Target{Rel: relTo(root, gitConfig), Kind: GitConfig})
 			}
 		}
 	}
@@ -382,6 +385,8 @@ type Change struct {
 	// (Lessons) was put back, the rest of the file kept as the command left
 	// it.
 	Partial bool
+	// keys are a Wiring file's keys put back (wiringKeys).
+	keys []string
 }
 
 // Excuse says whether a change is legitimate: a hook journaled it, or HEAD
@@ -393,7 +398,7 @@ type Excuse func(c Change) bool
 func Compare(root string, s *Snapshot, targets []Target) []Change {
 	seen := map[string]bool{}
 	var out []Change
-	check := func(rel string, kind Kind) {
+	check := func(rel string, kind Kind, spec *governed.Hooks) {
 		if seen[rel] {
 			return
 		}
@@ -416,20 +421,15 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 				return
 			}
 		}
-		if kind == Wiring && before.Kept && content != nil {
-			old, _ := Kept(root, before)
-			w1, ok1 := wiringOf(old)
-			w2, ok2 := wiringOf(content)
-			if ok1 && ok2 && w1 == w2 {
-				return
+		if kind == Wiring && (before.Kept || before.FP == "") && (content != nil || after.FP == "") {
+			// Judged by effect: a file that did not exist, or is gone, is
+			// one without hooks.
+			var old []byte
+			if before.FP != "" {
+				old, _ = Kept(root, before)
 			}
-		}
-		if kind == Wiring && before.FP == "" && content != nil {
-			// A settings file that did not exist: only wiring in it counts.
-			if w, ok := wiringOf(content); ok {
-				if empty, _ := wiringOf(nil); w == empty {
-					return
-				}
+			if !rewired(old, content, spec) {
+				return
 			}
 		}
 		if kind == Lessons && before.Kept && after.FP != "" {
@@ -438,22 +438,26 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 				return
 			}
 		}
-		out = append(out, Change{Rel: rel, Before: before, After: after})
+		c := Change{Rel: rel, Before: before, After: after}
+		if kind == Wiring {
+			c.keys = wiringKeys(spec)
+		}
+		out = append(out, c)
 	}
 	for _, t := range targets {
 		if t.Kind == StateDir {
 			out = append(out, stateWrites(root, t.Rel, s.At)...)
 			continue
 		}
-		check(t.Rel, t.Kind)
+		check(t.Rel, t.Kind, t.Hooks)
 	}
 	for rel, f := range s.Files {
 		if f.Kind == Hook {
-			check(rel, Hook)
+			check(rel, Hook, nil)
 		}
 	}
 	for _, p := range hookFiles(s.HooksDir) {
-		check(relTo(root, p), Hook)
+		check(relTo(root, p), Hook, nil)
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
@@ -532,17 +536,20 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, parti
 		}
 	}
 	wiringOnly := false
+	if c.Before.Kind == Wiring && len(c.keys) == 0 {
+		c.keys = wiringKeys(nil)
+	}
 	if c.Before.Kind == Wiring && c.After.FP != "" {
 		// Only the wiring goes back; the rest of the file stays as it is
 		// now. The displaced version is kept all the same.
 		after, _ := osfile.ReadFile(path)
 		if c.Before.FP == "" {
 			// A new file keeps what is not wiring, if anything.
-			if obj, ok := jsonObject(after); ok && len(obj) > countWiring(obj) {
-				content, wiringOnly = restoreWiring([]byte("{}"), after), true
+			if obj, ok := jsonObject(after); ok && len(obj) > countWiring(obj, c.keys) {
+				content, wiringOnly = restoreWiring([]byte("{}"), after, c.keys), true
 			}
 		} else {
-			merged := restoreWiring(content, after)
+			merged := restoreWiring(content, after, c.keys)
 			partial = !bytes.Equal(merged, content)
 			content = merged
 		}

@@ -22,7 +22,19 @@ const SettingsFile = ".augment/settings.json"
 
 // Governance are Auggie's rows of the governance table: the
 // descriptor's, reachable without building it.
-var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Auggie's hooks and MCP servers"}}
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: hookSettings, Reason: "Auggie's hooks and MCP servers"}}
+
+// hookSettings is how the guard judges .augment/settings.json by effect:
+// besides the hooks (Auggie has no local switch), its MCP servers.
+var hookSettings = &governed.Hooks{Keys: []string{"mcpServers"}, Matchers: []string{preMatcher, postMatcher, mcpMatcher}}
+
+// Init's matchers (Hooks).
+const (
+	toolMatcher = "save-file|str-replace-editor|remove-files|apply_patch|launch-process"
+	preMatcher  = toolMatcher + "|select_active_intent|mcp__.*__select_active_intent"
+	postMatcher = toolMatcher + "|view"
+	mcpMatcher  = "mcp:.*"
+)
 
 // Agent describes Auggie.
 func Agent() protocol.Agent {
@@ -104,14 +116,13 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 // session or prompt context: Auggie discards it.
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
-	tools := "save-file|str-replace-editor|remove-files|apply_patch|launch-process"
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: tools + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 30000},
+		{Event: "PreToolUse", Matcher: preMatcher, Subcommand: "pre", Args: args, Timeout: 30000},
 		// Auggie matches an MCP server's tools only with an mcp: matcher:
 		// intenthook's select tool, and other servers' write tools.
-		{Event: "PreToolUse", Matcher: "mcp:.*", Subcommand: "pre", Args: args, Timeout: 30000},
-		{Event: "PostToolUse", Matcher: tools + "|view", Subcommand: "post", Args: args, Timeout: 30000},
-		{Event: "PostToolUse", Matcher: "mcp:.*", Subcommand: "post", Args: args, Timeout: 30000},
+		{Event: "PreToolUse", Matcher: mcpMatcher, Subcommand: "pre", Args: args, Timeout: 30000},
+		{Event: "PostToolUse", Matcher: postMatcher, Subcommand: "post", Args: args, Timeout: 30000},
+		{Event: "PostToolUse", Matcher: mcpMatcher, Subcommand: "post", Args: args, Timeout: 30000},
 	}
 }
 

@@ -20,10 +20,10 @@ const Name = "claude"
 // Governance are Claude Code's rows of the governance table: the
 // descriptor's, reachable without building it.
 var Governance = governed.Table{
-	{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Claude Code's project hooks and sandbox settings"},
+	{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: hookSettings, Reason: "Claude Code's project hooks and sandbox settings"},
 	// Claude Code writes permissions there itself: the guard puts
 	// back only the hooks and their off switches.
-	{Path: LocalSettingsFile, Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Watch: governed.HookSettings, Reason: "Claude Code's local settings: hooks there run too, and disableAllHooks turns them all off"},
+	{Path: LocalSettingsFile, Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Watch: governed.HookSettings, Hooks: hookSettings, Reason: "Claude Code's local settings: hooks there run too, and disableAllHooks turns them all off"},
 	{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
 }
 

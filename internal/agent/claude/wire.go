@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
 
@@ -18,15 +19,33 @@ const LocalSettingsFile = ".claude/settings.local.json"
 // writeAndShell are the tools whose calls change files.
 const writeAndShell = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 
+// Init's matchers (Hooks), which the guard judges a changed matcher by.
+const (
+	preMatcher     = writeAndShell + "|Task|Agent|select_active_intent|mcp__.*"
+	postMatcher    = writeAndShell + "|Read|NotebookRead|mcp__.*"
+	sessionMatcher = "startup|resume|clear|compact"
+)
+
+// hookSettings is how the guard judges Claude Code's settings files by
+// effect: besides the hooks, the switches that turn them all off
+// (disableAllHooks, allowManagedHooksOnly), the env block every hook runs
+// in (INTENTHOOK_DISABLE, PATH), the sandbox init --sandbox writes, and
+// the commands Claude Code runs outside any tool call (statusLine,
+// apiKeyHelper). Claude Code writes permissions there itself.
+var hookSettings = &governed.Hooks{
+	Keys:     []string{"disableAllHooks", "allowManagedHooksOnly", "env", "sandbox", "statusLine", "apiKeyHelper"},
+	Matchers: []string{preMatcher, postMatcher, sessionMatcher},
+}
+
 // Hooks returns the hooks intenthook needs in Claude Code, in the order and
 // with the matchers and timeouts of hooks.example.json (a test keeps the two
 // in step).
 func Hooks() []hookconfig.Hook {
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: writeAndShell + "|Task|Agent|select_active_intent|mcp__.*", Subcommand: "pre", Timeout: 10},
-		{Event: "PostToolUse", Matcher: writeAndShell + "|Read|NotebookRead|mcp__.*", Subcommand: "post", Timeout: 10},
-		{Event: "PostToolUseFailure", Matcher: writeAndShell + "|Read|NotebookRead|mcp__.*", Subcommand: "post", Timeout: 10},
-		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Timeout: 10},
+		{Event: "PreToolUse", Matcher: preMatcher, Subcommand: "pre", Timeout: 10},
+		{Event: "PostToolUse", Matcher: postMatcher, Subcommand: "post", Timeout: 10},
+		{Event: "PostToolUseFailure", Matcher: postMatcher, Subcommand: "post", Timeout: 10},
+		{Event: "SessionStart", Matcher: sessionMatcher, Subcommand: "context", Timeout: 10},
 		{Event: "UserPromptSubmit", Subcommand: "context", Timeout: 10},
 		{Event: "SubagentStart", Subcommand: "context", Timeout: 10},
 		// The session's summary; the timeout raises the 1.5 s that

@@ -30,8 +30,11 @@ const HooksFile = ".codex/hooks.json"
 // Governance are Codex CLI's rows of the governance table: the
 // descriptor's, reachable without building it.
 var Governance = governed.Table{
-	{Path: HooksFile, Use: governed.Rules, Reason: "Codex's hooks"},
-	{Path: ConfigFile, Use: governed.Rules, Reason: "Codex's project configuration: MCP servers, sandbox mode"},
+	{Path: HooksFile, Use: governed.Rules, Watch: governed.HookSettings, Hooks: &governed.Hooks{Matchers: []string{preMatcher, postMatcher, sessionMatcher}}, Reason: "Codex's hooks"},
+	// Restored whole: every table in it is a rule (MCP servers, the sandbox,
+	// the hooks feature switch, hooks of its own), and Codex writes its
+	// trust decisions to the user's file, not this one.
+	{Path: ConfigFile, Use: governed.Rules, Reason: "Codex's project configuration: MCP servers, sandbox mode, the hooks feature"},
 	{Path: ".codex", Use: governed.ReadOnly, Reason: "Codex's project directory: hooks and configuration"},
 }
 
@@ -94,13 +97,20 @@ func exitCode(resp string) (int, bool) {
 	return n, err == nil
 }
 
+// Init's matchers (Hooks).
+const (
+	preMatcher     = "apply_patch|Bash|mcp__.*"
+	postMatcher    = "apply_patch|Bash"
+	sessionMatcher = "startup|resume|clear|compact"
+)
+
 // Hooks returns the hooks intenthook needs in Codex (timeouts in seconds).
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: "apply_patch|Bash|mcp__.*", Subcommand: "pre", Args: args, Timeout: 30},
-		{Event: "PostToolUse", Matcher: "apply_patch|Bash", Subcommand: "post", Args: args, Timeout: 30},
-		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 30},
+		{Event: "PreToolUse", Matcher: preMatcher, Subcommand: "pre", Args: args, Timeout: 30},
+		{Event: "PostToolUse", Matcher: postMatcher, Subcommand: "post", Args: args, Timeout: 30},
+		{Event: "SessionStart", Matcher: sessionMatcher, Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 30},
 	}

@@ -37,7 +37,8 @@ const claudeShaped = "claude"
 // Governance are Copilot CLI's rows of the governance table: the
 // descriptor's, reachable without building it.
 var Governance = governed.Table{
-	{Path: HooksFile, Use: governed.Rules, Reason: "Copilot CLI's hooks"},
+	// Judged by effect: besides the hooks, the format's version.
+	{Path: HooksFile, Use: governed.Rules, Watch: governed.HookSettings, Hooks: &governed.Hooks{Keys: []string{"version"}}, Reason: "Copilot CLI's hooks"},
 	{Path: ".mcp.json", Use: governed.Rules, Reason: "the project's MCP servers, intenthook's among them"},
 	{Path: ".github/hooks", Use: governed.ReadOnly, Reason: "Copilot CLI's hook files"},
 }

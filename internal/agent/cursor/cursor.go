@@ -23,7 +23,8 @@ const HooksFile = ".cursor/hooks.json"
 // Governance are Cursor's rows of the governance table: the
 // descriptor's, reachable without building it.
 var Governance = governed.Table{
-	{Path: HooksFile, Use: governed.Wiring, Reason: "Cursor's hooks"},
+	// Judged by effect: besides the hooks, the format's version.
+	{Path: HooksFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: &governed.Hooks{Keys: []string{"version"}}, Reason: "Cursor's hooks"},
 	{Path: ".cursor/mcp.json", Use: governed.Rules, Reason: "Cursor's MCP servers, intenthook's among them"},
 }
 

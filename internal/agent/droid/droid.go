@@ -26,7 +26,8 @@ const MCPFile = ".factory/mcp.json"
 // Governance are Factory Droid's rows of the governance table: the
 // descriptor's, reachable without building it.
 var Governance = governed.Table{
-	{Path: SettingsFile, Use: governed.Wiring, Reason: "Droid's hooks"},
+	// Judged by effect: hooks.hooksDisabled lies in the hooks object.
+	{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: &governed.Hooks{Matchers: []string{preMatcher, postMatcher}}, Reason: "Droid's hooks"},
 	{Path: MCPFile, Use: governed.Rules, Reason: "Droid's MCP servers, intenthook's among them"},
 }
 
@@ -80,12 +81,18 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	return c, nil
 }
 
+// Init's tool matchers (Hooks).
+const (
+	preMatcher  = "Create|Edit|ApplyPatch|Execute|select_active_intent|mcp__.*__select_active_intent|.+___select_active_intent"
+	postMatcher = "Create|Edit|ApplyPatch|Execute|Read"
+)
+
 // Hooks returns the hooks intenthook needs in Droid (timeouts in seconds).
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|select_active_intent|mcp__.*__select_active_intent|.+___select_active_intent", Subcommand: "pre", Args: args, Timeout: 30},
-		{Event: "PostToolUse", Matcher: "Create|Edit|ApplyPatch|Execute|Read", Subcommand: "post", Args: args, Timeout: 30},
+		{Event: "PreToolUse", Matcher: preMatcher, Subcommand: "pre", Args: args, Timeout: 30},
+		{Event: "PostToolUse", Matcher: postMatcher, Subcommand: "post", Args: args, Timeout: 30},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 30},
 		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 30},

@@ -24,7 +24,19 @@ const SettingsFile = ".gemini/settings.json"
 
 // Governance are Gemini CLI's rows of the governance table: the
 // descriptor's, reachable without building it.
-var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Gemini CLI's hooks and MCP servers"}}
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: hookSettings, Reason: "Gemini CLI's hooks and MCP servers"}}
+
+// hookSettings is how the guard judges .gemini/settings.json by effect:
+// besides the hooks, hooksConfig (enabled, disabled), and what makes
+// Gemini CLI start a program (mcpServers; tools' discovery and call
+// commands).
+var hookSettings = &governed.Hooks{Keys: []string{"hooksConfig", "mcpServers", "tools"}, Matchers: []string{beforeMatcher, afterMatcher}}
+
+// Init's tool matchers (Hooks).
+const (
+	beforeMatcher = "^(write_file|replace|run_shell_command|select_active_intent|mcp_.*)$"
+	afterMatcher  = "^(write_file|replace|run_shell_command|read_file|mcp_.*)$"
+)
 
 // Agent describes Gemini CLI.
 func Agent() protocol.Agent {
@@ -149,8 +161,8 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
 	return []hookconfig.Hook{
-		{Event: "BeforeTool", Matcher: "^(write_file|replace|run_shell_command|select_active_intent|mcp_.*)$", Subcommand: "pre", Args: args, Timeout: 10000},
-		{Event: "AfterTool", Matcher: "^(write_file|replace|run_shell_command|read_file|mcp_.*)$", Subcommand: "post", Args: args, Timeout: 10000},
+		{Event: "BeforeTool", Matcher: beforeMatcher, Subcommand: "pre", Args: args, Timeout: 10000},
+		{Event: "AfterTool", Matcher: afterMatcher, Subcommand: "post", Args: args, Timeout: 10000},
 		{Event: "SessionStart", Subcommand: "context", Args: args, Timeout: 10000},
 		{Event: "BeforeAgent", Subcommand: "context", Args: args, Timeout: 10000},
 		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 10000},

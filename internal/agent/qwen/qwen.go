@@ -22,7 +22,20 @@ const SettingsFile = ".qwen/settings.json"
 
 // Governance are Qwen Code's rows of the governance table: the
 // descriptor's, reachable without building it.
-var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Reason: "Qwen Code's hooks and MCP servers"}}
+var Governance = governed.Table{{Path: SettingsFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: hookSettings, Reason: "Qwen Code's hooks and MCP servers"}}
+
+// hookSettings is how the guard judges .qwen/settings.json by effect:
+// besides the hooks, hooksConfig (enabled, disabled), and what makes Qwen
+// Code start a program (mcpServers; tools' discovery and call commands).
+var hookSettings = &governed.Hooks{Keys: []string{"hooksConfig", "mcpServers", "tools"}, Matchers: []string{preMatcher, postMatcher, sessionMatcher}}
+
+// Init's matchers (Hooks).
+const (
+	toolMatcher    = "write_file|edit|notebook_edit|run_shell_command"
+	preMatcher     = toolMatcher + "|select_active_intent|mcp__.*__select_active_intent"
+	postMatcher    = toolMatcher + "|read_file"
+	sessionMatcher = "startup|resume|clear|compact"
+)
 
 // Agent describes Qwen Code.
 func Agent() protocol.Agent {
@@ -77,12 +90,11 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 // seconds; matchers are exact names or aliases).
 func Hooks() []hookconfig.Hook {
 	args := "--agent " + Name
-	tools := "write_file|edit|notebook_edit|run_shell_command"
 	return []hookconfig.Hook{
-		{Event: "PreToolUse", Matcher: tools + "|select_active_intent|mcp__.*__select_active_intent", Subcommand: "pre", Args: args, Timeout: 10},
-		{Event: "PostToolUse", Matcher: tools + "|read_file", Subcommand: "post", Args: args, Timeout: 10},
-		{Event: "PostToolUseFailure", Matcher: tools + "|read_file", Subcommand: "post", Args: args, Timeout: 10},
-		{Event: "SessionStart", Matcher: "startup|resume|clear|compact", Subcommand: "context", Args: args, Timeout: 10},
+		{Event: "PreToolUse", Matcher: preMatcher, Subcommand: "pre", Args: args, Timeout: 10},
+		{Event: "PostToolUse", Matcher: postMatcher, Subcommand: "post", Args: args, Timeout: 10},
+		{Event: "PostToolUseFailure", Matcher: postMatcher, Subcommand: "post", Args: args, Timeout: 10},
+		{Event: "SessionStart", Matcher: sessionMatcher, Subcommand: "context", Args: args, Timeout: 10},
 		{Event: "UserPromptSubmit", Subcommand: "context", Args: args, Timeout: 10},
 		{Event: "SessionEnd", Subcommand: "context", Args: args, Timeout: 10},
 	}

@@ -21,7 +21,7 @@ const HooksFile = ".windsurf/hooks.json"
 
 // Governance are Windsurf's rows of the governance table: the
 // descriptor's, reachable without building it.
-var Governance = governed.Table{{Path: HooksFile, Use: governed.Wiring, Reason: "Windsurf's hooks"}}
+var Governance = governed.Table{{Path: HooksFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: &governed.Hooks{}, Reason: "Windsurf's hooks"}}
 
 // Agent describes Windsurf Cascade.
 func Agent() protocol.Agent {
