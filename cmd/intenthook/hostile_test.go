@@ -145,11 +145,16 @@ func makeTemplate(t *testing.T, bin string) string {
 		".mcp.json":                          `{"mcpServers":{"intenthook":{"command":"intenthook-mcp","args":["-hooks"]}}}` + "\n",
 		".claude/settings.json":              "{}\n",
 		".claude/settings.local.json":        "{}\n",
-		"src/a.go":                           "package src\n",
-		"src/evil.yaml":                      "active_intents: []\n",
-		"src/evil.sh":                        "#!/bin/sh\nexit 0\n",
-		"docs/readme.md":                     "readme\n",
-		"Makefile":                           "all:\n\techo x > .orchestration/active_intents.yaml\n",
+		// Other agents' wiring, as init writes it: judged by effect too.
+		".gemini/settings.json": `{"hooks":{"BeforeTool":[{"matcher":"^(write_file|replace|run_shell_command|select_active_intent|mcp_.*)$","hooks":[{"type":"command","command":"intenthook pre --agent gemini","timeout":10000}]}],` +
+			`"AfterTool":[{"matcher":"^(write_file|replace|run_shell_command|read_file|mcp_.*)$","hooks":[{"type":"command","command":"intenthook post --agent gemini","timeout":10000}]}]}}` + "\n",
+		".codex/config.toml": "[mcp_servers.intenthook]\ncommand = \"intenthook-mcp\"\nargs = [\"-hooks\"]\n",
+		".cursor/hooks.json": `{"version":1,"hooks":{"beforeShellExecution":[{"command":"intenthook pre --agent cursor"}],"afterShellExecution":[{"command":"intenthook post --agent cursor"}]}}` + "\n",
+		"src/a.go":           "package src\n",
+		"src/evil.yaml":      "active_intents: []\n",
+		"src/evil.sh":        "#!/bin/sh\nexit 0\n",
+		"docs/readme.md":     "readme\n",
+		"Makefile":           "all:\n\techo x > .orchestration/active_intents.yaml\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
