@@ -27,12 +27,33 @@ exporters:
 YAML
 # The builder's own module step (go mod tidy) also fetches the components'
 # test dependencies, some of which the module proxy may not serve; only the
-# sources are generated here, and their modules are resolved leniently
+# sources are generated here. With that step skipped the builder writes no
+# go.mod either: it is written below as the builder's template would (the
+# components, the confmap providers, the telemetry module and otelcol at
+# the versions the builder pins), and its modules are resolved leniently
 # (tidy -e) before a plain build, which needs none of those.
+stable=v1.71.0     # the builder's stable modules (confmap providers) at $core
 {
   cd "$cache" &&
     "$cache/bin/builder" --config "$cache/manifest.yaml" --skip-get-modules --skip-compilation &&
     cd dist &&
+    cat > go.mod <<GOMOD &&
+module otelcol-intenthook
+
+go 1.25
+
+require (
+	go.opentelemetry.io/collector/confmap/provider/envprovider $stable
+	go.opentelemetry.io/collector/confmap/provider/fileprovider $stable
+	go.opentelemetry.io/collector/confmap/provider/httpprovider $stable
+	go.opentelemetry.io/collector/confmap/provider/httpsprovider $stable
+	go.opentelemetry.io/collector/confmap/provider/yamlprovider $stable
+	go.opentelemetry.io/collector/receiver/otlpreceiver $core
+	github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter $contrib
+	go.opentelemetry.io/collector/service $core
+	go.opentelemetry.io/collector/otelcol $core
+)
+GOMOD
     CGO_ENABLED=0 "${nice_[@]}" go mod tidy -e &&
     CGO_ENABLED=0 "${nice_[@]}" go build -trimpath -ldflags '-s -w' -o otelcol-intenthook .
 } > "$cache/build.log" 2>&1 || { echo "otelcol: build failed, see $cache/build.log" >&2; exit 1; }
