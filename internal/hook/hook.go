@@ -6,9 +6,12 @@
 package hook
 
 import (
-	"github.com/intenthook/intenthook/internal/safetext"
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Events a Call can carry.
@@ -136,6 +139,35 @@ type Call struct {
 	HasHunks        bool
 	OriginalFile    *string
 	ResponseContent *string
+}
+
+// PairPrefix starts a tool-use id intenthook made (PairID), never an
+// agent's.
+const PairPrefix = "ih-"
+
+// PairCall gives a tool call whose agent sends no tool-use id (Gemini CLI,
+// Droid, Auggie, Copilot CLI's own format) one its before- and after-event
+// share, so that the guard and the backstop pair them: made from the
+// session, the agent, the tool and its input's bytes (each of those agents
+// writes both events' input from the same object; the bytes are hashed, not
+// decoded again: a Write's input holds the whole file). Two identical calls
+// running at once in one session share it; the second's before-event then
+// takes the first's place, as for any repeated id.
+func (c *Call) PairCall() {
+	if c.ToolUseID != "" || c.SessionID == "" || c.ToolName == "" {
+		return
+	}
+	switch c.Event {
+	case PreToolUse, PostToolUse, PostToolUseFailure:
+	default:
+		return
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(c.SessionID), []byte(c.AgentID), []byte(c.ToolName), c.Input} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	c.ToolUseID = PairPrefix + hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // Verdict is what the gate decided.

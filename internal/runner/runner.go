@@ -81,6 +81,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	call = decoded
+	call.PairCall()
 	env.ProjectDirVars = ag.ProjectDirVars
 	if w := ag.MCP; w != nil && w.Command != nil {
 		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
