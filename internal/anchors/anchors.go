@@ -317,19 +317,106 @@ func readIndex(root string) ([]Anchor, map[string]string) {
 	if from > 0 {
 		_, buf, _ = bytes.Cut(buf, []byte("\n"))
 	}
+	return parseIndex(buf)
+}
+
+// parseIndex reads index lines. An anchor's id is its ledger record's, one
+// line each: a later line with the same id is not the anchor's, and is
+// ignored. Attribution lines name an agent (the guard writes them); one
+// naming a person is no attribution.
+func parseIndex(buf []byte) ([]Anchor, map[string]string) {
 	var out []Anchor
+	seen := map[string]bool{}
 	by := map[string]string{}
 	for _, line := range bytes.Split(buf, []byte("\n")) {
 		var a Anchor
 		switch {
 		case json.Unmarshal(line, &a) != nil || a.ID == "":
 		case a.Text != "":
-			out = append(out, a)
-		case a.By != "":
+			if !seen[a.ID] {
+				seen[a.ID] = true
+				out = append(out, a)
+			}
+		case a.By != "" && a.By != ByPerson:
 			by[a.ID] = a.By
 		}
 	}
 	return out, by
+}
+
+// IndexSize is the index's size now: the guard's picture before an agent's
+// shell command keeps it, for AttributeIndex after it.
+func IndexSize(root string) int64 {
+	st, err := os.Stat(state.Path(root, indexName))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// AttributeIndex marks as the agent's (agentID, session) every anchor line
+// appended to the index from offset from on that claims a person as its
+// writer and that Attribute has not already marked: the index is a file
+// under state/ that a program in the agent's shell can append to, and a
+// line it appended would otherwise read as a person's decision. A line for
+// an anchor the index already held is ignored by readers, and left alone.
+// It reads the index's end only (indexWindow), and only when it grew.
+func AttributeIndex(ctx context.Context, l *ledger.Ledger, rev string, from int64, agentID, session string) error {
+	f, err := osfile.Open(state.Path(l.Root, indexName))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() <= from {
+		return err
+	}
+	start := max(0, st.Size()-indexWindow)
+	buf := make([]byte, st.Size()-start)
+	if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	skip := int64(0)
+	if start > 0 {
+		skip = int64(bytes.IndexByte(buf, '\n') + 1) // a line the window cut
+	}
+	cut := min(max(from-start, skip), int64(len(buf)))
+	before, _ := parseIndex(buf[skip:cut])
+	held := byID(before)
+	added, marked := parseIndex(buf[cut:])
+	var recs []*ledger.Record
+	for _, a := range added {
+		if _, ok := held[a.ID]; ok || !a.Person() || marked[a.ID] != "" {
+			continue
+		}
+		recs = append(recs, attribution(rev, a, agentID, session))
+	}
+	return record(ctx, l, recs, agentID, session)
+}
+
+// attribution is the ledger record that marks anchor a as the agent's.
+func attribution(rev string, a Anchor, agentID, session string) *ledger.Record {
+	return ledger.NewRecord(rev, ledger.Meta{
+		Event: EventAttribution, IntentID: ledger.NullString(a.Intent), SessionID: session, AgentID: ledger.NullString(agentID),
+		ToolName: "intenthook", ScopeValidation: "EXEMPT", Decision: "allow", Success: true, Reason: a.ID,
+	})
+}
+
+// record appends attribution records to the ledger, then their lines to
+// the index.
+func record(ctx context.Context, l *ledger.Ledger, recs []*ledger.Record, agentID, session string) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	if err := l.Append(ctx, recs...); err != nil {
+		return err
+	}
+	var lines []byte
+	for _, r := range recs {
+		line, _ := json.Marshal(Anchor{ID: r.Metadata.Intenthook.Reason, By: agentName(agentID, session)})
+		lines = append(append(lines, line...), '\n')
+	}
+	return appendLine(l.Root, lines)
 }
 
 // Attribute marks as the agent's (agentID, session) every anchor appended
@@ -358,24 +445,10 @@ func Attribute(ctx context.Context, l *ledger.Ledger, rev, rel string, from int6
 			continue
 		}
 		if a, ok := fromRecord(r); ok && r.Metadata.Intenthook.AgentID == "" {
-			recs = append(recs, ledger.NewRecord(rev, ledger.Meta{
-				Event: EventAttribution, IntentID: ledger.NullString(a.Intent), SessionID: session, AgentID: ledger.NullString(agentID),
-				ToolName: "intenthook", ScopeValidation: "EXEMPT", Decision: "allow", Success: true, Reason: a.ID,
-			}))
+			recs = append(recs, attribution(rev, a, agentID, session))
 		}
 	}
-	if len(recs) == 0 {
-		return nil
-	}
-	if err := l.Append(ctx, recs...); err != nil {
-		return err
-	}
-	var lines []byte
-	for _, r := range recs {
-		line, _ := json.Marshal(Anchor{ID: r.Metadata.Intenthook.Reason, By: agentName(agentID, session)})
-		lines = append(append(lines, line...), '\n')
-	}
-	return appendLine(l.Root, lines)
+	return record(ctx, l, recs, agentID, session)
 }
 
 func sortByTime(as []Anchor) {

@@ -15,6 +15,7 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
@@ -73,7 +74,7 @@ func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.
 	targets, _ := watched(g.env, root)
 	changes := guard.Compare(root, pending.Guard, targets)
 	g.rescued = guard.Undo(root, changes, func(c guard.Change) bool {
-		return c.After.FP != "" && guard.Journaled(root, c.Rel, c.After.Hash)
+		return g.hookWrote(root, pending.Guard, c)
 	}, g.env.now())
 	_ = os.Remove(filepath.Join(root, filepath.FromSlash(".orchestration/state/catalog.cache")))
 	g.explain.step("guard", "rescue", fmt.Sprintf("%d rule file(s) put back before loading", len(g.rescued)))
@@ -81,6 +82,49 @@ func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.
 }
 
 var errNoPicture = errors.New("no picture of the rules from this call's pre")
+
+// hookWrote reports whether a change is a hook process's: a journal line
+// written while the command ran names the new content and no hook of this
+// call (guard.JournaledDuring), and the change is one a hook makes. A
+// program in the command can append a journal line too; for the catalog
+// the change itself is judged, and only transitions hooks make pass
+// (lifecycle.HookMade). A journaled change to the catalog cache is taken
+// out all the same: it is derived, and the next load makes it again.
+func (g *Gate) hookWrote(root string, s *guard.Snapshot, c guard.Change) bool {
+	if c.After.FP == "" || !guard.JournaledDuring(root, s, c.Rel, c.After.Hash) {
+		return false
+	}
+	switch {
+	case c.Before.Kind == guard.Cache:
+		_ = os.Remove(filepath.Join(root, filepath.FromSlash(c.Rel)))
+	case c.Rel == intents.File:
+		if err := catalogHookMade(root, c); err != nil {
+			g.explain.step("guard", "journal", hook.Ev("path", c.Rel), "not a hook's change: "+err.Error())
+			return false
+		}
+	}
+	return true
+}
+
+// catalogHookMade judges a journaled change to the catalog by its effect:
+// the picture's kept copy against the file now.
+func catalogHookMade(root string, c guard.Change) error {
+	before, ok := guard.Kept(root, c.Before)
+	switch {
+	case !ok:
+		return errors.New("no copy from the picture (no hook creates the catalog)")
+	case guard.Hash(before) != c.Before.Hash:
+		return errors.New("the kept copy was changed")
+	}
+	after, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Rel)))
+	if err != nil {
+		return err
+	}
+	if guard.Hash(after) != c.After.Hash {
+		return errors.New("changed again meanwhile")
+	}
+	return lifecycle.HookMade(before, after)
+}
 
 // guardSnapshot pictures the governance files before a shell command that
 // may write (a command proven read-only cannot change them).
@@ -95,6 +139,9 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	}
 	s.Segments = guard.TakeSegments(g.Root, ledger.SegmentDir, ledger.ActiveSegment(g.Root))
 	s.WriterN = ledger.WriterCount(g.Root)
+	s.Call = g.call.ToolUseID
+	anchorsAt := anchors.IndexSize(g.Root)
+	s.AnchorsAt = &anchorsAt
 	g.explain.step("guard", "snapshot", fmt.Sprintf("%d governance file(s)", len(s.Files)))
 	return s
 }
@@ -109,7 +156,7 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	installer := hookInstaller(g.call.Command)
 	var installed []string
 	excused := func(c guard.Change) bool {
-		if c.After.FP != "" && guard.Journaled(g.Root, c.Rel, c.After.Hash) {
+		if g.hookWrote(g.Root, s, c) {
 			return true
 		}
 		if installer && (c.Before.Kind == guard.Hook || c.Before.Kind == guard.GitConfig) {
@@ -135,6 +182,11 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	if c, ok := g.lessonsKept(changes, undone); ok {
 		before, _ := guard.Kept(g.Root, c.Before)
 		g.note(lessons.Attribute(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, before, time.Unix(0, s.At), g.callWriter()))
+	}
+	// So is a person's anchor the index gained without a ledger record
+	// (a line a program appended under state/).
+	if s.AnchorsAt != nil && anchors.IndexSize(g.Root) > *s.AnchorsAt {
+		g.note(anchors.AttributeIndex(ctx, g.Ledger(g.env.Version), g.Revision(), *s.AnchorsAt, cmp.Or(g.call.AgentID, g.call.Agent), g.call.SessionID))
 	}
 	if len(undone) == 0 && ledgerOK && len(segs) == 0 {
 		return hook.Decision{}, false
@@ -370,7 +422,7 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 // does not take them for the command's.
 func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
 	e := g.Workspace.Editor(session, tool, toolVersion)
-	e.Hook = true
+	e.Hook, e.ToolUse = true, g.call.ToolUseID
 	return e
 }
 

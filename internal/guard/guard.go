@@ -149,6 +149,14 @@ type Snapshot struct {
 	// The ledger's segments, and the number of this work tree's newest.
 	Segments map[string]SegmentMark `json:"segments,omitempty"`
 	WriterN  int                    `json:"writer_n,omitempty"`
+	// JournalAt is the journal's size at the picture: only lines after it
+	// excuse a change (JournaledDuring). Call is the pictured call's
+	// tool_use_id, whose own hooks do not run while its command does.
+	JournalAt int64  `json:"journal_at,omitempty"`
+	Call      string `json:"call,omitempty"`
+	// AnchorsAt is the anchor index's size at the picture (nil from a
+	// version that did not keep it): what it grew by is read after.
+	AnchorsAt *int64 `json:"anchors_at,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows
@@ -198,7 +206,7 @@ func hookFiles(dir string) []string {
 // put back). Other files are read, hashed and copied, and the index
 // updated. head is HEAD's commit ("" outside git).
 func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, error) {
-	s := &Snapshot{Head: head, HooksDir: hooksDir, Files: make(map[string]File, len(targets)+4)}
+	s := &Snapshot{Head: head, HooksDir: hooksDir, Files: make(map[string]File, len(targets)+4), JournalAt: JournalSize(root)}
 	idx := readIndex(root)
 	dirty := false
 	var errs []error
@@ -446,7 +454,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 	}
 	for _, t := range targets {
 		if t.Kind == StateDir {
-			out = append(out, stateWrites(root, t.Rel, s.At)...)
+			out = append(out, stateWrites(root, t.Rel, s)...)
 			continue
 		}
 		check(t.Rel, t.Kind, t.Hooks)
@@ -477,7 +485,8 @@ func Kept(root string, f File) (content []byte, ok bool) {
 // stateWrites lists the files of the state directory dir written since at
 // (their ctime, which touch cannot set back) that no hook process
 // journaled: each is a change from nothing, undone by taking it out.
-func stateWrites(root, dir string, at int64) []Change {
+func stateWrites(root, dir string, s *Snapshot) []Change {
+	at := s.At
 	if at == 0 {
 		return nil
 	}
@@ -493,7 +502,7 @@ func stateWrites(root, dir string, at int64) []Change {
 			continue
 		}
 		after, _, _ := look(abs(root, rel), Whole)
-		if after.FP != "" && Journaled(root, rel, after.Hash) {
+		if after.FP != "" && JournaledDuring(root, s, rel, after.Hash) {
 			continue
 		}
 		out = append(out, Change{Rel: rel, Before: File{Kind: Whole}, After: after})

@@ -154,6 +154,42 @@ func TestJournal(t *testing.T) {
 	}
 }
 
+func TestJournaledDuring(t *testing.T) {
+	root := t.TempDir()
+	const rel = ".orchestration/active_intents.yaml"
+	x, y, z := []byte("x"), []byte("y"), []byte("z")
+	Journal(root, rel, x) // before the picture: a command's forgery for a later one
+	s := &Snapshot{JournalAt: JournalSize(root), Call: "b1"}
+	JournalBy(root, rel, y, By("s2", "e1"))
+	JournalBy(root, rel, z, By("s1", "b1"))
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		want    bool
+	}{
+		{"written before the picture", x, false},
+		{"another call's hook during the command", y, true},
+		{"naming the pictured call itself", z, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := JournaledDuring(root, s, rel, hashBytes(tc.content)); got != tc.want {
+				t.Errorf("JournaledDuring = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if !Journaled(root, rel, hashBytes(x)) || !Journaled(root, rel, hashBytes(z)) {
+		t.Error("Journaled (no picture) misses a line with or without a caller")
+	}
+	if Journaled(root, rel[:len(rel)-1], hashBytes(y)) {
+		t.Error("a prefix of a journaled path reads as journaled")
+	}
+	// Cut back since the picture: the end is read.
+	s.JournalAt = 1 << 40
+	if !JournaledDuring(root, s, rel, hashBytes(y)) {
+		t.Error("a journal cut back since the picture loses the command's lines")
+	}
+}
+
 // BenchmarkGuard is one shell call's cost: the picture before (a 4 KiB
 // catalog, config, ignore file, cache, eleven agents' settings files of
 // which one exists, git's config, a hooks directory of samples and one

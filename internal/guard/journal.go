@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/osfile"
 )
@@ -23,8 +24,13 @@ const (
 )
 
 // Journal notes that a hook process wrote content to rel.
-func Journal(root, rel string, content []byte) {
-	path := filepath.Join(root, filepath.FromSlash(Dir), journalName)
+func Journal(root, rel string, content []byte) { JournalBy(root, rel, content, "") }
+
+// JournalBy notes that the hook of a tool call wrote content to rel; by
+// names the call as "<session>/<tool_use_id>" ("" when there is none). The
+// line is "<rel> <sha256>[ <by>]".
+func JournalBy(root, rel string, content []byte, by string) {
+	path := journalPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
@@ -32,7 +38,11 @@ func Journal(root, rel string, content []byte) {
 	if err != nil {
 		return
 	}
-	_, _ = f.WriteString(rel + " " + hashBytes(content) + "\n")
+	line := rel + " " + hashBytes(content)
+	if by = strings.Map(noSpace, by); by != "" {
+		line += " " + by
+	}
+	_, _ = f.WriteString(line + "\n")
 	st, err := f.Stat()
 	_ = f.Close()
 	if err == nil && st.Size() > journalCut {
@@ -45,9 +55,55 @@ func Journal(root, rel string, content []byte) {
 	}
 }
 
-// Journaled reports whether a hook process gave rel the content hash.
+// By names a tool call in a journal line.
+func By(session, toolUseID string) string {
+	if session == "" && toolUseID == "" {
+		return ""
+	}
+	return session + "/" + toolUseID
+}
+
+func noSpace(r rune) rune {
+	if r <= ' ' || r == 0x7f {
+		return '_'
+	}
+	return r
+}
+
+func journalPath(root string) string {
+	return filepath.Join(root, filepath.FromSlash(Dir), journalName)
+}
+
+// JournalSize is the journal's size now: a snapshot remembers it, and only
+// lines written after it excuse a change the command's post finds.
+func JournalSize(root string) int64 {
+	st, err := os.Stat(journalPath(root))
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// Journaled reports whether a hook process gave rel the content hash
+// (anywhere in the journal's end).
 func Journaled(root, rel, hash string) bool {
-	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(Dir), journalName))
+	return journaledSince(root, rel, hash, 0, "")
+}
+
+// JournaledDuring reports whether a hook process gave rel the content hash
+// while the command pictured by s ran: a line written after the picture,
+// naming no hook of the pictured call itself (its hooks do not run while
+// its command does). A line written earlier, by a command that appended it
+// for a later one to use, excuses nothing.
+func JournaledDuring(root string, s *Snapshot, rel, hash string) bool {
+	if s == nil {
+		return Journaled(root, rel, hash)
+	}
+	return journaledSince(root, rel, hash, s.JournalAt, s.Call)
+}
+
+func journaledSince(root, rel, hash string, from int64, call string) bool {
+	f, err := osfile.Open(journalPath(root))
 	if err != nil {
 		return false
 	}
@@ -56,10 +112,48 @@ func Journaled(root, rel, hash string) bool {
 	if err != nil {
 		return false
 	}
-	from := max(st.Size()-journalRead, 0)
-	buf := make([]byte, st.Size()-from)
+	size := st.Size()
+	if from > size {
+		// Cut back meanwhile: what the picture saw is gone, and with it
+		// where the command's lines start; the end is read.
+		from = 0
+	}
+	from = max(from, size-journalRead, 0)
+	buf := make([]byte, size-from)
 	n, _ := f.ReadAt(buf, from)
-	return bytes.Contains(buf[:n], []byte("\n"+rel+" "+hash+"\n")) || bytes.HasPrefix(buf[:n], []byte(rel+" "+hash+"\n"))
+	buf = buf[:n]
+	if from > 0 {
+		// A line the start of the read cut is no line.
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 && !atLineStart(f, from) {
+			buf = buf[i+1:]
+		}
+	}
+	want := rel + " " + hash
+	for len(buf) > 0 {
+		line := buf
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			line, buf = buf[:i], buf[i+1:]
+		} else {
+			break // a line still being written
+		}
+		rest, ok := strings.CutPrefix(string(line), want)
+		if !ok || (rest != "" && rest[0] != ' ') {
+			continue
+		}
+		by := strings.TrimPrefix(rest, " ")
+		if call != "" && by != "" && by[strings.LastIndexByte(by, '/')+1:] == call {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// atLineStart reports whether offset at starts a line of f.
+func atLineStart(f *os.File, at int64) bool {
+	var b [1]byte
+	n, _ := f.ReadAt(b[:], at-1)
+	return n == 1 && b[0] == '\n'
 }
 
 // Undone lists the versions the guard displaced (state/undone/), newest
@@ -78,3 +172,6 @@ func Undone(root string) []string {
 	}
 	return out
 }
+
+// Hash is the content hash the guard pictures and journals.
+func Hash(content []byte) string { return hashBytes(content) }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/guard"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/glob"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/intents/splice"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -48,6 +48,9 @@ type Editor struct {
 	// for the guard (package guard), which otherwise undoes a catalog
 	// change made while an agent's shell command ran.
 	Hook bool
+	// ToolUse is the tool call whose hook runs the editor, named in the
+	// journal with Session.
+	ToolUse string
 }
 
 // Transition is one requested status change.
@@ -302,7 +305,7 @@ func (e *Editor) edit(ctx context.Context, id string, change func([]byte, *inten
 
 func (e *Editor) journal(content []byte) {
 	if e.Hook {
-		guard.Journal(e.Root, intents.File, content)
+		guard.JournalBy(e.Root, intents.File, content, guard.By(e.Session, e.ToolUse))
 	}
 }
 

@@ -232,6 +232,15 @@ func (p *Pending) encode(e *codec.Encoder) {
 			e.Int(m.Size)
 			e.Str(m.Tail)
 		}
+		// What the hooks' journal and the anchor index were at the
+		// picture, after a mark of their own.
+		e.Uint(journalMark)
+		e.Int(g.JournalAt)
+		e.Str(g.Call)
+		e.Bool(g.AnchorsAt != nil)
+		if g.AnchorsAt != nil {
+			e.Int(*g.AnchorsAt)
+		}
 	}
 	if p.PluginDeny {
 		e.Bool(true)
@@ -241,6 +250,10 @@ func (p *Pending) encode(e *codec.Encoder) {
 // segmentsMark opens the ledger segments' part of a guard picture in a
 // pending entry (a number no bool is).
 const segmentsMark = 0x5e6
+
+// journalMark opens the journal's and the anchor index's part of a guard
+// picture, after the segments.
+const journalMark = 0x5e7
 
 func (p *Pending) decode(d *codec.Decoder) {
 	p.IntentID, p.AgentID, p.Tool = d.Str(), d.Str(), d.Str()
@@ -269,6 +282,14 @@ func (p *Pending) decode(d *codec.Decoder) {
 				}
 				rel := d.Str()
 				g.Segments[rel] = guard.SegmentMark{FP: d.Str(), Size: d.Int(), Tail: d.Str()}
+			}
+		}
+		if probe := *d; len(d.B) > 0 && probe.Uint() == journalMark {
+			*d = probe
+			g.JournalAt, g.Call = d.Int(), d.Str()
+			if d.Bool() {
+				at := d.Int()
+				g.AnchorsAt = &at
 			}
 		}
 		p.Guard = g

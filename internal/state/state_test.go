@@ -286,6 +286,7 @@ func TestLogAppendsSurviveCompaction(t *testing.T) {
 
 func TestPendingLineRoundTrip(t *testing.T) {
 	at := time.Date(2026, 11, 24, 12, 0, 0, 123456789, time.UTC)
+	anchorsAt := int64(310)
 	full := Pending{
 		IntentID: "INT-001", AgentID: "agent-1", Tool: "Bash",
 		PreHash: map[string]string{"src/a.go": "sha256:aa", "gone": ""},
@@ -295,7 +296,9 @@ func TestPendingLineRoundTrip(t *testing.T) {
 			Reflog: 4096, Head: "abc", Tips: []string{"abc", "def"}, TipsKnown: true},
 		Asked: true,
 		Guard: &guard.Snapshot{Head: "abc", HooksDir: ".git/hooks", LedgerSize: 77, LedgerTail: "ff",
-			Files: map[string]guard.File{".orchestration/config.yaml": {Kind: guard.Whole, FP: "1:2:644", Hash: "h", Kept: true}, "x": {Kind: guard.Cache}}},
+			Files:     map[string]guard.File{".orchestration/config.yaml": {Kind: guard.Whole, FP: "1:2:644", Hash: "h", Kept: true}, "x": {Kind: guard.Cache}},
+			JournalAt: 4242, Call: "toolu_01", AnchorsAt: &anchorsAt},
+		PluginDeny: true,
 	}
 	for name, l := range map[string]pendingLine{
 		"full":             {ID: "toolu_01", Pending: full},
