@@ -18,6 +18,20 @@ import (
 // settings then work for every teammate, wherever the binary is installed.
 const Program = "intenthook"
 
+// NPMLink is where npm links Program in a project that installed it,
+// relative to the project's directory.
+const NPMLink = "node_modules/.bin/" + Program
+
+// SearchUp is the program words of a hook command for an agent that runs its
+// hooks from the session's working directory, which may lie below the
+// project's, and names no project directory in their environment (Codex):
+// sh looks for NPMLink from the working directory up and runs the first it
+// finds with the command's arguments, or Program from PATH when no directory
+// has one. It uses shell built-ins only: no process starts but sh.
+const SearchUp = "sh -c '" + searchUpScript + "' " + Program
+
+const searchUpScript = `d=$PWD; while [ -n "$d" ] && [ ! -x "$d/` + NPMLink + `" ]; do d=${d%/*}; done; [ -n "$d" ] || exec ` + Program + ` "$@"; exec "$d/` + NPMLink + `" "$@"`
+
 // Hook is one wiring of an intenthook subcommand to an event, in the
 // Claude-shaped settings most agents read.
 type Hook struct {
@@ -47,6 +61,9 @@ func (h Hook) Command() string {
 type Invocation struct {
 	Program string   // the first word, expanded ("" when it cannot be)
 	Args    []string // the remaining words, expanded
+	// SearchUp: the command is SearchUp's, Program is NPMLink, looked for
+	// from the working directory up.
+	SearchUp bool
 }
 
 // ParseCommand splits a hook command the way the shell Claude Code hands it
@@ -73,6 +90,9 @@ func ParseCommand(command string, getenv func(string) string) (inv Invocation, o
 			return inv, false
 		}
 		words = append(words, b.String())
+	}
+	if len(words) >= 4 && words[0] == "sh" && words[1] == "-c" && words[2] == searchUpScript && words[3] == Program {
+		return Invocation{Program: NPMLink, Args: words[4:], SearchUp: true}, true
 	}
 	return Invocation{Program: words[0], Args: words[1:]}, true
 }

@@ -2,7 +2,11 @@ package hookconfig
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -53,6 +57,8 @@ func TestParseCommandSubcommand(t *testing.T) {
 		{"INTENTHOOK_DISABLE=0 intenthook pre", "intenthook", "pre", true},
 		{`C:\tools\intenthook.exe pre`, `C:\tools\intenthook.exe`, "pre", true},
 		{`'C:\tools\intenthook.exe' pre`, `C:\tools\intenthook.exe`, "pre", true},
+		{SearchUp + " post --agent codex", NPMLink, "post", true},
+		{"sh -c 'exec intenthook \"$@\"' intenthook pre", "sh", "", true},
 		{"other-tool pre", "other-tool", "", true},
 		{"intenthook-wrapper pre", "intenthook-wrapper", "", true},
 		{"intenthook", "intenthook", "", true},
@@ -253,5 +259,43 @@ func TestMergeTwoMatchers(t *testing.T) {
 	added, err = Merge(o, hooks)
 	if err != nil || len(added) != 0 {
 		t.Errorf("second merge added %d (%v), want 0", len(added), err)
+	}
+}
+
+// SearchUp's command runs the nearest node_modules/.bin/intenthook from the
+// working directory up, with the command's arguments, and intenthook from
+// PATH when there is none.
+func TestSearchUpRunsTheNearestLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a POSIX shell command")
+	}
+	root := t.TempDir()
+	onPath := t.TempDir()
+	write := func(path, says string) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("#!/bin/sh\necho "+says+" \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "project", filepath.FromSlash(NPMLink)), "project")
+	write(filepath.Join(onPath, Program), "path")
+	for _, tt := range []struct{ dir, want string }{
+		{"project", "project pre --agent codex"},
+		{"project/src/deep", "project pre --agent codex"},
+		{"elsewhere", "path pre --agent codex"},
+	} {
+		dir := filepath.Join(root, filepath.FromSlash(tt.dir))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sh", "-c", SearchUp+" pre --agent codex")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PWD="+dir, "PATH="+onPath+string(os.PathListSeparator)+"/usr/bin:/bin")
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != tt.want {
+			t.Errorf("from %s: %q %v, want %q", tt.dir, out, err, tt.want)
+		}
 	}
 }
