@@ -94,7 +94,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	}
 	reqChecks, found := jc.Requirements(docs, requirements())
 	checks = append(checks, reqChecks...)
-	checks = append(checks, protocol.CheckCommands("hook command", "Claude Code", found, env.LookPath))
+	checks = append(checks, protocol.CheckCommands("hook command", "Claude Code", root, found, env.LookPath))
 	if c, off := disabled(docs, env.Getenv); off {
 		checks = append(checks, c)
 	}

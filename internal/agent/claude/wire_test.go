@@ -105,7 +105,7 @@ func TestCheckCommands(t *testing.T) {
 			for _, c := range tt.cmds {
 				hs = append(hs, handler(c))
 			}
-			c := protocol.CheckCommands("hook command", "Claude Code", hs, tt.look)
+			c := protocol.CheckCommands("hook command", "Claude Code", dir, hs, tt.look)
 			if c.Status != tt.status || c.Detail != tt.detail {
 				t.Errorf("got %s %q, want %s %q", c.Status, c.Detail, tt.status, tt.detail)
 			}

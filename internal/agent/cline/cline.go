@@ -19,6 +19,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -206,9 +207,26 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 	return a
 }
 
-// script is the executable for one event.
-func script(sub string) []byte {
+// script is the executable for one event. An npm install's runs the
+// project's link, found from the script's own path (Cline runs it by its
+// path in the workspace's HooksDir), with no process but sh.
+func script(sub string, npm bool) []byte {
+	if npm {
+		return []byte("#!/bin/sh\n# Written by intenthook init --agent cline: the project's intenthook, two directories up from this file.\nexec \"${0%/*}\"/../../" + hookconfig.NPMLink + " " + sub + " --agent " + Name + "\n")
+	}
 	return []byte("#!/bin/sh\n# Written by intenthook init --agent cline.\nexec " + protocol.Program + " " + sub + " --agent " + Name + "\n")
+}
+
+// program is the file a hook script written by init runs (see script):
+// "" for a script of another's.
+func program(root string, data []byte, sub string) string {
+	switch string(data) {
+	case string(script(sub, true)):
+		return filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
+	case string(script(sub, false)):
+		return protocol.Program
+	}
+	return ""
 }
 
 var scripts = []struct{ event, sub string }{
@@ -217,7 +235,9 @@ var scripts = []struct{ event, sub string }{
 
 // Wire writes one executable per event; an existing hook of another's is
 // kept and reported.
-func Wire(root string) (protocol.Change, error) {
+func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
+
+func wire(root string, npm bool) (protocol.Change, error) {
 	var written, others []string
 	for _, s := range scripts {
 		path := filepath.Join(root, filepath.FromSlash(HooksDir), s.event)
@@ -234,12 +254,12 @@ func Wire(root string) (protocol.Change, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return protocol.Change{}, err
 		}
-		if err := state.WriteFile(path, script(s.sub), 0o755, true); err != nil {
+		if err := state.WriteFile(path, script(s.sub, npm), 0o755, true); err != nil {
 			return protocol.Change{}, err
 		}
 		written = append(written, s.event)
 	}
-	pluginWritten, pluginDiffers, err := writePlugin(root)
+	pluginWritten, pluginDiffers, err := writePlugin(root, npm)
 	if err != nil {
 		return protocol.Change{}, err
 	}
@@ -268,6 +288,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		return false, nil
 	}
 	var checks []protocol.Check
+	var runs []hookconfig.Handler
 	configured := false
 	for _, s := range scripts[:3] {
 		path := filepath.Join(dir, s.event)
@@ -286,15 +307,23 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			configured = true
 			checks = append(checks, protocol.Check{Status: protocol.Pass, Name: name, Detail: protocol.Program + " " + s.sub})
 		}
+		if p := program(root, data, s.sub); err == nil && p != "" {
+			runs = append(runs, hookconfig.Handler{Invocation: hookconfig.Invocation{Program: p, Args: []string{s.sub}}, Parsed: true})
+		}
 	}
 	if !configured {
 		return false, nil
 	}
-	checks = append(checks, checkPlugin(root))
-	if _, err := env.LookPath(protocol.Program); err != nil {
-		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "cline hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH Cline runs hooks with"})
+	plugin, pluginProgram := checkPlugin(root)
+	checks = append(checks, plugin)
+	if pluginProgram != "" {
+		runs = append(runs, hookconfig.Handler{Invocation: hookconfig.Invocation{Program: pluginProgram, Args: []string{"pre"}}, Parsed: true})
 	}
-	return true, checks
+	if len(runs) == 0 {
+		// Scripts of another's that run intenthook: from PATH, most likely.
+		runs = append(runs, hookconfig.Handler{Invocation: hookconfig.Invocation{Program: protocol.Program, Args: []string{"pre"}}, Parsed: true})
+	}
+	return true, append(checks, protocol.CheckCommands("cline hook command", "Cline", root, runs, env.LookPath))
 }
 
 // Sample is a PreToolUse event for an edit of rel (root-relative) in

@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/hookconfig"
 )
 
 // PluginFile is the runtime plugin init writes: Cline 3 loads the modules
@@ -69,32 +71,55 @@ export default {
 }
 `
 
+// pluginFor is the plugin for an install: an npm install's runs the
+// project's link, from the workspace's root (on Windows, where npm's link is
+// a shell script Node cannot start, intenthook on PATH).
+func pluginFor(npm bool) string {
+	if !npm {
+		return plugin
+	}
+	return strings.NewReplacer(
+		"import { spawnSync } from \"node:child_process\"\n", "import { spawnSync } from \"node:child_process\"\nimport { join } from \"node:path\"\n",
+		"const intenthook = (sub, event) =>\n  spawnSync(\"intenthook\", ", npmProgram+"\n\nconst intenthook = (sub, event) =>\n  spawnSync(program(), ",
+	).Replace(plugin)
+}
+
+const npmProgram = `// The project's intenthook, as npm installed it.
+const program = () => (process.platform === "win32" ? "intenthook" : join(root, "node_modules", ".bin", "intenthook"))`
+
 // writePlugin writes the plugin; an existing file is kept, and said to
-// differ when it does.
-func writePlugin(root string) (written bool, differs bool, err error) {
+// differ when it is neither install's.
+func writePlugin(root string, npm bool) (written bool, differs bool, err error) {
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		return false, string(data) != plugin, nil
+		return false, string(data) != plugin && string(data) != pluginFor(true), nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return false, false, err
 	}
-	return true, false, protocol.WriteFile(path, []byte(plugin))
+	return true, false, protocol.WriteFile(path, []byte(pluginFor(npm)))
 }
 
-// checkPlugin says whether the plugin is in place: without it a deny stops
-// the whole task.
-func checkPlugin(root string) protocol.Check {
+// checkPlugin says whether the plugin is in place (without it a deny stops
+// the whole task), and the program it runs when it is init's.
+func checkPlugin(root string) (protocol.Check, string) {
 	const name = "cline plugin"
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(PluginFile)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no " + PluginFile + ": a deny stops the whole task", Hint: "run intenthook init --agent cline"}
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "no " + PluginFile + ": a deny stops the whole task", Hint: "run intenthook init --agent cline"}, ""
 	case err != nil:
-		return protocol.Check{Status: protocol.Warn, Name: name, Detail: err.Error()}
-	case string(data) != plugin:
-		return protocol.Check{Status: protocol.Warn, Name: name, Detail: PluginFile + " differs from the one this version writes", Hint: "delete it and run intenthook init --agent cline"}
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: err.Error()}, ""
 	}
-	return protocol.Check{Status: protocol.Pass, Name: name, Detail: PluginFile + " refuses one tool call on a deny"}
+	prog := ""
+	switch string(data) {
+	case plugin:
+		prog = protocol.Program
+	case pluginFor(true):
+		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
+	default:
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: PluginFile + " differs from the one this version writes", Hint: "delete it and run intenthook init --agent cline"}, ""
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: PluginFile + " refuses one tool call on a deny"}, prog
 }

@@ -122,7 +122,10 @@ const trustNote = "Codex runs these hooks only in a trusted project and once eac
 
 // Wire merges the hooks into .codex/hooks.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireJSON(root, HooksFile, Hooks(), "the Codex section of docs/agents.md")
+	// Codex runs a hook with the session's working directory, which may
+	// lie below the project's, and names no project directory: an npm
+	// install's hooks look for the project's binary from there up.
+	ch, err := protocol.WireJSON(root, HooksFile, protocol.ForInstall(root, Agent(), Hooks()), "the Codex section of docs/agents.md")
 	if err == nil {
 		ch.Notes = append(ch.Notes, trustNote)
 	}

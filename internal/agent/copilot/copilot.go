@@ -168,7 +168,18 @@ func joinLines(ls []string) string { return strings.Join(ls, "\n") + "\n" }
 
 // Wire writes .github/hooks/intenthook.json, a file of intenthook's own:
 // an existing one is kept as it is.
-func Wire(root string) (protocol.Change, error) {
+func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
+
+// npmBash and npmPowerShell are the programs an npm install's hooks run:
+// the project's link, by a path relative to the working directory each hook
+// names, the repository's root (cwd "."), where Copilot CLI loads
+// .github/hooks from. PowerShell runs npm's .cmd shim beside it.
+const (
+	npmBash       = "./" + hookconfig.NPMLink
+	npmPowerShell = npmBash + ".cmd"
+)
+
+func wire(root string, npm bool) (protocol.Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(HooksFile))
 	if _, err := os.Stat(path); err == nil {
 		return protocol.Change{Action: protocol.Kept, Path: HooksFile, Detail: "exists"}, nil
@@ -182,11 +193,17 @@ func Wire(root string) (protocol.Change, error) {
 		{"preToolUse", "pre"}, {"postToolUse", "post"}, {"sessionStart", "context"}, {"userPromptSubmitted", "context"},
 		{"sessionEnd", "context"},
 	} {
-		cmd := protocol.Program + " " + h.sub + " --agent " + Name
+		args := " " + h.sub + " --agent " + Name
 		entry := &hookconfig.Object{}
 		entry.Set("type", "command")
-		entry.Set("bash", cmd)
-		entry.Set("powershell", cmd)
+		if npm {
+			entry.Set("bash", npmBash+args)
+			entry.Set("powershell", npmPowerShell+args)
+			entry.Set("cwd", ".")
+		} else {
+			entry.Set("bash", protocol.Program+args)
+			entry.Set("powershell", protocol.Program+args)
+		}
 		entry.Set("timeoutSec", jsonNumber(30))
 		hooks.Set(h.event, []any{entry})
 	}
@@ -198,10 +215,14 @@ func Wire(root string) (protocol.Change, error) {
 	if err := protocol.WriteFile(path, data); err != nil {
 		return protocol.Change{}, err
 	}
+	keep := "keep intenthook on its PATH"
+	if npm {
+		keep = "keep the project's npm install in place (npm install)"
+	}
 	return protocol.Change{Action: protocol.Created, Path: HooksFile, Detail: "preToolUse, postToolUse, sessionStart, userPromptSubmitted, sessionEnd",
 		Notes: []string{
 			"Copilot CLI loads repository hooks only in a trusted folder (--trust-folder, or COPILOT_ALLOW_ALL=true for -p runs)",
-			"Copilot CLI blocks every tool when a hook cannot run: keep intenthook on its PATH (intenthook doctor checks it)",
+			"Copilot CLI blocks every tool when a hook cannot run: " + keep + " (intenthook doctor checks it)",
 		}}, nil
 }
 
@@ -238,6 +259,12 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			cmd, _ := o.Get("bash")
 			s, _ := cmd.(string)
 			inv, parsed := hookconfig.ParseCommand(s, env.Getenv)
+			// A relative program is the hook's working directory's:
+			// its cwd, relative to the repository's root.
+			if dir, _ := o.Get("cwd"); parsed && strings.ContainsRune(inv.Program, '/') && !filepath.IsAbs(inv.Program) {
+				d, _ := dir.(string)
+				inv.Program = filepath.ToSlash(filepath.Join(d, inv.Program))
+			}
 			if parsed && inv.Subcommand() == e.sub {
 				ok = true
 				found = append(found, hookconfig.Handler{Event: e.event, Command: s, Invocation: inv, Parsed: true})
@@ -249,7 +276,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "copilot hook " + e.event, Detail: "no hook runs intenthook " + e.sub, Hint: "delete " + HooksFile + " and run intenthook init --agent copilot"})
 		}
 	}
-	return true, append(checks, protocol.CheckCommands("copilot hook command", "Copilot CLI", found, env.LookPath))
+	return true, append(checks, protocol.CheckCommands("copilot hook command", "Copilot CLI", root, found, env.LookPath))
 }
 
 func jsonNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }

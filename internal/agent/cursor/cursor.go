@@ -175,7 +175,7 @@ func Hooks() []protocol.FlatHook {
 
 // Wire merges the hooks into .cursor/hooks.json.
 func Wire(root string) (protocol.Change, error) {
-	ch, err := protocol.WireFlat(root, HooksFile, true, Hooks())
+	ch, err := protocol.WireFlat(root, HooksFile, true, protocol.FlatForInstall(root, Agent(), Hooks()))
 	if err == nil {
 		ch.Notes = append(ch.Notes, "Cursor's protocol is wired from its documentation, not verified against a live client; older Cursor versions have no before-edit event, so edits are only recorded after the fact and precommit carries the fence")
 	}

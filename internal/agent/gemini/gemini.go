@@ -214,7 +214,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 		checks = append(checks, cs...)
 		found = append(found, hs...)
 	}
-	checks = append(checks, protocol.CheckCommands(Name+" hook command", "Gemini CLI", found, env.LookPath))
+	checks = append(checks, protocol.CheckCommands(Name+" hook command", "Gemini CLI", root, found, env.LookPath))
 	return true, checks
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/hookconfig"
 )
 
 // Name is the --agent value.
@@ -139,18 +140,38 @@ export const IntentHook = async ({ directory }) => {
 }
 `
 
+// pluginFor is the plugin for an install: an npm install's runs the
+// project's link, two directories up from the plugin's own file (OpenCode
+// imports it from there; Bun's import.meta.dir names its directory). On
+// Windows, where npm's link is a shell script Bun cannot start, it runs
+// intenthook on PATH.
+func pluginFor(npm bool) string {
+	if !npm {
+		return plugin
+	}
+	return strings.NewReplacer(
+		"export const IntentHook", npmProgram+"\n\nexport const IntentHook",
+		`Bun.spawn(["intenthook", sub,`, `Bun.spawn([program, sub,`,
+	).Replace(plugin)
+}
+
+const npmProgram = `// The project's intenthook, as npm installed it.
+const program = process.platform === "win32" ? "intenthook" : import.meta.dir + "/../../node_modules/.bin/intenthook"`
+
 // Wire writes the plugin; an existing file is kept.
-func Wire(root string) (protocol.Change, error) {
+func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
+
+func wire(root string, npm bool) (protocol.Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	if data, err := os.ReadFile(path); err == nil {
-		if string(data) == plugin {
+		if string(data) == plugin || string(data) == pluginFor(true) {
 			return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "the plugin is in place"}, nil
 		}
 		return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "exists and differs from the one this version writes; delete it to get the current one"}, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return protocol.Change{}, err
 	}
-	if err := protocol.WriteFile(path, []byte(plugin)); err != nil {
+	if err := protocol.WriteFile(path, []byte(pluginFor(npm))); err != nil {
 		return protocol.Change{}, err
 	}
 	return protocol.Change{Action: protocol.Created, Path: PluginFile, Detail: "tool.execute.before runs intenthook pre, tool.execute.after intenthook post"}, nil
@@ -166,14 +187,18 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	switch {
 	case err != nil:
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: err.Error()}}
-	case !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
+	case string(data) != pluginFor(true) && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: PluginFile + " does not run intenthook", Hint: "delete it and run intenthook init --agent opencode"}}
 	}
-	checks := []protocol.Check{{Status: protocol.Pass, Name: name, Detail: PluginFile}}
-	if _, err := env.LookPath(protocol.Program); err != nil {
-		checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "opencode hook command", Detail: protocol.Program + " is not on PATH", Hint: "install intenthook on the PATH OpenCode runs with"})
+	prog := protocol.Program
+	if string(data) == pluginFor(true) {
+		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	}
-	return true, checks
+	runs := []hookconfig.Handler{{Invocation: hookconfig.Invocation{Program: prog, Args: []string{"pre"}}, Parsed: true}}
+	return true, []protocol.Check{
+		{Status: protocol.Pass, Name: name, Detail: PluginFile},
+		protocol.CheckCommands("opencode hook command", "OpenCode", root, runs, env.LookPath),
+	}
 }
 
 // Sample is a PreToolUse event for an edit of rel (root-relative) in

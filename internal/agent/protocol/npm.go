@@ -14,24 +14,47 @@ import (
 const NPMBin = "node_modules/.bin"
 
 // ForInstall returns hooks with the program the way this intenthook was
-// installed calls for. Installed with npm into the workspace's own
-// node_modules (the running executable is under it), the hooks run
-// "$<the agent's project variable>"/node_modules/.bin/intenthook: the
-// project's binary, with no global install, by a path that reads the same
-// on every teammate's system. Otherwise, or for an agent that names no
-// project directory in a hook's environment, they run the bare Program,
-// found on PATH.
+// installed calls for: NPMProgram when npm installed it into the workspace's
+// own node_modules (the running executable is under it), else the bare
+// Program, found on PATH.
 func ForInstall(root string, ag Agent, hooks []hookconfig.Hook) []hookconfig.Hook {
-	if len(ag.ProjectDirVars) == 0 || !NPMInstalled(root) {
+	if !NPMInstalled(root) {
 		return hooks
 	}
-	prog := `"$` + ag.ProjectDirVars[0] + `"/` + NPMBin + "/" + Program
+	prog := NPMProgram(ag)
 	out := make([]hookconfig.Hook, len(hooks))
 	for i, h := range hooks {
 		h.Program = prog
 		out[i] = h
 	}
 	return out
+}
+
+// FlatForInstall is ForInstall for a flat hooks file's entries.
+func FlatForInstall(root string, ag Agent, hooks []FlatHook) []FlatHook {
+	if !NPMInstalled(root) {
+		return hooks
+	}
+	out := make([]FlatHook, len(hooks))
+	for i, h := range hooks {
+		h.Program = NPMProgram(ag)
+		out[i] = h
+	}
+	return out
+}
+
+// NPMProgram is the program word of an npm install's hook commands: the
+// project's binary, with no global install, by words that read the same on
+// every teammate's system. An agent that names the project's directory in
+// its hooks' environment gets "$<its project variable>"/node_modules/.bin/intenthook,
+// which reaches the binary from any working directory; one that names none
+// gets hookconfig.SearchUp, which looks for it from the working directory
+// up.
+func NPMProgram(ag Agent) string {
+	if len(ag.ProjectDirVars) == 0 {
+		return hookconfig.SearchUp
+	}
+	return `"$` + ag.ProjectDirVars[0] + `"/` + hookconfig.NPMLink
 }
 
 // NPMInstalled reports whether the running executable was installed by npm

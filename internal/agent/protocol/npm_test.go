@@ -46,7 +46,7 @@ func TestCheckCommandsNamesTheBinary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hs := []hookconfig.Handler{{Invocation: hookconfig.Invocation{Program: tc.program, Args: []string{"pre"}}, Parsed: true}}
-			c := CheckCommands("hook command", "Claude Code", hs, noPath)
+			c := CheckCommands("hook command", "Claude Code", dir, hs, noPath)
 			if c.Status != tc.status || !strings.Contains(c.Detail, tc.detail) {
 				t.Fatalf("got %s %q, want %s containing %q", c.Status, c.Detail, tc.status, tc.detail)
 			}

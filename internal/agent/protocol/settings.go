@@ -235,19 +235,27 @@ func matchers(hs []hookconfig.Handler) string {
 }
 
 // CheckCommands checks that each program the handlers run resolves to an
-// executable file: most agents let a tool call through when its hook cannot
-// be run (governance silently off), and Copilot CLI blocks every tool.
-func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(string) (string, error)) Check {
-	programs := map[string]bool{}
+// executable file, and says which: most agents let a tool call through when
+// its hook cannot be run (governance silently off), and Copilot CLI blocks
+// every tool. A relative path is the agent's working directory's, taken to
+// be root; SearchUp's link is looked for from root up, as its command does.
+func CheckCommands(name, title, root string, hs []hookconfig.Handler, lookPath func(string) (string, error)) Check {
+	programs := map[string]bool{} // program: looked for from root up
 	for _, h := range hs {
-		programs[h.Invocation.Program] = true
+		programs[h.Invocation.Program] = programs[h.Invocation.Program] || h.Invocation.SearchUp
 	}
 	if len(programs) == 0 {
 		return Check{Status: Skip, Name: name, Detail: "no intenthook hook configured"}
 	}
 	var ok, bad, node []string
 	for _, p := range sortedKeys(programs) {
-		path, err := resolve(p, lookPath)
+		var path string
+		var err error
+		if programs[p] {
+			path, err = searchUp(root, lookPath)
+		} else {
+			path, err = resolve(p, root, lookPath)
+		}
 		if err != nil {
 			bad = append(bad, err.Error())
 			continue
@@ -278,8 +286,9 @@ func CheckCommands(name, title string, hs []hookconfig.Handler, lookPath func(st
 }
 
 // resolve finds the executable a command's program word names: a path when
-// it has a separator, else a PATH lookup, as the shell does.
-func resolve(program string, lookPath func(string) (string, error)) (string, error) {
+// it has a separator (a relative one from root), else a PATH lookup, as the
+// shell does.
+func resolve(program, root string, lookPath func(string) (string, error)) (string, error) {
 	if !strings.ContainsAny(program, `/\`) {
 		path, err := lookPath(program)
 		if err != nil {
@@ -287,14 +296,38 @@ func resolve(program string, lookPath func(string) (string, error)) (string, err
 		}
 		return path, nil
 	}
-	st, err := os.Stat(program)
+	path := program
+	if !filepath.IsAbs(path) && root != "" {
+		path = filepath.Join(root, filepath.FromSlash(path))
+	}
+	st, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%s does not exist", program)
+		return "", fmt.Errorf("%s does not exist", path)
 	case !st.Mode().IsRegular() || runtime.GOOS != "windows" && st.Mode().Perm()&0o111 == 0:
-		return "", fmt.Errorf("%s is not an executable file", program)
+		return "", fmt.Errorf("%s is not an executable file", path)
 	}
-	return program, nil
+	return path, nil
+}
+
+// searchUp finds what hookconfig.SearchUp's command runs from root: the
+// first node_modules/.bin/intenthook from root up, else Program on PATH.
+func searchUp(root string, lookPath func(string) (string, error)) (string, error) {
+	for dir := root; dir != ""; {
+		if path, err := resolve(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMLink)), "", lookPath); err == nil {
+			return path, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	path, err := lookPath(Program)
+	if err != nil {
+		return "", fmt.Errorf("no %s in %s or a directory above it, and %s is not on PATH", hookconfig.NPMLink, root, Program)
+	}
+	return path, nil
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -360,7 +393,7 @@ func CheckClaudeShaped(cs ClaudeShaped) (bool, []Check) {
 		Getenv: ProjectEnv(cs.Root, cs.Agent.ProjectDirVars, cs.Env.Getenv), Ours: cs.Hooks}
 	reqs, found := jc.Requirements(docs, cs.Requirements)
 	checks = append(checks, reqs...)
-	return true, append(checks, CheckCommands(cs.Agent.Name+" hook command", cs.Agent.Title, found, cs.Env.LookPath))
+	return true, append(checks, CheckCommands(cs.Agent.Name+" hook command", cs.Agent.Title, cs.Root, found, cs.Env.LookPath))
 }
 
 // FlatHook is one entry of a flat hooks file (Cursor, Windsurf):
@@ -370,6 +403,9 @@ type FlatHook struct {
 	Subcommand string
 	Args       string
 	Extra      []Field // more fields of the entry, in order
+	// Program is the command's program word ("" for Program, found on
+	// PATH).
+	Program string
 }
 
 // Field is one key and value of a JSON object.
@@ -380,7 +416,7 @@ type Field struct {
 
 // Command is the entry's command line.
 func (h FlatHook) Command() string {
-	return hookconfig.Hook{Subcommand: h.Subcommand, Args: h.Args}.Command()
+	return hookconfig.Hook{Subcommand: h.Subcommand, Args: h.Args, Program: h.Program}.Command()
 }
 
 // WireFlat merges hooks into the flat hooks file rel, keeping everything
@@ -498,5 +534,5 @@ func CheckFlat(ag Agent, root, rel string, hooks []FlatHook, env CheckEnv) (bool
 		}
 		checks = append(checks, Check{Status: Pass, Name: ag.Name + " hook " + h.Event, Detail: Program + " " + h.Subcommand + " in " + rel})
 	}
-	return true, append(checks, CheckCommands(ag.Name+" hook command", ag.Title, found, env.LookPath))
+	return true, append(checks, CheckCommands(ag.Name+" hook command", ag.Title, root, found, env.LookPath))
 }
