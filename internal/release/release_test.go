@@ -15,6 +15,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/cline"
+	"github.com/intenthook/intenthook/internal/agent/codex"
+	"github.com/intenthook/intenthook/internal/agent/copilot"
+	"github.com/intenthook/intenthook/internal/agent/cursor"
+	"github.com/intenthook/intenthook/internal/agent/opencode"
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
 
@@ -155,6 +161,130 @@ func TestNPM(t *testing.T) {
 	_, stderr := run(t, sub, append(env, "CLAUDE_PROJECT_DIR="+dir), 2, event, "sh", "-c", pre)
 	if !strings.Contains(stderr, "intenthook: deny [intent_required] Write to \"src/a.go\"") {
 		t.Fatalf("the hook's answer through the wiring:\n%s", stderr)
+	}
+}
+
+// The agents whose hooks name no project directory (or one through a
+// variable Cursor sets) get wiring that reaches the same binary: init
+// writes it with no path of this system in it, doctor names the binary, and
+// the agent's own event sent through it, from the directory the agent runs
+// it in and with no intenthook on PATH, is answered by the project's binary
+// (an edit with no intent: denied, in the agent's dialect).
+func TestNPMAgentWiring(t *testing.T) {
+	dist := distDir(t)
+	dir, env := npmProject(t, dist)
+	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
+	real, err := filepath.EvalSymlinks(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "src", "deep")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	read := func(rel string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), dir) || strings.Contains(string(data), runtime.GOOS+"-") {
+			t.Fatalf("%s names a path of this system:\n%s", rel, data)
+		}
+		return string(data)
+	}
+	denied := "intenthook: deny [intent_required]"
+	for _, tc := range []struct {
+		agent, file string
+		// run sends the agent's sample event through the wiring in file.
+		run func(t *testing.T, wiring string, event string) (stdout, stderr string)
+		// doctor's line for the binary the wiring runs.
+		doctor string
+		// the answer: in stdout or stderr, by dialect.
+		stdout, stderr string
+	}{
+		{"codex", codex.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
+			// Codex runs a hook through the user's shell (-lc), from the
+			// session's directory: here one below the project's.
+			var doc struct {
+				Hooks map[string][]struct{ Hooks []struct{ Command string } }
+			}
+			mustJSON(t, wiring, &doc)
+			return run(t, sub, append(env, "PWD="+sub), 2, event, "sh", "-c", doc.Hooks["PreToolUse"][0].Hooks[0].Command)
+		}, "codex hook command: node_modules/.bin/intenthook → " + bin + " → " + real, "", denied},
+		{"copilot", copilot.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
+			// Copilot CLI runs the bash command in the hook's cwd, relative
+			// to the repository's root.
+			var doc struct {
+				Hooks map[string][]struct{ Bash, Cwd string }
+			}
+			mustJSON(t, wiring, &doc)
+			h := doc.Hooks["preToolUse"][0]
+			return run(t, filepath.Join(dir, h.Cwd), env, 0, event, "sh", "-c", h.Bash)
+		}, "copilot hook command: node_modules/.bin/intenthook → " + bin + " → " + real, `"permissionDecision":"deny"`, ""},
+		{"cursor", cursor.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
+			// Cursor sets CURSOR_PROJECT_DIR for its hooks.
+			var doc struct {
+				Hooks map[string][]struct{ Command string }
+			}
+			mustJSON(t, wiring, &doc)
+			return run(t, filepath.Join(dir, ".cursor"), append(env, "CURSOR_PROJECT_DIR="+dir), 2, event, "sh", "-c", doc.Hooks["preToolUse"][0].Command)
+		}, "cursor hook command: " + bin + " → " + real, `"permission":"deny"`, ""},
+		{"cline", cline.HooksDir + "/PreToolUse", func(t *testing.T, _, event string) (string, string) {
+			// Cline runs the executable by its path.
+			return run(t, sub, env, 0, event, filepath.Join(dir, cline.HooksDir, "PreToolUse"))
+		}, "cline hook command: " + bin + " → " + real, `"cancel":true`, ""},
+		{"opencode", opencode.PluginFile, func(t *testing.T, wiring, event string) (string, string) {
+			// Bun spawns import.meta.dir + the plugin's relative path, in
+			// OpenCode's directory.
+			const from = `import.meta.dir + "`
+			i := strings.Index(wiring, from)
+			if i < 0 {
+				t.Fatalf("the plugin names no program beside itself:\n%s", wiring)
+			}
+			rel := wiring[i+len(from):]
+			rel = rel[:strings.IndexByte(rel, '"')]
+			return run(t, dir, env, 2, event, filepath.Join(dir, ".opencode", "plugin")+rel, "pre", "--agent", "opencode")
+		}, "opencode hook command: " + bin + " → " + real, "", denied},
+	} {
+		t.Run(tc.agent, func(t *testing.T) {
+			run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "init", "--agent", tc.agent)
+			wiring := read(tc.file)
+			ag, err := agent.Lookup(tc.agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr := tc.run(t, wiring, string(ag.Sample(dir, "src/a.go", "npm-"+tc.agent, "call1")))
+			if !strings.Contains(stdout, tc.stdout) || !strings.Contains(stderr, tc.stderr) || !strings.Contains(stdout+stderr, "src/a.go") {
+				t.Fatalf("the hook's answer through the wiring:\nstdout: %s\nstderr: %s", stdout, stderr)
+			}
+			out, _ := run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "doctor")
+			if !strings.Contains(out, tc.doctor) {
+				t.Fatalf("doctor does not say which binary the wiring runs (%q):\n%s", tc.doctor, out)
+			}
+		})
+	}
+
+	// Cline's plugin, run by Node as Cline 3 loads it, refuses the one
+	// call through the project's binary.
+	driver := filepath.Join(t.TempDir(), "driver.mjs")
+	if err := os.WriteFile(driver, []byte(`const plugin = (await import(process.argv[2])).default
+plugin.setup(null, { workspaceInfo: { rootPath: process.argv[3] } })
+const r = plugin.hooks.beforeTool({ snapshot: { conversationId: "npm-plugin" }, toolCall: { toolCallId: "t1", toolName: "editor" }, input: { path: "src/a.go", new_text: "package a\n" } })
+console.log(JSON.stringify(r))
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := run(t, sub, env, 0, "", "node", driver, filepath.Join(dir, filepath.FromSlash(cline.PluginFile)), dir)
+	if !strings.Contains(out, `"skip":true`) || !strings.Contains(out, "intent_required") {
+		t.Fatalf("the Cline plugin's answer: %s", out)
+	}
+}
+
+func mustJSON(t *testing.T, data string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(data), v); err != nil {
+		t.Fatalf("%v:\n%s", err, data)
 	}
 }
 
