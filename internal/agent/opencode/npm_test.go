@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent/agenttest"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 )
 
@@ -17,12 +18,12 @@ func TestNPMWiring(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks")
 	}
-	root, real := fakeNPMInstall(t)
+	root, real := agenttest.NPMInstall(t)
 	if _, err := wire(root, true); err != nil {
 		t.Fatal(err)
 	}
 	_, checks := Check(root, protocol.CheckEnv{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", os.ErrNotExist }})
-	if c := find(checks, "opencode hook command"); c.Status != protocol.Pass || c.Detail != filepath.Join(root, "node_modules/.bin/intenthook")+" → "+real {
+	if c := agenttest.Check(checks, "opencode hook command"); c.Status != protocol.Pass || c.Detail != filepath.Join(root, "node_modules/.bin/intenthook")+" → "+real {
 		t.Fatalf("doctor: %+v", checks)
 	}
 	data, err := os.ReadFile(filepath.Join(root, PluginFile))
@@ -39,33 +40,4 @@ func TestNPMWiring(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "project pre --agent opencode\n" {
 		t.Fatalf("the plugin's program: %q %v", out, err)
 	}
-}
-
-func find(checks []protocol.Check, name string) protocol.Check {
-	for _, c := range checks {
-		if c.Name == name {
-			return c
-		}
-	}
-	return protocol.Check{}
-}
-
-// fakeNPMInstall lays out what npm leaves in a project: its link to the
-// package's binary, here a script that says it ran.
-func fakeNPMInstall(t *testing.T) (root, real string) {
-	root = t.TempDir()
-	real = filepath.Join(root, "node_modules", "intenthook", "bin", "intenthook")
-	link := filepath.Join(root, "node_modules", ".bin", "intenthook")
-	for _, d := range []string{filepath.Dir(real), filepath.Dir(link)} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(real, []byte("#!/bin/sh\necho project \"$@\"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("../intenthook/bin/intenthook", link); err != nil {
-		t.Skip("no symlinks here:", err)
-	}
-	return root, real
 }
