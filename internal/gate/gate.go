@@ -95,6 +95,12 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		}
 	}
 	root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
+	if root == "" && call.AfterTool() {
+		// A command that took the catalog away (removed it, or put a pipe
+		// in its place) is judged like one that left it unreadable: the
+		// workspace is the one whose state holds this call's picture.
+		root = pictured(workspace.StateRoot(env.Root, projectDir, call.Cwd, env.Wd), call)
+	}
 	if root == "" {
 		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the project dir, cwd or working directory")
 		explain.flush()
@@ -102,7 +108,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	}
 	ws, err := workspace.Load(root, getenv, env.now)
 	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
-	if err != nil && call.Event == hook.PostToolUse {
+	if err != nil && call.AfterTool() {
 		// A command that left the rules unreadable is judged by the rules
 		// it started under: they are put back first.
 		if ws, err = g.rescueRules(root, getenv); err == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -83,6 +84,18 @@ func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.
 
 var errNoPicture = errors.New("no picture of the rules from this call's pre")
 
+// pictured returns root when its state holds the picture of the rules this
+// call's pre took, else "".
+func pictured(root string, call *hook.Call) string {
+	if root == "" || call.ToolUseID == "" {
+		return ""
+	}
+	if p, ok := (state.Sessions{Root: root}).PeekPending(call.SessionID, call.ToolUseID); !ok || p.Guard == nil {
+		return ""
+	}
+	return root
+}
+
 // hookWrote reports whether a change is a hook process's: a journal line
 // written while the command ran names the new content and no hook of this
 // call (guard.JournaledDuring), and the change is one a hook makes. A
@@ -91,7 +104,7 @@ var errNoPicture = errors.New("no picture of the rules from this call's pre")
 // (lifecycle.HookMade). A journaled change to the catalog cache is taken
 // out all the same: it is derived, and the next load makes it again.
 func (g *Gate) hookWrote(root string, s *guard.Snapshot, c guard.Change) bool {
-	if c.After.FP == "" || !guard.JournaledDuring(root, s, c.Rel, c.After.Hash) {
+	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !guard.JournaledDuring(root, s, c.Rel, c.After.Hash) {
 		return false
 	}
 	switch {
@@ -116,7 +129,7 @@ func catalogHookMade(root string, c guard.Change) error {
 	case guard.Hash(before) != c.Before.Hash:
 		return errors.New("the kept copy was changed")
 	}
-	after, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Rel)))
+	after, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(c.Rel)))
 	if err != nil {
 		return err
 	}

@@ -141,6 +141,12 @@ type Call struct {
 	ResponseContent *string
 }
 
+// AfterTool reports whether the call is a tool's after-event: its
+// PostToolUse, or its PostToolUseFailure when the tool failed.
+func (c *Call) AfterTool() bool {
+	return c.Event == PostToolUse || c.Event == PostToolUseFailure
+}
+
 // PairPrefix starts a tool-use id intenthook made (PairID), never an
 // agent's.
 const PairPrefix = "ih-"
@@ -157,9 +163,7 @@ func (c *Call) PairCall() {
 	if c.ToolUseID != "" || c.SessionID == "" || c.ToolName == "" {
 		return
 	}
-	switch c.Event {
-	case PreToolUse, PostToolUse, PostToolUseFailure:
-	default:
+	if c.Event != PreToolUse && !c.AfterTool() {
 		return
 	}
 	h := sha256.New()

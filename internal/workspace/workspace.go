@@ -13,13 +13,15 @@ import (
 const Marker = ".orchestration/active_intents.yaml"
 
 // FindRoot walks up from dir to the nearest governed root, or "".
-func FindRoot(dir string) string {
+func FindRoot(dir string) string { return findRoot(dir, IsRoot) }
+
+func findRoot(dir string, is func(string) bool) string {
 	if dir == "" {
 		return ""
 	}
 	dir = filepath.Clean(dir)
 	for {
-		if IsRoot(dir) {
+		if is(dir) {
 			return dir
 		}
 		parent := filepath.Dir(dir)
@@ -47,12 +49,27 @@ func IsRoot(dir string) bool {
 // followed, so a path into the workspace is judged by its rules whatever
 // path led there.
 func HookRoot(flagRoot, projectDir, cwd, wd string) string {
+	return hookRoot(flagRoot, projectDir, cwd, wd, IsRoot)
+}
+
+// StateRoot is HookRoot for a workspace whose catalog may be gone: the
+// directory that holds .orchestration/state/, found from the same anchors
+// in the same order. A hook's post uses it when no governed root is found,
+// to find the picture its pre took before a command took the catalog away.
+func StateRoot(flagRoot, projectDir, cwd, wd string) string {
+	return hookRoot(flagRoot, projectDir, cwd, wd, func(dir string) bool {
+		st, err := os.Stat(filepath.Join(dir, ".orchestration", "state"))
+		return err == nil && st.IsDir()
+	})
+}
+
+func hookRoot(flagRoot, projectDir, cwd, wd string, is func(string) bool) string {
 	for _, anchor := range []string{flagRoot, projectDir} {
 		if anchor != "" {
-			return Discover([]string{anchor})
+			return discover([]string{anchor}, is)
 		}
 	}
-	fromCwd, fromWd := Discover([]string{cwd}), Discover([]string{wd})
+	fromCwd, fromWd := discover([]string{cwd}, is), discover([]string{wd}, is)
 	if fromCwd == "" || (fromWd != "" && fromWd != fromCwd) {
 		return fromWd
 	}
@@ -61,7 +78,9 @@ func HookRoot(flagRoot, projectDir, cwd, wd string) string {
 
 // Discover returns the governed root of the first candidate that has one,
 // or "" when the call is ungoverned.
-func Discover(candidates []string) string {
+func Discover(candidates []string) string { return discover(candidates, IsRoot) }
+
+func discover(candidates []string, is func(string) bool) string {
 	for _, c := range candidates {
 		if c == "" {
 			continue
@@ -70,7 +89,7 @@ func Discover(candidates []string) string {
 		if err != nil {
 			continue
 		}
-		if root := FindRoot(abs); root != "" {
+		if root := findRoot(abs, is); root != "" {
 			return root
 		}
 	}

@@ -56,6 +56,31 @@ func TestHookRoot(t *testing.T) {
 	}
 }
 
+// A workspace whose catalog is gone is found by its state directory, from
+// the same anchors; a directory with neither is not.
+func TestStateRoot(t *testing.T) {
+	was := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(was, ".orchestration", "state"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bare := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(bare, ".orchestration"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := HookRoot("", "", filepath.Join(was, "src"), bare); got != "" {
+		t.Errorf("HookRoot = %q, want none (no catalog)", got)
+	}
+	for _, tt := range []struct{ project, cwd, want string }{
+		{"", filepath.Join(was, "src"), was},
+		{was, bare, was},
+		{bare, was, ""},
+	} {
+		if got := StateRoot("", tt.project, tt.cwd, bare); got != tt.want {
+			t.Errorf("StateRoot(project %q, cwd %q) = %q, want %q", tt.project, tt.cwd, got, tt.want)
+		}
+	}
+}
+
 func TestResolve(t *testing.T) {
 	root := governedRoot(t)
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
