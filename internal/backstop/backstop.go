@@ -22,6 +22,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // Picture is the work tree before a shell command.
@@ -217,13 +218,15 @@ func porcelainPath(entry string) (path string, fresh, ok bool) {
 	return parts[n], fresh, true
 }
 
-// fingerprint is a file's size and modification time, "" when it is gone.
+// fingerprint is a file's size, modification time and change time, ""
+// when it is gone: a file rewritten in place with as many bytes and its
+// modification time set back (touch -r) still differs by its change time.
 func fingerprint(path string) string {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%d:%d", st.Size(), st.ModTime().UnixNano())
+	return fmt.Sprintf("%d:%d:%d", st.Size(), st.ModTime().UnixNano(), osfile.ChangeTime(st))
 }
 
 func canonicalDir(p string) string {

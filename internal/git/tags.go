@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // TagsSince lists the loose tags (names below refs/tags/) whose ref file
@@ -25,14 +27,14 @@ func TagsSince(root string, at time.Time) (fresh []string, packed bool) {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		if st, err := os.Lstat(p); err == nil && changed(st) >= since {
+		if st, err := os.Lstat(p); err == nil && osfile.ChangeTime(st) >= since {
 			if rel, err := filepath.Rel(tags, p); err == nil {
 				fresh = append(fresh, filepath.ToSlash(rel))
 			}
 		}
 		return nil
 	})
-	if st, err := os.Lstat(filepath.Join(common, "packed-refs")); err == nil && changed(st) >= since {
+	if st, err := os.Lstat(filepath.Join(common, "packed-refs")); err == nil && osfile.ChangeTime(st) >= since {
 		packed = true
 	}
 	return fresh, packed

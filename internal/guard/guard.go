@@ -129,7 +129,7 @@ type Target struct {
 // File is one watched path's picture.
 type File struct {
 	Kind Kind   `json:"k,omitempty"`
-	FP   string `json:"fp,omitempty"`   // size:mtime:mode; "" when absent
+	FP   string `json:"fp,omitempty"`   // size:mtime:ctime:inode:mode; "" when absent
 	Hash string `json:"hash,omitempty"` // sha256 of the content
 	Kept bool   `json:"kept,omitempty"` // a copy is under state/guard/
 }
@@ -306,12 +306,14 @@ func look(path string, kind Kind) (File, []byte, error) {
 	return f, data, nil
 }
 
-// fingerprint is size, modification time, file number (the inode; on
-// Windows the file index) and mode: a file replaced by another (a rename
-// over it) differs even with the same size and time.
+// fingerprint is size, modification time, change time, file number (the
+// inode; on Windows the file index) and mode: a file replaced by another (a
+// rename over it) differs even with the same size and time, and one
+// rewritten in place differs by its change time, which touch cannot set
+// back (the modification time it can).
 func fingerprint(path string, st os.FileInfo) string {
 	ino := osfile.FileID(path, st)
-	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatUint(ino, 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
+	return strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + ":" + strconv.FormatInt(osfile.ChangeTime(st), 10) + ":" + strconv.FormatUint(ino, 10) + ":" + strconv.FormatUint(uint64(st.Mode()), 8)
 }
 
 func hashBytes(b []byte) string {
@@ -498,7 +500,7 @@ func stateWrites(root, dir string, s *Snapshot) []Change {
 	for _, e := range entries {
 		rel := dir + "/" + e.Name()
 		st, err := os.Lstat(abs(root, rel))
-		if err != nil || changeTime(st) < at {
+		if err != nil || osfile.ChangeTime(st) < at {
 			continue
 		}
 		after, _, _ := look(abs(root, rel), Whole)

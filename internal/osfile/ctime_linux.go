@@ -1,13 +1,13 @@
-package guard
+package osfile
 
 import (
 	"os"
 	"syscall"
 )
 
-// changeTime is when the file's inode last changed (Unix nanoseconds): a time
+// ChangeTime is when the file's inode last changed (Unix nanoseconds): a time
 // touch cannot set back.
-func changeTime(st os.FileInfo) int64 {
+func ChangeTime(st os.FileInfo) int64 {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
 		return sys.Ctim.Nano()
 	}
