@@ -118,6 +118,9 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 	if err != nil {
 		return g, err
 	}
+	// What this call's hooks write to its session's state is journaled
+	// under the call, for the guard of a command running meanwhile.
+	ws.Sessions.By = guard.By(call.SessionID, call.ToolUseID)
 	g.explain.step("governance", "on", "root="+root)
 	for _, w := range ws.Warnings {
 		g.note(w)

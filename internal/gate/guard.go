@@ -29,10 +29,23 @@ import (
 // git's hooks or risky config keys, or the ledger's existing bytes.
 const CodeGovernanceTampered = "governance_tampered"
 
-// guardTargets lists what the guard watches in this workspace.
+// guardTargets lists what the guard watches in this workspace, and for
+// the call's session: its selection and its denial log, which hooks alone
+// write (only the session's own: one file per session of the workspace
+// would make every picture grow with them).
 func (g *Gate) guardTargets() ([]guard.Target, string) {
 	targets, hooks := watched(g.env, g.Root)
-	return lessonsTarget(targets, g.Config.LessonsFile), hooks
+	targets = lessonsTarget(targets, g.Config.LessonsFile)
+	return append(targets,
+		guard.Target{Rel: state.SessionFile(g.call.SessionID), Kind: guard.Whole, Fresh: true},
+		guard.Target{Rel: state.DenialsFile(g.call.SessionID), Kind: guard.Whole, Fresh: true},
+	), hooks
+}
+
+// sessionState reports whether rel is a session's own state under
+// state/sessions/ or state/denials/, which only hooks write.
+func sessionState(rel string) bool {
+	return strings.HasPrefix(rel, state.StateDir+"/sessions/") || strings.HasPrefix(rel, state.StateDir+"/denials/")
 }
 
 // lessonsTarget points the table's lessons-file row at the lessons file
@@ -104,7 +117,11 @@ func pictured(root string, call *hook.Call) string {
 // (lifecycle.HookMade). A journaled change to the catalog cache is taken
 // out all the same: it is derived, and the next load makes it again.
 func (g *Gate) hookWrote(root string, s *guard.Snapshot, c guard.Change) bool {
-	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !guard.JournaledDuring(root, s, c.Rel, c.After.Hash) {
+	journaled := guard.JournaledDuring
+	if sessionState(c.Rel) {
+		journaled = guard.HookJournaledDuring
+	}
+	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !journaled(root, s, c.Rel, c.After.Hash) {
 		return false
 	}
 	switch {
@@ -206,7 +223,12 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	}
 	reload := false
 	for _, c := range undone {
-		if c.Before.Kind == guard.Whole && strings.HasPrefix(c.Rel, ".orchestration/") {
+		switch {
+		case c.Rel == state.SessionFile(g.call.SessionID):
+			if sess, err := g.Sessions.Read(g.call.SessionID); err == nil {
+				g.session = sess
+			}
+		case c.Before.Kind == guard.Whole && strings.HasPrefix(c.Rel, ".orchestration/") && !sessionState(c.Rel):
 			reload = true
 		}
 	}
@@ -215,6 +237,7 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		// rules as they were, not as the command left them.
 		_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
 		if ws, err := workspace.Load(g.Root, g.env.Getenv, g.env.now); err == nil {
+			ws.Sessions.By = g.Sessions.By
 			g.Workspace = ws
 			cwd := g.call.Cwd
 			if cwd == "" {

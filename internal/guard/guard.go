@@ -124,6 +124,9 @@ type Target struct {
 	Kind Kind
 	// Hooks, for Wiring: the keys and init's matchers it is judged by.
 	Hooks *governed.Hooks
+	// Fresh: read at every picture, not remembered in state/guard/index
+	// (a session's own state: one file per session would grow the index).
+	Fresh bool
 }
 
 // File is one watched path's picture.
@@ -210,9 +213,9 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 	idx := readIndex(root)
 	dirty := false
 	var errs []error
-	keep := func(rel string, kind Kind) {
+	keep := func(rel string, kind Kind, fresh bool) {
 		path := abs(root, rel)
-		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && !fresh {
 			if known, ok := idx[rel]; ok && known.FP == fingerprint(path, st) {
 				s.Files[rel] = File{Kind: kind, FP: known.FP, Hash: known.Hash, Kept: true}
 				return
@@ -225,8 +228,10 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		if content != nil {
 			if err := keepCopy(root, f.Hash, content); err == nil {
 				f.Kept = true
-				idx[rel] = f
-				dirty = true
+				if !fresh {
+					idx[rel] = f
+					dirty = true
+				}
 			} else {
 				errs = append(errs, err)
 			}
@@ -235,11 +240,11 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 	}
 	for _, t := range targets {
 		if t.Kind != StateDir {
-			keep(t.Rel, t.Kind)
+			keep(t.Rel, t.Kind, t.Fresh)
 		}
 	}
 	for _, p := range hookFiles(hooksDir) {
-		keep(relTo(root, p), Hook)
+		keep(relTo(root, p), Hook, false)
 	}
 	if dirty {
 		errs = append(errs, writeIndex(root, idx))

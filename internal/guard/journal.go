@@ -87,7 +87,7 @@ func JournalSize(root string) int64 {
 // Journaled reports whether a hook process gave rel the content hash
 // (anywhere in the journal's end).
 func Journaled(root, rel, hash string) bool {
-	return journaledSince(root, rel, hash, 0, "")
+	return journaledSince(root, rel, hash, 0, "", false)
 }
 
 // JournaledDuring reports whether a hook process gave rel the content hash
@@ -99,10 +99,20 @@ func JournaledDuring(root string, s *Snapshot, rel, hash string) bool {
 	if s == nil {
 		return Journaled(root, rel, hash)
 	}
-	return journaledSince(root, rel, hash, s.JournalAt, s.Call)
+	return journaledSince(root, rel, hash, s.JournalAt, s.Call, false)
 }
 
-func journaledSince(root, rel, hash string, from int64, call string) bool {
+// HookJournaledDuring is JournaledDuring for a line that names the tool
+// call whose hook wrote it: a person's command, which journals without a
+// call, excuses nothing.
+func HookJournaledDuring(root string, s *Snapshot, rel, hash string) bool {
+	if s == nil {
+		return false
+	}
+	return journaledSince(root, rel, hash, s.JournalAt, s.Call, true)
+}
+
+func journaledSince(root, rel, hash string, from int64, call string, byHook bool) bool {
 	f, err := osfile.Open(journalPath(root))
 	if err != nil {
 		return false
@@ -142,6 +152,9 @@ func journaledSince(root, rel, hash string, from int64, call string) bool {
 		}
 		by := strings.TrimPrefix(rest, " ")
 		if call != "" && by != "" && by[strings.LastIndexByte(by, '/')+1:] == call {
+			continue
+		}
+		if byHook && by == "" {
 			continue
 		}
 		return true

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -49,7 +51,20 @@ func (ix *traceIndex) save(root string) {
 	if err != nil || state.Ensure(root, "precommit") != nil {
 		return
 	}
-	_ = state.WriteFile(indexPath(root), data, 0o644, false) // a cache: losing it costs a full pass
+	writeCache(root, indexPath(root), data)
+}
+
+// writeCache stores one of precommit's caches and journals it: the guard of
+// an agent's shell command takes out a cache file anything else wrote
+// meanwhile (a forged one would pass what was never checked). Losing a
+// cache costs one full pass.
+func writeCache(root, path string, data []byte) {
+	if state.WriteFile(path, data, 0o644, false) != nil {
+		return
+	}
+	if rel, err := filepath.Rel(root, path); err == nil {
+		guard.Journal(root, filepath.ToSlash(rel), data)
+	}
 }
 
 // add indexes one line: a successful PostToolUse record naming one file, or

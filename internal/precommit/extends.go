@@ -109,7 +109,7 @@ func checkExtends(ctx context.Context, g *git.Repo, rp git.Paths, gitPath, root 
 				c.Blobs = append(c.Blobs, knownBlob{Blob: staged, Head: head, Size: st.Size(), Last: last})
 				c.Blobs = c.Blobs[max(len(c.Blobs)-keepBlobs, 0):]
 				data, _ := json.Marshal(c)
-				_ = state.WriteFile(extendsPath(root), data, 0o644, false)
+				writeCache(root, extendsPath(root), data)
 			}
 		}
 	}

@@ -48,6 +48,7 @@ func (ss Sessions) CountDenial(ctx context.Context, session, agent, key string, 
 	if err != nil {
 		return 0, fmt.Errorf("read denials: %w", err)
 	}
+	ss.journal(DenialsFile(session), data)
 	since := now.Add(-window).Unix()
 	n := 0
 	for _, raw := range bytes.Split(data, []byte("\n")) {
@@ -84,5 +85,9 @@ func (ss Sessions) compactDenials(ctx context.Context, session string, now time.
 			out = append(append(out, raw...), '\n')
 		}
 	}
-	return WriteFile(path, out, 0o644, false)
+	if err := WriteFile(path, out, 0o644, false); err != nil {
+		return err
+	}
+	ss.journal(DenialsFile(session), out)
+	return nil
 }

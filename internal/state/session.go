@@ -741,6 +741,32 @@ func (ss Sessions) compactSeen(ctx context.Context, session string) error {
 type Sessions struct {
 	Root    string
 	Timeout time.Duration
+	// By names the hook call writing through this store (guard.By), ""
+	// for a person's command. A session's selection and denial log loosen
+	// decisions, and the guard of an agent's shell command running
+	// meanwhile excuses only the writes a hook journaled under its call.
+	By string
+}
+
+// SessionFile is the root-relative path of a session's state (its
+// selection): the guard of the session's shell commands watches it.
+func SessionFile(id string) string {
+	return StateDir + "/sessions/" + SessionKey(id) + ".json"
+}
+
+// DenialsFile is the root-relative path of a session's denial log, which
+// loop detection counts: the guard of the session's shell commands watches
+// it.
+func DenialsFile(id string) string {
+	return StateDir + "/denials/" + SessionKey(id) + ".jsonl"
+}
+
+// journal notes a hook's write of content to rel for the guard; a person's
+// command journals nothing.
+func (ss Sessions) journal(rel string, content []byte) {
+	if ss.By != "" {
+		guard.JournalBy(ss.Root, rel, content, ss.By)
+	}
 }
 
 // SessionKey names a session's files: Key(id), or "no-session" for events without one.
@@ -840,7 +866,11 @@ func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func
 	if err != nil {
 		return err
 	}
-	return WriteFile(ss.path(id), data, 0o644, false)
+	if err := WriteFile(ss.path(id), data, 0o644, false); err != nil {
+		return err
+	}
+	ss.journal(SessionFile(id), data)
+	return nil
 }
 
 // List returns every stored session, most recently seen first.

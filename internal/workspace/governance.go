@@ -24,6 +24,7 @@ var own = governed.Table{
 	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
 	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
+	{Path: ".orchestration/state/precommit", Use: governed.Guarded, Watch: governed.StateDir, Reason: "precommit's caches: a ledger prefix they remember is not verified again"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},
 	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
 	// A lessons file config.yaml names takes this one's place (Sidecar,

@@ -36,7 +36,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/default.json", ".orchestration/CLAUDE.md",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/default.json", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
