@@ -134,6 +134,42 @@ func TestUndo(t *testing.T) {
 	}
 }
 
+// A Fresh target (a session's own state) is pictured and put back like
+// any file, but state/guard/index does not remember it: one line per
+// session would make every picture read a growing index.
+func TestFreshTarget(t *testing.T) {
+	root := t.TempDir()
+	const rel = ".orchestration/state/sessions/s1.json"
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(`{"intent":"INT-001"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	targets := []Target{{Rel: rel, Kind: Whole, Fresh: true}}
+	s, err := Take(root, targets, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := readIndex(root)[rel]; ok {
+		t.Errorf("the index remembers %s", rel)
+	}
+	if err := os.WriteFile(p, []byte(`{"intent":"INT-002"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changes := Compare(root, s, targets)
+	if len(changes) != 1 || changes[0].Rel != rel {
+		t.Fatalf("Compare = %+v, want the one change to %s", changes, rel)
+	}
+	if undone := Undo(root, changes, nil, time.Now()); len(undone) != 1 || !undone[0].Undone {
+		t.Fatalf("Undo = %+v", undone)
+	}
+	if got, _ := os.ReadFile(p); string(got) != `{"intent":"INT-001"}` {
+		t.Errorf("after Undo: %s", got)
+	}
+}
+
 func TestJournal(t *testing.T) {
 	root := t.TempDir()
 	Journal(root, ".orchestration/active_intents.yaml", []byte("x"))
@@ -157,23 +193,28 @@ func TestJournal(t *testing.T) {
 func TestJournaledDuring(t *testing.T) {
 	root := t.TempDir()
 	const rel = ".orchestration/active_intents.yaml"
-	x, y, z := []byte("x"), []byte("y"), []byte("z")
+	x, y, z, p := []byte("x"), []byte("y"), []byte("z"), []byte("p")
 	Journal(root, rel, x) // before the picture: a command's forgery for a later one
 	s := &Snapshot{JournalAt: JournalSize(root), Call: "b1"}
 	JournalBy(root, rel, y, By("s2", "e1"))
 	JournalBy(root, rel, z, By("s1", "b1"))
+	Journal(root, rel, p) // a person's command, naming no call
 	for _, tc := range []struct {
-		name    string
-		content []byte
-		want    bool
+		name         string
+		content      []byte
+		want, byHook bool
 	}{
-		{"written before the picture", x, false},
-		{"another call's hook during the command", y, true},
-		{"naming the pictured call itself", z, false},
+		{"written before the picture", x, false, false},
+		{"another call's hook during the command", y, true, true},
+		{"naming the pictured call itself", z, false, false},
+		{"a person's command during the command", p, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := JournaledDuring(root, s, rel, hashBytes(tc.content)); got != tc.want {
 				t.Errorf("JournaledDuring = %v, want %v", got, tc.want)
+			}
+			if got := HookJournaledDuring(root, s, rel, hashBytes(tc.content)); got != tc.byHook {
+				t.Errorf("HookJournaledDuring = %v, want %v", got, tc.byHook)
 			}
 		})
 	}
