@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/intents"
 )
@@ -39,6 +40,14 @@ func HookMade(before, after []byte) error {
 	for i := range bs {
 		if err := hookMade(bs[i], as[i]); err != nil {
 			return err
+		}
+		// A hook starts an intent only when what it depends on is done
+		// (the selection's rule): a forged journal line cannot start one
+		// early.
+		if bs[i].Status == intents.Pending && as[i].Status != intents.Pending {
+			if open := openDependencies(b, bs[i]); len(open) > 0 {
+				return fmt.Errorf("%s started before %s", bs[i].ID, strings.Join(open, ", "))
+			}
 		}
 	}
 	return nil

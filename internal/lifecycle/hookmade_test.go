@@ -50,3 +50,29 @@ func TestHookMade(t *testing.T) {
 		})
 	}
 }
+
+// A hook starts an intent only when its depends_on is done: a journaled
+// start of one that waits on unfinished work is no hook's.
+func TestHookMadeDependencies(t *testing.T) {
+	catalog := func(first, dep string) string {
+		return `active_intents:
+  - {id: INT-001, name: A, status: ` + first + `, depends_on: [INT-002], owned_scope: ["a/**"], constraints: [], acceptance_criteria: []}
+  - {id: INT-002, name: B, status: ` + dep + `, owned_scope: ["b/**"], constraints: [], acceptance_criteria: []}
+`
+	}
+	for _, tc := range []struct {
+		name, dep, to string
+		ok            bool
+	}{
+		{"started, its dependency complete", "COMPLETE", "IN_PROGRESS", true},
+		{"started, its dependency in progress", "IN_PROGRESS", "IN_PROGRESS", false},
+		{"started and blocked, its dependency in progress", "IN_PROGRESS", "BLOCKED", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := HookMade([]byte(catalog("PENDING", tc.dep)), []byte(catalog(tc.to, tc.dep)))
+			if (err == nil) != tc.ok {
+				t.Errorf("HookMade = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
