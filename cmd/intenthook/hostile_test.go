@@ -264,8 +264,10 @@ func runForm(t *testing.T, bin, template string, i int, f form) string {
 			os.WriteFile(p, bytes.Replace(b, []byte(input["old_string"].(string)), []byte(input["new_string"].(string)), 1), 0o644)
 		}
 	}
-	_, pcode := run(t, ws, env, event("PostToolUse"), bin, "post")
-	if pcode == 2 {
+	// Caught: exit 2, or Claude Code's block after the tool (exit 0 with
+	// decision block, the violation its reason).
+	pout, pcode := run(t, ws, env, event("PostToolUse"), bin, "post")
+	if pcode == 2 || strings.Contains(pout, `"decision":"block"`) {
 		switch f.class {
 		case "catalog", "config", "ignore", "settings", "hooks", "gitconfig":
 			// Caught is not enough for the rules: they must be as they were.

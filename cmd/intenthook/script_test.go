@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -84,6 +85,7 @@ func runScripts(t *testing.T, bin string, update bool) {
 			"trace":      cmdTrace,
 			"waitfor":    cmdWaitFor,
 			"ledgergrep": cmdLedgerGrep,
+			"answer":     cmdAnswer,
 		},
 	})
 }
@@ -109,6 +111,25 @@ func cmdCode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}
+}
+
+// cmdAnswer prints one string field of the JSON answer the last command
+// printed, so that a post answer's reason is matched line by line as exit
+// 2's stderr is: `answer reason`. No JSON, or no such field, fails.
+func cmdAnswer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: answer field")
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &out); err != nil {
+		ts.Fatalf("answer: the last stdout is not one JSON object: %v", err)
+	}
+	s, ok := out[args[0]].(string)
+	if !ok {
+		ts.Fatalf("answer: no string %q in the answer", args[0])
+	}
+	_, err := ts.Stdout().Write([]byte(s + "\n"))
+	ts.Check(err)
 }
 
 // cmdWaitFor waits up to 20 seconds for a file to match a regular

@@ -161,6 +161,7 @@ func TestAnswers(t *testing.T) {
 	ask := hook.Decision{Verdict: hook.Ask, Message: "intenthook: rm -rf build is destructive"}
 	sel := hook.Decision{Verdict: hook.AllowWithContext, Message: "selected", Context: "<intent_context/>"}
 	ctx := hook.Decision{Context: "<c/>"}
+	restored := hook.Decision{Violation: true, Code: "governance_tampered", Message: "intenthook: violation [governance_tampered] r", Warning: "intenthook put back x"}
 	const askDeny = "intenthook: deny [approval_required] rm -rf build is destructive\ninstead: this needs a person's approval, and %s cannot ask for it from a hook: stop and ask the user to approve it or to do it themselves\n"
 	tests := []struct {
 		agent, variant, event string
@@ -170,6 +171,9 @@ func TestAnswers(t *testing.T) {
 	}{
 		{"claude", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
 		{"claude", "", hook.PreToolUse, ask, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"intenthook: rm -rf build is destructive"}}` + "\n", ""},
+		// Only Claude Code was seen to give the model a post-tool JSON block's reason.
+		{"claude", "", hook.PostToolUse, restored, 0, `{"decision":"block","reason":"intenthook: violation [governance_tampered] r","systemMessage":"intenthook put back x"}` + "\n", ""},
+		{"qwen", "", hook.PostToolUse, restored, 2, "", restored.Message + "\n"},
 		{"gemini", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
 		{"gemini", "", hook.PreToolUse, ask, 0, `{"decision":"ask","reason":"intenthook: rm -rf build is destructive","systemMessage":"intenthook: rm -rf build is destructive"}` + "\n", ""},
 		{"gemini", "", hook.PreToolUse, sel, 0, "", ""},

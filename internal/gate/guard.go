@@ -407,7 +407,22 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", CodeGovernanceTampered)
 	b.WriteString("files:\n")
 	var failed []string
+	// shown is what the person sees (systemMessage where the agent shows
+	// one): each file put back and where the version it displaced is kept,
+	// so that a person's own edit made while the command ran does not
+	// vanish unseen.
+	var shown []string
+	show := func(rel string, err error, kept string) {
+		switch {
+		case err != nil:
+			rel += " (NOT put back: " + err.Error() + ")"
+		case kept != "":
+			rel += " (displaced version: " + kept + ")"
+		}
+		shown = append(shown, rel)
+	}
 	for _, c := range undone {
+		show(c.Rel, c.Err, c.Kept)
 		what := "restored"
 		switch {
 		case c.Err != nil:
@@ -431,6 +446,7 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 		fmt.Fprintf(&b, "  %s: its existing lines were removed or rewritten (it only grows); run `intenthook ledger verify` and restore it from git or a backup\n", guard.Ledger)
 	}
 	for _, c := range segs {
+		show(c.Rel, c.err, c.kept)
 		what := "restored from HEAD"
 		switch {
 		case c.err != nil:
@@ -446,7 +462,12 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 	}
 	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks and the ledger are the rules and the record; only a person changes them, from their own terminal\n")
 	b.WriteString("instead: do not change governance files; if a change is needed, ask the user. A person who made this change on purpose re-applies it with: cp <kept file> <path>")
-	d := hook.Decision{Violation: true, Code: CodeGovernanceTampered, Message: b.String()}
+	if !ledgerOK {
+		shown = append(shown, guard.Ledger+" lost lines (NOT put back: run `intenthook ledger verify`)")
+	}
+	d := hook.Decision{Violation: true, Code: CodeGovernanceTampered, Message: b.String(),
+		Warning: "intenthook put back what an agent's command changed: " + strings.Join(shown, "; ") +
+			". A change of your own made meanwhile: copy it back from there (`intenthook status` lists them)."}
 	if len(failed) > 0 {
 		d.Message += "\nwarning: " + strings.Join(failed, ", ") + " could not be restored"
 	}

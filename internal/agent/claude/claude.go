@@ -49,8 +49,9 @@ func Agent() protocol.Agent {
 }
 
 // Dialect is Claude Code's answer format: every verdict, context on every
-// event.
-var Dialect = protocol.Dialect{Title: "Claude Code"}
+// event, and a violation after the tool as JSON, so that the person sees
+// its warning too.
+var Dialect = protocol.Dialect{Title: "Claude Code", ViolationJSON: true}
 
 // Tools is Claude Code's tool table, with the names the seeds' agents and
 // Copilot CLI use through Claude-format settings.

@@ -161,7 +161,16 @@ func TestEncode(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok","additionalContext":"<a>&</a>"}}` + "\n", ""},
 		{"session start", hook.SessionStart, hook.Decision{Context: "c"}, 0,
 			`{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}` + "\n", ""},
-		{"post violation", hook.PostToolUse, hook.Decision{Violation: true, Message: "intenthook: violation"}, 2, "", "intenthook: violation\n"},
+		// After the tool, a violation blocks through JSON: the reason
+		// reaches the model as exit 2's stderr would, the warning the person.
+		{"post violation", hook.PostToolUse, hook.Decision{Violation: true, Message: "intenthook: violation\nfiles:", Notes: []string{"n"}}, 0,
+			`{"decision":"block","reason":"intenthook: violation\nfiles:"}` + "\n", "n\n"},
+		{"post violation with warning", hook.PostToolUse, hook.Decision{Violation: true, Message: "intenthook: violation <x>", Warning: "intenthook put back a"}, 0,
+			`{"decision":"block","reason":"intenthook: violation <x>","systemMessage":"intenthook put back a"}` + "\n", ""},
+		{"failed tool's violation", hook.PostToolUseFailure, hook.Decision{Violation: true, Message: "v", Warning: "w"}, 0,
+			`{"decision":"block","reason":"v","systemMessage":"w"}` + "\n", ""},
+		// Before the tool a violation is still a deny's exit 2.
+		{"pre violation", hook.PreToolUse, hook.Decision{Violation: true, Message: "v", Warning: "w"}, 2, "", "v\n"},
 		{"warning", hook.PreToolUse, hook.Decision{Warning: "w", Notes: []string{"n"}}, 0, `{"systemMessage":"w"}` + "\n", "n\n"},
 	}
 	for _, tt := range tests {

@@ -24,6 +24,12 @@ type Dialect struct {
 	// model where exit 2 loses the reason (Copilot CLI running Claude-shaped
 	// hooks).
 	DenyJSON bool
+	// ViolationJSON: a violation after the tool (PostToolUse,
+	// PostToolUseFailure) as exit 0 with {"decision":"block","reason"} and
+	// the Warning as systemMessage: the model reads the reason as it reads
+	// exit 2's stderr, and the person sees the warning, which exit 2 would
+	// not show (Claude Code 2.1.330, live).
+	ViolationJSON bool
 	// Events maps hook events to the names the agent's answers carry.
 	Events map[string]string
 }
@@ -64,6 +70,10 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 			a.Stdout = JSON(output{Decision: "block", Reason: reason, HookSpecificOutput: &specific{
 				HookEventName: name, PermissionDecision: "deny", PermissionDecisionReason: reason,
 			}})
+			return a
+		}
+		if dl.ViolationJSON && d.Violation && (event == hook.PostToolUse || event == hook.PostToolUseFailure) {
+			a.Stdout = JSON(output{Decision: "block", Reason: hook.Clip(d.Message, budget), SystemMessage: hook.Clip(d.Warning, budget)})
 			return a
 		}
 		a.Exit = 2

@@ -45,7 +45,7 @@ func Agent() protocol.Agent {
 		Verified:       "0.24.4, live (AGENT-PROTOCOLS.md)",
 		Decode:         Decode,
 		Tools:          Tools(),
-		Encode:         claude.Dialect.Encode,
+		Encode:         Dialect.Encode,
 		ProjectDirVars: []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"},
 		ShellMarkers:   []string{"QWEN_CODE"},
 		Settings:       []string{SettingsFile},
@@ -56,6 +56,10 @@ func Agent() protocol.Agent {
 		Check:          Check,
 	}
 }
+
+// Dialect is Claude Code's answer format, a violation after the tool kept
+// as exit 2 with stderr (the JSON form is verified under Claude Code only).
+var Dialect = protocol.Dialect{Title: "Qwen Code"}
 
 // Tools is Qwen Code's tool table; file paths are absolute.
 func Tools() protocol.Tools { return tools }
