@@ -40,6 +40,7 @@ func plans() []plan {
 		{"subagent", []string{"claude"}, subagentBriefing, ""},
 		{"select-redirect", []string{"claude"}, selectRedirect, ""},
 		{"review", []string{"claude"}, reviewCycle, ""},
+		{"restore", []string{"claude"}, restoreShown, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.

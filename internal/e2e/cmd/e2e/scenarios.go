@@ -210,6 +210,29 @@ func reviewCycle(t *trial) {
 	t.check("review-approve", err == nil && status() == "COMPLETE", fmt.Sprintf("intenthook intents approve: %v %s; catalog %s", err, strings.TrimSpace(string(out)), status()))
 }
 
+// restoreShown: a program in the agent's shell command (awk, which the
+// parser does not model) appends to the catalog; the hook puts it back. The
+// model reads the violation, and the person sees the restore: Claude Code
+// prints the hook's systemMessage in its stream-json output.
+func restoreShown(t *trial) {
+	const catalog = ".orchestration/active_intents.yaml"
+	const line = "# e2e: a line a program of the agent appended"
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Shell(`awk 'BEGIN{print "`+line+`" >> "`+catalog+`"}'`),
+	)
+	if t.failed("restore", s) {
+		return
+	}
+	text, _ := t.w.ReadFile(catalog)
+	putBack := !strings.Contains(text, line)
+	told := s.Saw("intenthook: violation [governance_tampered] the command changed the rules")
+	shown := strings.Contains(string(s.Output), `"content":"PostToolUse:Bash says: intenthook put back what an agent's command changed: `+
+		catalog+` (displaced version: .orchestration/state/undone/`)
+	t.check("restore", putBack && told && shown, fmt.Sprintf("the catalog put back: %v; the model %s; the person's output %s",
+		putBack, seen(told, "the violation"), seen(shown, "the systemMessage naming the catalog and its kept version")))
+}
+
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
 // run commands, binds the session; an in-scope write follows.
 func selectRedirect(t *trial) {
