@@ -203,7 +203,8 @@ type Decision struct {
 	// Warning is shown to the user (systemMessage); Notes go to stderr only.
 	Warning string
 	Notes   []string
-	// Violation marks a post-hook answer that must block (exit 2).
+	// Violation marks a post-hook answer that must block (exit 2, or the
+	// agent's JSON block where it reads one after the tool).
 	Violation bool
 }
 
