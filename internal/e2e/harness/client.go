@@ -50,6 +50,15 @@ type Client struct {
 	configure func(home, ws, url string) error
 	argv      func(bin, prompt string) []string
 	env       func(home, url string) []string
+	// resume is the argv that continues the client's saved session id
+	// with prompt, and lastSession the id of the session the client saved
+	// last under home; both nil where the harness does not resume the
+	// client's sessions.
+	resume      func(bin, id, prompt string) []string
+	lastSession func(home string) (string, error)
+	// ready is what the client's interactive screen shows once it takes
+	// a prompt.
+	ready string
 }
 
 // Clients lists the clients the harness knows, in the order rows are shown.
@@ -398,8 +407,46 @@ func cline() Client {
 		argv: func(bin, prompt string) []string {
 			return []string{bin, "--json", prompt}
 		},
-		env: func(home, url string) []string { return []string{"HOME=" + home, "NO_COLOR=1"} },
+		// Cline drops the workspace's plugins when loading them takes over
+		// 4 s (its default), as it can on a busy machine: the rows are
+		// about what the plugin does once loaded.
+		env: func(home, url string) []string {
+			return []string{"HOME=" + home, "NO_COLOR=1", "CLINE_PLUGIN_IMPORT_TIMEOUT_MS=30000"}
+		},
+		// cline --id resumes a saved session (cline history lists them,
+		// each in a directory of its own under data/sessions), in its
+		// interactive interface only: 3.0.65 drops the prompt and refuses
+		// --json with --id.
+		resume: func(bin, id, _ string) []string {
+			return []string{bin, "--id", id}
+		},
+		ready: "Ask anything",
+		lastSession: func(home string) (string, error) {
+			return newestDir(filepath.Join(home, ".cline", "data", "sessions"))
+		},
 	}
+}
+
+// newestDir is the name of the directory under dir changed last.
+func newestDir(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	name, newest := "", int64(0)
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		if t := info.ModTime().UnixNano(); name == "" || t > newest {
+			name, newest = e.Name(), t
+		}
+	}
+	if name == "" {
+		return "", fmt.Errorf("no session under %s", dir)
+	}
+	return name, nil
 }
 
 // AddFilePatch is a patch envelope creating path with content.

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
@@ -136,9 +138,32 @@ func (s Session) Saw(text string) bool {
 // Run runs the client once, headless, in the workspace, against a fresh
 // mock model playing turns.
 func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session {
+	return w.play(c, turns, func(srv *mockmodel.Server) ([]byte, error) {
+		return c.Run(c.Bin(cache), w.Root, w.Home, w.path, srv.URL)
+	})
+}
+
+// Resume continues the session the client saved last in the workspace,
+// headless, against a fresh mock model playing turns; ID is that session's
+// id. A client the harness cannot resume gives an error.
+func (w *Workspace) Resume(c Client, cache string, turns []mockmodel.Turn) (id string, s Session) {
+	if c.resume == nil {
+		return "", Session{Err: fmt.Errorf("%s: the harness does not resume its sessions", c.Name)}
+	}
+	id, err := c.lastSession(w.Home)
+	if err != nil {
+		return "", Session{Err: err}
+	}
+	return id, w.play(c, turns, func(srv *mockmodel.Server) ([]byte, error) {
+		return c.inTerminal(c.resume(c.Bin(cache), id, ""), w.Root, w.Home, w.path, srv, len(turns), "go on with the scripted task")
+	})
+}
+
+// play runs the client through run against a fresh mock model playing turns.
+func (w *Workspace) play(c Client, turns []mockmodel.Turn, run func(srv *mockmodel.Server) ([]byte, error)) Session {
 	srv := mockmodel.New(turns)
 	defer srv.Close()
-	out, err := c.Run(c.Bin(cache), w.Root, w.Home, w.path, srv.URL)
+	out, err := run(srv)
 	s := Session{Output: out, Err: err, Requests: srv.Requests()}
 	if os.Getenv("INTENTHOOK_E2E_KEEP") != "" {
 		w.runs++
@@ -153,12 +178,16 @@ func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session 
 // home and PATH path, against the model at url, after writing the user
 // settings that point it there. It returns the client's output.
 func (c Client) Run(bin, dir, home, path, url string) ([]byte, error) {
+	return c.exec(c.argv(bin, "do the scripted task"), dir, home, path, url)
+}
+
+// exec runs argv as Run runs the client.
+func (c Client) exec(argv []string, dir, home, path, url string) ([]byte, error) {
 	if err := c.configure(home, dir, url); err != nil {
 		return nil, fmt.Errorf("configure %s: %w", c.Name, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
 	defer cancel()
-	argv := c.argv(bin, "do the scripted task")
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(inDir(os.Environ(), dir), "PATH="+path)
@@ -181,6 +210,122 @@ func lastLines(out []byte, n int) string {
 	}
 	s := strings.Join(lines, " | ")
 	return safetext.Clip(s, 300+len(safetext.Ellipsis))
+}
+
+// inTerminal runs argv as Run runs the client, but in a terminal (script(1)
+// makes one), for a client that takes a resumed session only in its
+// interactive interface: once its screen shows c.ready, prompt is typed and
+// sent; once the model has played its turns and the client has been quiet
+// for a while, it is interrupted.
+func (c Client) inTerminal(argv []string, dir, home, path string, srv *mockmodel.Server, turns int, prompt string) ([]byte, error) {
+	if err := c.configure(home, dir, srv.URL); err != nil {
+		return nil, fmt.Errorf("configure %s: %w", c.Name, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "script", "-q", "-e", "-f", "-c", shellQuote(argv), "/dev/null")
+	cmd.Dir = dir
+	cmd.Env = append(inDir(os.Environ(), dir), "PATH="+path, "TERM=xterm-256color", "COLUMNS=120", "LINES=40")
+	cmd.Env = append(cmd.Env, c.env(home, srv.URL)...)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	drive := func() error {
+		quiet := func(d time.Duration) bool {
+			n, seen := out.Len(), len(srv.Requests())
+			select {
+			case <-time.After(d):
+				return out.Len() == n && len(srv.Requests()) == seen
+			case <-ctx.Done():
+				return true
+			}
+		}
+		for !bytes.Contains(out.Bytes(), []byte(c.ready)) || !quiet(2*time.Second) {
+			if ctx.Err() != nil {
+				return fmt.Errorf("no %q on its screen", c.ready)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		for _, r := range prompt + "\r" {
+			if _, err := io.WriteString(in, string(r)); err != nil {
+				return err
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		// Played, or stopped short (a task a hook file cancelled): no
+		// request for long.
+		for last, since := len(srv.Requests()), time.Now(); ; {
+			switch n := len(srv.Requests()); {
+			case ctx.Err() != nil:
+				return ctx.Err()
+			case n >= turns && quiet(5*time.Second), time.Since(since) > 30*time.Second:
+				return nil
+			case n != last:
+				last, since = n, time.Now()
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	derr := drive()
+	_, _ = io.WriteString(in, "\x03")
+	time.Sleep(time.Second)
+	_, _ = io.WriteString(in, "\x03")
+	_ = in.Close()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	b := out.Bytes()
+	if os.Getenv("INTENTHOOK_E2E_VERBOSE") != "" {
+		fmt.Fprintf(os.Stderr, "--- %s output:\n%s\n", c.Name, b)
+	}
+	if derr != nil {
+		return b, fmt.Errorf("%s: %v: %s", c.Name, derr, lastLines(b, 3))
+	}
+	return b, nil
+}
+
+// shellQuote is argv as one sh command line.
+func shellQuote(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+// lockedBuffer is a buffer one goroutine writes while another reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Len()
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.b.Bytes()...)
 }
 
 // Records reads the workspace's ledger.
