@@ -49,6 +49,7 @@ func plans() []plan {
 		// file alone can only stop the whole task.
 		{"plugin", []string{"cline"}, clineDeny, ""},
 		{"no-plugin", []string{"cline"}, clineNoPlugin, ""},
+		{"resume", []string{"cline"}, clineResume, ""},
 	}
 }
 

@@ -391,6 +391,77 @@ func clineNoPlugin(t *trial) {
 			outScope, !exists, logged, s.Saw("deny [scope_violation]"), !after))
 }
 
+// clineResume: a task that made tool calls, resumed. Cline 3.0.65
+// resumes only in its interactive interface (cline --id), where the task
+// runs in its hub; the resumed task keeps the root session id, gets a new
+// task id (the intent is selected again) and loads the plugin again, in a
+// new process: the new plugin takes the gone one's place, so the
+// out-of-scope write after the resume is refused alone and the task goes
+// on. A hook file deny would stop the task instead; the rows say which
+// happened.
+func clineResume(t *trial) {
+	if !t.parentOf(inScope, "resume") {
+		return
+	}
+	first := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+	)
+	if t.failed("resume", first) {
+		return
+	}
+	before := marker(t.w)
+	id, s := t.w.Resume(t.c, t.cache, []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{t.c.Shell("intenthook select INT-001")}},
+		{Calls: []mockmodel.ToolCall{t.c.Write(t.w.Abs(outScope), "b\n")}},
+		{Calls: []mockmodel.ToolCall{t.c.Shell("echo after > src/example/after.txt")}},
+		{Text: "done"},
+	})
+	if t.failed("resume", s) {
+		return
+	}
+	after := marker(t.w)
+	t.check("resume-plugin", before.id == id && after.id == id && after.pid != "" && after.pid != before.pid,
+		fmt.Sprintf("session %s resumed; plugin marker before %s (process %s), after %s (process %s)", id, before.id, before.pid, after.id, after.pid))
+	_, exists := t.w.ReadFile(outScope)
+	saw := s.Saw("intenthook: deny [scope_violation]")
+	_, wentOn := t.w.ReadFile("src/example/after.txt")
+	t.check("resume-out-of-scope", !exists && saw && wentOn,
+		fmt.Sprintf("%s; the model %s (the plugin refused the one call); the task went on: %v; %s",
+			writtenOrNot(outScope, exists), seen(saw, "the scope deny"), wentOn, t.tasks()))
+}
+
+// pluginMarker is the session a Cline plugin announced itself for and the
+// process it named.
+type pluginMarker struct{ id, pid string }
+
+// marker reads the one plugin marker under state/plugins.
+func marker(w *harness.Workspace) pluginMarker {
+	entries, _ := os.ReadDir(w.Abs(".orchestration/state/plugins"))
+	for _, e := range entries {
+		if id, ok := strings.CutPrefix(e.Name(), "cline-"); ok {
+			pid, _ := w.ReadFile(".orchestration/state/plugins/" + e.Name())
+			return pluginMarker{id, pid}
+		}
+	}
+	return pluginMarker{}
+}
+
+// tasks lists the session ids the ledger recorded, in order.
+func (t *trial) tasks() string {
+	recs, err := t.w.Records()
+	if err != nil {
+		return "ledger: " + err.Error()
+	}
+	var ids []string
+	for _, r := range recs {
+		if sid := r.Metadata.Intenthook.SessionID; len(ids) == 0 || ids[len(ids)-1] != sid {
+			ids = append(ids, sid)
+		}
+	}
+	return "ledger sessions: " + strings.Join(ids, ", ")
+}
+
 // firstWithTools is the body of the first request that offered tools: the
 // session's first model turn, not a title or summary side request.
 func firstWithTools(reqs []mockmodel.Request) string {
