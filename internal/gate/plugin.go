@@ -37,8 +37,9 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 		return hook.Decision{}, errors.New("a plugin announced itself with no process id")
 	}
 	// The real plugin announces in its setup, before the session's first
-	// tool call; anything later is a forgery (a command's own tool call
-	// comes before it), and so is a second announcement.
+	// tool call the hook file decided; anything later is a forgery (a
+	// command's own tool call comes before it), and so is a second
+	// announcement while the first plugin's process runs.
 	if _, err := os.Lstat(g.pluginSeen(g.call.Agent, g.call.Plugin)); err == nil {
 		return hook.Decision{}, fmt.Errorf("a plugin announced itself after the session's first tool call (session %s): refused; the hook file decides the session's calls", strconv.Quote(g.call.Plugin))
 	}
@@ -47,6 +48,16 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 	}
 	marker := g.pluginMarker(g.call.Agent, g.call.Plugin)
 	f, err := osfile.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) && g.pluginGone(marker) {
+		// A resumed task (Cline 3: the same root session, a new process):
+		// the first plugin's process is gone and the hook file has decided
+		// none of the session's calls since, so the new plugin takes its
+		// place. Two at once: one of them creates the marker.
+		if err := os.Remove(marker); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return hook.Decision{}, err
+		}
+		f, err = osfile.OpenFile(marker, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
 	if errors.Is(err, fs.ErrExist) {
 		return hook.Decision{}, fmt.Errorf("a plugin already announced itself for session %s: refused", strconv.Quote(g.call.Plugin))
 	}
@@ -99,7 +110,8 @@ func (g *Gate) sawToolCall(agent, key string) {
 // leftToPlugin reports whether a hook file's before-tool call is its
 // session plugin's to decide: the plugin announced itself, its process
 // still runs, and it will be asked about the same call next. A plugin
-// whose process is gone leaves the call to the hook file again.
+// whose process is gone leaves the call to the hook file again, and the
+// call is seen: only an announcement before it takes the plugin's place.
 func (g *Gate) leftToPlugin() bool {
 	if g.call.Plugin == "" {
 		return false
@@ -113,7 +125,24 @@ func (g *Gate) leftToPlugin() bool {
 		return false
 	}
 	pid, err := strconv.Atoi(string(data))
-	return err == nil && pid > 0 && processAlive(pid)
+	if err == nil && pid > 0 && processAlive(pid) {
+		return true
+	}
+	// The plugin's process is gone: the hook file decides this call, and
+	// an announcement after it is refused.
+	g.sawToolCall(g.call.Agent, g.call.Plugin)
+	return false
+}
+
+// pluginGone reports whether the plugin marker names a process that no
+// longer runs.
+func (g *Gate) pluginGone(marker string) bool {
+	data, err := osfile.ReadFile(marker)
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(string(data))
+	return err == nil && pid > 0 && !processAlive(pid)
 }
 
 // CodePluginAbsent is the violation of a call the hook file left to the
