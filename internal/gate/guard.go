@@ -117,6 +117,12 @@ func pictured(root string, call *hook.Call) string {
 // (lifecycle.HookMade). A journaled change to the catalog cache is taken
 // out all the same: it is derived, and the next load makes it again.
 func (g *Gate) hookWrote(root string, s *guard.Snapshot, c guard.Change) bool {
+	if g.call.Plugin != "" && c.Rel == relState(g.pluginMarker(g.call.Agent, g.call.Plugin), root) {
+		// The session's plugin announces at its start, never during one of
+		// its commands: a marker that command changed is a forgery, whoever
+		// journaled it (the real binary, run where no name check saw it).
+		return false
+	}
 	journaled := guard.JournaledDuring
 	if sessionState(c.Rel) {
 		journaled = guard.HookJournaledDuring

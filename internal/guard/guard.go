@@ -489,9 +489,10 @@ func Kept(root string, f File) (content []byte, ok bool) {
 	return b, err == nil
 }
 
-// stateWrites lists the files of the state directory dir written since at
-// (their ctime, which touch cannot set back) that no hook process
-// journaled: each is a change from nothing, undone by taking it out.
+// stateWrites lists the files of the state directory dir written since the
+// picture (their ctime, which touch cannot set back): each is a change from
+// nothing, undone by taking it out unless the caller's Excuse finds a hook
+// journaled it.
 func stateWrites(root, dir string, s *Snapshot) []Change {
 	at := s.At
 	if at == 0 {
@@ -509,9 +510,6 @@ func stateWrites(root, dir string, s *Snapshot) []Change {
 			continue
 		}
 		after, _, _ := look(abs(root, rel), Whole)
-		if after.FP != "" && JournaledDuring(root, s, rel, after.Hash) {
-			continue
-		}
 		out = append(out, Change{Rel: rel, Before: File{Kind: Whole}, After: after})
 	}
 	return out
