@@ -145,23 +145,7 @@ func parseHeader(h string) (*Object, error) {
 // name that resolves to nothing), from one `git cat-file --batch-check`
 // process: no object's content is read.
 func (r *Repo) ObjectSizes(ctx context.Context, names []string, sizes []int64) error {
-	cmd := r.Command(ctx, "cat-file", "--batch-check=%(objectsize)")
-	var in bytes.Buffer
-	for _, n := range names {
-		in.WriteString(n + "\n")
-	}
-	cmd.Stdin = &in
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("git cat-file --batch-check: %w", err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(names) == 0 {
-		return nil
-	}
-	if len(lines) != len(names) {
-		return fmt.Errorf("git cat-file --batch-check: %d replies for %d names", len(lines), len(names))
-	}
+	lines, err := r.batchCheck(ctx, names, "%(objectsize)")
 	for i, l := range lines {
 		n, err := strconv.ParseInt(l, 10, 64)
 		if err != nil {
@@ -169,5 +153,42 @@ func (r *Repo) ObjectSizes(ctx context.Context, names []string, sizes []int64) e
 		}
 		sizes[i] = n
 	}
-	return nil
+	return err
+}
+
+// ObjectIDs fills ids with the id of each named object ("" for a name that
+// resolves to nothing), from one `git cat-file --batch-check` process: no
+// object's content is read.
+func (r *Repo) ObjectIDs(ctx context.Context, names []string, ids []string) error {
+	lines, err := r.batchCheck(ctx, names, "%(objectname)")
+	for i, l := range lines {
+		if strings.ContainsRune(l, ' ') {
+			l = "" // "<name> missing", "<name> ambiguous"
+		}
+		ids[i] = l
+	}
+	return err
+}
+
+// batchCheck asks one `git cat-file --batch-check=<format>` about names and
+// returns its reply to each, in order.
+func (r *Repo) batchCheck(ctx context.Context, names []string, format string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	cmd := r.Command(ctx, "cat-file", "--batch-check="+format)
+	var in bytes.Buffer
+	for _, n := range names {
+		in.WriteString(n + "\n")
+	}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file --batch-check: %w", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(names) {
+		return nil, fmt.Errorf("git cat-file --batch-check: %d replies for %d names", len(lines), len(names))
+	}
+	return lines, nil
 }

@@ -139,7 +139,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	if p, ok := rp.ToGit(ledger.FileName); ok && slices.Contains(gitPaths, p) {
 		s.Extends = append(s.Extends, checkExtends(ctx, g, rp, p, root)...)
 	}
-	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths)...)
+	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths, root)...)
 	s.Extends = append(s.Extends, attributeFindings(ctx, g, rp, paths, headFound)...)
 	return s, nil
 }

@@ -2,20 +2,27 @@ package precommit
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/state"
 )
 
 // checkSegments makes sure the commit only adds ledger segments or appends
 // to them: a staged segment that HEAD has must begin with HEAD's bytes, and
 // none may be deleted or be anything but a segment. HEAD's and the staged
-// blobs are read through one cat-file process and compared as bytes.
-func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []string) []Finding {
+// blobs are read through one cat-file process and compared as bytes, unless
+// every pair of them passed before (segmentPairs): the next precommit of
+// the same staged ledger reads no segment.
+func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []string, root string) []Finding {
 	var rels, names []string
 	for _, p := range gitPaths {
 		rel, ok := rp.ToRoot(p)
@@ -31,9 +38,24 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 	if len(rels) == 0 {
 		return nil
 	}
+	ids := make([]string, len(names))
+	named := g.ObjectIDs(ctx, names, ids) == nil
+	known := loadSegmentPairs(root)
+	if named && known.passed(rels, ids) {
+		return nil
+	}
+	// Read by id what git named: what is remembered below is what was read,
+	// however the index changes meanwhile.
+	read := names
+	if named {
+		read = make([]string, len(names))
+		for i := range names {
+			read[i] = cmp.Or(ids[i], names[i])
+		}
+	}
 	var out []Finding
 	var head []byte
-	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+	err := g.ReadObjects(ctx, read, func(i int, obj *git.Object) error {
 		rel := rels[i/2]
 		body, err := git.Blob(obj)
 		if err != nil {
@@ -61,7 +83,73 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 	if err != nil {
 		return []Finding{{Error, CodeLedgerRewritten, ledger.SegmentDir, "cannot compare the staged segments with HEAD's: " + err.Error()}}
 	}
+	if len(out) == 0 && named {
+		known.remember(root, rels, ids)
+	}
 	return out
+}
+
+// segmentPairs remembers the segments that passed checkSegments: each
+// path with its pair of blobs, HEAD's ("" where HEAD has none) and the
+// staged one. A blob is named by its content, so what passed once passes
+// again. The cache is under state/precommit/, which the guard of an agent's
+// shell command watches: an entry a program wrote is taken out.
+type segmentPairs struct {
+	Passed [][3]string `json:"passed"`
+}
+
+// keepPairs bounds the remembered entries: the staged segments of the
+// last few commits.
+const keepPairs = 64
+
+func segmentsCachePath(root string) string {
+	return state.Path(root, "precommit", "segments.json")
+}
+
+func loadSegmentPairs(root string) *segmentPairs {
+	var c segmentPairs
+	if data, err := osfile.ReadFile(segmentsCachePath(root)); err == nil {
+		_ = json.Unmarshal(data, &c)
+	}
+	return &c
+}
+
+// entries pairs each path of rels with its blobs in ids (HEAD's, staged).
+func entries(rels, ids []string) [][3]string {
+	out := make([][3]string, len(rels))
+	for i, rel := range rels {
+		out[i] = [3]string{rel, ids[2*i], ids[2*i+1]}
+	}
+	return out
+}
+
+// passed reports whether every staged segment is remembered with its
+// blobs; one git cannot name is never known.
+func (c *segmentPairs) passed(rels, ids []string) bool {
+	for _, e := range entries(rels, ids) {
+		if e[2] == "" || !slices.Contains(c.Passed, e) {
+			return false
+		}
+	}
+	return len(rels) > 0
+}
+
+// remember adds the staged segments that passed and stores the cache.
+func (c *segmentPairs) remember(root string, rels, ids []string) {
+	added := false
+	for _, e := range entries(rels, ids) {
+		if e[2] != "" && !slices.Contains(c.Passed, e) {
+			c.Passed = append(c.Passed, e)
+			added = true
+		}
+	}
+	if !added || state.Ensure(root, "precommit") != nil {
+		return
+	}
+	c.Passed = c.Passed[max(len(c.Passed)-keepPairs, 0):]
+	if data, err := json.Marshal(c); err == nil {
+		writeCache(root, segmentsCachePath(root), data)
+	}
 }
 
 func commonPrefix(a, b []byte) []byte {
