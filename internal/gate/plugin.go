@@ -116,20 +116,15 @@ func (g *Gate) leftToPlugin() bool {
 	if g.call.Plugin == "" {
 		return false
 	}
-	data, err := osfile.ReadFile(g.pluginMarker(g.call.Agent, g.call.Plugin))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			g.note(err)
-		}
-		g.sawToolCall(g.call.Agent, g.call.Plugin)
-		return false
+	pid, err := markerProcess(g.pluginMarker(g.call.Agent, g.call.Plugin))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		g.note(err)
 	}
-	pid, err := strconv.Atoi(string(data))
-	if err == nil && pid > 0 && processAlive(pid) {
+	if pid > 0 && processAlive(pid) {
 		return true
 	}
-	// The plugin's process is gone: the hook file decides this call, and
-	// an announcement after it is refused.
+	// No plugin, or its process is gone: the hook file decides this call,
+	// and an announcement after it is refused.
 	g.sawToolCall(g.call.Agent, g.call.Plugin)
 	return false
 }
@@ -137,12 +132,19 @@ func (g *Gate) leftToPlugin() bool {
 // pluginGone reports whether the plugin marker names a process that no
 // longer runs.
 func (g *Gate) pluginGone(marker string) bool {
+	pid, _ := markerProcess(marker)
+	return pid > 0 && !processAlive(pid)
+}
+
+// markerProcess returns the process id a plugin marker names, 0 when it
+// names none.
+func markerProcess(marker string) (int, error) {
 	data, err := osfile.ReadFile(marker)
 	if err != nil {
-		return false
+		return 0, err
 	}
-	pid, err := strconv.Atoi(string(data))
-	return err == nil && pid > 0 && !processAlive(pid)
+	pid, _ := strconv.Atoi(string(data))
+	return max(pid, 0), nil
 }
 
 // CodePluginAbsent is the violation of a call the hook file left to the
