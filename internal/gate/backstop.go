@@ -131,7 +131,10 @@ func existedMark(c backstop.Change) string {
 // othersWrites are the paths other tool calls wrote while this command ran:
 // those another call recorded since the snapshot, and those another call
 // that is still in flight was allowed to write. A parallel agent's write is
-// not this command's doing. Denied calls wrote nothing and do not count.
+// not this command's doing. Denied calls wrote nothing and do not count;
+// nor does a record whose own scope check failed: a post with no pre
+// behind it (the binary run by the command on a made-up event writes one
+// for any path) vouches for nothing.
 func (g *Gate) othersWrites(since time.Time) map[string]bool {
 	out := map[string]bool{}
 	// Only what was appended since the snapshot is read: decoding the whole
@@ -141,7 +144,7 @@ func (g *Gate) othersWrites(since time.Time) map[string]bool {
 	for i := range recs {
 		r := &recs[i]
 		m := &r.Metadata.Intenthook
-		if m.Decision != "allow" || (m.Event != ledger.EventPostToolUse && m.Event != ledger.EventPostToolUseFailure) || m.ToolUseID == g.call.ToolUseID {
+		if m.Decision != "allow" || m.ScopeValidation != ledger.ScopePass || (m.Event != ledger.EventPostToolUse && m.Event != ledger.EventPostToolUseFailure) || m.ToolUseID == g.call.ToolUseID {
 			continue
 		}
 		t, err := time.Parse(time.RFC3339Nano, r.Timestamp)
