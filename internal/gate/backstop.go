@@ -51,7 +51,7 @@ type backstopCall struct {
 	in      *intents.Intent
 	// others is read once, after the command's changes are known: a
 	// parallel call that recorded its write meanwhile is then in it.
-	others map[string]bool
+	others map[string][]string
 }
 
 func (c *backstopCall) Excused(rel string) bool {
@@ -64,7 +64,16 @@ func (c *backstopCall) Excused(rel string) bool {
 	if c.others == nil {
 		c.others = c.g.othersWrites(c.pending.At)
 	}
-	return c.others[rel]
+	// Another call's claim stands only where the rules the command started
+	// under let it write: an intent of the catalog owns the path.
+	for _, id := range c.others[rel] {
+		if in := c.g.Catalog.Find(id); in != nil {
+			if _, ok := in.Match(rel); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *backstopCall) InScope(rel string) bool {
@@ -128,15 +137,18 @@ func existedMark(c backstop.Change) string {
 	return ""
 }
 
-// othersWrites are the paths other tool calls wrote while this command ran:
-// those another call recorded since the snapshot, and those another call
-// that is still in flight was allowed to write. A parallel agent's write is
-// not this command's doing. Denied calls wrote nothing and do not count;
-// nor does a record whose own scope check failed: a post with no pre
-// behind it (the binary run by the command on a made-up event writes one
-// for any path) vouches for nothing.
-func (g *Gate) othersWrites(since time.Time) map[string]bool {
-	out := map[string]bool{}
+// othersWrites are the paths other tool calls wrote while this command ran,
+// each with the intents those calls claimed: the paths another call
+// recorded since the snapshot, and those another call that is still in
+// flight was allowed to write. A parallel agent's write is not this
+// command's doing. Denied calls wrote nothing and do not count; nor does a
+// record whose own scope check failed: a post with no pre behind it (the
+// binary run by the command on a made-up event writes one for any path)
+// vouches for nothing. What a record or a pending entry claims is the
+// writer's word (a program can append either), so Excused holds the claim
+// to the catalog.
+func (g *Gate) othersWrites(since time.Time) map[string][]string {
+	out := map[string][]string{}
 	// Only what was appended since the snapshot is read: decoding the whole
 	// window on every shell call was most of a build-like call's own cost.
 	// An append may wait for the lock (twice: the spool, then the record).
@@ -152,11 +164,11 @@ func (g *Gate) othersWrites(since time.Time) map[string]bool {
 			continue
 		}
 		for _, f := range r.Files {
-			out[f.Path] = true
+			out[f.Path] = append(out[f.Path], string(m.IntentID))
 		}
 	}
-	for rel := range g.Sessions.InFlight(g.call.ToolUseID) {
-		out[rel] = true
+	for rel, ids := range g.Sessions.InFlight(g.call.ToolUseID) {
+		out[rel] = append(out[rel], ids...)
 	}
 	return out
 }

@@ -563,10 +563,11 @@ func livePending(data []byte, now time.Time) []liveLine {
 }
 
 // InFlight returns the paths that calls other than except, in any session,
-// were allowed to write in the last hour and have not yet recorded. (A call
-// whose PostToolUse never came stops counting after the hour.)
-func (ss Sessions) InFlight(except string) map[string]bool {
-	out := map[string]bool{}
+// were allowed to write in the last hour and have not yet recorded, each
+// with the intents the calls were allowed under. (A call whose PostToolUse
+// never came stops counting after the hour.)
+func (ss Sessions) InFlight(except string) map[string][]string {
+	out := map[string][]string{}
 	dir := Path(ss.Root, "pending")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -583,7 +584,7 @@ func (ss Sessions) InFlight(except string) map[string]bool {
 				continue
 			}
 			for rel := range l.PreHash {
-				out[rel] = true
+				out[rel] = append(out[rel], l.IntentID)
 			}
 		}
 	}

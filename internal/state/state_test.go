@@ -459,7 +459,7 @@ func TestPendingBesideHeldLock(t *testing.T) {
 	if err := ss.PutPending(context.Background(), "s1", "t1", p); err != nil {
 		t.Fatalf("PutPending with the lock held: %v", err)
 	}
-	if !ss.InFlight("")["src/a.go"] {
+	if _, ok := ss.InFlight("")["src/a.go"]; !ok {
 		t.Error("InFlight does not see the entry stored beside the log")
 	}
 	got, ok := ss.GetPending("s1", "t1")
