@@ -59,7 +59,7 @@ nothing.`,
 	}
 	cmd.Flags().StringVar(&opts.Agent, "agent", agent.Default, "the agent whose hooks to wire: "+strings.Join(agent.Names(), ", "))
 	cmd.Flags().BoolVar(&opts.GitHook, "git-hook", false, "also install a git pre-commit hook running 'intenthook precommit'")
-	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only")
+	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only and (Claude Code) no way out of it for a single command")
 	cmd.Flags().BoolVar(&opts.Roles, "roles", false, "also write example subagent definitions (coordinator, investigator, executor) to .claude/agents/ and print the roles: entries to add")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
 	cmd.Flags().StringVar(&opts.Export, "export", "", "also export the ledger at the end of each session: otlp (an export: block in config.yaml; see docs/otel.md)")

@@ -86,6 +86,11 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d.Verdict == hook.Deny {
 		return d, nil
 	}
+	if g.call.Unsandboxed && !a.ReadOnly {
+		if ud := g.unsandboxed(); ud.Stricter(d) {
+			d = ud
+		}
+	}
 	// The decision stands even when its pre-hashes cannot be stored (a
 	// held lock, a broken state/): post then records without them. A
 	// command the backstop or the guard must judge afterwards does not run
@@ -251,6 +256,18 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 	}
 	g.explain.step("shell", "ask", why)
 	return ask(why, "the workspace settings ask a person about such shell commands (shell.destructive, shell.opaque)",
+		[]string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
+}
+
+// unsandboxed asks a person about a command that may write and that the
+// model asked to run outside the agent's OS sandbox: the sandbox is what
+// keeps an unmodelled program's writes off the rules and outside the
+// workspace, and with the agent's auto-allow such a command would run
+// unprompted.
+func (g *Gate) unsandboxed() hook.Decision {
+	const why = "the command asks to run outside the sandbox (dangerouslyDisableSandbox)"
+	g.explain.step("shell", "ask", why)
+	return ask(why, "the OS sandbox keeps programs the hooks cannot model from writing the rules or outside the workspace; a person decides whether this command may leave it",
 		[]string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
 }
 

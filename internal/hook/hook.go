@@ -119,9 +119,12 @@ type Call struct {
 	Unparsed string
 	// Input is the tool's input as the event carried it, for reading it
 	// again under the class config.yaml's tools: map gives the tool.
-	Input    []byte
-	Command  string // shell tools
-	IntentID string // select tools
+	Input   []byte
+	Command string // shell tools
+	// Unsandboxed marks a shell call that asks the agent to run it outside
+	// its OS sandbox (Claude Code's dangerouslyDisableSandbox).
+	Unsandboxed bool
+	IntentID    string // select tools
 	// Reasoning is a select tool's reasoning argument: agent text.
 	Reasoning string
 	// SubagentType is the type of agent a spawning tool (Task, Agent) starts.

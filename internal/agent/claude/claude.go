@@ -62,7 +62,7 @@ var tools = protocol.Tools{
 	{Name: "Edit", Tool: edit},
 	{Name: "MultiEdit", Tool: edit},
 	{Name: "NotebookEdit", Tool: protocol.Tool{Class: hook.ClassWrite, Path: filePath}},
-	{Name: "Bash", Tool: protocol.Tool{Class: hook.ClassShell}},
+	{Name: "Bash", Tool: protocol.Tool{Class: hook.ClassShell, Unsandbox: "dangerouslyDisableSandbox"}},
 	{Name: "PowerShell", Tool: protocol.Tool{Class: hook.ClassShell}},
 	{Name: "Read", Tool: protocol.Tool{Class: hook.ClassRead, Path: filePath}},
 	{Name: "NotebookRead", Tool: protocol.Tool{Class: hook.ClassRead, Path: filePath}},

@@ -24,6 +24,11 @@ func TestDecode(t *testing.T) {
 			want:  hook.Call{Event: "PreToolUse", SessionID: "abc123", TranscriptPath: "/home/user/.claude/projects/.../transcript.jsonl", Cwd: "/home/user/my-project", ToolName: "Bash", ToolUseID: "toolu_01ABC123...", Command: "npm test"},
 		},
 		{
+			name:  "Bash asking to leave the sandbox",
+			event: `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make","dangerouslyDisableSandbox":true},"tool_use_id":"tu"}`,
+			want:  hook.Call{Event: "PreToolUse", SessionID: "s", ToolName: "Bash", ToolUseID: "tu", Command: "make", Unsandboxed: true},
+		},
+		{
 			name:  "TV2 Windows Write with non-ASCII",
 			event: `{"session_id":"6f2f","cwd":"D:\\work\\sample","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"D:\\work\\jobs\\0042-見積り\\report.md","content":"# 調べたこと\n"},"tool_response":{"type":"create","filePath":"D:\\work\\jobs\\0042-見積り\\report.md","structuredPatch":[],"originalFile":null},"tool_use_id":"toolu_01ABC","duration_ms":42}`,
 			want:  hook.Call{Event: "PostToolUse", SessionID: "6f2f", Cwd: protocol.NativePath(`D:\work\sample`), ToolName: "Write", ToolUseID: "toolu_01ABC", Paths: []string{protocol.NativePath(`D:\work\jobs\0042-見積り\report.md`)}, HasHunks: true},

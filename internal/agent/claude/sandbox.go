@@ -43,6 +43,15 @@ func Sandbox(root string, governance []string) (protocol.Change, error) {
 	case v == false:
 		notes = append(notes, "sandbox.enabled is false in "+SettingsFile+": left as it is; shell commands are not sandboxed until a person turns it on")
 	}
+	// Without it the model may mark any command dangerouslyDisableSandbox
+	// and, under the sandbox's auto-allow, run it outside unprompted.
+	switch v, ok := sandbox.Get(allowUnsandboxed); {
+	case !ok:
+		sandbox.Set(allowUnsandboxed, false)
+		did = append(did, "sandbox."+allowUnsandboxed+" = false")
+	case v != false:
+		notes = append(notes, "sandbox."+allowUnsandboxed+" is not false in "+SettingsFile+": left as it is; a command the model marks dangerouslyDisableSandbox runs outside the sandbox (intenthook asks a person about each one that may write)")
+	}
 	fsObj, err := object(sandbox, "filesystem")
 	if err != nil {
 		return protocol.Change{}, &protocol.Conflict{Path: SettingsFile, Reason: "sandbox." + err.Error(), Hint: "fix the sandbox block"}
@@ -81,6 +90,10 @@ func Sandbox(root string, governance []string) (protocol.Change, error) {
 	return protocol.Change{Action: action, Path: SettingsFile, Detail: "added " + strings.Join(did, "; "), Notes: notes}, nil
 }
 
+// allowUnsandboxed is the sandbox key that lets a command the model marks
+// dangerouslyDisableSandbox run outside the sandbox (true when absent).
+const allowUnsandboxed = "allowUnsandboxedCommands"
+
 // object returns o's object member key, adding an empty one.
 func object(o *hookconfig.Object, key string) (*hookconfig.Object, error) {
 	v, ok := o.Get(key)
@@ -100,7 +113,9 @@ func object(o *hookconfig.Object, key string) (*hookconfig.Object, error) {
 // unguarded when not.
 func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Check {
 	const name = "claude sandbox"
-	enabled, denied := false, map[string]bool{}
+	// The escape is shut when a file sets it false and none sets it
+	// otherwise (which file wins depends on Claude Code's precedence).
+	enabled, shut, open, denied := false, false, false, map[string]bool{}
 	for _, d := range docs {
 		sv, _ := d.Doc.Get("sandbox")
 		sb, _ := sv.(*hookconfig.Object)
@@ -109,6 +124,9 @@ func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Che
 		}
 		if v, ok := sb.Get("enabled"); ok && v == true {
 			enabled = true
+		}
+		if v, ok := sb.Get(allowUnsandboxed); ok {
+			shut, open = shut || v == false, open || v != false
 		}
 		fv, _ := sb.Get("filesystem")
 		if fo, _ := fv.(*hookconfig.Object); fo != nil {
@@ -125,14 +143,18 @@ func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Che
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "the shell tool is not sandboxed: a program the hooks cannot model (a Makefile, a script, awk) can write outside the workspace or to the rules, and only the backstop and precommit notice",
 			Hint: "intenthook init --sandbox turns Claude Code's sandbox on with the governance files read-only"}
 	}
-	var open []string
+	var writable []string
 	for _, g := range governance {
 		if !denied[g] {
-			open = append(open, g)
+			writable = append(writable, g)
 		}
 	}
-	if len(open) > 0 {
-		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but these are writable to sandboxed commands: " + strings.Join(open, ", "), Hint: "intenthook init --sandbox adds them to sandbox.filesystem.denyWrite"}
+	if len(writable) > 0 {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but these are writable to sandboxed commands: " + strings.Join(writable, ", "), Hint: "intenthook init --sandbox adds them to sandbox.filesystem.denyWrite"}
 	}
-	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox.enabled, governance files in sandbox.filesystem.denyWrite"}
+	if open || !shut {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but a command the model marks dangerouslyDisableSandbox runs outside it (sandbox." + allowUnsandboxed + " is not false); intenthook asks a person about each one that may write",
+			Hint: "intenthook init --sandbox sets sandbox." + allowUnsandboxed + " to false"}
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox.enabled, sandbox." + allowUnsandboxed + " false, governance files in sandbox.filesystem.denyWrite"}
 }

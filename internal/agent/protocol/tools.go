@@ -27,6 +27,9 @@ type Tool struct {
 	PatchInput bool
 	// Command is the shell command's key ("command" when empty).
 	Command string
+	// Unsandbox is the key of a flag asking the agent to run the command
+	// outside its OS sandbox.
+	Unsandbox string
 	// Dir is the key of the directory a shell command runs in, relative to
 	// the event's cwd when not absolute.
 	Dir string
@@ -113,6 +116,9 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 			key = "command"
 		}
 		c.Command = in.Str(key)
+		if t.Unsandbox != "" {
+			c.Unsandboxed, _ = in.Bool(t.Unsandbox)
+		}
 		if dir := in.Str(t.Dir); t.Dir != "" && dir != "" {
 			c.Cwd = joinDir(c.Cwd, NativePath(dir))
 		}
