@@ -41,6 +41,7 @@ func plans() []plan {
 		{"select-redirect", []string{"claude"}, selectRedirect, ""},
 		{"review", []string{"claude"}, reviewCycle, ""},
 		{"restore", []string{"claude"}, restoreShown, ""},
+		{"sandbox-escape", []string{"claude"}, sandboxEscape, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.

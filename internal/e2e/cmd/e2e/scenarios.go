@@ -233,6 +233,29 @@ func restoreShown(t *trial) {
 		putBack, seen(told, "the violation"), seen(shown, "the systemMessage naming the catalog and its kept version")))
 }
 
+// sandboxEscape: a shell command in scope that the model marks
+// dangerouslyDisableSandbox reaches the hook with the flag, and the hook
+// asks a person; a headless run (claude -p) answers the ask with a denial,
+// so the command does not run. The same command without the flag runs.
+func sandboxEscape(t *trial) {
+	const escaped, plain = "src/example/escaped.txt", "src/example/plain.txt"
+	leave := t.c.Shell("mkdir -p src/example && echo e > " + escaped)
+	leave.Args["dangerouslyDisableSandbox"] = true
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		leave,
+		t.c.Shell("mkdir -p src/example && echo p > "+plain),
+	)
+	if t.failed("sandbox-escape", s) {
+		return
+	}
+	asked := s.Saw("intenthook: the command asks to run outside the sandbox (dangerouslyDisableSandbox)")
+	_, ran := t.w.ReadFile(escaped)
+	stayed, _ := t.w.ReadFile(plain)
+	t.check("sandbox-escape", asked && !ran && stayed == "p\n", fmt.Sprintf("the model %s; %s; the command without the flag wrote %q",
+		seen(asked, "the hook's ask"), writtenOrNot(escaped, ran), stayed))
+}
+
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
 // run commands, binds the session; an in-scope write follows.
 func selectRedirect(t *trial) {
