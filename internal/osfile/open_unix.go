@@ -46,11 +46,18 @@ func OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
 // its own: opened without waiting, checked to be a regular file (ErrNotRegular
 // otherwise; a directory reads as EISDIR), read to its end and closed, with
 // no *os.File (which would cost two more system calls and a cleanup).
+//
+// A null device at name reads as a missing file: it is how an agent's OS
+// sandbox (Claude Code's bubblewrap) keeps a read-only path that does not
+// exist from being created, and opening it there fails with EACCES.
 func ReadFile(name string) ([]byte, error) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	})
 	if err != nil {
+		if err == syscall.EACCES && nullStandIn(name, nil) {
+			err = syscall.ENOENT
+		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
@@ -63,6 +70,9 @@ func ReadFile(name string) ([]byte, error) {
 	case syscall.S_IFDIR:
 		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
 	default:
+		if nullStandIn(name, &st) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
 	size := 512
@@ -195,4 +205,17 @@ func retry(call func() (int, error)) (int, error) {
 			return r, err
 		}
 	}
+}
+
+// nullStandIn reports whether name (st, when its status is at hand) is a
+// character device with /dev/null's device number.
+func nullStandIn(name string, st *syscall.Stat_t) bool {
+	if st == nil {
+		st = new(syscall.Stat_t)
+		if syscall.Lstat(name, st) != nil {
+			return false
+		}
+	}
+	var null syscall.Stat_t
+	return st.Mode&syscall.S_IFMT == syscall.S_IFCHR && syscall.Stat("/dev/null", &null) == nil && st.Rdev == null.Rdev
 }

@@ -4,6 +4,7 @@ package osfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -62,5 +63,26 @@ func TestNotRegular(t *testing.T) {
 	flags, _ := fcntl(int(f.Fd()), syscall.F_GETFL, 0)
 	if flags&syscall.O_NONBLOCK != 0 {
 		t.Error("a regular file was left non-blocking")
+	}
+}
+
+// A null device reads as a missing file: an agent's OS sandbox puts one
+// in the place of a read-only path that does not exist. Where the sandbox
+// mounts it so that it cannot be opened (bubblewrap: EACCES), the device
+// is recognised by its number.
+func TestNullStandIn(t *testing.T) {
+	if _, err := ReadFile("/dev/null"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile(/dev/null) = %v, want a missing file", err)
+	}
+	if !nullStandIn("/dev/null", nil) {
+		t.Error("nullStandIn(/dev/null) = false")
+	}
+	for _, name := range []string{"/dev/zero", t.TempDir(), filepath.Join(t.TempDir(), "none")} {
+		if nullStandIn(name, nil) {
+			t.Errorf("nullStandIn(%s) = true", name)
+		}
+	}
+	if _, err := ReadFile("/dev/zero"); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("ReadFile(/dev/zero) = %v, want ErrNotRegular", err)
 	}
 }
