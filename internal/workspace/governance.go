@@ -23,6 +23,10 @@ var own = governed.Table{
 	{Path: ".orchestration/ledger/**", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.Segments, Reason: "the ledger's segments: only hooks add them, a sealed one never changes, the active one only grows"},
 	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
 	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
+	// Read-only in a sandbox as a directory: only hooks, which run outside
+	// it, write there, while the rest of state/ takes writes from the
+	// intenthook commands an agent runs (select, lesson) and precommit.
+	{Path: ".orchestration/state/pending", Use: governed.ReadOnly, Reason: "the pictures pre leaves for the call's post (the guard's, the backstop's): a command that rewrites or uses one up goes unjudged"},
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
 	{Path: ".orchestration/state/precommit", Use: governed.Guarded, Watch: governed.StateDir, Reason: "precommit's caches: a ledger prefix they remember is not verified again"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},

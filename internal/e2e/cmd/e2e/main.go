@@ -42,6 +42,7 @@ func plans() []plan {
 		{"review", []string{"claude"}, reviewCycle, ""},
 		{"restore", []string{"claude"}, restoreShown, ""},
 		{"sandbox-escape", []string{"claude"}, sandboxEscape, ""},
+		{"sandbox", []string{"claude"}, sandboxed, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.

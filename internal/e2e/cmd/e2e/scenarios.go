@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -254,6 +255,49 @@ func sandboxEscape(t *trial) {
 	stayed, _ := t.w.ReadFile(plain)
 	t.check("sandbox-escape", asked && !ran && stayed == "p\n", fmt.Sprintf("the model %s; %s; the command without the flag wrote %q",
 		seen(asked, "the hook's ask"), writtenOrNot(escaped, ran), stayed))
+}
+
+// sandboxed: under `intenthook init --sandbox` (Claude Code's bubblewrap
+// sandbox for its shell tool; the hooks run outside it), the agent's
+// intenthook commands still work in the shell though the sandbox stands a
+// null device in for every read-only path that does not exist
+// (config.yaml here); a program cannot write the catalog or the pictures
+// pre leaves for post; and a copy of the binary that runs post on the
+// command's own event, to use the picture up before writing outside the
+// scope, leaves the picture in place: the real post judges the write.
+func sandboxed(t *trial) {
+	for _, tool := range []string{"bwrap", "socat"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.rows = append(t.rows, row{t.c.Name, "sandbox", "N/A", "Claude Code's sandbox needs bubblewrap and socat (apt install bubblewrap socat): " + tool + " is not on PATH"})
+			return
+		}
+	}
+	if out, err := t.w.Person("init", "--sandbox"); err != nil {
+		t.check("sandbox", false, fmt.Sprintf("intenthook init --sandbox: %v: %s", err, out))
+		return
+	}
+	const makefile, hidden = "src/example/Makefile", "docs/hidden.txt"
+	// The mock model numbers its messages: the make call is the fourth.
+	const makeID = "toolu_mock_msg_mock_4_0"
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Shell(`awk 'BEGIN{print "# sandboxed" >> ".orchestration/active_intents.yaml"}'; awk 'BEGIN{print "x" >> ".orchestration/state/pending/x.log"}'; echo awk-done`),
+		t.c.Write(t.w.Abs(makefile), "all:\n"+
+			"\tcp \"$$(command -v intenthook-full)\" src/example/t\n"+
+			"\tprintf '{\"session_id\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make -s -f "+makefile+"\"},\"tool_response\":{\"stdout\":\"\"},\"tool_use_id\":\""+makeID+"\"}' \"$$CLAUDE_CODE_SESSION_ID\" \"$$PWD\" | env -u CLAUDECODE src/example/t post >/dev/null 2>&1; true\n"+
+			"\tmkdir -p docs && echo x > "+hidden+"\n"),
+		t.c.Shell("make -s -f "+makefile),
+	)
+	if t.failed("sandbox", s) {
+		return
+	}
+	selected := s.Saw(`<intent_context id=\"INT-001\"`)
+	cat, _ := t.w.ReadFile(".orchestration/active_intents.yaml")
+	_, planted := t.w.ReadFile(".orchestration/state/pending/x.log")
+	blocked := !strings.Contains(cat, "# sandboxed") && !planted && s.Saw("Read-only file system")
+	judged := s.Saw("intenthook: violation [out_of_scope_change]") && s.Saw(hidden)
+	t.check("sandbox", selected && blocked && judged, fmt.Sprintf("select in the sandboxed shell %s; the catalog and state/pending %s; the model %s",
+		seen(selected, "bound the session"), map[bool]string{true: "read-only to a program", false: "WRITTEN or not refused"}[blocked], seen(judged, "the violation naming "+hidden)))
 }
 
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
