@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -235,7 +235,7 @@ func loadIgnore(s *Snapshot, root string, data [][]byte, staged []bool) error {
 		if staged[i] {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		b, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("read %s: %w", f, err)
 		}

@@ -264,7 +264,8 @@ func sandboxEscape(t *trial) {
 // (config.yaml here); a program cannot write the catalog or the pictures
 // pre leaves for post; and a copy of the binary that runs post on the
 // command's own event, to use the picture up before writing outside the
-// scope, leaves the picture in place: the real post judges the write.
+// scope, leaves the picture in place: the real post judges the write. A
+// commit runs the pre-commit hook in the sandbox.
 func sandboxed(t *trial) {
 	for _, tool := range []string{"bwrap", "socat"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -272,7 +273,7 @@ func sandboxed(t *trial) {
 			return
 		}
 	}
-	if out, err := t.w.Person("init", "--sandbox"); err != nil {
+	if out, err := t.w.Person("init", "--sandbox", "--git-hook"); err != nil {
 		t.check("sandbox", false, fmt.Sprintf("intenthook init --sandbox: %v: %s", err, out))
 		return
 	}
@@ -287,6 +288,8 @@ func sandboxed(t *trial) {
 			"\tprintf '{\"session_id\":\"%s\",\"cwd\":\"%s\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"make -s -f "+makefile+"\"},\"tool_response\":{\"stdout\":\"\"},\"tool_use_id\":\""+makeID+"\"}' \"$$CLAUDE_CODE_SESSION_ID\" \"$$PWD\" | env -u CLAUDECODE src/example/t post >/dev/null 2>&1; true\n"+
 			"\tmkdir -p docs && echo x > "+hidden+"\n"),
 		t.c.Shell("make -s -f "+makefile),
+		// Staged by name: git add -A stops at the sandbox's own stand-ins.
+		t.c.Shell("git add "+makefile+" && git -c user.name=e2e -c user.email=e2e@example.com commit -qm wip; echo commit-rc=$?"),
 	)
 	if t.failed("sandbox", s) {
 		return
@@ -296,8 +299,9 @@ func sandboxed(t *trial) {
 	_, planted := t.w.ReadFile(".orchestration/state/pending/x.log")
 	blocked := !strings.Contains(cat, "# sandboxed") && !planted && s.Saw("Read-only file system")
 	judged := s.Saw("intenthook: violation [out_of_scope_change]") && s.Saw(hidden)
-	t.check("sandbox", selected && blocked && judged, fmt.Sprintf("select in the sandboxed shell %s; the catalog and state/pending %s; the model %s",
-		seen(selected, "bound the session"), map[bool]string{true: "read-only to a program", false: "WRITTEN or not refused"}[blocked], seen(judged, "the violation naming "+hidden)))
+	committed := s.Saw("precommit: ok") && s.Saw("commit-rc=0")
+	t.check("sandbox", selected && blocked && judged && committed, fmt.Sprintf("select in the sandboxed shell %s; the catalog and state/pending %s; the model %s; a commit through the pre-commit hook %s",
+		seen(selected, "bound the session"), map[bool]string{true: "read-only to a program", false: "WRITTEN or not refused"}[blocked], seen(judged, "the violation naming "+hidden), map[bool]string{true: "passed", false: "FAILED"}[committed]))
 }
 
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
