@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +79,21 @@ func runScripts(t *testing.T, bin string, update bool) {
 			}
 			e.Setenv("INTENTHOOK_SRC", src)
 			return nil
+		},
+		// [mountns]: a mount namespace of one's own can be had (unshare
+		// -rm) and a file bound read-only in it, as an OS sandbox does.
+		Condition: func(cond string) (bool, error) {
+			if cond != "mountns" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			f, err := os.CreateTemp("", "mountns-*")
+			if err != nil {
+				return false, err
+			}
+			f.Close()
+			defer os.Remove(f.Name())
+			bind := `mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" && ! (echo x > "$1") 2>/dev/null`
+			return exec.Command("unshare", "-rm", "sh", "-c", bind, "sh", f.Name()).Run() == nil, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"code":       cmdCode,

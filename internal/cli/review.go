@@ -3,8 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,8 +38,10 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			}
 			id := args[0]
 			session, tool := "", "intenthook"
+			var req review.Request
 			if title, _, inShell := agent.InShell(a.getenv); inShell {
-				req, err := ws.Reviews().Take(cmd.Context(), id, time.Now())
+				var err error
+				req, err = ws.Reviews().Take(cmd.Context(), id, time.Now())
 				if errors.Is(err, review.ErrNoRequest) {
 					return withHint(fmt.Errorf("no submission of %s was seen by the hook in %s's shell", id, title),
 						"run `intenthook submit "+id+"` alone, as the whole shell command, so that the hook sees it")
@@ -61,6 +65,17 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			ed := ws.Editor(session, tool, Version)
 			ed.Hook = session != ""
 			out, err := review.Submit(cmd.Context(), ed, ws.Root, in, timeout)
+			// The agent's OS sandbox keeps the catalog read-only to its
+			// shell: the checks ran here, and the hook after this command,
+			// which runs outside the sandbox, makes the move.
+			handed := false
+			if err != nil && out.Passed && session != "" && readOnly(err) {
+				req.At = time.Now().UTC()
+				if herr := ws.Reviews().Hand(cmd.Context(), req); herr != nil {
+					return errors.Join(err, herr)
+				}
+				err, handed = nil, true
+			}
 			if asJSON {
 				if jerr := a.printJSON(map[string]any{"intent": in.ID, "passed": out.Passed, "criteria": emptyIfNil(out.Results)}); jerr != nil {
 					return jerr
@@ -77,7 +92,11 @@ checks that the agent's session holds the intent and vouches for the call.`,
 				}
 				return exitError{exitFail}
 			}
-			if !asJSON {
+			switch {
+			case asJSON:
+			case handed:
+				fmt.Fprintf(a.stdout, "%s: its checks passed; the catalog is read-only to this shell, so intenthook's hook moves it to IN_REVIEW when this command returns\n", in.ID)
+			default:
 				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> IN_REVIEW (a person approves it: intenthook intents approve %s, or rejects it: intenthook intents reject %s --reason \"…\")\n", in.ID, in.ID, in.ID)
 			}
 			return nil
@@ -178,4 +197,11 @@ func workedOn(root, id string, sessions []string) []string {
 		return nil
 	})
 	return sessions
+}
+
+// readOnly reports whether err is a write refused by the file system: a
+// read-only mount (an OS sandbox's), a busy mount point (a file bound
+// there), or a permission.
+func readOnly(err error) bool {
+	return errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EBUSY) || errors.Is(err, fs.ErrPermission)
 }

@@ -67,6 +67,13 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	if len(reads) > 0 {
 		g.note(g.recordSeen(ctx, reads))
 	}
+	if msg := g.handedSubmission(ctx); msg != "" {
+		if d.Violation {
+			d.Message += "\n\n" + msg
+		} else {
+			d.Context = msg
+		}
+	}
 	return d, nil
 }
 

@@ -3,9 +3,11 @@ package gate
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/selection"
 )
@@ -62,4 +64,37 @@ func (g *Gate) submit(ctx context.Context, id string) (hook.Decision, error) {
 	}
 	g.explain.step("submit", "allow", hook.Ev("intent", id))
 	return hook.Decision{Verdict: hook.AllowWithContext, Message: fmt.Sprintf("intenthook: submitting %s for review: its acceptance checks run now", id)}, nil
+}
+
+// handedSubmission makes the move a submission's command could not: its
+// checks passed in a shell whose OS sandbox keeps the catalog read-only,
+// and it handed the transition to this call's post, which runs outside the
+// sandbox. Only a submission the hook vouched for (the whole command) and
+// handed to this very call moves; the rules are the ones the guard has
+// just put back. Returns what the model reads.
+func (g *Gate) handedSubmission(ctx context.Context) string {
+	if !strings.Contains(g.call.Command, "submit") || g.call.Failed {
+		return ""
+	}
+	id := g.analyse().SubmitID()
+	if id == "" {
+		return ""
+	}
+	req, ok, err := g.Reviews().TakeHanded(ctx, id, g.call.ToolUseID, g.env.now())
+	if err != nil || !ok || req.Session != g.call.SessionID {
+		g.note(err)
+		return ""
+	}
+	from, err := g.Editor(g.call.SessionID, g.call.ToolName, g.env.Version).Apply(ctx, lifecycle.Transition{
+		ID: id, To: intents.InReview, From: intents.InProgress, Submitted: true, Reason: "acceptance checks passed",
+	})
+	if err == nil && from != intents.InProgress {
+		err = fmt.Errorf("%s is %s: only IN_PROGRESS intents are submitted", id, from)
+	}
+	if err != nil {
+		g.explain.step("submit", "handed", err.Error())
+		return fmt.Sprintf("intenthook: %s stays IN_PROGRESS: the move to IN_REVIEW failed: %v", id, err)
+	}
+	g.explain.step("submit", "handed", hook.Ev("intent", id))
+	return fmt.Sprintf("intenthook: %s: IN_PROGRESS -> IN_REVIEW (a person approves it: intenthook intents approve %s, or rejects it: intenthook intents reject %s --reason \"…\")", id, id, id)
 }

@@ -46,6 +46,10 @@ type Request struct {
 // file is one intent's review state.
 type file struct {
 	Requests []Request `json:"requests,omitempty"`
+	// Passed are submissions whose checks passed in a shell that could not
+	// write the catalog (an OS sandbox keeps it read-only there): the
+	// hook after the command moves the intent to IN_REVIEW.
+	Passed []Request `json:"passed,omitempty"`
 	// Sessions are those that submitted the intent: they worked on it.
 	Sessions []string `json:"sessions,omitempty"`
 	// Rejection is the last rejection's reason, shown with the intent's
@@ -131,6 +135,40 @@ func (s Store) Take(ctx context.Context, intent string, now time.Time) (Request,
 		return nil
 	})
 	return got, err
+}
+
+// Hand leaves a submission whose checks passed for the hook that follows
+// its command (the call r.ToolUseID's) to move the intent to IN_REVIEW.
+func (s Store) Hand(ctx context.Context, r Request) error {
+	return s.update(ctx, r.Intent, func(f *file) error {
+		f.Passed = slices.DeleteFunc(f.Passed, func(x Request) bool { return r.At.Sub(x.At) > RequestTTL })
+		f.Passed = append(f.Passed, r)
+		return nil
+	})
+}
+
+// TakeHanded uses up the submission of intent handed to the call
+// toolUseID, if a fresh one is there.
+func (s Store) TakeHanded(ctx context.Context, intent, toolUseID string, now time.Time) (Request, bool, error) {
+	var got Request
+	found := false
+	if _, err := os.Stat(s.path(intent)); err != nil {
+		return got, false, nil
+	}
+	err := s.update(ctx, intent, func(f *file) error {
+		f.Passed = slices.DeleteFunc(f.Passed, func(x Request) bool {
+			if now.Sub(x.At) > RequestTTL {
+				return true
+			}
+			if !found && x.ToolUseID == toolUseID && toolUseID != "" {
+				got, found = x, true
+				return true
+			}
+			return false
+		})
+		return nil
+	})
+	return got, found, err
 }
 
 // Reject keeps n as intent's last rejection.

@@ -265,7 +265,8 @@ func sandboxEscape(t *trial) {
 // pre leaves for post; and a copy of the binary that runs post on the
 // command's own event, to use the picture up before writing outside the
 // scope, leaves the picture in place: the real post judges the write. A
-// commit runs the pre-commit hook in the sandbox.
+// commit runs the pre-commit hook in the sandbox, and a submission's checks
+// run there while its post, outside, moves the intent to IN_REVIEW.
 func sandboxed(t *trial) {
 	for _, tool := range []string{"bwrap", "socat"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -275,6 +276,10 @@ func sandboxed(t *trial) {
 	}
 	if out, err := t.w.Person("init", "--sandbox", "--git-hook"); err != nil {
 		t.check("sandbox", false, fmt.Sprintf("intenthook init --sandbox: %v: %s", err, out))
+		return
+	}
+	if err := os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("review: {default: required}\n"), 0o644); err != nil {
+		t.check("sandbox", false, err.Error())
 		return
 	}
 	const makefile, hidden = "src/example/Makefile", "docs/hidden.txt"
@@ -290,6 +295,7 @@ func sandboxed(t *trial) {
 		t.c.Shell("make -s -f "+makefile),
 		// Staged by name: git add -A stops at the sandbox's own stand-ins.
 		t.c.Shell("git add "+makefile+" && git -c user.name=e2e -c user.email=e2e@example.com commit -qm wip; echo commit-rc=$?"),
+		t.c.Shell("intenthook submit INT-001"),
 	)
 	if t.failed("sandbox", s) {
 		return
@@ -300,8 +306,11 @@ func sandboxed(t *trial) {
 	blocked := !strings.Contains(cat, "# sandboxed") && !planted && s.Saw("Read-only file system")
 	judged := s.Saw("intenthook: violation [out_of_scope_change]") && s.Saw(hidden)
 	committed := s.Saw("precommit: ok") && s.Saw("commit-rc=0")
-	t.check("sandbox", selected && blocked && judged && committed, fmt.Sprintf("select in the sandboxed shell %s; the catalog and state/pending %s; the model %s; a commit through the pre-commit hook %s",
-		seen(selected, "bound the session"), map[bool]string{true: "read-only to a program", false: "WRITTEN or not refused"}[blocked], seen(judged, "the violation naming "+hidden), map[bool]string{true: "passed", false: "FAILED"}[committed]))
+	cat, _ = t.w.ReadFile(".orchestration/active_intents.yaml")
+	submitted := strings.Contains(cat, `status: "IN_REVIEW"`) && s.Saw("intenthook: INT-001: IN_PROGRESS -> IN_REVIEW")
+	t.check("sandbox", selected && blocked && judged && committed && submitted, fmt.Sprintf("select in the sandboxed shell %s; the catalog and state/pending %s; the model %s; a commit through the pre-commit hook %s; the submission %s",
+		seen(selected, "bound the session"), map[bool]string{true: "read-only to a program", false: "WRITTEN or not refused"}[blocked], seen(judged, "the violation naming "+hidden),
+		map[bool]string{true: "passed", false: "FAILED"}[committed], map[bool]string{true: "reached IN_REVIEW through post", false: "did NOT reach IN_REVIEW"}[submitted]))
 }
 
 // selectRedirect: `intenthook select INT-001 2>&1`, the way models often
