@@ -58,7 +58,12 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	} else {
 		g.explain.step("record", "skip", "the command changed nothing and was neither asked about nor failed")
 	}
-	reads := g.viewerReads()
+	// A failed command showed nothing and handed nothing over.
+	var a shell.Analysis
+	if !g.call.Failed {
+		a = g.analyse()
+	}
+	reads := g.viewerReads(a)
 	if len(changes) > 0 {
 		if err := g.commit(ctx, intentID, changes); err != nil {
 			return hook.Decision{}, err
@@ -67,7 +72,7 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 	if len(reads) > 0 {
 		g.note(g.recordSeen(ctx, reads))
 	}
-	if msg := g.handedSubmission(ctx); msg != "" {
+	if msg := g.handedSubmission(ctx, a.SubmitID()); msg != "" {
 		if d.Violation {
 			d.Message += "\n\n" + msg
 		} else {
@@ -78,14 +83,9 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 }
 
 // viewerReads hashes the files the command showed the agent (cat, head, …).
-func (g *Gate) viewerReads() map[string]string {
-	if g.call.Failed {
-		return nil
-	}
-	var paths []string
-	paths = append(paths, g.analyse().Reads...)
+func (g *Gate) viewerReads(a shell.Analysis) map[string]string {
 	out := map[string]string{}
-	for _, p := range paths {
+	for _, p := range a.Reads {
 		res := g.resolver.Resolve(p)
 		if res.Place != workspace.Inside {
 			continue

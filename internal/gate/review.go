@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -66,17 +65,14 @@ func (g *Gate) submit(ctx context.Context, id string) (hook.Decision, error) {
 	return hook.Decision{Verdict: hook.AllowWithContext, Message: fmt.Sprintf("intenthook: submitting %s for review: its acceptance checks run now", id)}, nil
 }
 
-// handedSubmission makes the move a submission's command could not: its
-// checks passed in a shell whose OS sandbox keeps the catalog read-only,
-// and it handed the transition to this call's post, which runs outside the
-// sandbox. Only a submission the hook vouched for (the whole command) and
-// handed to this very call moves; the rules are the ones the guard has
-// just put back. Returns what the model reads.
-func (g *Gate) handedSubmission(ctx context.Context) string {
-	if !strings.Contains(g.call.Command, "submit") || g.call.Failed {
-		return ""
-	}
-	id := g.analyse().SubmitID()
+// handedSubmission makes the move the command's submission of id ("" when
+// the command is none) could not: its checks passed in a shell whose OS
+// sandbox keeps the catalog read-only, and it handed the transition to this
+// call's post, which runs outside the sandbox. Only a submission the hook
+// vouched for (the whole command) and handed to this very call moves; the
+// rules are the ones the guard has just put back. Returns what the model
+// reads.
+func (g *Gate) handedSubmission(ctx context.Context, id string) string {
 	if id == "" {
 		return ""
 	}

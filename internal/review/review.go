@@ -106,11 +106,15 @@ func (s Store) update(ctx context.Context, intent string, fn func(*file) error) 
 	return state.WriteFile(s.path(intent), out, 0o644, false)
 }
 
+// fresh drops the requests older than RequestTTL at now.
+func fresh(rs []Request, now time.Time) []Request {
+	return slices.DeleteFunc(rs, func(x Request) bool { return now.Sub(x.At) > RequestTTL })
+}
+
 // Request records a submission the hook saw, dropping stale ones.
 func (s Store) Request(ctx context.Context, r Request) error {
 	return s.update(ctx, r.Intent, func(f *file) error {
-		f.Requests = slices.DeleteFunc(f.Requests, func(x Request) bool { return r.At.Sub(x.At) > RequestTTL })
-		f.Requests = append(f.Requests, r)
+		f.Requests = append(fresh(f.Requests, r.At), r)
 		return nil
 	})
 }
@@ -123,7 +127,7 @@ var ErrNoRequest = errors.New("no submission seen by the hook")
 func (s Store) Take(ctx context.Context, intent string, now time.Time) (Request, error) {
 	var got Request
 	err := s.update(ctx, intent, func(f *file) error {
-		f.Requests = slices.DeleteFunc(f.Requests, func(x Request) bool { return now.Sub(x.At) > RequestTTL })
+		f.Requests = fresh(f.Requests, now)
 		if len(f.Requests) == 0 {
 			return ErrNoRequest
 		}
@@ -141,8 +145,7 @@ func (s Store) Take(ctx context.Context, intent string, now time.Time) (Request,
 // its command (the call r.ToolUseID's) to move the intent to IN_REVIEW.
 func (s Store) Hand(ctx context.Context, r Request) error {
 	return s.update(ctx, r.Intent, func(f *file) error {
-		f.Passed = slices.DeleteFunc(f.Passed, func(x Request) bool { return r.At.Sub(x.At) > RequestTTL })
-		f.Passed = append(f.Passed, r)
+		f.Passed = append(fresh(f.Passed, r.At), r)
 		return nil
 	})
 }
@@ -156,16 +159,11 @@ func (s Store) TakeHanded(ctx context.Context, intent, toolUseID string, now tim
 		return got, false, nil
 	}
 	err := s.update(ctx, intent, func(f *file) error {
-		f.Passed = slices.DeleteFunc(f.Passed, func(x Request) bool {
-			if now.Sub(x.At) > RequestTTL {
-				return true
-			}
-			if !found && x.ToolUseID == toolUseID && toolUseID != "" {
-				got, found = x, true
-				return true
-			}
-			return false
-		})
+		f.Passed = fresh(f.Passed, now)
+		if i := slices.IndexFunc(f.Passed, func(x Request) bool { return x.ToolUseID == toolUseID }); i >= 0 && toolUseID != "" {
+			got, found = f.Passed[i], true
+			f.Passed = slices.Delete(f.Passed, i, i+1)
+		}
 		return nil
 	})
 	return got, found, err
