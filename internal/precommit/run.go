@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
-	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -235,9 +233,9 @@ func loadIgnore(s *Snapshot, root string, data [][]byte, staged []bool) error {
 		if staged[i] {
 			continue
 		}
-		b, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("read %s: %w", f, err)
+		b, err := workspace.ReadIgnoreFile(root, f)
+		if err != nil {
+			return err
 		}
 		data[i] = b
 	}

@@ -49,13 +49,21 @@ func LoadIgnore(root string) (*Ignore, error) {
 	contents := make([][]byte, len(IgnoreFiles))
 	var errs []error
 	for i, f := range IgnoreFiles {
-		data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("read %s: %w", f, err))
-		}
-		contents[i] = data
+		var err error
+		contents[i], err = ReadIgnoreFile(root, f)
+		errs = append(errs, err)
 	}
 	return ParseIgnore(contents...), errors.Join(errs...)
+}
+
+// ReadIgnoreFile reads one of root's ignore files as the work tree has it:
+// a missing one (or an OS sandbox's stand-in for one) is empty.
+func ReadIgnoreFile(root, rel string) ([]byte, error) {
+	data, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	return data, nil
 }
 
 // ParseIgnore parses the content of ignore files, in the order their
