@@ -43,9 +43,16 @@ const (
 	OutOfScope        = "out_of_scope"
 	Untraced          = "untraced"
 	CatalogUnreadable = "catalog_unreadable"
-	LedgerShrank      = "ledger_shrank"
-	LedgerRewritten   = "ledger_rewritten"
-	LedgerInvalid     = "ledger_invalid"
+	// CatalogRemoved: the parent has no catalog, but the history it
+	// descends from held one: the rules were taken away, which adopts
+	// nothing.
+	CatalogRemoved = precommit.CodeCatalogRemoved
+	// Unruled: a commit made on a history without the rules (forked
+	// before they were adopted) that reached one with them: not judged.
+	Unruled         = "unruled"
+	LedgerShrank    = "ledger_shrank"
+	LedgerRewritten = "ledger_rewritten"
+	LedgerInvalid   = "ledger_invalid"
 	// SelfWidening: a change only the rules the same commit changes allow.
 	SelfWidening = "self_widening"
 	// RulesUnsigned: with --strict and an allowed-signers file, a commit
@@ -79,6 +86,12 @@ type Result struct {
 	// governance files a person changes (agents' wiring, the settings,
 	// the ignore files), with its author.
 	Governance []GovernanceChange `json:"governance_changes"`
+	// Adopted lists what each commit that adopts the rules (the first of
+	// its history to add the catalog) holds: nothing in it is judged.
+	Adopted []AdoptedPath `json:"adoptions"`
+	// BeforeRules lists the commits whose history never held the rules:
+	// made before their adoption, not judged.
+	BeforeRules []string `json:"before_rules"`
 	// Rules lists the commits that change the rules (the catalog or the
 	// .intentignore), with their author and signature: an author's name
 	// vouches for nothing, since agents commit under the person's.
@@ -117,7 +130,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Rules: []RulesCommit{}, Intents: []IntentSummary{}}
+	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Adopted: []AdoptedPath{}, BeforeRules: []string{}, Rules: []RulesCommit{}, Intents: []IntentSummary{}}
 	if len(commits) == 0 {
 		return res, nil
 	}
@@ -167,12 +180,20 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
+	res.Findings = append(res.Findings, unruled(commits, all, untraced)...)
 	for k, c := range commits {
 		j := all[k]
 		res.Findings = append(res.Findings, j.findings...)
 		sum.commit(c, j)
+		for _, a := range j.adopted {
+			res.Adopted = append(res.Adopted, AdoptedPath{Commit: c.id, Adoption: a})
+		}
+		if j.before {
+			res.BeforeRules = append(res.BeforeRules, c.id)
+			continue
+		}
 		for _, p := range c.paths {
-			if reason, ok := workspace.GovernanceChange(p); ok {
+			if reason, ok := workspace.GovernanceChange(p); ok && len(j.adopted) == 0 { // else listed as adopted
 				res.Governance = append(res.Governance, GovernanceChange{Commit: c.id, Author: c.author, Path: p, Reason: reason})
 			}
 		}
@@ -180,7 +201,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 			res.Catalog = append(res.Catalog, diffCatalogs(c.id, c.author, j.rules.parent.Catalog, j.rules.own.Catalog)...)
 		}
 	}
-	attrs, err := attributeChanges(ctx, g, commits)
+	attrs, err := attributeChanges(ctx, g, commits, all)
 	if err != nil {
 		return nil, err
 	}
@@ -483,6 +504,7 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 	for k, c := range commits {
 		reads[k] = commitRules{hashes: make([]string, len(c.paths)), present: make([]bool, len(c.paths))}
 		reads[k].parent.None = len(c.parents) == 0
+		reads[k].parent.Root = reads[k].parent.None
 		ignores[k] = [2][][]byte{make([][]byte, nIgnore), make([][]byte, nIgnore)}
 	}
 	type parse struct {
@@ -498,6 +520,9 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 			rules = &r.own
 		}
 		catalog := s.item < rulesItems && j == 0
+		if catalog {
+			r.catalogs[side] = obj != nil
+		}
 		if obj == nil {
 			if catalog {
 				rules.Err = fmt.Errorf("no %s", intents.File)
@@ -531,6 +556,9 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 	if err != nil {
 		return nil, err
 	}
+	if err := historyRules(ctx, g, commits, reads); err != nil {
+		return nil, err
+	}
 	out := make([]judged, len(commits))
 	for k, c := range commits {
 		reads[k].parent.Ignore = workspace.ParseIgnore(ignores[k][0]...)
@@ -545,8 +573,42 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 // content (when present).
 type commitRules struct {
 	parent, own precommit.Rules
+	catalogs    [2]bool // whether the parent, and the commit, hold a catalog
 	hashes      []string
 	present     []bool
+}
+
+// adopts reports whether the commit adopts the rules: none before it, and
+// it holds the catalog.
+func (r *commitRules) adopts() bool { return r.parent.None && r.catalogs[1] }
+
+// historyRules tells, for each commit whose first parent has no catalog,
+// whether the history it descends from ever held one (git walks it once
+// per distinct set of parents): never, and the commit is before the rules
+// or adopts them; else they were removed.
+func historyRules(ctx context.Context, g *git.Repo, commits []commit, reads []commitRules) error {
+	last := map[string]string{}
+	for k, c := range commits {
+		r := &reads[k]
+		if len(c.parents) == 0 || r.catalogs[0] {
+			continue
+		}
+		key := strings.Join(c.parents, " ")
+		id, ok := last[key]
+		if !ok {
+			var err error
+			if id, err = precommit.LastCatalogCommit(ctx, g, intents.File, c.parents...); err != nil {
+				return err
+			}
+			last[key] = id
+		}
+		if id == "" {
+			r.parent = precommit.Rules{None: true}
+		} else {
+			r.parent.Removed = id
+		}
+	}
+	return nil
 }
 
 // judged is what judge found in one commit.
@@ -555,6 +617,8 @@ type judged struct {
 	rules    commitRules
 	changed  []string // the RulesFiles the commit changes
 	paths    []judgedPath
+	adopted  []precommit.Adoption // the commit adopts the rules
+	before   bool                 // no rules before the commit, and it adopts none
 }
 
 // judgedPath is one changed path that is neither governance nor ignored.
@@ -574,12 +638,22 @@ func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced 
 			j.changed = append(j.changed, p)
 		}
 	}
+	switch {
+	case r.adopts():
+		j.adopted = precommit.Adopted(c.paths, c.author)
+		return j
+	case r.parent.None:
+		j.before = !r.parent.Root
+		return j
+	}
 	for i, p := range c.paths {
-		if r.parent.None || precommit.Exempt(p, r.parent.Ignore) {
+		if precommit.Exempt(p, r.parent.Ignore) {
 			continue
 		}
 		jp := judgedPath{path: p}
 		switch {
+		case r.parent.Removed != "":
+			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogRemoved, precommit.RemovedMessage("the parent "+short(c.parents[0]), r.parent.Removed)})
 		case r.parent.Catalog == nil:
 			j.findings = append(j.findings, Finding{c.id, p, Error, CatalogUnreadable, fmt.Sprintf("the parent's catalog, which the commit is judged by, cannot be read: %v", r.parent.Err)})
 		default:
@@ -608,6 +682,60 @@ func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced 
 		j.paths = append(j.paths, jp)
 	}
 	return j
+}
+
+// AdoptedPath is a path of a commit that adopts the rules.
+type AdoptedPath struct {
+	Commit string `json:"commit"`
+	precommit.Adoption
+}
+
+// String is the path's output line.
+func (a AdoptedPath) String() string { return short(a.Commit) + " " + a.Adoption.String() }
+
+// unruled finds the commits made on a history without the rules that are
+// not the history an adoption of the range was made on: a branch forked
+// before the adoption and merged into a history with the rules. Nothing
+// judged them; each is a finding of severity sev. A range without rules
+// anywhere is history before the adoption, and has none.
+func unruled(commits []commit, all []judged, sev string) []Finding {
+	index := map[string]int{}
+	ruled := false
+	var stack []int
+	for k, c := range commits {
+		index[c.id] = k
+		switch {
+		case len(all[k].adopted) > 0:
+			ruled = true
+			stack = append(stack, k)
+		case !all[k].before && !all[k].rules.parent.None:
+			ruled = true
+		}
+	}
+	if !ruled {
+		return nil
+	}
+	under := make([]bool, len(commits)) // the history an adoption was made on
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range commits[k].parents {
+			if i, ok := index[p]; ok && !under[i] {
+				under[i] = true
+				stack = append(stack, i)
+			}
+		}
+	}
+	var fs []Finding
+	for k, c := range commits {
+		if !all[k].before || under[k] {
+			continue
+		}
+		for _, p := range c.paths {
+			fs = append(fs, Finding{c.id, p, sev, Unruled, "made on a history without the rules (forked before they were adopted) and merged into one with them: not judged"})
+		}
+	}
+	return fs
 }
 
 // owners returns the valid IN_PROGRESS, IN_REVIEW or COMPLETE intents of c that own
@@ -650,10 +778,17 @@ func (r *Result) Text(w io.Writer) {
 	for _, c := range r.Governance {
 		fmt.Fprintln(&b, c)
 	}
+	for _, a := range r.Adopted {
+		fmt.Fprintln(&b, a)
+	}
 	for _, c := range r.Rules {
 		fmt.Fprintln(&b, c)
 	}
-	fmt.Fprintf(&b, "audit %s: %d commit(s), %d error(s), %d warning(s); %s\n", r.Range, r.Commits, errs, warns, r.ledgerHead("", ""))
+	before := ""
+	if n := len(r.BeforeRules); n > 0 {
+		before = fmt.Sprintf(" (%d before the rules were adopted, not judged)", n)
+	}
+	fmt.Fprintf(&b, "audit %s: %d commit(s)%s, %d error(s), %d warning(s); %s\n", r.Range, r.Commits, before, errs, warns, r.ledgerHead("", ""))
 	w.Write(b.Bytes())
 }
 
@@ -743,6 +878,19 @@ func (r *Result) Markdown(w io.Writer) {
 			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", short(c.Commit), cell(c.Author), cell(c.Path), cell(c.Reason))
 		}
 	}
+	if len(r.Adopted) > 0 {
+		b.WriteString("\n**Rules adopted** (the first commit of its history to hold the catalog: nothing in it is judged)\n\n| commit | author | file | what it is |\n| --- | --- | --- | --- |\n")
+		for _, a := range r.Adopted {
+			what := "changed in the commit that adopts the rules, not judged"
+			if a.Reason != "" {
+				what = "governance adopted: " + a.Reason
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", short(a.Commit), cell(a.Author), cell(a.Path), cell(what))
+		}
+	}
+	if len(r.BeforeRules) > 0 {
+		fmt.Fprintf(&b, "\n%d commit(s) of the range came before the rules were adopted: not judged.\n", len(r.BeforeRules))
+	}
 	if len(r.Rules) > 0 {
 		b.WriteString("\n**Rules changes** (a commit is judged by its parent's rules)\n\n| commit | author | signature | files | |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range r.Rules {
@@ -824,6 +972,9 @@ func cell(s string) string {
 func (r *Result) ledgerHead(word, tick string) string {
 	if word == "" {
 		word = "ledger"
+	}
+	if r.Digest == "" && r.Head.Hash == "" {
+		return fmt.Sprintf("%s: no records", word)
 	}
 	if r.Digest == "" {
 		return fmt.Sprintf("%s head %s%d:%s%s", word, tick, r.Head.Seq, r.Head.Hash, tick)

@@ -23,6 +23,9 @@ type RulesCommit struct {
 	// Widening: the change can allow more (an intent added or made
 	// active, a scope widened, any .intentignore change).
 	Widening bool `json:"widening"`
+	// Adopted: the commit adopts the rules, the first of its history to
+	// hold the catalog (it counts as widening: from nothing, everything).
+	Adopted bool `json:"adopted,omitempty"`
 	// Signature is git's verdict on the commit's signature: unsigned,
 	// good (signed by a key git trusts: for SSH, one in
 	// gpg.ssh.allowedSignersFile), bad, untrusted or unchecked.
@@ -35,6 +38,9 @@ func (c RulesCommit) String() string {
 
 func (c RulesCommit) what() string {
 	w := "changed"
+	if c.Adopted {
+		w = "adopted"
+	}
 	if c.WithCode {
 		w += " with code"
 	}
@@ -56,6 +62,10 @@ func rulesCommits(ctx context.Context, g *git.Repo, commits []commit, all []judg
 			continue
 		}
 		rc := RulesCommit{Commit: c.id, Author: c.author, Files: j.changed, WithCode: len(j.paths) > 0 || len(j.findings) > 0}
+		if len(j.adopted) > 0 {
+			rc.Adopted, rc.Widening = true, true
+			rc.WithCode = slices.ContainsFunc(j.adopted, func(a precommit.Adoption) bool { return a.Reason == "" })
+		}
 		for _, f := range j.changed {
 			if f != intents.File {
 				rc.Widening = true // any .intentignore change may let a path through
@@ -140,10 +150,13 @@ func unsignedRules(ctx context.Context, g *git.Repo, rules []RulesCommit) ([]Fin
 // apply to a governance path, the attributes it changes for them against
 // its first parent (git check-attr, per tree; only such commits cost a git
 // process).
-func attributeChanges(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, error) {
+func attributeChanges(ctx context.Context, g *git.Repo, commits []commit, all []judged) ([]Finding, error) {
 	probes := precommit.AttrProbes()
 	var fs []Finding
-	for _, c := range commits {
+	for k, c := range commits {
+		if all[k].rules.parent.None {
+			continue // no rules before it, nor governance files to change
+		}
 		if !slices.ContainsFunc(c.paths, func(p string) bool { return precommit.AttributesApply(p, probes) }) {
 			continue
 		}

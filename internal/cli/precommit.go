@@ -44,6 +44,9 @@ Outside a governed workspace it exits 0 silently.`,
 			for _, c := range res.Governance {
 				fmt.Fprintln(a.stdout, c)
 			}
+			for _, c := range res.Adopted {
+				fmt.Fprintln(a.stdout, c)
+			}
 			fmt.Fprintln(a.stdout, res.Summary())
 			if res.Failed() {
 				return exitError{exitFail}

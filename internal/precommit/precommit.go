@@ -40,9 +40,16 @@ func IsRules(rel string) bool { return slices.Contains(RulesFiles, rel) }
 // Rules are the catalog and .intentignore a commit is judged by: its
 // parent's (HEAD's, for what is staged).
 type Rules struct {
-	// None: the commit has no parent (a root commit), so no rules: every
-	// path is governance or needs no intent.
+	// None: no rules before the commit: it has no parent (Root), or no
+	// commit its parent descends from ever held a catalog. A commit that
+	// adds the catalog then adopts the rules: it is their root, and
+	// nothing in it is judged.
 	None bool
+	Root bool
+	// Removed is the newest commit that changed the catalog, when the
+	// parent has none but descends from one that had: the rules were
+	// taken away, which adopts nothing (CodeCatalogRemoved).
+	Removed string
 	// Catalog is nil when the parent has none or it does not parse (Err).
 	Catalog *intents.Catalog
 	Err     error
@@ -144,6 +151,8 @@ type Result struct {
 	Exempt   int // .intentignore'd, governance files under .orchestration/, or outside the root
 	// Governance lists the staged governance changes a person makes.
 	Governance []GovernanceChange
+	// Adopted lists what the commit that adopts the rules holds.
+	Adopted []Adoption
 }
 
 // Failed reports whether any finding is an error.
@@ -170,6 +179,16 @@ func (r *Result) Summary() string {
 	if errs > 0 {
 		verdict = "commit refused"
 	}
+	if len(r.Adopted) > 0 {
+		gov := 0
+		for _, a := range r.Adopted {
+			if a.Reason != "" {
+				gov++
+			}
+		}
+		return fmt.Sprintf("precommit: %s: the commit adopts the rules: %d governance file(s) and %d other path(s) listed, not judged; %d error(s), %d warning(s)",
+			verdict, gov, len(r.Adopted)-gov, errs, warns)
+	}
 	return fmt.Sprintf("precommit: %s: %d staged path(s) checked, %d traced, %d exempt; %d error(s), %d warning(s)",
 		verdict, r.Checked, r.Traced, r.Exempt, errs, warns)
 }
@@ -184,19 +203,22 @@ func Check(s *Snapshot, strict bool) *Result {
 	r.Findings = append(r.Findings, catalogFindings(s)...)
 	r.Findings = append(r.Findings, ledgerFindings(&s.Ledger)...)
 	r.Findings = append(r.Findings, s.Extends...)
+	if s.Parent.None {
+		return adopt(s, r)
+	}
 	untraced := Warning
 	if strict {
 		untraced = Error
 	}
 	for _, f := range s.RulesChanged {
-		if s.Parent.None {
-			break // the first commit: no rules before it to widen
-		}
 		r.Findings = append(r.Findings, Finding{Warning, CodeRulesChanged, f,
 			"the commit changes the rules the next commits are judged by; audit lists it with its author and signature"})
 	}
-	if !s.Parent.None && s.Parent.Catalog == nil {
-		msg := "HEAD has no catalog: commit the rules first, alone (scope not checked)"
+	switch {
+	case s.Parent.Removed != "":
+		r.Findings = append(r.Findings, Finding{Error, CodeCatalogRemoved, intents.File, RemovedMessage("HEAD", s.Parent.Removed) + " (scope not checked)"})
+	case s.Parent.Catalog == nil:
+		msg := "HEAD's catalog, which this commit is judged by, cannot be read (scope not checked)"
 		if s.Parent.Err != nil {
 			msg = "HEAD's catalog, which this commit is judged by, cannot be read: " + s.Parent.Err.Error() + " (scope not checked)"
 		}
@@ -206,7 +228,7 @@ func Check(s *Snapshot, strict bool) *Result {
 		if reason, ok := workspace.GovernanceChange(st.Path); ok {
 			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
 		}
-		if s.Parent.None || Exempt(st.Path, s.Parent.Ignore) {
+		if Exempt(st.Path, s.Parent.Ignore) {
 			r.Exempt++
 			continue
 		}
@@ -227,6 +249,42 @@ func Check(s *Snapshot, strict bool) *Result {
 		}
 	}
 	return r
+}
+
+// adopt judges a commit with no rules before it. One that adds the catalog
+// adopts the rules: everything it stages is listed, nothing judged. A root
+// commit without the catalog is exempt, as a history's first commit always
+// was; any later one is refused until the catalog is staged with it.
+func adopt(s *Snapshot, r *Result) *Result {
+	r.Exempt = len(s.Staged)
+	if addsCatalog(s.Staged) {
+		paths := make([]string, len(s.Staged))
+		for i, st := range s.Staged {
+			paths[i] = st.Path
+		}
+		r.Adopted = Adopted(paths, s.Author)
+		return r
+	}
+	if !s.Parent.Root {
+		r.Findings = append(r.Findings, Finding{Error, CodeNotAdopted, intents.File, NotAdoptedMessage})
+		return r
+	}
+	for _, st := range s.Staged {
+		if reason, ok := workspace.GovernanceChange(st.Path); ok {
+			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
+		}
+	}
+	return r
+}
+
+// addsCatalog reports whether the commit stages a catalog.
+func addsCatalog(staged []Staged) bool {
+	for _, st := range staged {
+		if st.Path == intents.File && !st.Deleted {
+			return true
+		}
+	}
+	return false
 }
 
 // widenedFor reports whether the staged rules allow rel, which HEAD's do

@@ -206,7 +206,12 @@ func TestCheckParentRules(t *testing.T) {
 		snap  Snapshot
 		codes []string
 	}{
-		{"root commit: no rules", Snapshot{Parent: Rules{None: true}, Catalog: narrow, Staged: []Staged{{Path: "out/x", Hash: h}}}, nil},
+		{"root commit: no rules", Snapshot{Parent: Rules{None: true, Root: true}, Catalog: narrow, Staged: []Staged{{Path: "out/x", Hash: h}}}, nil},
+		{"history without rules, the catalog staged: adopts", Snapshot{Parent: Rules{None: true}, Catalog: narrow, RulesChanged: []string{intents.File},
+			Staged: []Staged{{Path: intents.File, Hash: h}, {Path: "out/x", Hash: h}}}, nil},
+		{"history without rules, the catalog not staged", Snapshot{Parent: Rules{None: true}, Catalog: narrow, Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeNotAdopted}},
+		{"history without rules, the catalog deleted", Snapshot{Parent: Rules{None: true}, Catalog: narrow, Staged: []Staged{{Path: intents.File, Deleted: true}, {Path: "out/x", Hash: h}}}, []string{CodeNotAdopted}},
+		{"rules removed before", Snapshot{Parent: Rules{Removed: "0123456789abcdef"}, Catalog: narrow, Staged: []Staged{{Path: "out/x", Hash: h}}}, []string{CodeCatalogRemoved}},
 		{"catalog widened with the code", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: wide, RulesChanged: []string{intents.File},
 			Staged: []Staged{{Path: intents.File, Hash: h}, {Path: "out/x", Hash: h}}}, []string{CodeRulesChanged, CodeSelfWidening}},
 		{"ignore widened with the code", Snapshot{Parent: Rules{Catalog: narrow}, Catalog: narrow, Ignore: workspace.ParseIgnore([]byte("out/\n")), RulesChanged: []string{workspace.IgnoreFile},
@@ -235,5 +240,35 @@ func TestCheckParentRules(t *testing.T) {
 				t.Errorf("codes %v, want %v", codes, tt.codes)
 			}
 		})
+	}
+}
+
+// TestAdoptionLists checks what a commit adopting the rules lists: the
+// governance files and init's git files with their reason, first, then the
+// rest, all with the author.
+func TestAdoptionLists(t *testing.T) {
+	h := "sha256:" + strings.Repeat("a", 64)
+	catalog, err := intents.Parse([]byte("active_intents: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Snapshot{Parent: Rules{None: true}, Catalog: catalog, Author: "Dev <dev@example.com>", Staged: []Staged{
+		{Path: "src/app.go", Hash: h}, {Path: intents.File, Hash: h}, {Path: ".gitignore", Hash: h},
+	}}
+	r := Check(s, true)
+	var got []string
+	for _, a := range r.Adopted {
+		got = append(got, a.String())
+	}
+	want := []string{
+		"governance adopted .orchestration/active_intents.yaml: the catalog: intents, scopes, who may do what (by Dev <dev@example.com>)",
+		"governance adopted .gitignore: git's ignore file (init keeps .orchestration/state/ out of commits) (by Dev <dev@example.com>)",
+		"adopted with the rules src/app.go: changed in the commit that adopts them, not judged (by Dev <dev@example.com>)",
+	}
+	if !reflect.DeepEqual(got, want) || r.Failed() || r.Exempt != 3 || r.Checked != 0 {
+		t.Errorf("adopted %q (failed %v, exempt %d, checked %d), want %q", got, r.Failed(), r.Exempt, r.Checked, want)
+	}
+	if sum := r.Summary(); !strings.Contains(sum, "the commit adopts the rules: 2 governance file(s) and 1 other path(s)") {
+		t.Errorf("summary %q", sum)
 	}
 }

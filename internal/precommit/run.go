@@ -117,11 +117,22 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	} else {
 		s.Parent = parentRules(headFound, headCatalog, headCatalogFound, headIgnores)
 	}
+	if p, ok := rp.ToGit(intents.File); ok && headFound && !headCatalogFound {
+		last, err := LastCatalogCommit(ctx, g, p, "HEAD")
+		if err != nil {
+			return nil, err
+		}
+		if last == "" {
+			s.Parent = Rules{None: true} // the history before the rules
+		} else {
+			s.Parent.Removed = last
+		}
+	}
 	if err := loadIgnore(s, root, ignores, ignoreStaged); err != nil {
 		return nil, err
 	}
 	for _, st := range s.Staged {
-		if _, ok := workspace.GovernanceChange(st.Path); ok {
+		if _, ok := workspace.GovernanceChange(st.Path); ok || s.Parent.None {
 			s.Author = author(ctx, g)
 			break
 		}
@@ -138,7 +149,9 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		s.Extends = append(s.Extends, checkExtends(ctx, g, rp, p, root)...)
 	}
 	s.Extends = append(s.Extends, checkSegments(ctx, g, rp, gitPaths, root)...)
-	s.Extends = append(s.Extends, attributeFindings(ctx, g, rp, paths, headFound)...)
+	// The commit that adopts the rules has no governance files before it
+	// whose attributes it could change.
+	s.Extends = append(s.Extends, attributeFindings(ctx, g, rp, paths, headFound && !s.Parent.None)...)
 	return s, nil
 }
 
@@ -155,7 +168,7 @@ func requestNames(reqs []request) []string {
 // ignore files.
 func parentRules(head bool, catalog []byte, catalogFound bool, ignores [][]byte) Rules {
 	if !head {
-		return Rules{None: true}
+		return Rules{None: true, Root: true}
 	}
 	r := Rules{Ignore: workspace.ParseIgnore(ignores...)}
 	if catalogFound {

@@ -90,3 +90,21 @@ func SandboxReadOnly() []string { return Governance().Paths(governed.ReadOnly) }
 // protectedPaths lists the files an agent may not write while governance
 // files are protected. It is made once; callers must not change it.
 var protectedPaths = sync.OnceValue(func() []string { return Governance().Paths(governed.Protected) })
+
+// initFiles are the git files init writes lines into: not governance
+// files, but a commit that adopts the rules holds them for that reason.
+var initFiles = map[string]string{
+	".gitignore":     "git's ignore file (init keeps .orchestration/state/ out of commits)",
+	".gitattributes": "git's attributes (init keeps every byte under .orchestration/ as written)",
+}
+
+// AdoptionReason says what rel is when the commit that adopts the rules
+// holds it: any row of the governance table, or a git file init writes;
+// ok is false for any other path.
+func AdoptionReason(rel string) (reason string, ok bool) {
+	if f, ok := Governance().Row(rel, ^governed.Use(0)); ok {
+		return f.Reason, true
+	}
+	reason, ok = initFiles[rel]
+	return reason, ok
+}
