@@ -95,9 +95,19 @@ func TestOverride(t *testing.T) {
 		{"shell", "my_runner", `{"command":"ls"}`, hook.ClassShell, nil, "ls", false},
 		{"read", "my_reader", `{"path":"a"}`, hook.ClassRead, []string{"a"}, "", false},
 		{"exempt", "Write", `{"file_path":"a"}`, hook.ClassExempt, nil, "", false},
+		// Mapped to the class the table already gives: the shared keys are
+		// read too.
+		{"same class, the table's key", "write_to_file", `{"path":"src/a.ts"}`, hook.ClassWrite, []string{"src/a.ts"}, "", false},
+		{"same class, another key", "write_to_file", `{"target_file":"src/api/t.ts"}`, hook.ClassWrite, []string{"src/api/t.ts"}, "", false},
+		{"same class, both keys", "write_to_file", `{"path":"a","target_file":"b"}`, hook.ClassWrite, []string{"a", "b"}, "", false},
+		{"same class, no file", "write_to_file", `{"content":"x"}`, hook.ClassWrite, nil, "", true},
+		{"same class, shell", "run", `{"cmd":"ls"}`, hook.ClassShell, nil, "ls", false},
 	}
-	tools := map[string]string{"my_writer": "write", "my_deleter": "delete", "my_runner": "shell", "my_reader": "read", "Write": "exempt", "mcp__serena__replace_symbol_body": "write"}
-	table := Tools{{Name: "Write", Tool: Tool{Class: hook.ClassWrite, Path: []string{"file_path"}}}}
+	tools := map[string]string{"my_writer": "write", "my_deleter": "delete", "my_runner": "shell", "my_reader": "read", "Write": "exempt", "mcp__serena__replace_symbol_body": "write",
+		"write_to_file": "write", "run": "shell"}
+	table := Tools{{Name: "Write", Tool: Tool{Class: hook.ClassWrite, Path: []string{"file_path"}}},
+		{Name: "write_to_file", Tool: Tool{Class: hook.ClassWrite, Path: []string{"path"}}},
+		{Name: "run", Tool: Tool{Class: hook.ClassShell}}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := hook.Call{ToolName: tc.tool}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -205,10 +206,15 @@ func InputPaths(in Object) (paths []string, unparsed string) {
 // and reads its input again for that class, by the shared key lists: a
 // tool the agent's table does not know (or knows as another class) is
 // judged like any tool of the class. A class equal to the table's keeps
-// the table's reading.
+// the table's reading and adds what the shared keys name: a person who maps
+// a tool means its files to be read wherever its input puts them.
 func Override(c *hook.Call, tools map[string]string) {
 	class, ok := tools[c.ToolName]
-	if !ok || hook.Class(class) == c.Class {
+	if !ok {
+		return
+	}
+	if hook.Class(class) == c.Class {
+		widen(c)
 		return
 	}
 	c.Class = hook.Class(class)
@@ -223,6 +229,33 @@ func Override(c *hook.Call, tools map[string]string) {
 		c.Paths, c.Unparsed = InputPaths(in)
 		if len(c.Paths) == 0 && c.Unparsed == "" {
 			c.Unparsed = "the tool's input names no file (" + strings.Join(append(append([]string{}, PathKeys...), PathListKey), ", ") + ", or a patch)"
+		}
+	}
+}
+
+// widen adds to a call the table read the files (or the command) that the
+// shared keys name in its input. A table's reading that found no file is
+// replaced by theirs, why included; one that found files keeps its own why.
+func widen(c *hook.Call) {
+	in := AsObject(c.Input)
+	switch c.Class {
+	case hook.ClassShell:
+		if c.Command == "" {
+			c.Command = in.Str("command", "cmd")
+		}
+	case hook.ClassRead, hook.ClassWrite, hook.ClassDelete:
+		paths, unparsed := InputPaths(in)
+		if len(paths) == 0 {
+			return
+		}
+		if len(c.Paths) == 0 {
+			c.Paths, c.Unparsed = paths, unparsed
+			return
+		}
+		for _, p := range paths {
+			if !slices.Contains(c.Paths, p) {
+				c.Paths = append(c.Paths, p)
+			}
 		}
 	}
 }
