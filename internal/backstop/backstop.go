@@ -76,7 +76,29 @@ type Change struct {
 	// with content in the picture): the backstop keeps fingerprints, not
 	// digests, so what it held is not known.
 	Existed bool
+	// Dirty says git status showed it changed before the command: what it
+	// held then was nobody's commit, so a checkout would not give it back.
+	Dirty bool
 }
+
+// Put is how a changed path is put back as it was before the command, by
+// a command the session is then allowed to run (Revert); "" when no
+// command can: it held uncommitted changes before the command.
+func (c Change) Put() string {
+	switch {
+	case c.Dirty:
+		return ""
+	case c.Existed:
+		return PutCheckout
+	}
+	return PutRemove
+}
+
+// The ways a path is put back.
+const (
+	PutCheckout = "checkout" // it was HEAD's, clean: git checkout -- FILE
+	PutRemove   = "rm"       // the command created it: rm -- FILE
+)
 
 // Result is what Compare found: the changes in scope and those outside
 // it, each sorted by path, and how many paths changed in all.
@@ -94,7 +116,8 @@ func Compare(ctx context.Context, root string, p *Picture, call Call) Result {
 		if call.Excused(rel) {
 			continue
 		}
-		c := Change{Rel: rel, Post: post, Existed: existed(after[rel], p.Paths[rel])}
+		_, dirty := p.Paths[rel]
+		c := Change{Rel: rel, Post: post, Existed: existed(after[rel], p.Paths[rel]), Dirty: dirty}
 		if call.InScope(rel) {
 			r.InScope = append(r.InScope, c)
 		} else {

@@ -65,14 +65,25 @@ func TestPictureCodec(t *testing.T) {
 }
 
 func TestViolation(t *testing.T) {
-	d := Violation("INT-001", "src/**", []string{"lib/a.go", "lib/b.go"}, 1000)
-	want := "intenthook: violation [out_of_scope_change] 2 file(s) changed outside INT-001's scope\nfiles:\n  lib/a.go\n  lib/b.go\n" +
+	outside := []Change{
+		{Rel: "lib/a.go", Existed: true},              // HEAD's, clean before
+		{Rel: "lib/b.go"},                             // created by the command
+		{Rel: "lib/c.go", Existed: true, Dirty: true}, // a person's edit before
+		{Rel: "lib/it's.go", Existed: true},
+		{Rel: "-x"},
+		{Rel: "lib/a\nb", Existed: true},
+	}
+	d := Violation("INT-001", "src/**", outside, 1000)
+	want := "intenthook: violation [out_of_scope_change] 6 file(s) changed outside INT-001's scope\nfiles:\n  lib/a.go\n  lib/b.go\n  lib/c.go\n  lib/it's.go\n  -x\n  \"lib/a\\nb\"\n" +
 		"why: the command changed files that intent does not own (it owns src/**)\n" +
-		"instead: revert those files now (git checkout -- <file>, or delete files you created), then change only files in scope; ask the user if the change is needed"
+		"instead: put those files back now, then change only files in scope; ask the user if the change is needed\n" +
+		"put back with (allowed for this session):\n  git checkout -- lib/a.go\n  rm -- lib/b.go\n  git checkout -- 'lib/it'\\''s.go'\n  rm -- '-x'\n" +
+		"put back by hand (a name one command line cannot carry):\n  \"lib/a\\nb\"\n" +
+		"leave to the user (they held uncommitted changes before the command, which a checkout would destroy):\n  lib/c.go"
 	if !d.Violation || d.Code != CodeOutOfScopeChange || d.Message != want {
 		t.Errorf("Violation = %+v\nwant message %q", d, want)
 	}
-	if d := Violation("", "", []string{"x"}, 1000); !strings.HasPrefix(d.Message, "intenthook: violation [out_of_scope_change] 1 file(s) changed with no intent selected\n") {
+	if d := Violation("", "", []Change{{Rel: "x"}}, 1000); !strings.HasPrefix(d.Message, "intenthook: violation [out_of_scope_change] 1 file(s) changed with no intent selected\n") {
 		t.Errorf("no intent: %q", d.Message)
 	}
 }

@@ -107,7 +107,11 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 	// happened to it, so blame and audits find it like any change.
 	var recs []*ledger.Record
 	var outside []string
+	reverts := map[string]string{}
 	for _, bc := range r.Outside {
+		if backstop.PutCommand(bc) != "" {
+			reverts[bc.Rel] = bc.Put()
+		}
 		rec := g.record(ledger.EventViolation, intentID)
 		m := &rec.Metadata.Intenthook
 		m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", backstop.CodeOutOfScopeChange, false
@@ -119,13 +123,16 @@ func (g *Gate) backstop(ctx context.Context, intentID string, pending state.Pend
 		outside = append(outside, bc.Rel)
 	}
 	g.note(g.appendRecords(ctx, recs...))
+	// What the answer tells the session to run, it may run: the files this
+	// violation names replace the last one's.
+	g.note(g.updateSession(ctx, func(s *state.Session) { s.Reverts = reverts }))
 	for _, rel := range outside {
 		g.note(g.lesson(ctx, backstop.CodeOutOfScopeChange, intentID, rel, "the shell command `"+g.call.Command+"` changed it, outside the intent's scope"))
 	}
 	if in == nil {
-		return backstop.Violation("", "", outside, g.Budget()/2), inScope
+		return backstop.Violation("", "", r.Outside, g.Budget()/2), inScope
 	}
-	return backstop.Violation(intentID, in.ScopeSummary(), outside, g.Budget()/2), inScope
+	return backstop.Violation(intentID, in.ScopeSummary(), r.Outside, g.Budget()/2), inScope
 }
 
 // existedMark stands in for the unknown pre-hash of a changed path when

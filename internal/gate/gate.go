@@ -63,6 +63,9 @@ type Gate struct {
 	notes    []string       // non-fatal warnings for stderr
 	pending  *state.Pending // what a shell call leaves for post beyond its targets
 	denied   *target        // the target a deny names, for its ledger record
+	// reverting holds the files a shell command that only puts files back
+	// names which the session's last violation allows it to (rel -> how).
+	reverting map[string]string
 	// seen, when set, answers recordedHash without the session log (tests).
 	seen map[string]string
 	// learned is the model read from the transcript's tail, once per call,

@@ -183,7 +183,7 @@ func (g *Gate) commit(ctx context.Context, intentID string, changes []change) er
 		r.Files = []ledger.File{g.fileEntry(c.rel, rs, intentID)}
 		recs = append(recs, r)
 		g.explain.step("record", c.class, hook.Ev("path", c.rel), hook.Ev("pre", c.pre), hook.Ev("post", c.post), hook.Ev("scope", c.scope))
-		if g.call.Failed || intentID == "" || c.scope == ledger.ScopeIgnored {
+		if g.call.Failed || intentID == "" || c.scope == ledger.ScopeIgnored || c.class == ledger.Revert {
 			continue
 		}
 		mc := intentmap.Change{IntentID: intentID, IntentName: name, Path: c.rel, Kind: intentmap.Added, Class: c.class, Time: g.env.now()}

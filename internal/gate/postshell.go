@@ -25,6 +25,7 @@ import (
 // always, with ledger.shell: all). An `ls` leaves no record.
 func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pending) (hook.Decision, error) {
 	var changes []change
+	var reverted []string
 	for rel, pre := range pending.PreHash {
 		abs := filepath.Join(g.Root, filepath.FromSlash(rel))
 		c := change{rel: rel, pre: pre, scope: orDefault(pending.Scope[rel], ledger.ScopePass)}
@@ -35,6 +36,10 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 			continue
 		}
 		c.class = ledger.Classify(false, rel, c.pre, c.post, false, false, "")
+		if c.scope == scopeRevert {
+			c.class, c.scope = ledger.Revert, ledger.ScopeExempt
+			reverted = append(reverted, rel)
+		}
 		changes = append(changes, c)
 	}
 	var d hook.Decision
@@ -42,6 +47,14 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		var more []change
 		d, more = g.backstop(ctx, intentID, pending)
 		changes = append(changes, more...)
+	}
+	if len(reverted) > 0 {
+		// Put back once: the allowance ends with it.
+		g.note(g.updateSession(ctx, func(s *state.Session) {
+			for _, rel := range reverted {
+				delete(s.Reverts, rel)
+			}
+		}))
 	}
 	sortChanges(changes)
 	// A project's checks (shell.checks: tests, builds) are recorded with

@@ -157,6 +157,7 @@ var chain = []step{
 	{"role", (*Gate).checkRoleTarget},
 	{"protected", (*Gate).checkProtected},
 	{"intentignore", (*Gate).checkIgnored},
+	{"revert", (*Gate).checkRevert},
 	{"intent-selected", (*Gate).checkIntentSelected},
 	{"intent-status", (*Gate).checkIntentStatus},
 	{"role-intent", (*Gate).checkRoleIntent},

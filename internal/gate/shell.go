@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -60,6 +61,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		}
 		g.pending.Guard = gs
 	}
+	g.reverting = g.revertable(a)
 	var targets []*target
 	for _, w := range a.Writes {
 		targets = append(targets, g.newTarget(w, g.call.ToolName, false))
@@ -301,4 +303,47 @@ func writesNotes(a shell.Analysis) bool {
 		}
 	}
 	return false
+}
+
+// scopeRevert marks, in a call's pending state, a target allowed as a
+// revert (checkRevert); post records it as ledger.Revert, scope EXEMPT.
+const scopeRevert = "REVERT"
+
+// revertable returns the files of a command that only puts files back
+// (shell.Reverts) which the session's last violation named, put back the
+// way it said; nil for any other command.
+func (g *Gate) revertable(a shell.Analysis) map[string]string {
+	if len(g.session.Reverts) == 0 || !a.Simple {
+		return nil
+	}
+	r, ok := shell.Reverts(g.call.Command)
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	add := func(files []string, put string) {
+		for _, f := range files {
+			res := g.resolver.Resolve(f)
+			if res.Place == workspace.Inside && g.session.Reverts[res.Rel] == put {
+				out[res.Rel] = put
+			}
+		}
+	}
+	add(r.Checkout, backstop.PutCheckout)
+	add(r.Remove, backstop.PutRemove)
+	return out
+}
+
+// checkRevert lets a session put back a file its last violation named,
+// the way the violation said, whatever the rules would say of a write
+// there: a checkout of a file that was HEAD's and clean, the removal of
+// one the command created.
+func (g *Gate) checkRevert(t *target) *hook.Decision {
+	put, ok := g.reverting[t.res.Rel]
+	if !ok || (put == backstop.PutRemove) != t.removes {
+		return nil
+	}
+	t.scope = scopeRevert
+	g.explain.step("revert", "allow", hook.Ev("path", t.res.Rel), hook.Ev("put", put))
+	return allowStop
 }

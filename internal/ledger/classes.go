@@ -19,6 +19,9 @@ const (
 	// (another MCP server's) named in its input. Recorded, never judged
 	// (scope EXEMPT), and so no trace for precommit or audit.
 	Attributed = "ATTRIBUTED"
+	// Revert: a file put back as the session's last violation said (scope
+	// EXEMPT): the command that did it was allowed only for that.
+	Revert = "REVERT"
 )
 
 // Scope validation values of a record.

@@ -71,6 +71,10 @@ type Session struct {
 	// MCPTools are the MCP tools intenthook does not classify that named a
 	// workspace file in this session (at most MaxMCPTools), for doctor.
 	MCPTools []string `json:"mcp_tools,omitempty"`
+	// Reverts are the files the session's last violation named that a
+	// command may put back, each with how (backstop.PutCheckout or
+	// PutRemove): the session may then run exactly that.
+	Reverts map[string]string `json:"reverts,omitempty"`
 }
 
 // MaxMCPTools bounds Session.MCPTools.
@@ -819,6 +823,7 @@ func decodeSession(data []byte, s *Session) error {
 	}
 	s.AgentIntents = strMap(m["agent_intents"])
 	s.Agents = strMap(m["agents"])
+	s.Reverts = strMap(m["reverts"])
 	if raw := m["mcp_tools"]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &s.MCPTools)
 	}
