@@ -174,7 +174,8 @@ func (g *Gate) widerScope(id string) string {
 }
 
 // checkStale refuses to overwrite a file that changed since this session or
-// agent last read or wrote it (step 13).
+// agent last read or wrote it (step 13). The deny says who changed the file
+// and what changed (staleDetail); an allow reads nothing more.
 func (g *Gate) checkStale(t *target) *hook.Decision {
 	if !g.Config.StaleCheck {
 		return nil
@@ -192,6 +193,7 @@ func (g *Gate) checkStale(t *target) *hook.Decision {
 		Instead:  "re-read the file, then retry",
 		Evidence: append(g.evidence(t), hook.Ev("recorded", seen), hook.Ev("current", now)),
 	}.Decision()
+	d.Message += g.staleDetail(t, seen, now)
 	return &d
 }
 
