@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -26,6 +27,12 @@ type sessionStatus struct {
 	AgentIntents map[string]string  `json:"agent_intents,omitempty"`
 	Pending      int                `json:"pending_calls"`
 	Delegations  []delegationStatus `json:"delegations,omitempty"`
+	// Ended is set while the session's end stands (nothing it did came
+	// after); EndedDuring names the sessions whose shell command ran when
+	// it came, in which case the end released nothing.
+	Ended       bool      `json:"ended,omitempty"`
+	EndedAt     time.Time `json:"ended_at,omitzero"`
+	EndedDuring []string  `json:"ended_during,omitempty"`
 }
 
 // delegationStatus is one delegation of a session, with the command a
@@ -110,11 +117,16 @@ here are what 'intenthook select ID --session SID' takes.`,
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
 			for _, s := range ss {
-				st.Sessions = append(st.Sessions, sessionStatus{
-					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= 30*time.Minute,
+				// Live: it holds its selections against other sessions.
+				sst := sessionStatus{
+					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= selection.LiveWindow && !s.Released(),
 					Model: s.Model, Intent: s.Intent, AgentIntents: s.AgentIntents, Pending: pending[state.SessionKey(s.ID)],
 					Delegations: delegations(s),
-				})
+				}
+				if s.Ended() {
+					sst.Ended, sst.EndedAt, sst.EndedDuring = true, s.EndedAt, s.EndedDuring
+				}
+				st.Sessions = append(st.Sessions, sst)
 			}
 			if asJSON {
 				return a.printJSON(st)
@@ -151,7 +163,10 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tLIVE\tAGENT\tINTENT")
 	for _, s := range st.Sessions {
 		live := "no"
-		if s.Live {
+		switch {
+		case s.Ended && len(s.EndedDuring) == 0:
+			live = "ended"
+		case s.Live:
 			live = "yes"
 		}
 		ago := now.Sub(s.LastSeen).Round(time.Second).String() + " ago"
@@ -166,6 +181,12 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 		}
 	}
 	_ = tw.Flush()
+	for _, s := range st.Sessions {
+		if s.Ended && len(s.EndedDuring) > 0 {
+			fmt.Fprintf(a.stdout, "%s ended while a shell command of %s ran: that end released nothing (a program in the command could have sent it); its claim lapses %d minutes after it was last seen\n",
+				safetext.Quote(s.SessionID), sessionsWord(s.EndedDuring), int(selection.LiveWindow.Minutes()))
+		}
+	}
 	first := true
 	for _, s := range st.Sessions {
 		for _, d := range s.Delegations {
@@ -180,4 +201,17 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 			fmt.Fprintf(a.stdout, "  %s: %s -> %s (%s, by %s)\n    recall: %s\n", safetext.Quote(s.SessionID), safetext.Quote(d.Intent), to, safetext.Quote(d.State), safetext.Quote(d.By), safetext.Quote(d.Recall))
 		}
 	}
+}
+
+// sessionsWord names session keys for a sentence: "session a", "sessions
+// a, b".
+func sessionsWord(keys []string) string {
+	quoted := make([]string, len(keys))
+	for i, k := range keys {
+		quoted[i] = safetext.Quote(k)
+	}
+	if len(keys) == 1 {
+		return "session " + quoted[0]
+	}
+	return "sessions " + strings.Join(quoted, ", ")
 }

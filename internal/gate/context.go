@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -33,7 +34,17 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		g.explain.step("context", "skip", "the agent resends this event without news")
 		return hook.Decision{}, nil
 	}
-	if g.call.Model != "" || g.call.TranscriptPath != "" {
+	var resumed string
+	switch {
+	case g.call.Event == hook.SessionEnd:
+		// The end, with the model and transcript, in one write (below).
+	case g.call.Event == hook.SessionStart && g.call.Source == "resume" && g.holdsAnything():
+		told, err := g.resume(ctx)
+		if err != nil {
+			return hook.Decision{}, err
+		}
+		resumed = told
+	case g.call.Model != "" || g.call.TranscriptPath != "":
 		if err := g.updateSession(ctx, func(s *state.Session) {}); err != nil {
 			return hook.Decision{}, err
 		}
@@ -45,14 +56,20 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		return g.announcePlugin()
 	}
 	if g.call.Event == hook.Stop || g.call.Event == hook.SessionEnd {
-		// The summary first: an export started now sends it too.
+		// A turn's end releases nothing; the session's end releases its
+		// claim first, the cheap part. Then the summary: an export started
+		// now sends it too.
+		var ended error
+		if g.call.Event == hook.SessionEnd {
+			ended = g.endSession(ctx)
+		}
 		err := g.recordSummary(ctx)
 		g.startExport()
-		return hook.Decision{}, err
+		return hook.Decision{}, errors.Join(ended, err)
 	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
-	said := g.peopleSaid()
+	said := resumed + g.peopleSaid()
 	if g.call.Event == hook.UserPromptSubmit {
 		if in == nil {
 			return hook.Decision{Context: said + "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil

@@ -185,7 +185,12 @@ func (g *Gate) recordSeen(ctx context.Context, hashes map[string]string) error {
 
 // updateSession changes the call's session state under its lock.
 func (g *Gate) updateSession(ctx context.Context, fn func(*state.Session)) error {
-	err := g.Sessions.Update(ctx, g.call.SessionID, g.env.now(), func(s *state.Session) error {
+	return g.updateSessionAt(ctx, g.env.now(), fn)
+}
+
+// updateSessionAt is updateSession with the time the state is last seen.
+func (g *Gate) updateSessionAt(ctx context.Context, now time.Time, fn func(*state.Session)) error {
+	err := g.Sessions.Update(ctx, g.call.SessionID, now, func(s *state.Session) error {
 		if g.call.Model != "" {
 			s.Model = g.call.Model
 		}

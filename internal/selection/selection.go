@@ -9,6 +9,8 @@ package selection
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -260,8 +262,8 @@ func (s *Selector) start(ctx context.Context, in *intents.Intent) error {
 	return nil
 }
 
-// liveHolders names the other sessions seen in the last 30 minutes that have
-// id selected.
+// liveHolders names the other sessions that hold id against who's: see
+// holds.
 func (s *Selector) liveHolders(who Who, id string) ([]string, error) {
 	all, err := s.WS.Sessions.List()
 	if err != nil {
@@ -270,19 +272,126 @@ func (s *Selector) liveHolders(who Who, id string) ([]string, error) {
 	now := s.WS.Now()
 	var out []string
 	for _, ss := range all {
-		if ss.ID == who.Session || now.Sub(ss.LastSeen) > LiveWindow {
+		name, ok := holds(ss, who.Session, now)
+		if !ok {
 			continue
 		}
 		if ss.Intent == id {
-			out = append(out, "session "+ss.ID)
+			out = append(out, name)
 			continue
 		}
-		for agent, aid := range ss.AgentIntents {
-			if aid == id {
-				out = append(out, "session "+ss.ID+" agent "+agent)
+		for _, agent := range slices.Sorted(maps.Keys(ss.AgentIntents)) {
+			if ss.AgentIntents[agent] == id {
+				out = append(out, name+" agent "+agent)
 				break
 			}
 		}
 	}
 	return out, nil
+}
+
+// holds reports whether ss's selections hold their intents against
+// session who at now, and names ss for a message. A session holds them
+// while it was seen in the last LiveWindow, until its end releases them
+// (state.Session.Released): an end that came while another session's
+// shell command ran releases nothing, and the name says so.
+func holds(ss *state.Session, who string, now time.Time) (string, bool) {
+	if ss.ID == who || now.Sub(ss.LastSeen) > LiveWindow || ss.Released() {
+		return "", false
+	}
+	name := "session " + ss.ID
+	if ss.Ended() {
+		of := "session "
+		if len(ss.EndedDuring) > 1 {
+			of = "sessions "
+		}
+		name += " (whose end came while a shell command of " + of + strings.Join(ss.EndedDuring, ", ") + " ran, so it released nothing)"
+	}
+	return name, true
+}
+
+// Resume takes a resumed session's selections back (source resume of
+// SessionStart, the same session id): its end, if it had one, no longer
+// counts, and each intent it or one of its agents selected is its again
+// unless another live session holds it. With exclusive_intents such an
+// intent is given up, under the catalog lock as a selection is made;
+// without, it is kept with the warning a selection gets. told is what the
+// session is to be told, one line per intent held by others.
+func (s *Selector) Resume(ctx context.Context, who Who) (sess *state.Session, told []string, err error) {
+	exclusive := s.WS.Config.ExclusiveIntents
+	if exclusive {
+		unlock, err := state.Lock(ctx, s.WS.Root, state.LockCatalog, s.WS.Config.LockTimeout)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer unlock()
+	}
+	cur, err := s.WS.Sessions.Read(who.Session)
+	if err != nil {
+		return nil, nil, fmt.Errorf("session state: %w", err)
+	}
+	cs := claims(cur)
+	holders := map[string][]string{}
+	for _, c := range cs {
+		if _, done := holders[c.Intent]; done {
+			continue
+		}
+		if holders[c.Intent], err = s.liveHolders(who, c.Intent); err != nil {
+			return nil, nil, err
+		}
+	}
+	drop, told := reclaim(cs, holders, exclusive)
+	sess, err = s.update(ctx, who, func(ss *state.Session) {
+		ss.Resume()
+		for _, c := range drop {
+			if ss.ActiveIntent(c.Agent) == c.Intent {
+				ss.Select(c.Agent, "")
+			}
+		}
+	})
+	return sess, told, err
+}
+
+// claim is one selection a session holds: its own (Agent "") or one of
+// its agents'.
+type claim struct{ Agent, Intent string }
+
+// claims lists ss's selections, the session's first, then its agents' by
+// id.
+func claims(ss *state.Session) []claim {
+	var out []claim
+	if ss.Intent != "" {
+		out = append(out, claim{Intent: ss.Intent})
+	}
+	for _, agent := range slices.Sorted(maps.Keys(ss.AgentIntents)) {
+		if id := ss.AgentIntents[agent]; id != "" {
+			out = append(out, claim{Agent: agent, Intent: id})
+		}
+	}
+	return out
+}
+
+// reclaim decides a resumed session's claims, given the other live
+// sessions holding each intent: a claim on an intent others hold is
+// dropped with exclusive_intents, else kept with a warning. told says so
+// to the session, one line per claim.
+func reclaim(cs []claim, holders map[string][]string, exclusive bool) (drop []claim, told []string) {
+	for _, c := range cs {
+		hs := holders[c.Intent]
+		if len(hs) == 0 {
+			continue
+		}
+		by := strings.Join(hs, ", ")
+		if !exclusive {
+			told = append(told, fmt.Sprintf("warning: intent %s is also held by %s; coordinate to avoid overlapping edits", c.Intent, by))
+			continue
+		}
+		whose := "this session"
+		if c.Agent != "" {
+			whose = "agent " + c.Agent
+		}
+		drop = append(drop, c)
+		told = append(told, fmt.Sprintf("intenthook: intent %s, selected for %s before this session ended, is held by %s now, so %s no longer holds it: select another intent (intenthook select <ID>), or ask the user to clear the other session (intenthook select --clear --session <SID>)", c.Intent, whose, by, whose))
+	}
+	return drop, told
 }

@@ -75,7 +75,35 @@ type Session struct {
 	// command may put back, each with how (backstop.PutCheckout or
 	// PutRemove): the session may then run exactly that.
 	Reverts map[string]string `json:"reverts,omitempty"`
+	// EndedAt is when the agent said the session ended (SessionEnd); a
+	// resume clears it. EndedDuring names, by session key, the other
+	// sessions whose shell command was running then: a program in that
+	// command could have sent the end, so it releases nothing (Released).
+	EndedAt     time.Time `json:"ended_at,omitzero"`
+	EndedDuring []string  `json:"ended_during,omitempty"`
 }
+
+// End marks the session ended at at, while the shell commands of the
+// sessions during (keys) were running.
+func (s *Session) End(at time.Time, during []string) {
+	s.EndedAt, s.EndedDuring = at.UTC(), during
+}
+
+// Resume forgets the session's end.
+func (s *Session) Resume() { s.EndedAt, s.EndedDuring = time.Time{}, nil }
+
+// Ended reports whether the session ended and did nothing since: an end
+// followed by its activity (a call after a forged end, a prompt) is no
+// end. LastSeen must be the session's last activity (List's).
+func (s *Session) Ended() bool {
+	return !s.EndedAt.IsZero() && !s.LastSeen.After(s.EndedAt)
+}
+
+// Released reports whether the session's end releases what it selected:
+// it Ended, and no other session's shell command was running when the end
+// came. An end that did not release leaves the session's claim to lapse
+// as a vanished session's does.
+func (s *Session) Released() bool { return s.Ended() && len(s.EndedDuring) == 0 }
 
 // MaxMCPTools bounds Session.MCPTools.
 const MaxMCPTools = 32
@@ -595,6 +623,50 @@ func (ss Sessions) InFlight(except string) map[string][]string {
 	return out
 }
 
+// CommandsRunning returns the keys of the sessions other than except
+// with a shell command running: its pre left the guard's picture, and its
+// post has not come (within PendingTTL). It reads only state/pending/, no
+// ledger: a session's end asks it, within the agent's budget for that.
+func (ss Sessions) CommandsRunning(except string, now time.Time) []string {
+	dir := Path(ss.Root, "pending")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	skip := SessionKey(except)
+	found := map[string]bool{}
+	for _, e := range entries {
+		name := e.Name()
+		key, log := strings.CutSuffix(name, ".log")
+		if !log {
+			// An entry stored beside its log: <key>.<tool_use_id>.pend.
+			rest, ok := strings.CutSuffix(name, ".pend")
+			i := strings.LastIndexByte(rest, '.')
+			if !ok || i <= 0 {
+				continue
+			}
+			key = rest[:i]
+		}
+		if key == skip || found[key] {
+			continue
+		}
+		if info, err := e.Info(); err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) > PendingTTL {
+			continue // every entry of a file this old has expired
+		}
+		data, err := osfile.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		for _, l := range livePending(data, now) {
+			if l.Guard != nil {
+				found[key] = true
+				break
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(found))
+}
+
 // CountPending returns how many calls of each session key await their
 // PostToolUse.
 func (ss Sessions) CountPending(now time.Time) map[string]int {
@@ -826,6 +898,12 @@ func decodeSession(data []byte, s *Session) error {
 	s.Reverts = strMap(m["reverts"])
 	if raw := m["mcp_tools"]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &s.MCPTools)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, str("ended_at")); err == nil {
+		s.EndedAt = t
+	}
+	if raw := m["ended_during"]; len(raw) > 0 {
+		_ = json.Unmarshal(raw, &s.EndedDuring)
 	}
 	if raw := m["delegations"]; len(raw) > 0 {
 		// Only sessions that delegated pay for the struct decode.
