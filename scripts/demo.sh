@@ -15,6 +15,12 @@ n=0
 bold=$'\e[1m'; dim=$'\e[2m'; off=$'\e[0m'
 [ -t 1 ] || { bold=; dim=; off=; }
 
+# field NAME: the JSON string field NAME of the answer on stdin, unescaped
+# (escaped quotes and backslashes kept inside the value), one line per line.
+field() {
+  sed -E 's/.*"'"$1"'":"(([^"\\]|\\.)*)".*/\1/; s/\\n/\n/g; s/\\"/"/g; s/\\u003c/</g; s/\\u003e/>/g; s/\\u0026/\&/g; s/\\\\/\\/g'
+}
+
 # event HOOK TOOL INPUT-JSON [RESPONSE-JSON]: send one event, print the answer.
 event() {
   local hook=$1 tool=$2 input=$3 response=${4:-}
@@ -34,10 +40,13 @@ event() {
     sed 's/^/      /' <<<"${err//$ws\//}"
   elif [[ "$out" == *'"permissionDecision":"ask"'* ]]; then
     verdict=ask
-    echo "    → ASK the human: $(sed -E 's/.*"permissionDecisionReason":"([^"]*)".*/\1/' <<<"$out")"
+    echo "    → ASK the human:"
+    field permissionDecisionReason <<<"${out//$ws\//}" | sed 's/^/      /'
   elif [[ "$out" == *'"permissionDecision":"allow"'* ]]; then
     echo "    → ALLOW with context for the agent:"
-    sed -E 's/.*"additionalContext":"(.*)"\}\}$/\1/; s/\\n/\n/g; s/\\"/"/g' <<<"$out" | sed 's/^/      /'
+    field additionalContext <<<"$out" | sed 's/^/      /'
+  elif [ "$hook" = post ] && [ "$tool" = Read ]; then
+    echo "    → noted: the session read this version (kept for the stale-file check; no ledger record)${err:+ ($err)}"
   elif [ "$hook" = post ]; then
     echo "    → recorded${err:+ ($err)}"
   else
@@ -62,7 +71,7 @@ echo
 
 echo "${bold}# A session starts: intenthook context tells the agent the rules${off}"
 printf '{"session_id":"%s","transcript_path":"/home/dev/.claude/projects/demo/%s.jsonl","cwd":"%s","hook_event_name":"SessionStart","source":"startup","model":"claude-sonnet-5"}' "$session" "$session" "$ws" |
-  "$bin" context | sed -E 's/.*"additionalContext":"(.*)"\}\}$/\1/; s/\\n/\n/g; s/\\"/"/g' | sed 's/^/      /'
+  "$bin" context | field additionalContext | sed 's/^/      /'
 echo
 
 echo "${bold}# The agent writes before selecting an intent${off}"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -45,6 +46,10 @@ the range's last commit: keep it, and check it later with
 			res, err := audit.Run(cmd.Context(), g, rng, strict)
 			if err != nil {
 				return err
+			}
+			if len(args) == 0 && res.Commits == 0 {
+				// On the default branch its merge base is HEAD itself.
+				fmt.Fprintf(a.stderr, "intenthook: hint: the default range %s holds no commit: HEAD is on the default branch; pass the commits to audit, e.g. intenthook audit HEAD~10..HEAD, or the first commit's parent..HEAD\n", rng)
 			}
 			if asSARIF {
 				if err := res.SARIF(a.stdout, Version); err != nil {

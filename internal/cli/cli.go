@@ -109,7 +109,13 @@ checks that the session selected an in-progress intent from
 .orchestration/active_intents.yaml and that the file lies in the intent's
 owned_scope; after the write it records a content-hashed trace.
 
-Wire it into Claude Code with hooks.example.json; see docs/install.md.`,
+Start in your repository, history and all:
+  intenthook init --git-hook     the catalog, Claude Code's hooks, the pre-commit hook
+                                 (--agent NAME for another agent)
+  intenthook doctor              check every piece
+  git add -A && git commit       the commit that adopts the rules
+Then describe the work in .orchestration/active_intents.yaml. The README and
+docs/ say more; hooks.example.json is the hook wiring to copy by hand.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       Version,

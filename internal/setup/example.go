@@ -17,12 +17,14 @@ const exampleCatalog = `# Intent catalog: the pieces of work agents may do here,
 #     intenthook select <ID>
 # and from then on its writes must stay inside that intent's owned_scope.
 #
-# People write this file. intenthook changes only status, updated_at, version
-# and (through "intenthook intents scope") owned_scope, keeping every other
-# byte. Check it with "intenthook intents validate".
+# People write this file. intenthook changes only status, updated_at,
+# completed_at, version and (through "intenthook intents scope") owned_scope,
+# keeping every other byte. Check it with "intenthook intents validate".
 #
 # Lifecycle: PENDING -> IN_PROGRESS (when selected) -> COMPLETE (through
-# "intenthook intents verify <ID>"); BLOCKED and ARCHIVED by hand.
+# "intenthook intents verify <ID>"), or, with review: required, IN_PROGRESS ->
+# IN_REVIEW ("intenthook submit <ID>") -> COMPLETE (a person's approve);
+# BLOCKED and ARCHIVED by hand.
 active_intents:
   - id: "INT-001"                 # ^[A-Z]+-\d{3,}$, unique
     name: "Example intent"        # 3..200 characters
@@ -42,8 +44,8 @@ active_intents:
     updated_at: "<now>"
 `
 
-// exampleIgnoreText exempts the files init itself touches, so that committing
-// the set-up passes "intenthook precommit".
+// exampleIgnoreText exempts the files init itself touches, so that later
+// commits of them need no intent (the set-up commit adopts the rules).
 const exampleIgnoreText = `# Paths exempt from intent enforcement, in .gitignore syntax, relative to the
 # workspace root: agents may change them without an intent, and
 # "intenthook precommit" does not ask for them to be in an intent's scope.
