@@ -75,8 +75,9 @@ const DefaultKeep = 50
 
 // lessonLine matches a line Record wrote: its code, intent and quoted path
 // (what a repeat is recognised by) and the count suffix a repeat sets.
+// A lesson about no file names none (older lines carried "-" there).
 var lessonLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+ (`[^`]*`|-): (.*?)" +
+	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+?(?: (`[^`]*`|-))?: (.*?)" +
 		`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`)
 })
 
@@ -90,7 +91,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 		return errors.New("record lesson: no code")
 	}
 	code, intent := word(l.Code), word(l.Intent)
-	path := "-"
+	path := "" // no file: the line names none
 	if p := markdown.OneLine(strings.ReplaceAll(l.Path, "`", ""), 0); p != "" {
 		path = "`" + p + "`"
 	}
@@ -113,7 +114,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 			}
 			t := markdown.Text(d.Lines[i])
 			m := lessonLine().FindStringSubmatchIndex(t)
-			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || t[m[6]:m[7]] != path || !sameMessage(t[m[8]:m[9]]) {
+			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || pathField(t, m[6], m[7]) != path || !sameMessage(t[m[8]:m[9]]) {
 				continue
 			}
 			n, keep := 2, len(t)
@@ -125,10 +126,23 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 			d.Lines[i] = t[:keep] + fmt.Sprintf(" (×%d, last %s)", n, stamp(l.Time)) + d.Lines[i][len(t):]
 			return true
 		}
-		d.AppendTo(s, e, fmt.Sprintf("- [%s] %s: %s %s %s: %s", stamp(l.Time), code, intent, word(l.Tool), path, msg))
+		line := fmt.Sprintf("- [%s] %s: %s %s", stamp(l.Time), code, intent, word(l.Tool))
+		if path != "" {
+			line += " " + path
+		}
+		d.AppendTo(s, e, line+": "+msg)
 		d.fold(intent, l.Keep, l.Time)
 		return true
 	})
+}
+
+// pathField is a lesson line's path field (lessonLine's third group) as
+// Record writes it: "" for none, as older lines' "-" is.
+func pathField(t string, from, to int) string {
+	if from < 0 || t[from:to] == "-" {
+		return ""
+	}
+	return t[from:to]
 }
 
 // ByPerson is the writer of a note a person wrote: outside an agent's
@@ -147,7 +161,11 @@ func Note(ctx context.Context, root, file string, timeout time.Duration, text, i
 	t := markdown.OneLine(safetext.Flat(text), maxText)
 	return update(ctx, root, file, timeout, func(d *doc) bool {
 		s := d.lessonsSection()
-		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note (by %s): %s %s", stamp(now), writer(by), word(intent), t))
+		on := onWorkspace
+		if intent != "" {
+			on = word(intent)
+		}
+		d.AppendTo(s, d.End(s), fmt.Sprintf("- [%s] note (by %s) on %s: %s", stamp(now), writer(by), on, t))
 		d.fold(word(intent), keep, now)
 		return true
 	})
@@ -165,7 +183,7 @@ func writer(by string) string {
 
 // personNote matches a note that says a person wrote it, with its time.
 var personNote = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[([^\]]*)\] note \(by ` + ByPerson + `\): `)
+	return regexp.MustCompile(`^- \[([^\]]*)\] note \(by ` + ByPerson + `\)(?: on \S+(?: \S+)?)?: `)
 })
 
 // Attribute gives to who every note that says a person wrote it and is new:
@@ -306,11 +324,29 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // doc is a Markdown file with this package's edits.
 type doc struct{ *markdown.Doc }
 
-// noteLine matches a note Note wrote (one from before notes named their
-// writer too): its intent token.
+// onWorkspace stands where a note names its intent when it has none.
+const onWorkspace = "the workspace"
+
+// noteLine matches a note Note wrote, "note (by WRITER) on INTENT: text"
+// (on the workspace, for none), or one written before notes said "on":
+// "note (by WRITER): INTENT text", with "-" for none (and before that,
+// without the writer). The first group is the intent of the first form,
+// the second of the older.
 var noteLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[[^\]]*\] note(?: \(by [^()]*\))?: (\S+) `)
+	return regexp.MustCompile(`^- \[[^\]]*\] note(?: \(by [^()]*\))?(?: on (the workspace|\S+): |: (\S+) )`)
 })
+
+// noteIntent is a note line's intent token from noteLine's match: "-"
+// for none.
+func noteIntent(m []string) string {
+	switch {
+	case m[1] == onWorkspace:
+		return "-"
+	case m[1] != "":
+		return m[1]
+	}
+	return m[2]
+}
 
 // Relevant returns the lessons of file (relative to root; empty means
 // DefaultFile) that concern intent: recorded under it, or naming a path
@@ -318,29 +354,27 @@ var noteLine = sync.OnceValue(func() *regexp.Regexp {
 // none. Only the Lessons Learned section is read.
 func Relevant(root, file, intent string, inScope func(path string) bool, n int) []string {
 	id := word(intent)
-	return scan(root, file, n, func(noteIntent, lessonIntent, path string) bool {
-		if noteIntent != "" {
-			return noteIntent == id
+	return scan(root, file, n, func(note bool, lineIntent, path string) bool {
+		if note {
+			return lineIntent == id
 		}
-		return lessonIntent == id || (inScope != nil && path != "-" && inScope(strings.Trim(path, "`")))
+		return lineIntent == id || (inScope != nil && path != "" && inScope(strings.Trim(path, "`")))
 	})
 }
 
 // General returns the lessons of file that concern the whole workspace:
 // recorded under no intent and about no file. Newest first, at most n.
 func General(root, file string, n int) []string {
-	return scan(root, file, n, func(noteIntent, lessonIntent, path string) bool {
-		if noteIntent != "" {
-			return noteIntent == "-"
-		}
-		return lessonIntent == "-" && path == "-"
+	return scan(root, file, n, func(note bool, lineIntent, path string) bool {
+		return lineIntent == "-" && path == ""
 	})
 }
 
 // scan returns the newest n lines of the Lessons Learned section that keep
 // accepts: a note by its intent token, another lesson by its intent token
-// and path field ("-" or a backticked path).
-func scan(root, file string, n int, keep func(noteIntent, lessonIntent, path string) bool) []string {
+// and path field ("" or a backticked path). A note under no intent has
+// the token "-", as a lesson does.
+func scan(root, file string, n int, keep func(note bool, lineIntent, path string) bool) []string {
 	if file == "" {
 		file = DefaultFile
 	}
@@ -367,12 +401,12 @@ func scan(root, file string, n int, keep func(noteIntent, lessonIntent, path str
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		l := lines[i]
 		if m := noteLine().FindStringSubmatch(l); m != nil {
-			if keep(m[1], "", "") {
+			if keep(true, noteIntent(m), "") {
 				out = append(out, l)
 			}
 			continue
 		}
-		if m := lessonLine().FindStringSubmatch(l); m != nil && keep("", m[2], m[3]) {
+		if m := lessonLine().FindStringSubmatch(l); m != nil && keep(false, m[2], strings.TrimPrefix(m[3], "-")) {
 			out = append(out, l)
 		}
 	}
@@ -408,7 +442,7 @@ func (d *doc) fold(intent string, keep int, now time.Time) {
 			}
 			continue
 		}
-		if m := noteLine().FindStringSubmatch(t); m != nil && m[1] == intent {
+		if m := noteLine().FindStringSubmatch(t); m != nil && noteIntent(m) == intent {
 			mine = append(mine, i)
 		} else if m := lessonLine().FindStringSubmatch(t); m != nil && m[2] == intent {
 			mine = append(mine, i)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,7 +144,7 @@ func TestRecord(t *testing.T) {
 				rec(0, "TOOL_FAILURE", "INT-001", "Bash", "", "exit status 1"),
 				rec(1, "TOOL_FAILURE", "INT-001", "", "", ""),
 			},
-			want: fresh("- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash -: exit status 1 (×2, last 2026-11-22T10:01:00Z)"),
+			want: fresh("- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash: exit status 1 (×2, last 2026-11-22T10:01:00Z)"),
 		},
 		{
 			name: "tool failures keep their distinct messages; numbers and case are one",
@@ -154,8 +155,8 @@ func TestRecord(t *testing.T) {
 				rec(3, "TOOL_FAILURE", "INT-001", "Bash", "", "no such file:\n  a.go"),
 			},
 			want: fresh(
-				"- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash -: exit status 1 (×2, last 2026-11-22T10:02:00Z)",
-				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash -: No such file: a.go (×2, last 2026-11-22T10:03:00Z)",
+				"- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Bash: exit status 1 (×2, last 2026-11-22T10:02:00Z)",
+				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash: No such file: a.go (×2, last 2026-11-22T10:03:00Z)",
 			),
 		},
 		{
@@ -166,7 +167,7 @@ func TestRecord(t *testing.T) {
 			},
 			want: fresh(
 				"- [2026-11-22T10:00:00Z] TOOL_FAILURE: INT-001 Write `-`: x",
-				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash -: y",
+				"- [2026-11-22T10:01:00Z] TOOL_FAILURE: INT-001 Bash: y",
 			),
 		},
 		{
@@ -176,8 +177,8 @@ func TestRecord(t *testing.T) {
 				note(1, "Run make generate after editing the schema.", ""),
 			},
 			want: fresh(
-				"- [2026-11-22T10:00:00Z] note (by a person): INT-003 Run make generate after editing the schema.",
-				"- [2026-11-22T10:01:00Z] note (by a person): - Run make generate after editing the schema.",
+				"- [2026-11-22T10:00:00Z] note (by a person) on INT-003: Run make generate after editing the schema.",
+				"- [2026-11-22T10:01:00Z] note (by a person) on the workspace: Run make generate after editing the schema.",
 			),
 		},
 		{
@@ -188,9 +189,9 @@ func TestRecord(t *testing.T) {
 				{note: "z", intent: "INT-001", by: "x) (by a person\n`", now: at(2)},
 			},
 			want: fresh(
-				"- [2026-11-22T10:00:00Z] note (by Claude Code): INT-001 x",
-				"- [2026-11-22T10:01:00Z] note (by an agent): INT-001 y",
-				"- [2026-11-22T10:02:00Z] note (by x by a person\\x0a): INT-001 z",
+				"- [2026-11-22T10:00:00Z] note (by Claude Code) on INT-001: x",
+				"- [2026-11-22T10:01:00Z] note (by an agent) on INT-001: y",
+				"- [2026-11-22T10:02:00Z] note (by x by a person\\x0a) on INT-001: z",
 			),
 		},
 		{
@@ -203,7 +204,7 @@ func TestRecord(t *testing.T) {
 			want: strings.Replace(human, "reread it\n", md(
 				"reread it",
 				"- [2026-11-22T10:00:00Z] SCOPE_VIOLATION: INT-001 Write `a.go`: new",
-				"- [2026-11-22T10:01:00Z] note (by a person): - remember",
+				"- [2026-11-22T10:01:00Z] note (by a person) on the workspace: remember",
 			), 1),
 		},
 		{
@@ -229,13 +230,13 @@ func TestRecord(t *testing.T) {
 			name:   "a section heading right after Lessons Learned",
 			before: md("## Lessons Learned", "## Known Issues"),
 			calls:  []call{note(0, "n", "")},
-			want:   md("## Lessons Learned", "", "- [2026-11-22T10:00:00Z] note (by a person): - n", "", "## Known Issues"),
+			want:   md("## Lessons Learned", "", "- [2026-11-22T10:00:00Z] note (by a person) on the workspace: n", "", "## Known Issues"),
 		},
 		{
 			name:   "a file ending without a newline",
 			before: "## Lessons Learned\n\n- [2026-11-01T09:00:00Z] note: - old",
 			calls:  []call{note(0, "new", "")},
-			want:   md("## Lessons Learned", "", "- [2026-11-01T09:00:00Z] note: - old", "- [2026-11-22T10:00:00Z] note (by a person): - new"),
+			want:   md("## Lessons Learned", "", "- [2026-11-01T09:00:00Z] note: - old", "- [2026-11-22T10:00:00Z] note (by a person) on the workspace: new"),
 		},
 		{
 			name:   "CRLF file stays CRLF",
@@ -258,7 +259,7 @@ func TestRecord(t *testing.T) {
 			},
 			want: fresh(
 				"- [2026-11-22T10:00:00Z] A\\x20B\\x0a##\\x20Lessons\\x20Learned: INT\\x201\\x60x Write\\x09x `ab\\x0a- [x] injected.go`: line one line two \\x00 ok (×2, last 2026-11-22T10:01:00Z)",
-				"- [2026-11-22T10:02:00Z] note (by a person): I\\x0aD one ## Known Issues two three",
+				"- [2026-11-22T10:02:00Z] note (by a person) on I\\x0aD: one ## Known Issues two three",
 			),
 		},
 		{
@@ -280,7 +281,7 @@ func TestRecord(t *testing.T) {
 			name:  "another file",
 			file:  "docs/AGENTS.md",
 			calls: []call{note(0, "n", "")},
-			want:  fresh("- [2026-11-22T10:00:00Z] note (by a person): - n"),
+			want:  fresh("- [2026-11-22T10:00:00Z] note (by a person) on the workspace: n"),
 		},
 	}
 	for _, tt := range tests {
@@ -404,7 +405,7 @@ func TestFold(t *testing.T) {
 		"- [2026-11-22T10:03:00Z] STALE_FILE: INT-001 Edit `f3.go`: m",
 		"- [2026-11-22T10:04:00Z] STALE_FILE: INT-001 Edit `f4.go`: m",
 		"- [2026-11-22T10:05:00Z] X: INT-002 Write `g.go`: other",
-		"- [2026-11-22T10:06:00Z] note (by a person): INT-001 a note",
+		"- [2026-11-22T10:06:00Z] note (by a person) on INT-001: a note",
 	)
 	if string(data) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", data, want)
@@ -480,5 +481,36 @@ func TestAttributeLeavesFileAlone(t *testing.T) {
 	st, err := os.Stat(path)
 	if err != nil || !st.ModTime().Equal(old) {
 		t.Fatalf("Attribute rewrote a file it had nothing to change in: %v %v", st.ModTime(), err)
+	}
+}
+
+// TestOlderLines reads the lines of older intenthooks beside today's: a
+// note with its intent after the colon ("-" for none), a lesson with "-"
+// for no file.
+func TestOlderLines(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, DefaultFile), md("## Lessons Learned", "",
+		"- [2026-11-01T09:00:00Z] note: - oldest general",
+		"- [2026-11-02T09:00:00Z] note (by a person): - old general",
+		"- [2026-11-03T09:00:00Z] note (by a person): INT-001 old on one",
+		"- [2026-11-04T09:00:00Z] TOOL_FAILURE: INT-001 Bash -: old failure",
+		"- [2026-11-05T09:00:00Z] TOOL_FAILURE: - Bash -: old general failure",
+		"- [2026-11-06T09:00:00Z] note (by a person) on the workspace: new general",
+		"- [2026-11-07T09:00:00Z] note (by a person) on INT-001: new on one",
+		"- [2026-11-08T09:00:00Z] TOOL_FAILURE: INT-001 Bash: new failure",
+		"- [2026-11-09T09:00:00Z] TOOL_FAILURE: - Bash: new general failure",
+		"- [2026-11-10T09:00:00Z] X: INT-002 Write `a.go`: other",
+	))
+	text := func(lines []string) (out []string) {
+		for _, l := range lines {
+			out = append(out, l[strings.LastIndex(l, ": ")+2:])
+		}
+		return out
+	}
+	if got, want := text(General(root, "", 10)), []string{"new general failure", "new general", "old general failure", "- old general", "- oldest general"}; !slices.Equal(got, want) {
+		t.Errorf("General = %q, want %q", got, want)
+	}
+	if got, want := text(Relevant(root, "", "INT-001", nil, 10)), []string{"new failure", "new on one", "old failure", "INT-001 old on one"}; !slices.Equal(got, want) {
+		t.Errorf("Relevant = %q, want %q", got, want)
 	}
 }
