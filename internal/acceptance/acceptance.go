@@ -45,6 +45,18 @@ type Result struct {
 	Duration    time.Duration `json:"duration_ns"`
 }
 
+// Mark is the criterion's mark for people: ✓ met, ✗ not, and · for one
+// left to the reviewer, which nothing checked (no pass is claimed).
+func (r Result) Mark() string {
+	switch {
+	case r.Outcome == Reviewer:
+		return "·"
+	case r.OK():
+		return "✓"
+	}
+	return "✗"
+}
+
 // lessonLines is how many of a failed check's last output lines its
 // lesson keeps.
 const lessonLines = 3

@@ -342,11 +342,7 @@ func (a *app) printVerify(rs []acceptance.Result) {
 // is not met.
 func (a *app) printChecks(rs []acceptance.Result) {
 	for _, r := range rs {
-		mark := "✗"
-		if r.OK() {
-			mark = "✓"
-		}
-		fmt.Fprintf(a.stdout, "%s %s: %s", mark, r.Description, r.Outcome)
+		fmt.Fprintf(a.stdout, "%s %s: %s", r.Mark(), r.Description, r.Outcome)
 		if r.Check != "" {
 			fmt.Fprintf(a.stdout, " (%s, %s)", r.Check, r.Duration.Round(time.Millisecond))
 		}

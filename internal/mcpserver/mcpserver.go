@@ -442,11 +442,7 @@ func (s *server) submit(ctx context.Context, _ *mcp.CallToolRequest, in IntentIn
 func submitText(id string, out review.Outcome) string {
 	var b strings.Builder
 	for _, r := range out.Results {
-		mark := "✗"
-		if r.OK() {
-			mark = "✓"
-		}
-		fmt.Fprintf(&b, "%s %s: %s\n", mark, r.Description, r.Outcome)
+		fmt.Fprintf(&b, "%s %s: %s\n", r.Mark(), r.Description, r.Outcome)
 	}
 	if !out.Passed {
 		fmt.Fprintf(&b, "%s stays IN_PROGRESS: not met: %s", id, strings.Join(review.Failing(out.Results), "; "))
