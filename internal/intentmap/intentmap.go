@@ -124,7 +124,9 @@ func Apply(ctx context.Context, root string, timeout time.Duration, changes ...C
 // as written there: first those under its Files (the ones intenthook keeps),
 // then those a person lists in subsections of their own ("Core Components",
 // "Planned Structure", …), each path once. The Evolution Log is history, not
-// a list of files, and is left out. A missing map or section gives none.
+// a list of files, and is left out. Every section of the intent is read: a
+// union merge of two branches that each added it leaves two. A missing map
+// or section gives none.
 func Files(root, intentID string) ([]string, error) {
 	path := filepath.Join(root, filepath.FromSlash(File))
 	data, _, err := read(path)
@@ -132,23 +134,28 @@ func Files(root, intentID string) ([]string, error) {
 		return nil, err
 	}
 	d := &doc{markdown.Parse(data)}
-	s := d.section(intentID)
-	if s < 0 {
-		return nil, nil
-	}
 	var files, theirs []string
 	seen := map[string]bool{}
+	for _, s := range d.sections(intentID) {
+		d.listed(s, seen, &files, &theirs)
+	}
+	return append(files, theirs...), nil
+}
+
+// listed adds the files section s lists, each not seen before, to files
+// (under Files) or theirs (under a person's subsection).
+func (d *doc) listed(s int, seen map[string]bool, files, theirs *[]string) {
 	var into *[]string // the list of the subsection at hand; nil: none
 	for i, e := s+1, d.End(s); i < e; i++ {
 		if level, title := d.Heading(i); level >= 3 {
 			if level == 3 {
 				switch {
 				case is("Files")(title):
-					into = &files
+					into = files
 				case is("Evolution Log")(title):
 					into = nil
 				default:
-					into = &theirs
+					into = theirs
 				}
 			}
 			continue
@@ -158,7 +165,6 @@ func Files(root, intentID string) ([]string, error) {
 			*into = append(*into, p)
 		}
 	}
-	return append(files, theirs...), nil
 }
 
 // read returns the map's text and mode; a missing map is empty.
@@ -188,6 +194,23 @@ func (d *doc) section(id string) int {
 	return d.Find(0, len(d.Lines), 2, func(title string) bool {
 		return title == id || strings.HasPrefix(title, id+":")
 	})
+}
+
+// sections returns the line of every "## <ID>…" heading of the intent, in
+// file order.
+func (d *doc) sections(id string) []int {
+	var out []int
+	for from := 0; from < len(d.Lines); {
+		s := d.Find(from, len(d.Lines), 2, func(title string) bool {
+			return title == id || strings.HasPrefix(title, id+":")
+		})
+		if s < 0 {
+			break
+		}
+		out = append(out, s)
+		from = s + 1
+	}
+	return out
 }
 
 // entry returns the path of a file bullet ("- `path`", maybe followed by a
@@ -221,6 +244,11 @@ func (d *doc) ensureSection(c Change) int {
 func (d *doc) addFile(c Change) {
 	p := markdown.QuotePath(c.Path)
 	entry := "- `" + p + "`"
+	for _, s := range d.sections(c.IntentID) {
+		if f := d.Find(s+1, d.End(s), 3, is("Files")); f >= 0 && d.lists(f, p) {
+			return // listed in another of its sections
+		}
+	}
 	s := d.ensureSection(c)
 	e := d.End(s)
 	f := d.Find(s+1, e, 3, is("Files"))
@@ -237,34 +265,38 @@ func (d *doc) addFile(c Change) {
 		}
 		return
 	}
-	fe := d.End(f)
-	for i := f + 1; i < fe; i++ {
-		if got, ok := d.entry(i); ok && got == p {
-			return
-		}
-	}
-	d.AppendTo(f, fe, entry)
+	d.AppendTo(f, d.End(f), entry)
 }
 
-// removeFile takes the path out of its intent's Files (every bullet naming it,
-// should a person have listed it twice). The evolution log is history and
-// keeps its lines.
+// lists reports whether the subsection at line f has a bullet for p.
+func (d *doc) lists(f int, p string) bool {
+	for i, fe := f+1, d.End(f); i < fe; i++ {
+		if got, ok := d.entry(i); ok && got == p {
+			return true
+		}
+	}
+	return false
+}
+
+// removeFile takes the path out of its intent's Files, in every section of
+// the intent (every bullet naming it, should a person have listed it
+// twice). The evolution log is history and keeps its lines.
 func (d *doc) removeFile(c Change) {
 	p := markdown.QuotePath(c.Path)
-	s := d.section(c.IntentID)
-	if s < 0 {
-		return
-	}
-	f := d.Find(s+1, d.End(s), 3, is("Files"))
-	if f < 0 {
-		return
-	}
-	for i := f + 1; i < d.End(f); {
-		if got, ok := d.entry(i); ok && got == p {
-			d.Remove(i)
+	ss := d.sections(c.IntentID)
+	for k := len(ss) - 1; k >= 0; k-- { // the last first: a removal moves what follows
+		s := ss[k]
+		f := d.Find(s+1, d.End(s), 3, is("Files"))
+		if f < 0 {
 			continue
 		}
-		i++
+		for i := f + 1; i < d.End(f); {
+			if got, ok := d.entry(i); ok && got == p {
+				d.Remove(i)
+				continue
+			}
+			i++
+		}
 	}
 }
 

@@ -467,6 +467,9 @@ func TestFiles(t *testing.T) {
 		{"no Files", md("## INT-001: A", "", "- `a.go`"), "INT-001", nil},
 		{"bullets without a path", md("## INT-001: A", "### Files", "- a.go", "- ``", "- `b.go`", "```", "- `c.go`", "```"), "INT-001", []string{"b.go"}},
 		{"CRLF", crlf(human), "INT-002", []string{"src/ledger/append.go"}},
+		{"every section of the intent (a union merge leaves two)",
+			md("## INT-001: A", "### Files", "- `a.go`", "## INT-002: B", "### Files", "- `x.go`", "## INT-001: A", "### Files", "- `b.go`", "- `a.go`", "### Planned", "- `c.go`"),
+			"INT-001", []string{"a.go", "b.go", "c.go"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -483,5 +486,28 @@ func TestFiles(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTwoSections changes a map a union merge left with two sections of one
+// intent: a file either lists is not added again, and a removal takes it
+// out of both.
+func TestTwoSections(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, filepath.FromSlash(File))
+	writeFile(t, path, md("# Intent-Code Spatial Map", "", "## INT-001: A", "", "### Files", "", "- `a.go`", "- `b.go`", "",
+		"## INT-001: A", "", "### Files", "", "- `b.go`", "- `c.go`"))
+	ctx := context.Background()
+	if err := Apply(ctx, root, time.Second, Change{IntentID: "INT-001", IntentName: "A", Path: "c.go", Kind: Added}, Change{IntentID: "INT-001", Path: "b.go", Kind: Removed}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := md("# Intent-Code Spatial Map", "", "## INT-001: A", "", "### Files", "", "- `a.go`", "",
+		"## INT-001: A", "", "### Files", "", "- `c.go`")
+	if string(data) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", data, want)
 	}
 }
