@@ -89,6 +89,12 @@ func TestDiffCatalogs(t *testing.T) {
 		{"status", parse(item("INT-1", "PENDING", "a/**")), parse(item("INT-1", "IN_PROGRESS", "a/**")), []string{"INT-1 status PENDING → IN_PROGRESS"}},
 		{"widened and narrowed", parse(item("INT-1", "IN_PROGRESS", "a/**", "b/**")), parse(item("INT-1", "IN_PROGRESS", "a/**", "c/**", "d/**")),
 			[]string{"INT-1 scope_widened +c/** +d/**", "INT-1 scope_narrowed -b/**"}},
+		{"narrowed to a file within", parse(item("INT-1", "IN_PROGRESS", "src/**")), parse(item("INT-1", "IN_PROGRESS", "src/a.go")),
+			[]string{"INT-1 scope_narrowed -src/** +src/a.go (within the old scope)"}},
+		{"narrowed to a directory within", parse(item("INT-1", "IN_PROGRESS", "src/**")), parse(item("INT-1", "IN_PROGRESS", "src/api/**", "lib/x.go")),
+			[]string{"INT-1 scope_widened +lib/x.go", "INT-1 scope_narrowed -src/** +src/api/** (within the old scope)"}},
+		{"a glob beside the old one is new ground", parse(item("INT-1", "IN_PROGRESS", "src/*.go")), parse(item("INT-1", "IN_PROGRESS", "src/**")),
+			[]string{"INT-1 scope_widened +src/**", "INT-1 scope_narrowed -src/*.go"}},
 		{"removed", parse(item("INT-1", "COMPLETE", "a/**") + item("INT-2", "PENDING")), parse(item("INT-1", "COMPLETE", "a/**")),
 			[]string{"INT-2 removed was PENDING, owned nothing"}},
 	}

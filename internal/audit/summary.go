@@ -78,11 +78,28 @@ func diffCatalogs(id, author string, before, now *intents.Catalog) []CatalogChan
 			if was.Status != in.Status {
 				add(in.ID, StatusChanged, fmt.Sprintf("%s → %s", was.Status, in.Status))
 			}
-			if gained := missing(in.OwnedScope, was.OwnedScope); len(gained) > 0 {
-				add(in.ID, ScopeWidened, "+"+strings.Join(gained, " +"))
+			// A pattern the old scope already covered (src/a.go under
+			// src/**) is no widening: it comes with a narrowing.
+			var wider, within []string
+			for _, p := range missing(in.OwnedScope, was.OwnedScope) {
+				if covered(was, p) {
+					within = append(within, p)
+				} else {
+					wider = append(wider, p)
+				}
 			}
-			if lost := missing(was.OwnedScope, in.OwnedScope); len(lost) > 0 {
-				add(in.ID, ScopeNarrowed, "-"+strings.Join(lost, " -"))
+			if len(wider) > 0 {
+				add(in.ID, ScopeWidened, "+"+strings.Join(wider, " +"))
+			}
+			if lost := missing(was.OwnedScope, in.OwnedScope); len(lost) > 0 || len(within) > 0 {
+				detail := make([]string, 0, len(lost)+len(within))
+				for _, p := range lost {
+					detail = append(detail, "-"+p)
+				}
+				for _, p := range within {
+					detail = append(detail, "+"+p+" (within the old scope)")
+				}
+				add(in.ID, ScopeNarrowed, strings.Join(detail, " "))
 			}
 		}
 	}
@@ -92,6 +109,25 @@ func diffCatalogs(id, author string, before, now *intents.Catalog) []CatalogChan
 		}
 	}
 	return out
+}
+
+// covered reports whether every path pattern p can match is one in's
+// scope owns: a literal path its scope matches, or a pattern below a
+// "dir/**" of its scope. Anything else counts as new ground.
+func covered(in *intents.Intent, p string) bool {
+	if !strings.ContainsAny(p, "*?[{") {
+		_, ok := in.Match(p)
+		return ok
+	}
+	for _, own := range in.OwnedScope {
+		if own == "**" {
+			return true
+		}
+		if dir, ok := strings.CutSuffix(own, "/**"); ok && !strings.ContainsAny(dir, "*?[{") && strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // missing returns the patterns of a that b lacks, in a's order.
