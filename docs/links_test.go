@@ -1,5 +1,6 @@
-// Package docs holds intenthook's documentation pages; its test checks that
-// every relative link and anchor in README.md and the pages resolves.
+// Package docs holds intenthook's documentation pages. Its tests check
+// that every relative link and anchor in README.md and the pages resolves,
+// and run the pages' console examples against the built binaries.
 package docs
 
 import (

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/intenthook/intenthook/internal/shipped"
 )
 
 // buildShipped returns the hook binary's path in a directory holding
@@ -40,18 +41,10 @@ func build() (string, error) {
 		return "", err
 	}
 	shippedDir = dir
-	for _, b := range []struct{ name, pkg, tags string }{
-		{"intenthook", ".", "noyaml"},
-		{"intenthook-full", "../intenthook-full", ""},
-		{"intenthook-export", "../intenthook-export", ""},
-	} {
-		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", filepath.Join(dir, b.name), b.pkg)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build %s: %v\n%s", b.name, err, out)
-		}
+	if err := shipped.Build(dir, shipped.Hook, shipped.Full, shipped.Export); err != nil {
+		return "", err
 	}
-	return filepath.Join(dir, "intenthook"), nil
+	return filepath.Join(dir, shipped.Hook.Name), nil
 }
 
 // setPath puts dir first on PATH for the test, for the programs that call

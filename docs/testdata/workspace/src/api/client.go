@@ -1,0 +1,4 @@
+package api
+
+// Client calls the billing service.
+type Client struct{ URL string }
