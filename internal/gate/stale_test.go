@@ -11,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // TestReadVersion: the version a session read is found among HEAD's and
@@ -217,5 +218,60 @@ func TestNewestTrace(t *testing.T) {
 	}
 	if newestTrace(recs, "src/c.go") != nil {
 		t.Fatal("a file without a trace has one")
+	}
+}
+
+// TestStaleDetail: what the deny adds, by the file now and the version
+// read: a diff when git holds the version read, else why there is none.
+func TestStaleDetail(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	const outside = "who: changed outside the hooks (no traced write among the ledger's newest records left the file as it is now)"
+	const hashes = ": only the two hashes above say what changed"
+	tests := []struct {
+		name           string
+		git            bool
+		committed, now string
+		want           string
+	}{
+		{name: "a diff from HEAD", git: true, committed: "a\n", now: "b\n",
+			want: "\n" + outside + "\n" + staleDiff("src/a.go", "HEAD", "a\n", "b\n")},
+		{name: "no repository", committed: "a\n", now: "b\n",
+			want: "\n" + outside + "\nwhat: the version you read is neither HEAD's nor the index's" + hashes},
+		{name: "binary now", git: true, committed: "a\n", now: "b\x00\n",
+			want: "\n" + outside + "\nwhat: the file is binary" + hashes},
+		{name: "binary as read", git: true, committed: "a\x00\n", now: "b\n",
+			want: "\n" + outside + "\nwhat: the version you read is binary" + hashes},
+		{name: "too large now", git: true, committed: "a\n", now: strings.Repeat("b", staleDiffInput+1),
+			want: "\n" + outside + "\nwhat: the file is over 256 KiB, too large to show as a diff" + hashes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := testGate(t, nil)
+			abs := filepath.Join(g.Root, "src", "a.go")
+			if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(abs, []byte(tt.committed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if tt.git {
+				for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "init"}} {
+					cmd := exec.Command("git", args...)
+					cmd.Dir = g.Root
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("git %v: %v\n%s", args, err, out)
+					}
+				}
+			}
+			if err := os.WriteFile(abs, []byte(tt.now), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tg := &target{res: workspace.Resolved{Rel: "src/a.go", Abs: abs}}
+			if got := g.staleDetail(tg, digest.String(tt.committed), digest.String(tt.now)); got != tt.want {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
 	}
 }
