@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -86,10 +86,7 @@ func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.
 		return nil, errNoPicture
 	}
 	targets, _ := watched(g.env, root)
-	changes := guard.Compare(root, pending.Guard, targets)
-	g.rescued = guard.Undo(root, changes, func(c guard.Change) bool {
-		return g.hookWrote(root, pending.Guard, c)
-	}, g.env.now())
+	g.rescued = guard.Rescue(root, pending.Guard, &guardCall{g: g, root: root, s: pending.Guard}, targets, g.env.now())
 	_ = os.Remove(filepath.Join(root, filepath.FromSlash(".orchestration/state/catalog.cache")))
 	g.explain.step("guard", "rescue", fmt.Sprintf("%d rule file(s) put back before loading", len(g.rescued)))
 	return workspace.Load(root, getenv, g.env.now)
@@ -182,51 +179,76 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	return s
 }
 
-// guardCheck compares the governance files with the picture taken before
-// the command and undoes every change no hook process made and no move of
-// HEAD explains. It reports whether the rules were reloaded.
+// guardCheck has the guard judge the governance files against the
+// picture taken before the command (package guard: what no hook process
+// made and no move of HEAD explains is put back), then records what the
+// guard found, attributes what the command appended, reloads the rules it
+// put back, and answers. It reports whether the rules were reloaded.
 func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapshot) (hook.Decision, bool) {
 	targets, _ := g.guardTargets()
-	changes := guard.Compare(g.Root, s, targets)
-	head := git.Revision(g.Root)
-	installer := hookInstaller(g.call.Command)
-	var installed []string
-	excused := func(c guard.Change) bool {
-		if g.hookWrote(g.Root, s, c) {
-			return true
-		}
-		if installer && (c.Before.Kind == guard.Hook || c.Before.Kind == guard.GitConfig) {
-			installed = append(installed, c.Rel)
-			return true
-		}
-		return head != s.Head && head != "" && g.committed(ctx, c.Rel, c.After)
-	}
-	undone := append(g.rescued, guard.Undo(g.Root, changes, excused, g.env.now())...)
+	writer, count := ledger.WriterID(g.Root), ledger.WriterCount(g.Root)
+	call := &guardCall{g: g, ctx: ctx, root: g.Root, s: s}
+	res := guard.Check(g.Root, s, call, guard.Options{
+		Targets:    targets,
+		Head:       git.Revision(g.Root),
+		Command:    g.call.Command,
+		SegmentDir: ledger.SegmentDir,
+		Active:     ledger.ActiveSegment(g.Root),
+		Rollover: func(rel string) bool {
+			seg, ok := ledger.ParseSegment(rel)
+			return ok && writer != "" && seg.Writer == writer && seg.N > s.WriterN && seg.N <= count
+		},
+		HeadBlob:    call.headBlob,
+		LessonsFile: cmp.Or(g.Config.LessonsFile, lessons.DefaultFile),
+		Rescued:     g.rescued,
+		Now:         g.env.now(),
+	})
 	g.rescued = nil
-	if len(installed) > 0 {
-		g.note(fmt.Errorf("the git hooks changed (%s) under a hook installer (%s): intenthook precommit runs at commit time only if the new hooks call it; `intenthook doctor` checks", strings.Join(installed, ", "), g.call.Command))
+	if len(res.Installed) > 0 {
+		g.note(fmt.Errorf("the git hooks changed (%s) under a hook installer (%s): intenthook precommit runs at commit time only if the new hooks call it; `intenthook doctor` checks", strings.Join(res.Installed, ", "), g.call.Command))
 	}
-	ledgerOK := guard.LedgerIntact(g.Root, s)
-	segs := g.undoSegments(ctx, s, head)
-	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v, %d segment(s) changed", len(changes), len(undone), ledgerOK, len(segs)))
-	// An anchor appended while the agent's command ran is the agent's,
-	// whatever the process that wrote it claimed.
-	for _, span := range g.appended(s) {
-		g.note(anchors.Attribute(ctx, g.Ledger(g.env.Version), g.Revision(), span.rel, span.from, cmp.Or(g.call.AgentID, g.call.Agent), g.call.SessionID))
+	g.explain.step("guard", "compare", fmt.Sprintf("%d changed, %d undone, ledger intact=%v, %d segment(s) changed", len(res.Changes), len(res.Undone), res.LedgerOK, len(res.Segments)))
+	g.attributeAppended(ctx, s, res)
+	if !res.Tampered() {
+		return hook.Decision{}, false
 	}
-	// So is a note the lessons file gained (and kept) meanwhile.
-	if c, ok := g.lessonsKept(changes, undone); ok {
+	reload := g.reloadUndone(res.Undone)
+	paths := res.Paths()
+	r := g.record(ledger.EventViolation, intentID)
+	m := &r.Metadata.Intenthook
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
+	m.Paths, m.Command = paths, g.call.Command
+	g.note(g.appendRecords(ctx, r))
+	for _, p := range paths {
+		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
+	}
+	return tampered(res), reload
+}
+
+// attributeAppended gives to the call what its command appended to the
+// record while it ran, whatever the process that wrote it claimed: an
+// anchor in the ledger, a note the lessons file gained (and kept), a
+// person's anchor the index gained without a ledger record (a line a
+// program appended under state/).
+func (g *Gate) attributeAppended(ctx context.Context, s *guard.Snapshot, res guard.Result) {
+	who := cmp.Or(g.call.AgentID, g.call.Agent)
+	for _, span := range res.Appended {
+		g.note(anchors.Attribute(ctx, g.Ledger(g.env.Version), g.Revision(), span.Rel, span.From, who, g.call.SessionID))
+	}
+	if c := res.Lessons; c != nil {
 		before, _ := guard.Kept(g.Root, c.Before)
 		g.note(lessons.Attribute(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, before, time.Unix(0, s.At), g.callWriter()))
 	}
-	// So is a person's anchor the index gained without a ledger record
-	// (a line a program appended under state/).
 	if s.AnchorsAt != nil && anchors.IndexSize(g.Root) > *s.AnchorsAt {
-		g.note(anchors.AttributeIndex(ctx, g.Ledger(g.env.Version), g.Revision(), *s.AnchorsAt, cmp.Or(g.call.AgentID, g.call.Agent), g.call.SessionID))
+		g.note(anchors.AttributeIndex(ctx, g.Ledger(g.env.Version), g.Revision(), *s.AnchorsAt, who, g.call.SessionID))
 	}
-	if len(undone) == 0 && ledgerOK && len(segs) == 0 {
-		return hook.Decision{}, false
-	}
+}
+
+// reloadUndone reads again what the guard put back that the call holds in
+// memory: the session's state, and the rules (the command's own judgement,
+// the backstop's scope, must use the rules as they were, not as the
+// command left them). It reports whether the rules were reloaded.
+func (g *Gate) reloadUndone(undone []guard.Change) bool {
 	reload := false
 	for _, c := range undone {
 		switch {
@@ -238,51 +260,20 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 			reload = true
 		}
 	}
-	if reload {
-		// The command's own judgement (the backstop's scope) must use the
-		// rules as they were, not as the command left them.
-		_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
-		if ws, err := workspace.Load(g.Root, g.env.Getenv, g.env.now); err == nil {
-			ws.Sessions.By = g.Sessions.By
-			g.Workspace = ws
-			cwd := g.call.Cwd
-			if cwd == "" {
-				cwd = g.env.Wd
-			}
-			g.resolver = ws.Resolver(cwd)
+	if !reload {
+		return false
+	}
+	_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
+	if ws, err := workspace.Load(g.Root, g.env.Getenv, g.env.now); err == nil {
+		ws.Sessions.By = g.Sessions.By
+		g.Workspace = ws
+		cwd := g.call.Cwd
+		if cwd == "" {
+			cwd = g.env.Wd
 		}
+		g.resolver = ws.Resolver(cwd)
 	}
-	var paths []string
-	for _, c := range undone {
-		paths = append(paths, c.Rel)
-	}
-	if !ledgerOK {
-		paths = append(paths, guard.Ledger)
-	}
-	for _, c := range segs {
-		paths = append(paths, c.Rel)
-	}
-	r := g.record(ledger.EventViolation, intentID)
-	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
-	m.Paths, m.Command = paths, g.call.Command
-	g.note(g.appendRecords(ctx, r))
-	for _, p := range paths {
-		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
-	}
-	return g.tampered(undone, ledgerOK, segs), reload
-}
-
-// lessonsKept returns the lessons file's change during the command when
-// the change stood (intenthook lesson wrote it, not a program).
-func (g *Gate) lessonsKept(changes, undone []guard.Change) (guard.Change, bool) {
-	rel := cmp.Or(g.Config.LessonsFile, lessons.DefaultFile)
-	is := func(c guard.Change) bool { return c.Rel == rel }
-	i := slices.IndexFunc(changes, is)
-	if i < 0 || slices.ContainsFunc(undone, is) {
-		return guard.Change{}, false
-	}
-	return changes[i], true
+	return true
 }
 
 // callWriter names the agent and session of the call, as a lesson's writer.
@@ -294,102 +285,46 @@ func (g *Gate) callWriter() string {
 	return who
 }
 
-// span is where a ledger file grew during a command: rel from byte from.
-type span struct {
-	rel  string
-	from int64
+// guardCall answers the guard's questions about the call whose command
+// ran (guard.Call).
+type guardCall struct {
+	g    *Gate
+	ctx  context.Context
+	root string
+	s    *guard.Snapshot
 }
 
-// appended finds what the hooks' appender wrote during the command: the
-// segment active at the picture past its size then, and the segment active
-// now from its start when a rollover started a new one. Nothing else is
-// read.
-func (g *Gate) appended(s *guard.Snapshot) []span {
-	var out []span
-	before := ""
-	for rel, m := range s.Segments {
-		if m.Tail != "" {
-			before = rel
-			if st, err := os.Stat(filepath.Join(g.Root, filepath.FromSlash(rel))); err == nil && st.Size() > m.Size {
-				out = append(out, span{rel, m.Size})
-			}
-		}
-	}
-	if now := ledger.ActiveSegment(g.Root); now != "" && now != before {
-		if _, had := s.Segments[now]; !had {
-			out = append(out, span{now, 0})
-		}
-	}
-	return out
-}
+func (c *guardCall) Wrote(ch guard.Change) bool { return c.g.hookWrote(c.root, c.s, ch) }
 
-// segmentUndo is a segment the command added, removed or changed, and
-// what became of it.
-type segmentUndo struct {
-	guard.SegmentChange
-	kept string
-	err  error
-}
-
-// undoSegments finds the segments the command added, removed or changed
-// (a hook's rollover and a move of HEAD that brought committed segments
-// excepted) and undoes each: an added one moves to state/undone/, a
-// removed or changed one is put back from HEAD when it is committed there.
-func (g *Gate) undoSegments(ctx context.Context, s *guard.Snapshot, head string) []segmentUndo {
-	writer := ledger.WriterID(g.Root)
-	rollover := func(rel string) bool {
-		seg, ok := ledger.ParseSegment(rel)
-		return ok && writer != "" && seg.Writer == writer && seg.N > s.WriterN && seg.N <= ledger.WriterCount(g.Root)
-	}
-	var out []segmentUndo
-	for _, c := range guard.CompareSegments(g.Root, ledger.SegmentDir, s, rollover) {
-		if head != s.Head && head != "" && g.segmentCommitted(ctx, c) {
-			continue
-		}
-		var committed []byte
-		if c.What != "added" {
-			if b, err := g.git(ctx, "cat-file", "blob", "HEAD:"+c.Rel); err == nil {
-				committed = b
-			}
-		}
-		kept, err := guard.UndoSegment(g.Root, c, committed, g.env.now().UTC().Format("20060102T150405.000000000Z"))
-		out = append(out, segmentUndo{c, kept, err})
-	}
-	return out
-}
-
-// segmentCommitted reports whether a segment is now as HEAD's tree has it
-// (absent from both counts).
-func (g *Gate) segmentCommitted(ctx context.Context, c guard.SegmentChange) bool {
-	out, err := g.git(ctx, "rev-parse", "-q", "--verify", "HEAD:"+c.Rel)
-	blob := strings.TrimSpace(string(out))
-	if err != nil || blob == "" {
-		return c.What == "removed"
-	}
-	if c.What == "removed" {
-		return false
-	}
-	now, err := g.git(ctx, "hash-object", "--", c.Rel)
-	return err == nil && strings.TrimSpace(string(now)) == blob
-}
-
-// committed reports whether the file now equals its version in HEAD's
-// tree (absent from both counts): a checkout, pull or stash pop put it
+// Committed reports whether rel is now as HEAD's tree has it (absent from
+// both counts), as git hashes it: a checkout, pull or stash pop put it
 // there.
-func (g *Gate) committed(ctx context.Context, rel string, after guard.File) bool {
-	if filepath.IsAbs(rel) {
-		return false
-	}
-	out, err := g.git(ctx, "rev-parse", "-q", "--verify", "HEAD:"+rel)
+func (c *guardCall) Committed(rel string) bool {
+	out, err := c.g.git(c.context(), "rev-parse", "-q", "--verify", "HEAD:"+rel)
 	blob := strings.TrimSpace(string(out))
+	_, statErr := os.Lstat(filepath.Join(c.root, filepath.FromSlash(rel)))
+	gone := errors.Is(statErr, fs.ErrNotExist)
 	if err != nil || blob == "" {
-		return after.FP == ""
+		return gone
 	}
-	if after.FP == "" {
+	if gone {
 		return false
 	}
-	now, err := g.git(ctx, "hash-object", "--", rel)
+	now, err := c.g.git(c.context(), "hash-object", "--", rel)
 	return err == nil && strings.TrimSpace(string(now)) == blob
+}
+
+// headBlob is HEAD's version of rel, to put a segment back from.
+func (c *guardCall) headBlob(rel string) ([]byte, bool) {
+	b, err := c.g.git(c.context(), "cat-file", "blob", "HEAD:"+rel)
+	return b, err == nil
+}
+
+func (c *guardCall) context() context.Context {
+	if c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
 }
 
 // git runs git in the root with arguments only: no event data reaches a
@@ -408,7 +343,10 @@ func (g *Gate) gitEnv() []string {
 	return g.cleanEnv
 }
 
-func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo) hook.Decision {
+// tampered is the answer to a command that changed the rules or the
+// record: what was put back, and where each displaced version is kept.
+func tampered(res guard.Result) hook.Decision {
+	undone, ledgerOK, segs := res.Undone, res.LedgerOK, res.Segments
 	var b strings.Builder
 	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", CodeGovernanceTampered)
 	b.WriteString("files:\n")
@@ -452,17 +390,17 @@ func (g *Gate) tampered(undone []guard.Change, ledgerOK bool, segs []segmentUndo
 		fmt.Fprintf(&b, "  %s: its existing lines were removed or rewritten (it only grows); run `intenthook ledger verify` and restore it from git or a backup\n", guard.Ledger)
 	}
 	for _, c := range segs {
-		show(c.Rel, c.err, c.kept)
+		show(c.Rel, c.Err, c.Kept)
 		what := "restored from HEAD"
 		switch {
-		case c.err != nil:
-			what = "NOT restored: " + c.err.Error()
+		case c.Err != nil:
+			what = "NOT restored: " + c.Err.Error()
 			failed = append(failed, c.Rel)
 		case c.What == "added":
 			what = "removed (only hooks add segments)"
 		}
-		if c.kept != "" {
-			what += "; the command's version is kept at " + c.kept
+		if c.Kept != "" {
+			what += "; the command's version is kept at " + c.Kept
 		}
 		fmt.Fprintf(&b, "  %s: ledger segment %s by the command; %s\n", c.Rel, c.What, what)
 	}
@@ -487,34 +425,4 @@ func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
 	e := g.Workspace.Editor(session, tool, toolVersion)
 	e.Hook, e.ToolUse = true, g.call.ToolUseID
 	return e
-}
-
-// hookInstaller reports whether command runs a tool whose job is to
-// install git hooks (husky through a package manager, pre-commit,
-// lefthook): the hooks and core.hooksPath it changes are its normal work.
-// Nothing else it changes is excused.
-func hookInstaller(command string) bool {
-	words := strings.FieldsFunc(command, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')'
-	})
-	for i, w := range words {
-		next := ""
-		if i+1 < len(words) {
-			next = words[i+1]
-		}
-		switch filepath.Base(w) {
-		case "husky":
-			return true
-		case "npm", "pnpm", "yarn", "bun":
-			switch next {
-			case "install", "i", "ci", "add", "prepare":
-				return true
-			}
-		case "pre-commit", "lefthook", "prek", "overcommit":
-			if next == "install" || next == "--install" {
-				return true
-			}
-		}
-	}
-	return false
 }

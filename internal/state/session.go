@@ -236,56 +236,11 @@ func (p *Pending) encode(e *codec.Encoder) {
 	}
 	backstop.Encode(e, p.Backstop)
 	e.Bool(p.Asked)
-	e.Bool(p.Guard != nil)
-	if g := p.Guard; g != nil {
-		e.Str(g.Head)
-		e.Str(g.HooksDir)
-		e.Uint(uint64(len(g.Files)))
-		for _, rel := range slices.Sorted(maps.Keys(g.Files)) {
-			f := g.Files[rel]
-			e.Str(rel)
-			e.Uint(uint64(f.Kind))
-			e.Str(f.FP)
-			e.Str(f.Hash)
-			e.Bool(f.Kept)
-		}
-		e.Int(g.LedgerSize)
-		e.Str(g.LedgerTail)
-		e.Int(g.At)
-		// The segments after a mark: an entry an older version wrote
-		// has none, and may go on with the plugin's flag.
-		e.Uint(segmentsMark)
-		e.Uint(uint64(g.WriterN))
-		e.Uint(uint64(len(g.Segments)))
-		for _, rel := range slices.Sorted(maps.Keys(g.Segments)) {
-			m := g.Segments[rel]
-			e.Str(rel)
-			e.Str(m.FP)
-			e.Int(m.Size)
-			e.Str(m.Tail)
-		}
-		// What the hooks' journal and the anchor index were at the
-		// picture, after a mark of their own.
-		e.Uint(journalMark)
-		e.Int(g.JournalAt)
-		e.Str(g.Call)
-		e.Bool(g.AnchorsAt != nil)
-		if g.AnchorsAt != nil {
-			e.Int(*g.AnchorsAt)
-		}
-	}
+	guard.Encode(e, p.Guard)
 	if p.PluginDeny {
 		e.Bool(true)
 	}
 }
-
-// segmentsMark opens the ledger segments' part of a guard picture in a
-// pending entry (a number no bool is).
-const segmentsMark = 0x5e6
-
-// journalMark opens the journal's and the anchor index's part of a guard
-// picture, after the segments.
-const journalMark = 0x5e7
 
 func (p *Pending) decode(d *codec.Decoder) {
 	p.IntentID, p.AgentID, p.Tool = d.Str(), d.Str(), d.Str()
@@ -295,37 +250,7 @@ func (p *Pending) decode(d *codec.Decoder) {
 	}
 	p.Backstop = backstop.Decode(d)
 	p.Asked = d.Bool()
-	if d.Bool() {
-		g := &guard.Snapshot{Head: d.Str(), HooksDir: d.Str(), Files: map[string]guard.File{}}
-		for n := d.Count(); n > 0 && d.Err == nil; n-- {
-			rel := d.Str()
-			g.Files[rel] = guard.File{Kind: guard.Kind(d.Uint()), FP: d.Str(), Hash: d.Str(), Kept: d.Bool()}
-		}
-		g.LedgerSize, g.LedgerTail = d.Int(), d.Str()
-		if len(d.B) > 0 { // an entry of an older version has no time
-			g.At = d.Int()
-		}
-		if probe := *d; len(d.B) > 0 && probe.Uint() == segmentsMark {
-			*d = probe
-			g.WriterN = int(d.Uint())
-			for n := d.Count(); n > 0 && d.Err == nil; n-- {
-				if g.Segments == nil {
-					g.Segments = map[string]guard.SegmentMark{}
-				}
-				rel := d.Str()
-				g.Segments[rel] = guard.SegmentMark{FP: d.Str(), Size: d.Int(), Tail: d.Str()}
-			}
-		}
-		if probe := *d; len(d.B) > 0 && probe.Uint() == journalMark {
-			*d = probe
-			g.JournalAt, g.Call = d.Int(), d.Str()
-			if d.Bool() {
-				at := d.Int()
-				g.AnchorsAt = &at
-			}
-		}
-		p.Guard = g
-	}
+	p.Guard = guard.Decode(d)
 	if len(d.B) > 0 {
 		p.PluginDeny = d.Bool()
 	}
