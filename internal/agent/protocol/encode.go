@@ -109,6 +109,10 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 	return a
 }
 
+// CodeApprovalRequired is the deny code of an ask that carries no code of
+// its own, for an agent that cannot ask its user from a hook.
+const CodeApprovalRequired = "approval_required"
+
 // AskAsDeny turns an ask into a deny for an agent that cannot ask its user
 // from a hook: the model reads why, and that a person must decide.
 func AskAsDeny(d hook.Decision, title string) hook.Decision {
@@ -116,7 +120,7 @@ func AskAsDeny(d hook.Decision, title string) hook.Decision {
 	first = strings.TrimPrefix(first, "intenthook: ")
 	code := d.Code
 	if code == "" {
-		code = "approval_required"
+		code = CodeApprovalRequired
 	}
 	msg := "intenthook: deny [" + code + "] " + first
 	if rest != "" {
