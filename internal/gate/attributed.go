@@ -12,10 +12,14 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
+// attributed is the gate's side of MCP tools intenthook does not
+// classify: their files recorded as ATTRIBUTED, never judged.
+type attributed struct{ *Gate }
+
 // preAttributed lets an unknown MCP tool that names workspace files pass,
 // remembering their hashes for post (which records only what changed) and
 // the tool's name for doctor.
-func (g *Gate) preAttributed(ctx context.Context) {
+func (g attributed) preAttributed(ctx context.Context) {
 	pre := map[string]string{}
 	for _, p := range g.call.Paths {
 		res := g.resolver.Resolve(p)
@@ -48,7 +52,7 @@ func (g *Gate) preAttributed(ctx context.Context) {
 
 // postAttributed records each workspace file an unknown MCP tool names and
 // changed (each one it names when its pre hook did not run).
-func (g *Gate) postAttributed(ctx context.Context, intentID string, pending state.Pending, hasPending bool) {
+func (g attributed) postAttributed(ctx context.Context, intentID string, pending state.Pending, hasPending bool) {
 	var recs []*ledger.Record
 	for _, p := range g.call.Paths {
 		res := g.resolver.Resolve(p)

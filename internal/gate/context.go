@@ -19,6 +19,10 @@ import (
 	"github.com/intenthook/intenthook/internal/summary"
 )
 
+// contextHook is what SessionContext tells the agent besides the rules:
+// the plan, what people said, a subagent's intent.
+type contextHook struct{ *Gate }
+
 const preamble = `This workspace is governed by intenthook. Every file change must belong to a declared intent
 from .orchestration/active_intents.yaml, and may only touch files in that intent's owned_scope.
 Before changing files, select the intent the work belongs to by running the shell command:
@@ -38,8 +42,8 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	switch {
 	case g.call.Event == hook.SessionEnd:
 		// The end, with the model and transcript, in one write (below).
-	case g.call.Event == hook.SessionStart && g.call.Source == "resume" && g.holdsAnything():
-		told, err := g.resume(ctx)
+	case g.call.Event == hook.SessionStart && g.call.Source == "resume" && (sessionEnds{g}).holdsAnything():
+		told, err := sessionEnds{g}.resume(ctx)
 		if err != nil {
 			return hook.Decision{}, err
 		}
@@ -50,10 +54,10 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		}
 	}
 	if g.call.Event == hook.SubagentStart {
-		return g.subagentStart(ctx), nil
+		return contextHook{g}.subagentStart(ctx), nil
 	}
 	if g.call.Event == hook.PluginStart {
-		return g.announcePlugin()
+		return plugins{g}.announcePlugin()
 	}
 	if g.call.Event == hook.Stop || g.call.Event == hook.SessionEnd {
 		// A turn's end releases nothing; the session's end releases its
@@ -61,21 +65,21 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		// now sends it too.
 		var ended error
 		if g.call.Event == hook.SessionEnd {
-			ended = g.endSession(ctx)
+			ended = sessionEnds{g}.endSession(ctx)
 		}
-		err := g.recordSummary(ctx)
+		err := contextHook{g}.recordSummary(ctx)
 		g.startExport()
 		return hook.Decision{}, errors.Join(ended, err)
 	}
 	id, _ := g.activeIntent()
 	in := g.Catalog.Find(id)
-	said := resumed + g.peopleSaid()
+	said := resumed + contextHook{g}.peopleSaid()
 	if g.call.Event == hook.UserPromptSubmit {
 		if in == nil {
 			return hook.Decision{Context: said + "intenthook: no intent selected; run `intenthook select <ID>` before changing files"}, nil
 		}
 		line := said + fmt.Sprintf("intenthook: working on %s (%s, %s); scope: %s", in.ID, in.Name, in.Status, in.ScopeSummary())
-		if plan := g.planLine(in); plan != "" {
+		if plan := (contextHook{g}).planLine(in); plan != "" {
 			line += "\n" + plan
 		}
 		if an := anchors.Turn(anchors.Newest(g.Root, in.ID, 3), g.Budget()-len(line)-1); an != "" {
@@ -100,7 +104,7 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 	text += g.GeneralLessons(budget / 8)
 	if in != nil {
 		text += "\n\nYour active intent:\n"
-		if plan := g.planLine(in); plan != "" {
+		if plan := (contextHook{g}).planLine(in); plan != "" {
 			text += plan + "\n"
 		}
 		// The intent's context first; what earlier sessions learned about
@@ -115,7 +119,7 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 // something was counted since the last one, so that an agent without a
 // session end leaves one summary per turn that did something, the newest
 // holding the whole session.
-func (g *Gate) recordSummary(ctx context.Context) error {
+func (g contextHook) recordSummary(ctx context.Context) error {
 	s, changed, err := summary.Session(g.Root, g.call.SessionID)
 	if err != nil || s.Empty() || (!changed && g.call.Event == hook.Stop) {
 		return err
@@ -142,7 +146,7 @@ func (g *Gate) recordSummary(ctx context.Context) error {
 // planLine says how far the plan of in (or, for a child, of its parent)
 // has come, and which child can be taken up next; "" for an intent outside
 // any tree.
-func (g *Gate) planLine(in *intents.Intent) string {
+func (g contextHook) planLine(in *intents.Intent) string {
 	head := in
 	p := g.Catalog.Progress(in.ID)
 	if p.Total == 0 {
@@ -164,7 +168,7 @@ func (g *Gate) planLine(in *intents.Intent) string {
 // peopleSaid is what a person left for this session (a rejection's
 // reason), delivered once, fenced as a person's words; "" when nothing
 // waits. The reason is clipped to a quarter of the budget.
-func (g *Gate) peopleSaid() string {
+func (g contextHook) peopleSaid() string {
 	notes, err := g.Reviews().Inbox(g.call.SessionID)
 	if err != nil {
 		g.note(fmt.Errorf("review notes: %w", err))
@@ -182,9 +186,9 @@ func (g *Gate) peopleSaid() string {
 // if one waits, and is told the intent it works on; without a delegation
 // it works under the intent in force for it (its own selection, else its
 // session's), and gets the governance preamble either way.
-func (g *Gate) subagentStart(ctx context.Context) hook.Decision {
+func (g contextHook) subagentStart(ctx context.Context) hook.Decision {
 	budget := g.Budget()
-	if d, ok := g.trackAgents(ctx); ok {
+	if d, ok := (delegations{g.Gate}).trackAgents(ctx); ok {
 		if in := g.Catalog.Find(d.Intent); in != nil {
 			head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
 			return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", budget-len(head)-1)}

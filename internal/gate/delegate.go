@@ -13,10 +13,13 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 )
 
+// delegations is the gate's side of intents handed to subagents.
+type delegations struct{ *Gate }
+
 // delegate is `intenthook select <ID> --for <TYPE>` from a coordinator's
 // shell: the next subagent of that type the session starts gets the intent
 // (package delegation).
-func (g *Gate) delegate(ctx context.Context, id, agentType string) (hook.Decision, error) {
+func (g delegations) delegate(ctx context.Context, id, agentType string) (hook.Decision, error) {
 	own, _ := g.activeIntent()
 	if why := delegation.MayDelegate(g.Catalog, g.session, g.call.AgentID, own, id, g.Config.Delegation.MaxDepth); why != "" {
 		g.explain.step("delegate", "deny", hook.Ev("intent", id), hook.Ev("for", agentType))
@@ -54,7 +57,7 @@ func (g *Gate) delegate(ctx context.Context, id, agentType string) (hook.Decisio
 // remembered and claims the spawned delegation of its type. Both checks
 // read the state already loaded: calls of known agents write nothing.
 // It returns the delegation a new agent claimed.
-func (g *Gate) trackAgents(ctx context.Context) (state.Delegation, bool) {
+func (g delegations) trackAgents(ctx context.Context) (state.Delegation, bool) {
 	c := g.call
 	switch {
 	case c.SubagentType != "" && delegation.Pending(g.session, c.SubagentType):
@@ -84,7 +87,7 @@ func (g *Gate) trackAgents(ctx context.Context) (state.Delegation, bool) {
 // recordDelegation appends a delegate record: who delegated (the record's
 // session, and the coordinator's agent id in the reason), to which agent id
 // and type, which intent.
-func (g *Gate) recordDelegation(ctx context.Context, d state.Delegation, what string) {
+func (g delegations) recordDelegation(ctx context.Context, d state.Delegation, what string) {
 	r := g.record(ledger.EventDelegate, d.Intent)
 	m := &r.Metadata.Intenthook
 	m.AgentID, m.AgentType, m.ToolUseID = ledger.NullString(d.Agent), d.AgentType, d.Spawn

@@ -106,39 +106,6 @@ func pictured(root string, call *hook.Call) string {
 	return root
 }
 
-// hookWrote reports whether a change is a hook process's: a journal line
-// written while the command ran names the new content and no hook of this
-// call (guard.JournaledDuring), and the change is one a hook makes. A
-// program in the command can append a journal line too; for the catalog
-// the change itself is judged, and only transitions hooks make pass
-// (lifecycle.HookMade). A journaled change to the catalog cache is taken
-// out all the same: it is derived, and the next load makes it again.
-func (g *Gate) hookWrote(root string, s *guard.Snapshot, c guard.Change) bool {
-	if g.call.Plugin != "" && c.Rel == relState(g.pluginMarker(g.call.Agent, g.call.Plugin), root) {
-		// The session's plugin announces at its start, never during one of
-		// its commands: a marker that command changed is a forgery, whoever
-		// journaled it (the real binary, run where no name check saw it).
-		return false
-	}
-	journaled := guard.JournaledDuring
-	if sessionState(c.Rel) {
-		journaled = guard.HookJournaledDuring
-	}
-	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !journaled(root, s, c.Rel, c.After.Hash) {
-		return false
-	}
-	switch {
-	case c.Before.Kind == guard.Cache:
-		_ = os.Remove(filepath.Join(root, filepath.FromSlash(c.Rel)))
-	case c.Rel == intents.File:
-		if err := catalogHookMade(root, c); err != nil {
-			g.explain.step("guard", "journal", hook.Ev("path", c.Rel), "not a hook's change: "+err.Error())
-			return false
-		}
-	}
-	return true
-}
-
 // catalogHookMade judges a journaled change to the catalog by its effect:
 // the picture's kept copy against the file now.
 func catalogHookMade(root string, c guard.Change) error {
@@ -237,7 +204,7 @@ func (g *Gate) attributeAppended(ctx context.Context, s *guard.Snapshot, res gua
 	}
 	if c := res.Lessons; c != nil {
 		before, _ := guard.Kept(g.Root, c.Before)
-		g.note(lessons.Attribute(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, before, time.Unix(0, s.At), g.callWriter()))
+		g.note(lessons.Attribute(ctx, g.Root, g.Config.LessonsFile, g.Config.LockTimeout, before, time.Unix(0, s.At), callWriter(g.call)))
 	}
 	if s.AnchorsAt != nil && anchors.IndexSize(g.Root) > *s.AnchorsAt {
 		g.note(anchors.AttributeIndex(ctx, g.Ledger(g.env.Version), g.Revision(), *s.AnchorsAt, who, g.call.SessionID))
@@ -276,11 +243,11 @@ func (g *Gate) reloadUndone(undone []guard.Change) bool {
 	return true
 }
 
-// callWriter names the agent and session of the call, as a lesson's writer.
-func (g *Gate) callWriter() string {
-	who := cmp.Or(g.call.AgentID, g.call.Agent, "an agent")
-	if g.call.SessionID != "" {
-		who += ", session " + g.call.SessionID
+// callWriter names the agent and session of a call, as a lesson's writer.
+func callWriter(call *hook.Call) string {
+	who := cmp.Or(call.AgentID, call.Agent, "an agent")
+	if call.SessionID != "" {
+		who += ", session " + call.SessionID
 	}
 	return who
 }
@@ -294,7 +261,39 @@ type guardCall struct {
 	s    *guard.Snapshot
 }
 
-func (c *guardCall) Wrote(ch guard.Change) bool { return c.g.hookWrote(c.root, c.s, ch) }
+// Wrote reports whether a change is a hook process's: a journal line
+// written while the command ran names the new content and no hook of this
+// call (guard.JournaledDuring), and the change is one a hook makes. A
+// program in the command can append a journal line too; for the catalog
+// the change itself is judged, and only transitions hooks make pass
+// (lifecycle.HookMade). A journaled change to the catalog cache is taken
+// out all the same: it is derived, and the next load makes it again.
+func (gc *guardCall) Wrote(c guard.Change) bool {
+	g, root, s := gc.g, gc.root, gc.s
+	if g.call.Plugin != "" && c.Rel == relState(plugins{g}.pluginMarker(g.call.Agent, g.call.Plugin), root) {
+		// The session's plugin announces at its start, never during one of
+		// its commands: a marker that command changed is a forgery, whoever
+		// journaled it (the real binary, run where no name check saw it).
+		return false
+	}
+	journaled := guard.JournaledDuring
+	if sessionState(c.Rel) {
+		journaled = guard.HookJournaledDuring
+	}
+	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !journaled(root, s, c.Rel, c.After.Hash) {
+		return false
+	}
+	switch {
+	case c.Before.Kind == guard.Cache:
+		_ = os.Remove(filepath.Join(root, filepath.FromSlash(c.Rel)))
+	case c.Rel == intents.File:
+		if err := catalogHookMade(root, c); err != nil {
+			g.explain.step("guard", "journal", hook.Ev("path", c.Rel), "not a hook's change: "+err.Error())
+			return false
+		}
+	}
+	return true
+}
 
 // Committed reports whether rel is now as HEAD's tree has it (absent from
 // both counts), as git hashes it: a checkout, pull or stash pop put it

@@ -18,18 +18,23 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 )
 
+// plugins is the gate's side of the agents' plugins (Cline's, OpenCode's):
+// the marker a plugin leaves when it announces that it decides its
+// session's calls, and what becomes of a call left to it.
+type plugins struct{ *Gate }
+
 // pluginsDir holds one empty file per session an agent plugin announced it
 // decides (hook.PluginStart).
 const pluginsDir = "plugins"
 
 // pluginMarker is the file of the plugin announced under key by agent.
-func (g *Gate) pluginMarker(agent, key string) string {
+func (g plugins) pluginMarker(agent, key string) string {
 	return state.Path(g.Root, pluginsDir, state.Key(agent+"-"+key))
 }
 
 // announcePlugin records that the call's plugin decides its session's
 // before-tool calls from now on.
-func (g *Gate) announcePlugin() (hook.Decision, error) {
+func (g plugins) announcePlugin() (hook.Decision, error) {
 	switch {
 	case g.call.Plugin == "":
 		return hook.Decision{}, errors.New("a plugin announced itself under no session")
@@ -78,7 +83,7 @@ func (g *Gate) announcePlugin() (hook.Decision, error) {
 
 // pluginSeen is the file that says a hook file has seen a tool call of the
 // session: a plugin announcing itself after it is refused.
-func (g *Gate) pluginSeen(agent, key string) string {
+func (g plugins) pluginSeen(agent, key string) string {
 	return state.Path(g.Root, pluginsDir, "seen-"+state.Key(agent+"-"+key))
 }
 
@@ -93,7 +98,7 @@ func relState(p, root string) string {
 
 // sawToolCall notes that the session's hook file has made a tool call:
 // one file, created once.
-func (g *Gate) sawToolCall(agent, key string) {
+func (g plugins) sawToolCall(agent, key string) {
 	path := g.pluginSeen(agent, key)
 	if _, err := os.Lstat(path); err == nil {
 		return
@@ -112,7 +117,7 @@ func (g *Gate) sawToolCall(agent, key string) {
 // still runs, and it will be asked about the same call next. A plugin
 // whose process is gone leaves the call to the hook file again, and the
 // call is seen: only an announcement before it takes the plugin's place.
-func (g *Gate) leftToPlugin() bool {
+func (g plugins) leftToPlugin() bool {
 	if g.call.Plugin == "" {
 		return false
 	}
@@ -131,7 +136,7 @@ func (g *Gate) leftToPlugin() bool {
 
 // pluginGone reports whether the plugin marker names a process that no
 // longer runs.
-func (g *Gate) pluginGone(marker string) bool {
+func (g plugins) pluginGone(marker string) bool {
 	pid, _ := markerProcess(marker)
 	return pid > 0 && !processAlive(pid)
 }
@@ -153,7 +158,7 @@ func markerProcess(marker string) (int, error) {
 const CodePluginAbsent = "plugin_absent"
 
 // pluginAbsent takes the session's marker out and records the violation.
-func (g *Gate) pluginAbsent(ctx context.Context, intentID string) hook.Decision {
+func (g plugins) pluginAbsent(ctx context.Context, intentID string) hook.Decision {
 	// A call the plugin refused comes back failed, or with the deny as
 	// its result: the plugin did its part.
 	if g.call.Plugin == "" || g.call.Failed || strings.Contains(g.call.Error, "intenthook: deny [") ||

@@ -30,7 +30,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		pending.Guard = nil
 	}
 	if pending.PluginDeny {
-		if d := g.pluginAbsent(ctx, pending.IntentID); d.Violation {
+		if d := (plugins{g}).pluginAbsent(ctx, pending.IntentID); d.Violation {
 			if guarded.Violation {
 				d.Message += "\n\n" + guarded.Message
 			}
@@ -58,7 +58,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		err = g.postOther(ctx, intentID)
 	case hook.ClassExempt:
 		if len(g.call.Paths) > 0 {
-			g.postAttributed(ctx, intentID, pending, hasPending)
+			attributed{g}.postAttributed(ctx, intentID, pending, hasPending)
 			break
 		}
 		g.explain.step("decide", "skip", "nothing to record")

@@ -17,7 +17,7 @@ import (
 // is also appended to the ledger, whichever step gave it.
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 	g.applyTools()
-	if g.leftToPlugin() {
+	if (plugins{g}).leftToPlugin() {
 		// The plugin is asked about the same call next and gives its deny;
 		// what the call leaves for post (the backstop's and the guard's
 		// pictures, pre-hashes) is taken here all the same.
@@ -46,10 +46,10 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 }
 
 func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
-	g.trackAgents(ctx)
+	delegations{g}.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
-	if d := g.checkRole(class); d != nil {
+	if d := (roleRules{g}).checkRole(class); d != nil {
 		return *d, nil
 	}
 	switch class {
@@ -66,7 +66,7 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 		return g.preWrite(ctx, class)
 	case hook.ClassExempt:
 		if len(g.call.Paths) > 0 {
-			g.preAttributed(ctx)
+			attributed{g}.preAttributed(ctx)
 			return hook.Decision{}, nil
 		}
 	}
@@ -154,13 +154,13 @@ type step struct {
 // chain is the decision chain of SPEC §5 steps 6–14, in order.
 var chain = []step{
 	{"resolve-path", (*Gate).checkPath},
-	{"role", (*Gate).checkRoleTarget},
+	{"role", stepRoleTarget},
 	{"protected", (*Gate).checkProtected},
 	{"intentignore", (*Gate).checkIgnored},
 	{"revert", (*Gate).checkRevert},
 	{"intent-selected", (*Gate).checkIntentSelected},
 	{"intent-status", (*Gate).checkIntentStatus},
-	{"role-intent", (*Gate).checkRoleIntent},
+	{"role-intent", stepRoleIntent},
 	{"allowed-tools", (*Gate).checkAllowedTools},
 	{"scope", (*Gate).checkScope},
 	{"stale", (*Gate).checkStale},

@@ -8,12 +8,16 @@ import (
 	"github.com/intenthook/intenthook/internal/roles"
 )
 
+// roleRules is the gate's side of config.yaml's roles: the call's role,
+// and the denials of a class or an intent outside it.
+type roleRules struct{ *Gate }
+
 // The role gate (config.yaml roles:): what kind of agent makes the call
 // decides which tool classes it may use and which intents it may work
 // under. A call outside its role is denied role_not_allowed.
 
 // role returns the call's role name and role, when one is configured.
-func (g *Gate) role() (string, roles.Role, bool) {
+func (g roleRules) role() (string, roles.Role, bool) {
 	if len(g.Config.Roles) == 0 {
 		return "", roles.Role{}, false
 	}
@@ -25,7 +29,7 @@ func (g *Gate) role() (string, roles.Role, bool) {
 // checkRole gates the call's tool class. Writes and deletes are gated per
 // target (checkRoleTarget), after their paths are resolved: scratch files in
 // a temporary directory stay as free as without roles.
-func (g *Gate) checkRole(class hook.Class) *hook.Decision {
+func (g roleRules) checkRole(class hook.Class) *hook.Decision {
 	name, r, ok := g.role()
 	if !ok || class == hook.ClassWrite || class == hook.ClassDelete {
 		return nil
@@ -41,7 +45,7 @@ func (g *Gate) checkRole(class hook.Class) *hook.Decision {
 
 // checkRoleTarget needs write (delete, for deletions) in the role of the
 // agent changing a file inside the workspace.
-func (g *Gate) checkRoleTarget(t *target) *hook.Decision {
+func (g roleRules) checkRoleTarget(t *target) *hook.Decision {
 	name, r, ok := g.role()
 	if !ok {
 		return nil
@@ -64,22 +68,28 @@ func (g *Gate) checkRoleTarget(t *target) *hook.Decision {
 
 // checkRoleIntent needs the intent a target is written under to be one
 // the agent's role may work on.
-func (g *Gate) checkRoleIntent(t *target) *hook.Decision {
-	return g.roleIntent(t.intentID)
+func (g roleRules) checkRoleIntent(t *target) *hook.Decision {
+	return g.Gate.roleIntent(t.intentID)
 }
+
+// stepRoleTarget and stepRoleIntent are the role's links of the target
+// chain.
+func stepRoleTarget(g *Gate, t *target) *hook.Decision { return roleRules{g}.checkRoleTarget(t) }
+func stepRoleIntent(g *Gate, t *target) *hook.Decision { return roleRules{g}.checkRoleIntent(t) }
 
 // roleIntent needs id among the intents of the call's role (when the role
 // names any): for selections, delegations and writes.
 func (g *Gate) roleIntent(id string) *hook.Decision {
-	name, r, ok := g.role()
+	rr := roleRules{g}
+	name, r, ok := rr.role()
 	if !ok || id == "" || r.AllowsIntent(id) {
 		return nil
 	}
-	d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not work on intent %s", name, id), hook.Ev("intent", id))
+	d := rr.roleDenial(name, r, fmt.Sprintf("%s agents may not work on intent %s", name, id), hook.Ev("intent", id))
 	return &d
 }
 
-func (g *Gate) roleDenial(name string, r roles.Role, headline string, evidence ...string) hook.Decision {
+func (g roleRules) roleDenial(name string, r roles.Role, headline string, evidence ...string) hook.Decision {
 	tools := orNone(strings.Join(r.Tools, ", "))
 	if r.Tools == nil && r.Paths != nil {
 		tools = "every tool"

@@ -8,6 +8,9 @@ import (
 	"github.com/intenthook/intenthook/internal/state"
 )
 
+// sessionEnds is the gate's side of a session's end and resumption.
+type sessionEnds struct{ *Gate }
+
 // endSession marks the call's session ended (SessionEnd): its selections
 // then hold no intent against other sessions (state.Session.Released).
 // Any process can send such an event, a program in another session's shell
@@ -15,7 +18,7 @@ import (
 // end that comes while another session's shell command runs is kept, but
 // releases nothing. It reads state/pending/ and the session's own file,
 // never the ledger: SessionEnd hooks share a short budget.
-func (g *Gate) endSession(ctx context.Context) error {
+func (g sessionEnds) endSession(ctx context.Context) error {
 	now := g.env.now()
 	during := g.Sessions.CommandsRunning(g.call.SessionID, now)
 	if len(during) == 0 {
@@ -28,7 +31,7 @@ func (g *Gate) endSession(ctx context.Context) error {
 
 // holdsAnything reports whether the call's session has an end or a
 // selection for a resume to take back.
-func (g *Gate) holdsAnything() bool {
+func (g sessionEnds) holdsAnything() bool {
 	s := g.session
 	return !s.EndedAt.IsZero() || s.Intent != "" || len(s.AgentIntents) > 0
 }
@@ -36,7 +39,7 @@ func (g *Gate) holdsAnything() bool {
 // resume takes a resumed session's selections back (selection.Resume),
 // returning what the session is told about the intents others took
 // meanwhile, each line followed by a blank one.
-func (g *Gate) resume(ctx context.Context) (string, error) {
+func (g sessionEnds) resume(ctx context.Context) (string, error) {
 	sel := selection.Selector{WS: g.Workspace}
 	who := selection.Who{Session: g.call.SessionID, Model: g.call.Model, Transcript: g.call.TranscriptPath}
 	sess, told, err := sel.Resume(ctx, who)

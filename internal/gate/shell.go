@@ -27,7 +27,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return g.selectIntent(ctx, id)
 	}
 	if id, agentType := a.Delegation(); id != "" {
-		return g.delegate(ctx, id, agentType)
+		return delegations{g}.delegate(ctx, id, agentType)
 	}
 	if id := a.SubmitID(); id != "" {
 		// The submission runs the intent's checks, which may change files:

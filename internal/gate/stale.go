@@ -21,6 +21,9 @@ import (
 	"github.com/intenthook/intenthook/internal/safetext"
 )
 
+// staleDetails is what a stale_file deny shows of the change.
+type staleDetails struct{ *Gate }
+
 // What a stale_file deny shows of the change: nothing here runs on an
 // allow, and nothing is kept per read. The version the session read is
 // looked for only once it is denied, among the blobs git already holds.
@@ -49,7 +52,7 @@ const (
 // changed the file (the newest traced write of it, if that write left it
 // as it is now) and what changed (a diff from the version the session read
 // to the file now, when that version is HEAD's or the index's).
-func (g *Gate) staleDetail(t *target, seen, now string) string {
+func (g staleDetails) staleDetail(t *target, seen, now string) string {
 	who := "\n" + g.staleWho(t.res.Rel, now) + "\n"
 	head, hashes := who+"what: ", ": only the two hashes above say what changed"
 	// The file now first: a large or binary one needs no git.
@@ -229,7 +232,7 @@ func escaped(r rune) bool {
 // it in the ledger's newest records (ledger.ReadTailMentioning, bounded by
 // staleWhoWindow per file), when its digest is the file's now; else that
 // it changed outside the hooks.
-func (g *Gate) staleWho(rel, now string) string {
+func (g staleDetails) staleWho(rel, now string) string {
 	recs, err := ledger.ReadTailMentioning(g.Root, staleWhoWindow, rel)
 	if err != nil {
 		g.explain.step("stale-who", "error", hook.Ev("error", err.Error()))

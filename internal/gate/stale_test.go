@@ -269,7 +269,7 @@ func TestStaleDetail(t *testing.T) {
 				t.Fatal(err)
 			}
 			tg := &target{res: workspace.Resolved{Rel: "src/a.go", Abs: abs}}
-			if got := g.staleDetail(tg, digest.String(tt.committed), digest.String(tt.now)); got != tt.want {
+			if got := (staleDetails{g}).staleDetail(tg, digest.String(tt.committed), digest.String(tt.now)); got != tt.want {
 				t.Fatalf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})

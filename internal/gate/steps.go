@@ -193,7 +193,7 @@ func (g *Gate) checkStale(t *target) *hook.Decision {
 		Instead:  "re-read the file, then retry",
 		Evidence: append(g.evidence(t), hook.Ev("recorded", seen), hook.Ev("current", now)),
 	}.Decision()
-	d.Message += g.staleDetail(t, seen, now)
+	d.Message += staleDetails{g}.staleDetail(t, seen, now)
 	return &d
 }
 

@@ -201,7 +201,7 @@ func TestCheckRoleTarget(t *testing.T) {
 			g.Config.Roles = rs
 			g.call.AgentType, g.call.AgentID = tt.agentType, "a1"
 			tg := &target{tool: "Write", removes: tt.removes, res: workspace.Resolved{Rel: tt.rel}}
-			if got := outcome(g.checkRoleTarget(tg)); got != tt.want {
+			if got := outcome(roleRules{g}.checkRoleTarget(tg)); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
