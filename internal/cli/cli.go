@@ -21,11 +21,11 @@ import (
 // Version is the build's version (set in hookcmd, which both binaries link).
 var Version = hookcmd.Version
 
-// Exit codes: hooks answer 0 or 2; other commands 0 on success, 1 on failure.
+// Exit codes of people's commands: 0 on success, 1 on failure (a hook's
+// 2 is the runner's).
 const (
-	exitOK    = 0
-	exitFail  = 1
-	exitBlock = 2
+	exitOK   = 0
+	exitFail = 1
 )
 
 // exitError carries a command's exit code without an extra message.

@@ -45,7 +45,7 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "%s: scope request %d approved: granted %s; owned_scope now %s (version %d)\n", id, approve, strings.Join(granted, " "), strings.Join(showAll(scope), ", "), version)
+	fmt.Fprintf(a.stdout, "%s: scope request %d approved: granted %s; owned_scope now %s (version %d)\n", id, approve, strings.Join(granted, " "), strings.Join(safetext.QuoteAll(scope), ", "), version)
 	return nil
 }
 
@@ -60,15 +60,6 @@ func changeText(r scopereq.Request) []string {
 		change = append(change, "-"+safetext.Quote(p))
 	}
 	return change
-}
-
-// showAll is safetext.Show of each of xs.
-func showAll(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = safetext.Quote(x)
-	}
-	return out
 }
 
 // writeScopeRequests lists intent id's pending scope requests ("" for

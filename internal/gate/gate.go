@@ -1,9 +1,14 @@
 // Package gate holds intenthook's hook pipelines: PreToolUse, the decision
-// chain of SPEC §5 as a list of small named steps, and the selection of
-// intents (§6). Each step decides from a snapshot of the workspace (catalog,
-// settings, session state); loading the snapshot and writing state happen at
-// the edges. The gate knows no agent's wire format: it takes a hook.Call and
-// answers a hook.Decision.
+// chain (docs/spec.md) as a list of small named steps, PostToolUse and its
+// records, the selection of intents, and the context hooks (SessionStart,
+// UserPromptSubmit, SubagentStart, Stop, SessionEnd). Each step decides from
+// a snapshot of the workspace (catalog, settings, session state); loading
+// the snapshot and writing state happen at the edges. What a shell command
+// changed is judged below it, by the backstop (scope) and the guard (the
+// rules), each behind a small Call the gate answers; features of their own
+// (plugins, roles, delegations, session ends) are types over the Gate. The
+// gate knows no agent's wire format: it takes a hook.Call and answers a
+// hook.Decision.
 package gate
 
 import (

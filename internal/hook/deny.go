@@ -2,8 +2,9 @@ package hook
 
 import (
 	"fmt"
-	"github.com/intenthook/intenthook/internal/safetext"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Deny codes (SPEC §3): the stable word in the first line of a deny message.

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/markdown"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/intenthook/intenthook/internal/markdown"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )

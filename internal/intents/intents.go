@@ -6,9 +6,10 @@ package intents
 
 import (
 	"fmt"
-	"github.com/intenthook/intenthook/internal/safetext"
 	"io"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 // Status is an intent's lifecycle state.

@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/markdown"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"unicode"
 
 	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/markdown"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"

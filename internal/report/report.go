@@ -6,10 +6,8 @@
 package report
 
 import (
-	"encoding/json"
-
 	"cmp"
-	"github.com/intenthook/intenthook/internal/summary"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/summary"
 )
 
 // Options say what goes into a report.
@@ -134,7 +133,7 @@ func Build(opt Options) (*Report, error) {
 	if opt.Catalog != nil {
 		for _, c := range opt.Catalog.All() {
 			in := add(c.ID)
-			in.Name, in.Status, in.Scope, in.DependsOn, in.Parent, in.Known = safetext.Quote(c.Name), safetext.Quote(string(c.Status)), showAll(c.OwnedScope), c.DependsOn, c.ParentIntent, true
+			in.Name, in.Status, in.Scope, in.DependsOn, in.Parent, in.Known = safetext.Quote(c.Name), safetext.Quote(string(c.Status)), safetext.QuoteAll(c.OwnedScope), c.DependsOn, c.ParentIntent, true
 		}
 	}
 	files := map[*Intent]map[string]int{}
@@ -167,7 +166,7 @@ func Build(opt Options) (*Report, error) {
 		case m.Event == ledger.EventViolation:
 			in.Violations++
 			ev.Kind = "violation"
-			named := showAll(m.Paths)
+			named := safetext.QuoteAll(m.Paths)
 			if len(named) == 0 {
 				named = paths
 			}
@@ -277,16 +276,6 @@ func columns(all []*Intent) []Column {
 		cols[k].Intents = append(cols[k].Intents, in)
 	}
 	return cols
-}
-
-// showAll is safetext.Show of each of xs: the page never carries a raw
-// control character an agent chose.
-func showAll(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = safetext.Quote(x)
-	}
-	return out
 }
 
 func setAdd(m map[*Intent]map[string]bool, in *Intent, v string) {

@@ -122,6 +122,15 @@ func Quote(s string) string {
 	return s
 }
 
+// QuoteAll is Quote of each of xs.
+func QuoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = Quote(x)
+	}
+	return out
+}
+
 // Unsafe reports whether s holds a control character, a line break, a
 // bidirectional control (which reorders what a reader sees of the rest of
 // the line) or invalid UTF-8: what Quote quotes.

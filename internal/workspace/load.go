@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"github.com/intenthook/intenthook/internal/review"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/state"
 )
 

@@ -1,10 +1,11 @@
 package workspace
 
 import (
-	"github.com/intenthook/intenthook/internal/intents"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/intenthook/intenthook/internal/intents"
 )
 
 func governedRoot(t *testing.T) string {

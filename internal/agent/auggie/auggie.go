@@ -8,6 +8,7 @@ package auggie
 
 import (
 	"fmt"
+
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"

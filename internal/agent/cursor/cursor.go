@@ -9,6 +9,7 @@ package cursor
 
 import (
 	"fmt"
+
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"

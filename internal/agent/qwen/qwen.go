@@ -7,6 +7,7 @@ package qwen
 
 import (
 	"fmt"
+
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"

@@ -8,6 +8,7 @@ package windsurf
 
 import (
 	"fmt"
+
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
