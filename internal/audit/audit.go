@@ -104,6 +104,33 @@ type Result struct {
 	// versions checked only sizes past 128 MB; readers of their output
 	// look here.
 	IncrementsChecked bool `json:"increments_checked"`
+
+	// What attest builds its predicate from, commit by commit; --json
+	// sums it up per intent instead.
+	//
+	// IDs are the range's commits, oldest first (as judged).
+	IDs []string `json:"-"`
+	// Changes are the changed paths each commit was judged on (neither
+	// governance nor ignored), in IDs' order.
+	Changes []Change `json:"-"`
+	// Records are the ledger records the range added (with what a merged
+	// branch appended), by timestamp.
+	Records []*ledger.Record `json:"-"`
+}
+
+// Change is one path a commit changed that the rules judged.
+type Change struct {
+	Commit string
+	Path   string
+	// Intent is the active intent of the parent's catalog the change is
+	// counted under (its first owner); "" for none.
+	Intent string
+	// Digest is the sha256 of the path's content at the commit; "" when
+	// the commit deletes it.
+	Digest string
+	// Traced: a ledger record's post_hash is the content (a record of a
+	// tool intenthook classifies).
+	Traced bool
 }
 
 // Failed reports whether any finding is an error.
@@ -185,6 +212,14 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		j := all[k]
 		res.Findings = append(res.Findings, j.findings...)
 		sum.commit(c, j)
+		res.IDs = append(res.IDs, c.id)
+		for _, p := range j.paths {
+			ch := Change{Commit: c.id, Path: p.path, Digest: p.digest, Traced: p.traced}
+			if len(p.owners) > 0 {
+				ch.Intent = p.owners[0]
+			}
+			res.Changes = append(res.Changes, ch)
+		}
 		for _, a := range j.adopted {
 			res.Adopted = append(res.Adopted, AdoptedPath{Commit: c.id, Adoption: a})
 		}
@@ -226,6 +261,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	}
 	res.Findings = append(res.Findings, gaps...)
 	res.Intents = sum.intents(lg.records, res.Catalog, res.Findings)
+	res.Records = lg.records
 	return res, nil
 }
 
@@ -234,9 +270,9 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 // combined diff: merging the default branch in brings nothing already
 // judged.
 func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
-	out, err := g.Output(ctx, "-c", "log.showSignature=false", "log", "--reverse", "--topo-order", "--format=%H%x00%P%x00%an <%ae>", rng, "--")
+	out, err := logRange(ctx, g, rng, "%H%x00%P%x00%an <%ae>")
 	if err != nil {
-		return nil, fmt.Errorf("log %s: %w", rng, err)
+		return nil, err
 	}
 	var commits []commit
 	index := map[string]int{}
@@ -269,6 +305,26 @@ func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 		}
 	}
 	return commits, nil
+}
+
+// logRange is git log over rng in the order the commits are judged:
+// oldest first, a parent before its children.
+func logRange(ctx context.Context, g *git.Repo, rng, format string) ([]byte, error) {
+	out, err := g.Output(ctx, "-c", "log.showSignature=false", "log", "--reverse", "--topo-order", "--format="+format, rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("log %s: %w", rng, err)
+	}
+	return out, nil
+}
+
+// Commits lists the commits of rng in the order Run judges them (Result's
+// IDs), without judging them: one git process.
+func Commits(ctx context.Context, g *git.Repo, rng string) ([]string, error) {
+	out, err := logRange(ctx, g, rng, "%H")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
 }
 
 // ledgerGrows checks that the ledger only grows across the range, without
@@ -625,6 +681,7 @@ type judged struct {
 type judgedPath struct {
 	path   string
 	owners []string // active intents of the parent's catalog that own it
+	digest string   // its content's sha256; "" for a deletion
 	traced bool
 }
 
@@ -667,11 +724,10 @@ func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced 
 				j.findings = append(j.findings, Finding{c.id, p, Error, OutOfScope, "outside the owned_scope of every IN_PROGRESS or COMPLETE intent of the parent's catalog"})
 			}
 		}
-		want := ""
 		if r.present[i] {
-			want = r.hashes[i]
+			jp.digest = r.hashes[i]
 		}
-		jp.traced = traced[p][want]
+		jp.traced = traced[p][jp.digest]
 		if !jp.traced {
 			what := "content not traced: no ledger record ends in it"
 			if !r.present[i] {

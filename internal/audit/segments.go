@@ -186,3 +186,22 @@ func splits(ctx context.Context, g *git.Repo, commits []commit) ([]Finding, erro
 	}
 	return fs, nil
 }
+
+// LedgerAt verifies the ledger commit id holds, from git objects only (its
+// legacy file, or the parts a split left, then every segment), handing each
+// record line to each: what attest verify reads to tell that the heads an
+// attestation names are still there.
+func LedgerAt(ctx context.Context, g *git.Repo, id string, each func(line []byte)) (ledger.Report, error) {
+	tv := ledger.NewTreeVerifier()
+	data, found, err := legacyBytes(ctx, g, id)
+	if err != nil {
+		return ledger.Report{}, err
+	}
+	if found {
+		tv.Legacy(bytes.NewReader(data), func(line []byte, _ int64) { each(line) })
+	}
+	if err := readSegments(ctx, g, tv, id, "", func(line []byte, _ bool) { each(line) }); err != nil {
+		return ledger.Report{}, err
+	}
+	return tv.Report(), nil
+}
