@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/intenthook/intenthook/internal/attest"
 	"github.com/intenthook/intenthook/internal/cli"
 	"github.com/intenthook/intenthook/internal/export"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -27,8 +28,10 @@ func TestMain(m *testing.M) {
 		// hook binary, which hands all but the hooks to the full one.
 		"intenthook":      main,
 		"intenthook-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
-		// And the exporter, which make build puts beside them.
+		// And the programs the full binary hands commands to, which make
+		// build puts beside them.
 		"intenthook-export": func() { os.Exit(export.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
+		"intenthook-attest": func() { os.Exit(attest.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
 	})
 }
 

@@ -41,7 +41,7 @@ func build() (string, error) {
 		return "", err
 	}
 	shippedDir = dir
-	if err := shipped.Build(dir, shipped.Hook, shipped.Full, shipped.Export); err != nil {
+	if err := shipped.Build(dir, shipped.Hook, shipped.Full, shipped.Export, shipped.Attest); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, shipped.Hook.Name), nil
@@ -79,6 +79,29 @@ func TestHookBinaryLinks(t *testing.T) {
 			t.Errorf("the hook binary links %s", banned)
 		}
 	}
+	for _, p := range attestOnly(deps) {
+		t.Errorf("the hook binary links %s (intenthook-attest's)", p)
+	}
+}
+
+// attestOnly returns the packages of deps that belong to intenthook-attest
+// alone: intenthook's attest package, and Sigstore's libraries and what
+// they bring (in-toto, DSSE, TUF, the transparency log's client), whose
+// package initialisation no hook may pay.
+func attestOnly(deps []string) []string {
+	var out []string
+	for _, p := range deps {
+		switch {
+		case p == "github.com/intenthook/intenthook/internal/attest",
+			strings.HasPrefix(p, "github.com/sigstore/"),
+			strings.HasPrefix(p, "github.com/in-toto/"),
+			strings.HasPrefix(p, "github.com/secure-systems-lab/"),
+			strings.HasPrefix(p, "github.com/theupdateframework/"),
+			strings.HasPrefix(p, "github.com/go-openapi/"):
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // TestHookBinaryAlone runs the hook binary without intenthook-full beside
@@ -204,7 +227,7 @@ func TestActionInstalls(t *testing.T) {
 // TestFullBinaryLinks keeps the OpenTelemetry SDK, gRPC and the Collector's
 // pdata out of intenthook-full: a hook starts it (a catalog the cache has
 // not seen), so its start is on the hook path too. They live in
-// intenthook-export.
+// intenthook-export; Sigstore's libraries, likewise, in intenthook-attest.
 func TestFullBinaryLinks(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "../intenthook-full").Output()
 	if err != nil {
@@ -219,6 +242,29 @@ func TestFullBinaryLinks(t *testing.T) {
 	} {
 		if slices.Contains(deps, banned) {
 			t.Errorf("intenthook-full links %s", banned)
+		}
+	}
+	for _, p := range attestOnly(deps) {
+		t.Errorf("intenthook-full links %s (intenthook-attest's)", p)
+	}
+}
+
+// TestAttestOnlyIsAttests holds attestOnly to what intenthook-attest
+// links: a list that matched nothing there would keep nothing out.
+func TestAttestOnlyIsAttests(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../intenthook-attest").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := attestOnly(strings.Fields(string(out)))
+	for _, want := range []string{
+		"github.com/intenthook/intenthook/internal/attest",
+		"github.com/sigstore/sigstore-go/pkg/sign",
+		"github.com/sigstore/sigstore-go/pkg/verify",
+		"github.com/secure-systems-lab/go-securesystemslib/dsse",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("intenthook-attest does not link %s: attestOnly no longer names what keeps Sigstore out of the hook binaries", want)
 		}
 	}
 }

@@ -25,21 +25,27 @@ standard OTEL_EXPORTER_OTLP_* variables. Run by intenthook-export, installed
 beside intenthook. See docs/otel.md.`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := full.Beside(ExportName)
-			if err != nil {
-				return err
-			}
-			if a.root != "" {
-				args = append(args, "--root", a.root)
-			}
-			c := exec.Command(path, args...)
-			c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stdout, a.stderr
-			err = c.Run()
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				return exitError{code: ee.ExitCode()}
-			}
-			return err
+			return a.handOff(ExportName, args)
 		},
 	}
+}
+
+// handOff runs the program name beside this binary with args (and the
+// global --root), with the same streams, and takes its exit code.
+func (a *app) handOff(name string, args []string) error {
+	path, err := full.Beside(name)
+	if err != nil {
+		return err
+	}
+	if a.root != "" {
+		args = append(args, "--root", a.root)
+	}
+	c := exec.Command(path, args...)
+	c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stdout, a.stderr
+	err = c.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return exitError{code: ee.ExitCode()}
+	}
+	return err
 }

@@ -1,7 +1,8 @@
 // Package shipped builds intenthook's binaries as make build builds them,
 // for the tests that run the real programs (the testscripts' shipped run,
 // the documentation's examples): the hook binary without YAML (-tags
-// noyaml), the full binary and the exporter beside it, statically linked
+// noyaml), the full binary and the programs it hands commands to (the
+// exporter, the attester) beside it, statically linked
 // (CGO_ENABLED=0) and without the instrumentation of the test that asks
 // (-race makes each process ten times slower). It builds nothing a release
 // ships: make build and GoReleaser do that.
@@ -29,6 +30,7 @@ var (
 	Hook   = Binary{"intenthook", module + "cmd/intenthook", "noyaml"}
 	Full   = Binary{"intenthook-full", module + "cmd/intenthook-full", ""}
 	Export = Binary{"intenthook-export", module + "cmd/intenthook-export", ""}
+	Attest = Binary{"intenthook-attest", module + "cmd/intenthook-attest", ""}
 )
 
 // Build builds each binary into dir, side by side as make build leaves
