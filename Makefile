@@ -5,14 +5,15 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/hookcmd.Version=$(VERSION)
-# Three binaries. intenthook runs the hooks, built without YAML (-tags noyaml:
+# The binaries. intenthook runs the hooks, built without YAML (-tags noyaml:
 # Go initialises every linked package on every start, and a hook runs on every
 # tool call); it hands every other command, and the rare YAML a hook needs, to
 # intenthook-full beside it. The MCP server is its own binary: the SDK's
 # package init (about 1 ms) must not be paid by every hook call.
 MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # intenthook-export (export otlp) links the OpenTelemetry SDK, gRPC and the
-# Collector's pdata: their package init must not reach the hook path either.
+# Collector's pdata, intenthook-attest (attest) Sigstore's libraries: their
+# package init must not reach the hook path either.
 
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
@@ -24,12 +25,14 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)-full ./cmd/intenthook-full
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-mcp ./cmd/intenthook-mcp
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-export ./cmd/intenthook-export
+	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-attest ./cmd/intenthook-attest
 
 install:
 	$(GO) install -trimpath -tags noyaml -ldflags '$(LDFLAGS)' ./cmd/intenthook
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook-full
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-mcp
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-export
+	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-attest
 
 # -race needs cgo. make test runs every package under the race detector and
 # every testscript against the binaries as make build makes them (built once

@@ -24,8 +24,8 @@ import (
 
 // Binaries are the programs every package holds, side by side: the hook
 // binary runs intenthook-full from beside itself, which runs
-// intenthook-export from beside itself.
-var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export"}
+// intenthook-export and intenthook-attest from beside itself.
+var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export", "intenthook-attest"}
 
 // Scope is the npm scope of the platform packages.
 const Scope = "@intenthook"
