@@ -57,10 +57,12 @@ checks that the agent's session holds the intent and vouches for the call.`,
 				return withHint(fmt.Errorf("intent %s not found", id), "list intents with 'intenthook intents list'")
 			case !in.Valid():
 				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
-			case in.Status != intents.InProgress:
-				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are submitted", in.ID, in.Status)
-			case !in.NeedsReview(ws.Config.Review.Default):
-				return withHint(fmt.Errorf("intent %s does not require review", in.ID), "a person completes it with 'intenthook intents verify "+in.ID+"'")
+			}
+			switch err := review.Submittable(in, ws.Config.Review.Default); {
+			case errors.Is(err, review.ErrNoReview):
+				return withHint(err, "a person completes it with 'intenthook intents verify "+in.ID+"'")
+			case err != nil:
+				return err
 			}
 			ed := ws.Editor(session, tool, Version)
 			ed.Hook = session != ""

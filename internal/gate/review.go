@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -46,9 +47,11 @@ func (g *Gate) submit(ctx context.Context, id string) (hook.Decision, error) {
 		return selection.NotFound(g.Catalog, id, g.Budget(), evidence), nil
 	case !in.Valid():
 		return selection.Invalid(in, evidence), nil
-	case in.Status != intents.InProgress:
+	}
+	switch err := review.Submittable(in, g.Config.Review.Default); {
+	case errors.Is(err, review.ErrNotInProgress):
 		return selection.NotInProgress(in, evidence), nil
-	case !in.NeedsReview(g.Config.Review.Default):
+	case errors.Is(err, review.ErrNoReview):
 		return hook.Denial{
 			Code:     hook.CodeProtectedPath,
 			Headline: fmt.Sprintf("%s does not require review: completing it is for the user", id),

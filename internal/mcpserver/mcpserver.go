@@ -407,11 +407,11 @@ func (s *server) submit(ctx context.Context, _ *mcp.CallToolRequest, in IntentIn
 	} else if sess, err := ws.Sessions.Read(s.session); err != nil || sess.Intent != it.ID {
 		return nil, nil, fmt.Errorf("this client works on no intent %s: select it with select_active_intent first", it.ID)
 	}
-	switch {
-	case it.Status != intents.InProgress:
-		return nil, nil, fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are submitted", it.ID, it.Status)
-	case !it.NeedsReview(ws.Config.Review.Default):
-		return nil, nil, fmt.Errorf("intent %s does not require review: tell the user the work is done (a person runs intenthook intents verify %s)", it.ID, it.ID)
+	switch err := review.Submittable(it, ws.Config.Review.Default); {
+	case errors.Is(err, review.ErrNoReview):
+		return nil, nil, fmt.Errorf("%w: tell the user the work is done (a person runs intenthook intents verify %s)", err, it.ID)
+	case err != nil:
+		return nil, nil, err
 	}
 	ed := ws.Editor(session, "mcp__intenthook__submit_for_review", s.opt.Version)
 	type outcome struct {

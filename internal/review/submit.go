@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +11,27 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 )
+
+// ErrNotInProgress and ErrNoReview are why Submittable refuses an intent.
+var (
+	ErrNotInProgress = errors.New("only IN_PROGRESS intents are submitted")
+	ErrNoReview      = errors.New("does not require review")
+)
+
+// Submittable is the one rule of a submission, whoever makes it (an
+// agent's intenthook submit, the hook that vouches for it, the MCP tool):
+// the intent is IN_PROGRESS, and it requires review (its own review: field,
+// else the workspace's review.default, def). The error wraps
+// ErrNotInProgress or ErrNoReview and reads as a sentence about in.
+func Submittable(in *intents.Intent, def string) error {
+	switch {
+	case in.Status != intents.InProgress:
+		return fmt.Errorf("intent %s is %s: %w", in.ID, in.Status, ErrNotInProgress)
+	case !in.NeedsReview(def):
+		return fmt.Errorf("intent %s %w", in.ID, ErrNoReview)
+	}
+	return nil
+}
 
 // Outcome is what a submission came to.
 type Outcome struct {
