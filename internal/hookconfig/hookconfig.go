@@ -18,19 +18,38 @@ import (
 // settings then work for every teammate, wherever the binary is installed.
 const Program = "intenthook"
 
-// NPMLink is where npm links Program in a project that installed it,
-// relative to the project's directory.
+// NPMBinary is the program an npm install's hooks run, relative to the
+// project's directory: the main package's own file, which its install step
+// makes the native binary. Never npm's link NPMLink: any package's install
+// (a package of the agent's with a bin named intenthook) or a program that
+// moves the link aside repoints it.
+const NPMBinary = "node_modules/intenthook/bin/" + Program
+
+// NPMLink is where npm links Program in a project that installed it: the
+// program of the wiring an older intenthook wrote, which init rewrites to
+// NPMBinary and doctor reports.
 const NPMLink = "node_modules/.bin/" + Program
 
-// SearchUp is the program words of a hook command for an agent that runs its
-// hooks from the session's working directory, which may lie below the
+// FromRoot is the program words of a hook command for an agent that runs
+// its hooks from the session's working directory, which may lie below the
 // project's, and names no project directory in their environment (Codex):
-// sh looks for NPMLink from the working directory up and runs the first it
-// finds with the command's arguments, or Program from PATH when no directory
-// has one. It uses shell built-ins only: no process starts but sh.
-const SearchUp = "sh -c '" + searchUpScript + "' " + Program
+// sh finds the workspace root first, the nearest directory from the
+// working directory up that holds the catalog (as the hook finds its
+// root), and runs that root's NPMBinary, or Program from PATH when there
+// is no root or no npm install in it. No other directory's node_modules is
+// looked at: a search for the binary itself would meet one planted below
+// the root (src/node_modules/…) first. It uses shell built-ins only: no
+// process starts but sh.
+const FromRoot = "sh -c '" + fromRootScript + "' " + Program
 
-const searchUpScript = `d=$PWD; while [ -n "$d" ] && [ ! -x "$d/` + NPMLink + `" ]; do d=${d%/*}; done; [ -n "$d" ] || exec ` + Program + ` "$@"; exec "$d/` + NPMLink + `" "$@"`
+const fromRootScript = `d=$PWD; while [ -n "$d" ] && [ ! -f "$d/.orchestration/active_intents.yaml" ]; do d=${d%/*}; done; [ -n "$d" ] && [ -x "$d/` + NPMBinary + `" ] && exec "$d/` + NPMBinary + `" "$@"; exec ` + Program + ` "$@"`
+
+// LegacySearchUp is the program words an older intenthook wrote for Codex:
+// the first NPMLink from the working directory up, which a link planted
+// below the root answers. init rewrites it to FromRoot.
+const LegacySearchUp = "sh -c '" + legacySearchUpScript + "' " + Program
+
+const legacySearchUpScript = `d=$PWD; while [ -n "$d" ] && [ ! -x "$d/` + NPMLink + `" ]; do d=${d%/*}; done; [ -n "$d" ] || exec ` + Program + ` "$@"; exec "$d/` + NPMLink + `" "$@"`
 
 // Hook is one wiring of an intenthook subcommand to an event, in the
 // Claude-shaped settings most agents read.
@@ -61,8 +80,11 @@ func (h Hook) Command() string {
 type Invocation struct {
 	Program string   // the first word, expanded ("" when it cannot be)
 	Args    []string // the remaining words, expanded
-	// SearchUp: the command is SearchUp's, Program is NPMLink, looked for
-	// from the working directory up.
+	// FromRoot: the command is FromRoot's, Program is NPMBinary in the
+	// workspace root found from the working directory up.
+	FromRoot bool
+	// SearchUp: the command is LegacySearchUp's, Program is NPMLink, looked
+	// for from the working directory up.
 	SearchUp bool
 }
 
@@ -91,8 +113,13 @@ func ParseCommand(command string, getenv func(string) string) (inv Invocation, o
 		}
 		words = append(words, b.String())
 	}
-	if len(words) >= 4 && words[0] == "sh" && words[1] == "-c" && words[2] == searchUpScript && words[3] == Program {
-		return Invocation{Program: NPMLink, Args: words[4:], SearchUp: true}, true
+	if len(words) >= 4 && words[0] == "sh" && words[1] == "-c" && words[3] == Program {
+		switch words[2] {
+		case fromRootScript:
+			return Invocation{Program: NPMBinary, Args: words[4:], FromRoot: true}, true
+		case legacySearchUpScript:
+			return Invocation{Program: NPMLink, Args: words[4:], SearchUp: true}, true
+		}
 	}
 	return Invocation{Program: words[0], Args: words[1:]}, true
 }
@@ -153,4 +180,34 @@ func (inv Invocation) Subcommand() string {
 		}
 	}
 	return ""
+}
+
+// RunsNPMLink reports whether the invocation runs npm's link NPMLink (by
+// any directory, or searched for from the working directory up): the
+// wiring an older intenthook wrote for an npm install. Windows' .cmd shim
+// is not it.
+func (inv Invocation) RunsNPMLink() bool {
+	p := strings.ReplaceAll(inv.Program, `\`, "/")
+	return inv.SearchUp || p == NPMLink || strings.HasSuffix(p, "/"+NPMLink)
+}
+
+// MigrateCommand rewrites a hook command an older intenthook wrote for an
+// npm install to run NPMBinary instead of npm's link: its program word
+// ending in NPMLink (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook
+// pre`, `./node_modules/.bin/intenthook pre`), or LegacySearchUp's, which
+// becomes FromRoot's. ok is false for any other command, which is left as
+// it is.
+func MigrateCommand(command string) (string, bool) {
+	if rest, ok := strings.CutPrefix(command, LegacySearchUp); ok && (rest == "" || rest[0] == ' ') {
+		return FromRoot + rest, true
+	}
+	i := strings.Index(command, NPMLink)
+	if i < 0 {
+		return command, false
+	}
+	head, rest := command[:i], command[i+len(NPMLink):]
+	if strings.ContainsAny(head, " \t\n;&|") || (head != "" && !strings.HasSuffix(head, "/")) || (rest != "" && rest[0] != ' ') {
+		return command, false
+	}
+	return head + NPMBinary + rest, true
 }

@@ -57,7 +57,8 @@ func TestParseCommandSubcommand(t *testing.T) {
 		{"INTENTHOOK_DISABLE=0 intenthook pre", "intenthook", "pre", true},
 		{`C:\tools\intenthook.exe pre`, `C:\tools\intenthook.exe`, "pre", true},
 		{`'C:\tools\intenthook.exe' pre`, `C:\tools\intenthook.exe`, "pre", true},
-		{SearchUp + " post --agent codex", NPMLink, "post", true},
+		{FromRoot + " post --agent codex", NPMBinary, "post", true},
+		{LegacySearchUp + " post --agent codex", NPMLink, "post", true},
 		{"sh -c 'exec intenthook \"$@\"' intenthook pre", "sh", "", true},
 		{"other-tool pre", "other-tool", "", true},
 		{"intenthook-wrapper pre", "intenthook-wrapper", "", true},
@@ -262,10 +263,12 @@ func TestMergeTwoMatchers(t *testing.T) {
 	}
 }
 
-// SearchUp's command runs the nearest node_modules/.bin/intenthook from the
-// working directory up, with the command's arguments, and intenthook from
-// PATH when there is none.
-func TestSearchUpRunsTheNearestLink(t *testing.T) {
+// FromRoot's command runs the binary of the workspace root's npm install,
+// the nearest directory from the working directory up that holds the
+// catalog, with the command's arguments; intenthook from PATH when that
+// root has no npm install or there is no root. A binary planted below the
+// root (src/node_modules/…, or npm's link) is never run.
+func TestFromRootRunsTheRootsBinary(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a POSIX shell command")
 	}
@@ -279,23 +282,77 @@ func TestSearchUpRunsTheNearestLink(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(filepath.Join(root, "project", filepath.FromSlash(NPMLink)), "project")
+	catalog := func(dir string) {
+		p := filepath.Join(root, dir, ".orchestration", "active_intents.yaml")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("active_intents: []\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	catalog("project")
+	write(filepath.Join(root, "project", filepath.FromSlash(NPMBinary)), "project")
+	// Planted below the root, and npm's link: neither is run.
+	write(filepath.Join(root, "project", "src", filepath.FromSlash(NPMBinary)), "planted")
+	write(filepath.Join(root, "project", "src", filepath.FromSlash(NPMLink)), "planted-link")
+	write(filepath.Join(root, "project", filepath.FromSlash(NPMLink)), "link")
+	if err := os.MkdirAll(filepath.Join(root, "project", "src", ".orchestration"), 0o755); err != nil {
+		t.Fatal(err) // a directory without a catalog is no root
+	}
+	catalog("bare")
 	write(filepath.Join(onPath, Program), "path")
 	for _, tt := range []struct{ dir, want string }{
 		{"project", "project pre --agent codex"},
 		{"project/src/deep", "project pre --agent codex"},
+		{"bare/src", "path pre --agent codex"},
 		{"elsewhere", "path pre --agent codex"},
 	} {
 		dir := filepath.Join(root, filepath.FromSlash(tt.dir))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("sh", "-c", SearchUp+" pre --agent codex")
+		cmd := exec.Command("sh", "-c", FromRoot+" pre --agent codex")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "PWD="+dir, "PATH="+onPath+string(os.PathListSeparator)+"/usr/bin:/bin")
 		out, err := cmd.CombinedOutput()
 		if err != nil || strings.TrimSpace(string(out)) != tt.want {
 			t.Errorf("from %s: %q %v, want %q", tt.dir, out, err, tt.want)
+		}
+	}
+}
+
+// The wiring an older intenthook wrote for an npm install is rewritten to
+// run the package's own file; every other command is left as it is.
+func TestMigrateCommand(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook pre`, `"$CLAUDE_PROJECT_DIR"/node_modules/intenthook/bin/intenthook pre`},
+		{`"$CURSOR_PROJECT_DIR"/node_modules/.bin/intenthook post --agent cursor`, `"$CURSOR_PROJECT_DIR"/node_modules/intenthook/bin/intenthook post --agent cursor`},
+		{"./node_modules/.bin/intenthook pre --agent copilot", "./node_modules/intenthook/bin/intenthook pre --agent copilot"},
+		{"node_modules/.bin/intenthook context", "node_modules/intenthook/bin/intenthook context"},
+		{LegacySearchUp + " pre --agent codex", FromRoot + " pre --agent codex"},
+		{"intenthook pre", ""},
+		{`"$CLAUDE_PROJECT_DIR"/node_modules/intenthook/bin/intenthook pre`, ""},
+		{"./node_modules/.bin/intenthook.cmd pre --agent copilot", ""},
+		{"echo x; node_modules/.bin/intenthook pre", ""},
+		{"other node_modules/.bin/intenthook pre", ""},
+	} {
+		got, ok := MigrateCommand(tt.in)
+		if tt.want == "" {
+			if ok || got != tt.in {
+				t.Errorf("MigrateCommand(%q) = %q %v, want it left", tt.in, got, ok)
+			}
+			continue
+		}
+		if !ok || got != tt.want {
+			t.Errorf("MigrateCommand(%q) = %q %v, want %q", tt.in, got, ok, tt.want)
+		}
+		inv, parsed := ParseCommand(tt.in, nil)
+		if !parsed || !inv.RunsNPMLink() {
+			t.Errorf("%q: RunsNPMLink false", tt.in)
+		}
+		if inv, _ := ParseCommand(got, nil); inv.RunsNPMLink() {
+			t.Errorf("%q: RunsNPMLink true after the rewrite", got)
 		}
 	}
 }

@@ -174,3 +174,48 @@ func stringList(v any) []string {
 	}
 	return out
 }
+
+// MigrateNPM rewrites every hook command of settings that an older
+// intenthook wrote for an npm install (MigrateCommand: npm's link becomes
+// the package's own binary), in Claude-shaped groups ("hooks": {event:
+// [{"hooks": [{"command": …}]}]}) and in flat lists ("hooks": {event:
+// [{"command": …}]}) alike. It returns the commands as they now read.
+func MigrateNPM(settings *Object) []string {
+	v, _ := settings.Get("hooks")
+	hooks, ok := v.(*Object)
+	if !ok {
+		return nil
+	}
+	var out []string
+	rewrite := func(o *Object) {
+		for _, key := range []string{"command", "bash"} {
+			cmd, ok := stringField(o, key)
+			if !ok {
+				continue
+			}
+			if now, ok := MigrateCommand(cmd); ok {
+				o.Set(key, now)
+				out = append(out, now)
+			}
+		}
+	}
+	for _, event := range hooks.Keys() {
+		list, _ := hooks.Get(event)
+		entries, _ := list.([]any)
+		for _, e := range entries {
+			entry, ok := e.(*Object)
+			if !ok {
+				continue
+			}
+			rewrite(entry)
+			inner, _ := entry.Get("hooks")
+			handlers, _ := inner.([]any)
+			for _, h := range handlers {
+				if ho, ok := h.(*Object); ok {
+					rewrite(ho)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -110,7 +110,11 @@ func NPM(root, dist, src string) ([]string, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	main, err := mainPackage(src, meta.Version, plats)
+	launcher, err := os.ReadFile(filepath.Join(src, "launcher.js"))
+	if err != nil {
+		return nil, err
+	}
+	main, err := mainPackage(src, meta.Version, plats, launcher)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +123,7 @@ func NPM(root, dist, src string) ([]string, error) {
 		return nil, err
 	}
 	for _, p := range plats {
-		files, err := platformPackage(p, meta.Version, bins[p])
+		files, err := platformPackage(p, meta.Version, bins[p], launcher)
 		if err != nil {
 			return nil, err
 		}
@@ -147,12 +151,8 @@ type file struct {
 
 const repository = "https://github.com/intenthook/intenthook"
 
-func mainPackage(src, version string, plats []Platform) ([]file, error) {
+func mainPackage(src, version string, plats []Platform, launcher []byte) ([]file, error) {
 	install, err := os.ReadFile(filepath.Join(src, "install.js"))
-	if err != nil {
-		return nil, err
-	}
-	launcher, err := os.ReadFile(filepath.Join(src, "launcher.js"))
 	if err != nil {
 		return nil, err
 	}
@@ -194,11 +194,16 @@ const readme = `# intenthook
 
 Native binaries of [intenthook](` + repository + `) for npm: ` + "`npm install --save-dev intenthook`" + `, then
 ` + "`npx intenthook init`" + ` in your git repository. The hooks ` + "`init`" + ` writes run
-` + "`node_modules/.bin/intenthook`" + ` from the project, which the install step makes the
-native binary itself. See [Installing](` + repository + `/blob/main/docs/install.md#npm).
+` + "`node_modules/intenthook/bin/intenthook`" + ` from the project, which the install step makes
+the native binary itself (never npm's ` + "`.bin`" + ` link, which any package's install can
+repoint). See [Installing](` + repository + `/blob/main/docs/install.md#npm).
 `
 
-func platformPackage(p Platform, version string, bins map[string]string) ([]file, error) {
+// platformPackage is one platform's package: its binaries under bin/, and
+// ChecksumsFile, the SHA-256 of each and of the Node launcher the main
+// package's bin/ holds until its install step runs, which doctor and
+// precommit check the binaries an npm install's hooks run against.
+func platformPackage(p Platform, version string, bins map[string]string, launcher []byte) ([]file, error) {
 	pkg, err := json.MarshalIndent(map[string]any{
 		"name":            p.Name(),
 		"version":         version,
@@ -213,6 +218,7 @@ func platformPackage(p Platform, version string, bins map[string]string) ([]file
 		return nil, err
 	}
 	files := []file{{name: "package.json", data: append(pkg, '\n')}}
+	sums := map[string][]byte{LauncherName: launcher}
 	for _, b := range Binaries {
 		path, ok := bins[b]
 		if !ok {
@@ -227,8 +233,9 @@ func platformPackage(p Platform, version string, bins map[string]string) ([]file
 			name += ".exe"
 		}
 		files = append(files, file{name: "bin/" + name, data: data, exec: true})
+		sums[name] = data
 	}
-	return files, nil
+	return append(files, file{name: ChecksumsFile, data: checksums(sums)}), nil
 }
 
 // writeTarball writes files as npm pack would: a gzipped tar with every

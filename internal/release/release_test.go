@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -111,16 +113,18 @@ func pathWithout(t *testing.T, program string) string {
 }
 
 // The npm packages, installed offline into an empty project, give npx
-// intenthook the native binary; init wires Claude Code to the project's
-// node_modules/.bin/intenthook by a path with no platform in it; doctor
-// names the binary the wiring runs; and a hook event sent through that
-// wiring is answered by the binary (a write with no intent: exit 2).
+// intenthook the native binary; init wires Claude Code to the package's
+// own node_modules/intenthook/bin/intenthook (never npm's .bin link) by a
+// path with no platform in it; doctor names the binary the wiring runs and
+// finds it to be the one the platform package shipped; and a hook event
+// sent through that wiring is answered by the binary (a write with no
+// intent: exit 2).
 func TestNPM(t *testing.T) {
 	dist := distDir(t)
 	meta := distMeta(t, dist)
 	dir, env := npmProject(t, dist)
 
-	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
+	bin := filepath.Join(dir, "node_modules", "intenthook", "bin", "intenthook")
 	if nodeScript(t, bin) {
 		t.Fatalf("%s is still the Node launcher after the install step", bin)
 	}
@@ -134,21 +138,19 @@ func TestNPM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const program = `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook`
+	const program = `"$CLAUDE_PROJECT_DIR"/node_modules/intenthook/bin/intenthook`
 	pre := hookCommand(t, settings, "PreToolUse")
 	if pre != program+" pre" {
 		t.Fatalf("PreToolUse command = %q, want %q", pre, program+" pre")
 	}
 
 	out, _ = run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "doctor")
-	real, err := filepath.EvalSymlinks(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The command's program, expanded as Claude Code expands it, then the
-	// file behind npm's link.
-	if want := "hook command: " + bin + " → " + real; !strings.Contains(out, want) {
+	// The command's program, expanded as Claude Code expands it.
+	if want := "hook command: " + bin + "\n"; !strings.Contains(out, want) {
 		t.Fatalf("doctor does not say which binary the wiring runs (%q):\n%s", want, out)
+	}
+	if want := "✓ hook binary: node_modules/intenthook/bin/intenthook, node_modules/intenthook/bin/intenthook-full are the files @intenthook/"; !strings.Contains(out, want) {
+		t.Fatalf("doctor does not check the binaries against the shipped checksums (%q):\n%s", want, out)
 	}
 
 	// The wiring as Claude Code runs it: sh -c with the project's directory
@@ -173,11 +175,7 @@ func TestNPM(t *testing.T) {
 func TestNPMAgentWiring(t *testing.T) {
 	dist := distDir(t)
 	dir, env := npmProject(t, dist)
-	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
-	real, err := filepath.EvalSymlinks(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := filepath.Join(dir, "node_modules", "intenthook", "bin", "intenthook")
 	sub := filepath.Join(dir, "src", "deep")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -211,7 +209,7 @@ func TestNPMAgentWiring(t *testing.T) {
 			}
 			mustJSON(t, wiring, &doc)
 			return run(t, sub, append(env, "PWD="+sub), 2, event, "sh", "-c", doc.Hooks["PreToolUse"][0].Hooks[0].Command)
-		}, "codex hook command: node_modules/.bin/intenthook → " + bin + " → " + real, "", denied},
+		}, "codex hook command: node_modules/intenthook/bin/intenthook → " + bin + "\n", "", denied},
 		{"copilot", copilot.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
 			// Copilot CLI runs the bash command in the hook's cwd, relative
 			// to the repository's root.
@@ -221,7 +219,7 @@ func TestNPMAgentWiring(t *testing.T) {
 			mustJSON(t, wiring, &doc)
 			h := doc.Hooks["preToolUse"][0]
 			return run(t, filepath.Join(dir, h.Cwd), env, 0, event, "sh", "-c", h.Bash)
-		}, "copilot hook command: node_modules/.bin/intenthook → " + bin + " → " + real, `"permissionDecision":"deny"`, ""},
+		}, "copilot hook command: node_modules/intenthook/bin/intenthook → " + bin + "\n", `"permissionDecision":"deny"`, ""},
 		{"cursor", cursor.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
 			// Cursor sets CURSOR_PROJECT_DIR for its hooks.
 			var doc struct {
@@ -229,11 +227,11 @@ func TestNPMAgentWiring(t *testing.T) {
 			}
 			mustJSON(t, wiring, &doc)
 			return run(t, filepath.Join(dir, ".cursor"), append(env, "CURSOR_PROJECT_DIR="+dir), 2, event, "sh", "-c", doc.Hooks["preToolUse"][0].Command)
-		}, "cursor hook command: " + bin + " → " + real, `"permission":"deny"`, ""},
+		}, "cursor hook command: " + bin + "\n", `"permission":"deny"`, ""},
 		{"cline", cline.HooksDir + "/PreToolUse", func(t *testing.T, _, event string) (string, string) {
 			// Cline runs the executable by its path.
 			return run(t, sub, env, 0, event, filepath.Join(dir, cline.HooksDir, "PreToolUse"))
-		}, "cline hook command: " + bin + " → " + real, `"cancel":true`, ""},
+		}, "cline hook command: " + bin + "\n", `"cancel":true`, ""},
 		{"opencode", opencode.PluginFile, func(t *testing.T, wiring, event string) (string, string) {
 			// Bun spawns import.meta.dir + the plugin's relative path, in
 			// OpenCode's directory.
@@ -245,7 +243,7 @@ func TestNPMAgentWiring(t *testing.T) {
 			rel := wiring[i+len(from):]
 			rel = rel[:strings.IndexByte(rel, '"')]
 			return run(t, dir, env, 2, event, filepath.Join(dir, ".opencode", "plugin")+rel, "pre", "--agent", "opencode")
-		}, "opencode hook command: " + bin + " → " + real, "", denied},
+		}, "opencode hook command: " + bin + "\n", "", denied},
 	} {
 		t.Run(tc.agent, func(t *testing.T) {
 			run(t, dir, env, 0, "", "npx", "--offline", "intenthook", "init", "--agent", tc.agent)
@@ -294,7 +292,7 @@ func mustJSON(t *testing.T, data string, v any) {
 func TestNPMWithoutInstallScripts(t *testing.T) {
 	dist := distDir(t)
 	dir, env := npmProject(t, dist, "--ignore-scripts")
-	bin := filepath.Join(dir, "node_modules", ".bin", "intenthook")
+	bin := filepath.Join(dir, "node_modules", "intenthook", "bin", "intenthook")
 	if !nodeScript(t, bin) {
 		t.Fatalf("%s is not the Node launcher with install scripts off", bin)
 	}
@@ -480,6 +478,21 @@ func TestNPMPackages(t *testing.T) {
 			t.Fatalf("win32-x64 bin/%s.exe: %+v", b, f)
 		}
 	}
+	// The checksums of every binary, and of the launcher.
+	sums := ParseChecksums(win["package/"+ChecksumsFile].data)
+	if len(sums) != len(Binaries)+1 || sums[LauncherName] != sha(main["package/bin/intenthook"].data) {
+		t.Fatalf("win32-x64 %s: %v", ChecksumsFile, sums)
+	}
+	for _, b := range Binaries {
+		if sums[b+".exe"] != sha(win["package/bin/"+b+".exe"].data) {
+			t.Fatalf("win32-x64 %s: %s is %s", ChecksumsFile, b, sums[b+".exe"])
+		}
+	}
+}
+
+func sha(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 func readTarball(t *testing.T, path string) map[string]file {
@@ -522,5 +535,78 @@ func writeJSON(t *testing.T, path string, v any) {
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Each platform package ships the SHA-256 of its binaries and of the Node
+// launcher; CheckInstalled holds an npm install's hook binaries to them:
+// the native binary passes, the launcher passes when the platform's binary
+// does, and a file of another content fails, naming it.
+func TestCheckInstalled(t *testing.T) {
+	native := map[string][]byte{"intenthook": []byte("hook"), "intenthook-full": []byte("full")}
+	launcher := []byte("#!/usr/bin/env node\n")
+	sums := checksums(map[string][]byte{"intenthook": native["intenthook"], "intenthook-full": native["intenthook-full"], LauncherName: launcher})
+	if got := ParseChecksums(sums); len(got) != 3 || got["intenthook"] == "" || got[LauncherName] == "" {
+		t.Fatalf("ParseChecksums(%q) = %v", sums, got)
+	}
+	layout := func(t *testing.T, bin map[string][]byte) string {
+		root := t.TempDir()
+		put := func(rel string, data []byte) {
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, data := range native {
+			put("node_modules/@intenthook/linux-x64/bin/"+name, data)
+		}
+		put("node_modules/@intenthook/linux-x64/"+ChecksumsFile, sums)
+		for name, data := range bin {
+			put(NPMBinDir+"/"+name, data)
+		}
+		return root
+	}
+	for _, tc := range []struct {
+		name     string
+		bin      map[string][]byte
+		launcher bool
+		err      string
+	}{
+		{"native", native, false, ""},
+		{"launchers", map[string][]byte{"intenthook": launcher, "intenthook-full": launcher}, true, ""},
+		{"replaced", map[string][]byte{"intenthook": []byte("#!/bin/sh\nexit 0\n"), "intenthook-full": native["intenthook-full"]}, false, NPMBinDir + "/intenthook: not the file @intenthook/linux-x64 shipped"},
+		{"full replaced", map[string][]byte{"intenthook": native["intenthook"], "intenthook-full": []byte("x")}, false, NPMBinDir + "/intenthook-full: not the file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := checkInstalled(layout(t, tc.bin), "linux", "amd64")
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatal(err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("err %v, want %q", err, tc.err)
+			case in.Launcher != tc.launcher || in.Platform != "@intenthook/linux-x64":
+				t.Fatalf("%+v", in)
+			}
+		})
+	}
+	// The launcher in place, the platform's binary replaced.
+	root := layout(t, map[string][]byte{"intenthook": launcher, "intenthook-full": launcher})
+	if err := os.WriteFile(filepath.Join(root, "node_modules/@intenthook/linux-x64/bin/intenthook"), []byte("x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkInstalled(root, "linux", "amd64"); err == nil || !strings.Contains(err.Error(), "node_modules/@intenthook/linux-x64/bin/intenthook:") {
+		t.Fatalf("a replaced platform binary behind the launcher: %v", err)
+	}
+	if _, err := checkInstalled(t.TempDir(), "linux", "amd64"); err != ErrNotInstalled {
+		t.Fatalf("no install: %v", err)
+	}
+	// No checksums: an older package.
+	root = layout(t, native)
+	os.Remove(filepath.Join(root, "node_modules/@intenthook/linux-x64", ChecksumsFile))
+	if _, err := checkInstalled(root, "linux", "amd64"); err == nil || !strings.Contains(err.Error(), "no "+ChecksumsFile) {
+		t.Fatalf("no checksums: %v", err)
 	}
 }

@@ -11,13 +11,21 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 )
 
-// NPMInstall lays out what npm leaves in a project: its link
-// node_modules/.bin/intenthook to the package's binary, here a script that
-// prints "project" and its arguments. It returns the project's root and the
+// NPMInstall lays out what npm leaves in a governed project (a catalog in
+// .orchestration/): the package's binary node_modules/intenthook/bin/intenthook,
+// here a script that prints "project" and its arguments, and npm's link
+// node_modules/.bin/intenthook to it. It returns the project's root and the
 // script's path; without symlinks the test is skipped.
 func NPMInstall(t testing.TB) (root, real string) {
 	t.Helper()
 	root = t.TempDir()
+	catalog := filepath.Join(root, ".orchestration", "active_intents.yaml")
+	if err := os.MkdirAll(filepath.Dir(catalog), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(catalog, []byte("active_intents: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	real = filepath.Join(root, "node_modules", "intenthook", "bin", "intenthook")
 	link := filepath.Join(root, "node_modules", ".bin", "intenthook")
 	for _, d := range []string{filepath.Dir(real), filepath.Dir(link)} {

@@ -208,20 +208,31 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 }
 
 // script is the executable for one event. An npm install's runs the
-// project's link, found from the script's own path (Cline runs it by its
-// path in the workspace's HooksDir), with no process but sh.
+// package's own binary (never npm's .bin link), found from the script's
+// own path (Cline runs it by its path in the workspace's HooksDir), with no
+// process but sh.
 func script(sub string, npm bool) []byte {
 	if npm {
-		return []byte("#!/bin/sh\n# Written by intenthook init --agent cline: the project's intenthook, two directories up from this file.\nexec \"${0%/*}\"/../../" + hookconfig.NPMLink + " " + sub + " --agent " + Name + "\n")
+		return npmScript(hookconfig.NPMBinary, sub)
 	}
 	return []byte("#!/bin/sh\n# Written by intenthook init --agent cline.\nexec " + protocol.Program + " " + sub + " --agent " + Name + "\n")
 }
+
+func npmScript(program, sub string) []byte {
+	return []byte("#!/bin/sh\n# Written by intenthook init --agent cline: the project's intenthook, two directories up from this file.\nexec \"${0%/*}\"/../../" + program + " " + sub + " --agent " + Name + "\n")
+}
+
+// legacyScript is the npm install's script an older intenthook wrote,
+// which ran npm's link: init rewrites it.
+func legacyScript(sub string) []byte { return npmScript(hookconfig.NPMLink, sub) }
 
 // program is the file a hook script written by init runs (see script):
 // "" for a script of another's.
 func program(root string, data []byte, sub string) string {
 	switch string(data) {
 	case string(script(sub, true)):
+		return filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
+	case string(legacyScript(sub)):
 		return filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	case string(script(sub, false)):
 		return protocol.Program
@@ -243,6 +254,12 @@ func wire(root string, npm bool) (protocol.Change, error) {
 		path := filepath.Join(root, filepath.FromSlash(HooksDir), s.event)
 		data, err := os.ReadFile(path)
 		switch {
+		case err == nil && string(data) == string(legacyScript(s.sub)):
+			if err := state.WriteFile(path, script(s.sub, true), 0o755, true); err != nil {
+				return protocol.Change{}, err
+			}
+			written = append(written, s.event+" (from npm's link to the package's binary)")
+			continue
 		case err == nil && strings.Contains(string(data), protocol.Program+" "+s.sub):
 			continue
 		case err == nil:

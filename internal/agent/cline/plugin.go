@@ -72,27 +72,40 @@ export default {
 `
 
 // pluginFor is the plugin for an install: an npm install's runs the
-// project's link, from the workspace's root (on Windows, where npm's link is
-// a shell script Node cannot start, intenthook on PATH).
+// package's own binary (never npm's .bin link, which any package's install
+// can repoint), from the workspace's root (on Windows, where the package's
+// bin/ keeps the Node launcher, intenthook on PATH).
 func pluginFor(npm bool) string {
 	if !npm {
 		return plugin
 	}
+	return npmPlugin(npmProgram)
+}
+
+func npmPlugin(program string) string {
 	return strings.NewReplacer(
 		"import { spawnSync } from \"node:child_process\"\n", "import { spawnSync } from \"node:child_process\"\nimport { join } from \"node:path\"\n",
-		"const intenthook = (sub, event) =>\n  spawnSync(\"intenthook\", ", npmProgram+"\n\nconst intenthook = (sub, event) =>\n  spawnSync(program(), ",
+		"const intenthook = (sub, event) =>\n  spawnSync(\"intenthook\", ", program+"\n\nconst intenthook = (sub, event) =>\n  spawnSync(program(), ",
 	).Replace(plugin)
 }
 
 const npmProgram = `// The project's intenthook, as npm installed it.
-const program = () => (process.platform === "win32" ? "intenthook" : join(root, "node_modules", ".bin", "intenthook"))`
+const program = () => (process.platform === "win32" ? "intenthook" : join(root, "node_modules", "intenthook", "bin", "intenthook"))`
+
+// legacyPlugin is the npm install's plugin an older intenthook wrote, which
+// ran npm's link: init rewrites it.
+var legacyPlugin = npmPlugin(`// The project's intenthook, as npm installed it.
+const program = () => (process.platform === "win32" ? "intenthook" : join(root, "node_modules", ".bin", "intenthook"))`)
 
 // writePlugin writes the plugin; an existing file is kept, and said to
-// differ when it is neither install's.
+// differ when it is neither install's. An older npm plugin (npm's link) is
+// rewritten.
 func writePlugin(root string, npm bool) (written bool, differs bool, err error) {
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	data, err := os.ReadFile(path)
 	switch {
+	case err == nil && string(data) == legacyPlugin:
+		return true, false, protocol.WriteFile(path, []byte(pluginFor(true)))
 	case err == nil:
 		return false, string(data) != plugin && string(data) != pluginFor(true), nil
 	case !errors.Is(err, fs.ErrNotExist):
@@ -117,6 +130,8 @@ func checkPlugin(root string) (protocol.Check, string) {
 	case plugin:
 		prog = protocol.Program
 	case pluginFor(true):
+		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
+	case legacyPlugin:
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	default:
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: PluginFile + " differs from the one this version writes", Hint: "delete it and run intenthook init --agent cline"}, ""

@@ -170,19 +170,21 @@ func joinLines(ls []string) string { return strings.Join(ls, "\n") + "\n" }
 // an existing one is kept as it is.
 func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
 
-// npmBash and npmPowerShell are the programs an npm install's hooks run:
-// the project's link, by a path relative to the working directory each hook
-// names, the repository's root (cwd "."), where Copilot CLI loads
-// .github/hooks from. PowerShell runs npm's .cmd shim beside it.
+// npmBash and npmPowerShell are the programs an npm install's hooks run,
+// by a path relative to the working directory each hook names, the
+// repository's root (cwd "."), where Copilot CLI loads .github/hooks from:
+// the package's own binary (never npm's .bin link, which any package's
+// install can repoint). PowerShell runs npm's .cmd shim: on Windows the
+// package's bin/ keeps the Node launcher, which only the shim starts.
 const (
-	npmBash       = "./" + hookconfig.NPMLink
-	npmPowerShell = npmBash + ".cmd"
+	npmBash       = "./" + hookconfig.NPMBinary
+	npmPowerShell = "./" + hookconfig.NPMLink + ".cmd"
 )
 
 func wire(root string, npm bool) (protocol.Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(HooksFile))
-	if _, err := os.Stat(path); err == nil {
-		return protocol.Change{Action: protocol.Kept, Path: HooksFile, Detail: "exists"}, nil
+	if data, err := os.ReadFile(path); err == nil {
+		return migrate(path, data)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return protocol.Change{}, err
 	}
@@ -224,6 +226,28 @@ func wire(root string, npm bool) (protocol.Change, error) {
 			"Copilot CLI loads repository hooks only in a trusted folder (--trust-folder, or COPILOT_ALLOW_ALL=true for -p runs)",
 			"Copilot CLI blocks every tool when a hook cannot run: " + keep + " (intenthook doctor checks it)",
 		}}, nil
+}
+
+// migrate keeps an existing hooks file, but for the bash commands an older
+// intenthook wrote for an npm install, which ran npm's link: they are made
+// to run the package's binary.
+func migrate(path string, data []byte) (protocol.Change, error) {
+	doc, err := hookconfig.Decode(data)
+	if err != nil {
+		return protocol.Change{Action: protocol.Kept, Path: HooksFile, Detail: "exists"}, nil
+	}
+	migrated := hookconfig.MigrateNPM(doc)
+	if len(migrated) == 0 {
+		return protocol.Change{Action: protocol.Kept, Path: HooksFile, Detail: "exists"}, nil
+	}
+	out, err := hookconfig.Encode(doc)
+	if err != nil {
+		return protocol.Change{}, err
+	}
+	if err := protocol.WriteFile(path, out); err != nil {
+		return protocol.Change{}, err
+	}
+	return protocol.Change{Action: protocol.Updated, Path: HooksFile, Detail: fmt.Sprintf("rewrote %d hook command(s) from npm's link %s to the package's binary %s", len(migrated), hookconfig.NPMLink, hookconfig.NPMBinary)}, nil
 }
 
 // Check checks the native hooks file: every event wired, and the command

@@ -141,22 +141,32 @@ export const IntentHook = async ({ directory }) => {
 `
 
 // pluginFor is the plugin for an install: an npm install's runs the
-// project's link, two directories up from the plugin's own file (OpenCode
+// package's own binary (never npm's .bin link, which any package's install
+// can repoint), two directories up from the plugin's own file (OpenCode
 // imports it from there; Bun's import.meta.dir names its directory). On
-// Windows, where npm's link is a shell script Bun cannot start, it runs
+// Windows, where the package's bin/ keeps the Node launcher, it runs
 // intenthook on PATH.
 func pluginFor(npm bool) string {
 	if !npm {
 		return plugin
 	}
+	return npmPlugin(npmProgram)
+}
+
+func npmPlugin(program string) string {
 	return strings.NewReplacer(
-		"export const IntentHook", npmProgram+"\n\nexport const IntentHook",
+		"export const IntentHook", program+"\n\nexport const IntentHook",
 		`Bun.spawn(["intenthook", sub,`, `Bun.spawn([program, sub,`,
 	).Replace(plugin)
 }
 
 const npmProgram = `// The project's intenthook, as npm installed it.
-const program = process.platform === "win32" ? "intenthook" : import.meta.dir + "/../../node_modules/.bin/intenthook"`
+const program = process.platform === "win32" ? "intenthook" : import.meta.dir + "/../../node_modules/intenthook/bin/intenthook"`
+
+// legacyPlugin is the npm install's plugin an older intenthook wrote, which
+// ran npm's link: init rewrites it.
+var legacyPlugin = npmPlugin(`// The project's intenthook, as npm installed it.
+const program = process.platform === "win32" ? "intenthook" : import.meta.dir + "/../../node_modules/.bin/intenthook"`)
 
 // Wire writes the plugin; an existing file is kept.
 func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
@@ -164,6 +174,12 @@ func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPM
 func wire(root string, npm bool) (protocol.Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	if data, err := os.ReadFile(path); err == nil {
+		if string(data) == legacyPlugin {
+			if err := protocol.WriteFile(path, []byte(pluginFor(true))); err != nil {
+				return protocol.Change{}, err
+			}
+			return protocol.Change{Action: protocol.Updated, Path: PluginFile, Detail: "rewrote it from npm's link " + hookconfig.NPMLink + " to the package's binary " + hookconfig.NPMBinary}, nil
+		}
 		if string(data) == plugin || string(data) == pluginFor(true) {
 			return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "the plugin is in place"}, nil
 		}
@@ -187,11 +203,14 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	switch {
 	case err != nil:
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: err.Error()}}
-	case string(data) != pluginFor(true) && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
+	case string(data) != pluginFor(true) && string(data) != legacyPlugin && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: PluginFile + " does not run intenthook", Hint: "delete it and run intenthook init --agent opencode"}}
 	}
 	prog := protocol.Program
-	if string(data) == pluginFor(true) {
+	switch string(data) {
+	case pluginFor(true):
+		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
+	case legacyPlugin:
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	}
 	runs := []hookconfig.Handler{{Invocation: hookconfig.Invocation{Program: prog, Args: []string{"pre"}}, Parsed: true}}

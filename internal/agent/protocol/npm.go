@@ -9,10 +9,6 @@ import (
 	"github.com/intenthook/intenthook/internal/hookconfig"
 )
 
-// NPMBin is where npm links the package's binaries in a project, relative
-// to the workspace root.
-const NPMBin = "node_modules/.bin"
-
 // ForInstall returns hooks with the program the way this intenthook was
 // installed calls for: NPMProgram when npm installed it into the workspace's
 // own node_modules (the running executable is under it), else the bare
@@ -44,21 +40,24 @@ func FlatForInstall(root string, ag Agent, hooks []FlatHook) []FlatHook {
 }
 
 // NPMProgram is the program word of an npm install's hook commands: the
-// project's binary, with no global install, by words that read the same on
+// project's binary (hookconfig.NPMBinary, the package's own file, never
+// npm's .bin link), with no global install, by words that read the same on
 // every teammate's system. An agent that names the project's directory in
-// its hooks' environment gets "$<its project variable>"/node_modules/.bin/intenthook,
-// which reaches the binary from any working directory; one that names none
-// gets hookconfig.SearchUp, which looks for it from the working directory
-// up.
+// its hooks' environment gets "$<its project
+// variable>"/node_modules/intenthook/bin/intenthook, which reaches the
+// binary from any working directory; one that names none gets
+// hookconfig.FromRoot, which finds the workspace root from the working
+// directory up and runs that root's binary.
 func NPMProgram(ag Agent) string {
 	if len(ag.ProjectDirVars) == 0 {
-		return hookconfig.SearchUp
+		return hookconfig.FromRoot
 	}
-	return `"$` + ag.ProjectDirVars[0] + `"/` + hookconfig.NPMLink
+	return `"$` + ag.ProjectDirVars[0] + `"/` + hookconfig.NPMBinary
 }
 
 // NPMInstalled reports whether the running executable was installed by npm
-// into root's node_modules and npm linked intenthook into its .bin.
+// into root's node_modules and the package's own binary is in place there
+// (hookconfig.NPMBinary).
 func NPMInstalled(root string) bool {
 	exe, err := os.Executable()
 	if err != nil {
@@ -75,7 +74,7 @@ func NPMInstalled(root string) bool {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(NPMBin), Program))
+	_, err = os.Stat(filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary)))
 	return err == nil
 }
 

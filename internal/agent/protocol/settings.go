@@ -25,9 +25,11 @@ const (
 // WireJSON merges hooks into the Claude-shaped JSON settings file rel
 // (`{"hooks": {"<Event>": [{"matcher": …, "hooks": [{"type": "command", …}]}]}}`)
 // under root, keeping every key, hook and the order of keys. The file is
-// rewritten only when a hook was added, so a second run leaves it byte for
-// byte as it was. An event that already runs the hook's subcommand (by any
-// path, with any matcher) is left as it is.
+// rewritten only when a hook was added or an older npm wiring rewritten, so
+// a second run leaves it byte for byte as it was. An event that already
+// runs the hook's subcommand (by any path, with any matcher) is left as it
+// is, but for a command that runs npm's link: it is made to run the
+// package's own binary (hookconfig.MigrateNPM).
 func WireJSON(root, rel string, hooks []hookconfig.Hook, example string) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(rel))
 	data, err := os.ReadFile(path)
@@ -40,11 +42,12 @@ func WireJSON(root, rel string, hooks []hookconfig.Hook, example string) (Change
 		return Change{}, &Conflict{Path: rel, Reason: "not valid JSON: " + err.Error(),
 			Hint: "fix " + rel + " (or move it aside) and run intenthook init again"}
 	}
+	migrated := hookconfig.MigrateNPM(settings)
 	added, err := hookconfig.Merge(settings, hooks)
 	if err != nil {
 		return Change{}, &Conflict{Path: rel, Reason: err.Error(), Hint: "see " + example + " for the shape the agent expects"}
 	}
-	if len(added) == 0 {
+	if len(added) == 0 && len(migrated) == 0 {
 		return Change{Action: Kept, Path: rel, Detail: "the hooks are wired"}, nil
 	}
 	out, err := hookconfig.Encode(settings)
@@ -58,7 +61,32 @@ func WireJSON(root, rel string, hooks []hookconfig.Hook, example string) (Change
 	if existed {
 		action = Updated
 	}
-	return Change{Action: action, Path: rel, Detail: "added " + describe(added)}, nil
+	return Change{Action: action, Path: rel, Detail: joinDetails(describeAdded(added), describeMigrated(migrated))}, nil
+}
+
+func describeAdded(hooks []hookconfig.Hook) string {
+	if len(hooks) == 0 {
+		return ""
+	}
+	return "added " + describe(hooks)
+}
+
+// describeMigrated says what an older npm wiring was rewritten to.
+func describeMigrated(commands []string) string {
+	if len(commands) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("rewrote %d hook command(s) from npm's link %s to the package's binary %s", len(commands), hookconfig.NPMLink, hookconfig.NPMBinary)
+}
+
+func joinDetails(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // WriteFile writes a settings file durably, keeping an existing file's mode.
@@ -238,22 +266,33 @@ func matchers(hs []hookconfig.Handler) string {
 // executable file, and says which: most agents let a tool call through when
 // its hook cannot be run (governance silently off), and Copilot CLI blocks
 // every tool. A relative path is the agent's working directory's, taken to
-// be root; SearchUp's link is looked for from root up, as its command does.
+// be root; FromRoot's binary is root's, LegacySearchUp's link is looked for
+// from root up, as their commands do. A program that is npm's link (the
+// wiring of an older intenthook) is a warning: any package's install can
+// repoint it.
 func CheckCommands(name, title, root string, hs []hookconfig.Handler, lookPath func(string) (string, error)) Check {
-	programs := map[string]bool{} // program: looked for from root up
+	programs := map[string]hookconfig.Invocation{} // program → how it is found
 	for _, h := range hs {
-		programs[h.Invocation.Program] = programs[h.Invocation.Program] || h.Invocation.SearchUp
+		inv := h.Invocation
+		if prev, ok := programs[inv.Program]; ok {
+			inv.SearchUp, inv.FromRoot = inv.SearchUp || prev.SearchUp, inv.FromRoot || prev.FromRoot
+		}
+		programs[inv.Program] = inv
 	}
 	if len(programs) == 0 {
 		return Check{Status: Skip, Name: name, Detail: "no intenthook hook configured"}
 	}
-	var ok, bad, node []string
-	for _, p := range sortedKeys(programs) {
+	var ok, bad, node, link []string
+	for _, p := range sortedInvocations(programs) {
+		inv := programs[p]
 		var path string
 		var err error
-		if programs[p] {
+		switch {
+		case inv.SearchUp:
 			path, err = searchUp(root, lookPath)
-		} else {
+		case inv.FromRoot:
+			path, err = fromRoot(root, lookPath)
+		default:
 			path, err = resolve(p, root, lookPath)
 		}
 		if err != nil {
@@ -272,11 +311,18 @@ func CheckCommands(name, title, root string, hs []hookconfig.Handler, lookPath f
 		if nodeLauncher(path) {
 			node = append(node, shown)
 		}
+		if inv.RunsNPMLink() {
+			link = append(link, shown)
+		}
 		ok = append(ok, shown)
 	}
 	if len(bad) > 0 {
 		return Check{Fail, name, strings.Join(bad, "; "),
 			"install intenthook on the PATH " + title + " runs hooks with (see docs/install.md), or fix the path in the hook command"}
+	}
+	if len(link) > 0 {
+		return Check{Warn, name, strings.Join(link, ", ") + ": the hooks run npm's link " + hookconfig.NPMLink + ", which any package's install (or a program that moves it) can point at another program",
+			"run intenthook init (with --agent for each agent) again: it rewrites the wiring to run " + hookconfig.NPMBinary}
 	}
 	if len(node) > 0 {
 		return Check{Warn, name, strings.Join(node, ", ") + ": a Node launcher, not the native binary: every hook call starts Node",
@@ -310,8 +356,8 @@ func resolve(program, root string, lookPath func(string) (string, error)) (strin
 	return path, nil
 }
 
-// searchUp finds what hookconfig.SearchUp's command runs from root: the
-// first node_modules/.bin/intenthook from root up, else Program on PATH.
+// searchUp finds what hookconfig.LegacySearchUp's command runs from root:
+// the first node_modules/.bin/intenthook from root up, else Program on PATH.
 func searchUp(root string, lookPath func(string) (string, error)) (string, error) {
 	for dir := root; dir != ""; {
 		if path, err := resolve(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMLink)), "", lookPath); err == nil {
@@ -330,7 +376,31 @@ func searchUp(root string, lookPath func(string) (string, error)) (string, error
 	return path, nil
 }
 
-func sortedKeys(m map[string]bool) []string {
+// fromRoot finds what hookconfig.FromRoot's command runs from root: the
+// workspace root's (the nearest directory from root up with a catalog)
+// npm binary, else Program on PATH.
+func fromRoot(root string, lookPath func(string) (string, error)) (string, error) {
+	for dir := root; dir != ""; {
+		if st, err := os.Stat(filepath.Join(dir, ".orchestration", "active_intents.yaml")); err == nil && st.Mode().IsRegular() {
+			if path, err := resolve(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMBinary)), "", lookPath); err == nil {
+				return path, nil
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	path, err := lookPath(Program)
+	if err != nil {
+		return "", fmt.Errorf("no %s in the workspace root above %s, and %s is not on PATH", hookconfig.NPMBinary, root, Program)
+	}
+	return path, nil
+}
+
+func sortedInvocations(m map[string]hookconfig.Invocation) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -445,6 +515,7 @@ func WireFlat(root, rel string, version bool, hooks []FlatHook) (Change, error) 
 	if !ok {
 		return Change{}, &Conflict{Path: rel, Reason: `"hooks" is not an object`, Hint: "fix " + rel}
 	}
+	migrated := hookconfig.MigrateNPM(doc)
 	var added []string
 	for _, h := range hooks {
 		v, _ := hooksObj.Get(h.Event)
@@ -463,7 +534,7 @@ func WireFlat(root, rel string, version bool, hooks []FlatHook) (Change, error) 
 		hooksObj.Set(h.Event, append(list, entry))
 		added = append(added, h.Event+": "+h.Command())
 	}
-	if len(added) == 0 {
+	if len(added) == 0 && len(migrated) == 0 {
 		return Change{Action: Kept, Path: rel, Detail: "the hooks are wired"}, nil
 	}
 	out, err := hookconfig.Encode(doc)
@@ -477,7 +548,11 @@ func WireFlat(root, rel string, version bool, hooks []FlatHook) (Change, error) 
 	if existed {
 		action = Updated
 	}
-	return Change{Action: action, Path: rel, Detail: "added " + strings.Join(added, ", ")}, nil
+	var what string
+	if len(added) > 0 {
+		what = "added " + strings.Join(added, ", ")
+	}
+	return Change{Action: action, Path: rel, Detail: joinDetails(what, describeMigrated(migrated))}, nil
 }
 
 // FlatRuns returns the entries of a flat hooks file's event list that run

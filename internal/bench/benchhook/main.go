@@ -20,6 +20,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
+	"github.com/intenthook/intenthook/internal/hookconfig"
 	"github.com/intenthook/intenthook/internal/release"
 )
 
@@ -430,8 +431,9 @@ func cpuModel() string {
 // the packages of dist/npm/ installed offline into the workspace, the hook
 // run as Claude Code runs its command (sh -c, the project in
 // CLAUDE_PROJECT_DIR), against the same command naming bin directly and
-// against the floor run the same way. npm's install step makes node_modules/.bin/intenthook
-// the native binary, so the two should not differ.
+// against the floor run the same way. npm's install step makes
+// node_modules/intenthook/bin/intenthook, which the wiring runs, the native
+// binary, so the two should not differ.
 func npmRun(bin, dist string, runs, warm int) error {
 	bin, err := filepath.Abs(bin)
 	if err != nil {
@@ -469,7 +471,7 @@ func npmRun(bin, dist string, runs, warm int) error {
 	bench.Settle(ws)
 	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
 	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n\n", runs, warm)
-	wired := `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/intenthook`
+	wired := `"$CLAUDE_PROJECT_DIR"/` + hookconfig.NPMBinary
 	env := []string{"CLAUDE_PROJECT_DIR=" + ws}
 	var floors, npmPre, npmPost, binPre []time.Duration
 	for i := 0; i < warm+runs; i++ {
@@ -502,8 +504,8 @@ func npmRun(bin, dist string, runs, warm int) error {
 	}
 	fmt.Printf("%-44s %10s %10s %7s\n", "workload", "median", "floor", "ratio")
 	ratioRow("pre  via sh -c, the binary by its path", median(binPre), median(floors))
-	ratioRow("pre  via sh -c, npm's node_modules/.bin", median(npmPre), median(floors))
-	ratioRow("post via sh -c, npm's node_modules/.bin", median(npmPost), median(floors))
+	ratioRow("pre  via sh -c, npm's node_modules/intenthook", median(npmPre), median(floors))
+	ratioRow("post via sh -c, npm's node_modules/intenthook", median(npmPost), median(floors))
 	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", float64(median(npmPre))/float64(median(binPre)))
 	return nil
 }

@@ -1,0 +1,52 @@
+package doctor
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/release"
+)
+
+// reinstallHint is how a person puts an npm install's binaries back.
+const reinstallHint = "check that package.json names intenthook from the registry (no file:, link:, git or tarball source), then reinstall it from your own terminal: rm -rf node_modules/intenthook node_modules/@intenthook && npm ci (or npm install)"
+
+// checkHookBinary checks the programs an npm install's hooks run against
+// the checksums the platform package shipped (release.CheckInstalled). No
+// npm install: no line. The check proves something only when doctor is a
+// binary from outside the workspace: one the agent replaced would answer
+// for itself.
+func checkHookBinary(root string) []Check {
+	const name = "hook binary"
+	in, err := release.CheckInstalled(root)
+	switch {
+	case errors.Is(err, release.ErrNotInstalled):
+		return nil
+	case err != nil && len(in.Checked) == 0:
+		return []Check{{Status: Warn, Name: name, Detail: err.Error(), Hint: "upgrade intenthook with npm from your own terminal: its platform package ships the checksums this check reads"}}
+	case err != nil:
+		return []Check{{Status: Fail, Name: name, Detail: err.Error(), Hint: reinstallHint}}
+	}
+	detail := strings.Join(in.Checked, ", ") + " are the files " + in.Platform + " shipped (" + release.ChecksumsFile + ")"
+	if inside(root) {
+		detail += "; checked by a binary inside this workspace, which a replaced one would imitate: run doctor with an intenthook from outside it to trust this"
+	}
+	return []Check{{Status: Pass, Name: name, Detail: detail}}
+}
+
+// inside reports whether the running binary lies under root.
+func inside(root string) bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return true
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	rel, err := filepath.Rel(root, exe)
+	return err == nil && filepath.IsLocal(rel)
+}
