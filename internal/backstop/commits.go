@@ -23,6 +23,19 @@ import (
 //     commits made elsewhere, which are not the command's doing. A merge is
 //     judged by what it changes beyond its parents.
 func committedSince(ctx context.Context, root string, p *Picture) map[string]bool {
+	out := map[string]bool{}
+	for rel := range ChangedBy(ctx, root, Made(ctx, root, p)) {
+		if !strings.HasPrefix(rel, ".orchestration/") {
+			out[rel] = true
+		}
+	}
+	return out
+}
+
+// Made returns the commits the command made, or brought into HEAD's
+// history itself, since the picture (see committedSince): a commit among
+// them is the command's doing, and excuses nothing it changed.
+func Made(ctx context.Context, root string, p *Picture) []string {
 	var ids []string
 	for _, e := range git.Reflog(root, p.Reflog) {
 		switch {
@@ -31,8 +44,14 @@ func committedSince(ctx context.Context, root string, p *Picture) map[string]boo
 			ids = append(ids, e.New)
 		}
 	}
-	ids = append(ids, broughtIn(ctx, root, p)...)
-	out := map[string]bool{}
+	return append(ids, broughtIn(ctx, root, p)...)
+}
+
+// ChangedBy returns the paths (root-relative) the commits changed, each
+// with the commit that changed it last in the order given; a merge by
+// what it changes beyond its parents.
+func ChangedBy(ctx context.Context, root string, ids []string) map[string]string {
+	out := map[string]string{}
 	if len(ids) == 0 {
 		return out
 	}
@@ -48,12 +67,14 @@ func committedSince(ctx context.Context, root string, p *Picture) map[string]boo
 	if err != nil {
 		return out
 	}
+	commit := ""
 	for _, name := range git.NulList(names) {
-		if fed[strings.TrimSpace(name)] {
-			continue // the line naming the commit
+		if id := strings.TrimSpace(name); fed[id] {
+			commit = id // the line naming the commit
+			continue
 		}
-		if rel, ok := paths.ToRoot(name); ok && !strings.HasPrefix(rel, ".orchestration/") {
-			out[rel] = true
+		if rel, ok := paths.ToRoot(name); ok {
+			out[rel] = commit
 		}
 	}
 	return out

@@ -8,10 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/anchors"
+	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -137,6 +139,8 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	if err != nil {
 		g.note(fmt.Errorf("governance snapshot: %w", err))
 	}
+	s.Reflog = git.ReflogSize(g.Root)
+	_, s.Tips, s.TipsKnown = git.BranchTips(g.Root)
 	s.Segments = guard.TakeSegments(g.Root, ledger.SegmentDir, ledger.ActiveSegment(g.Root))
 	s.WriterN = ledger.WriterCount(g.Root)
 	s.Call = g.call.ToolUseID
@@ -184,7 +188,7 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
 	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
-	m.Paths, m.Command = paths, g.call.Command
+	m.Paths, m.Command, m.Commits = paths, g.call.Command, call.madeRules(res.Undone)
 	g.note(g.appendRecords(ctx, r))
 	for _, p := range paths {
 		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
@@ -259,6 +263,41 @@ type guardCall struct {
 	ctx  context.Context
 	root string
 	s    *guard.Snapshot
+	// made maps each path the commits the command made (or brought into
+	// HEAD's history itself) changed to the commit; read once, when a
+	// change first asks.
+	made map[string]string
+}
+
+// madeBy returns the commit the command made that changed rel last, ""
+// when none did: such a commit is the command's doing, and a governance
+// file as it left it is the command's change, whatever HEAD holds.
+func (c *guardCall) madeBy(rel string) string {
+	if c.made == nil {
+		p := &backstop.Picture{Head: c.s.Head, Reflog: c.s.Reflog, Tips: c.s.Tips, TipsKnown: c.s.TipsKnown}
+		if c.s.At != 0 {
+			p.Since = time.Unix(0, c.s.At)
+		}
+		if c.s.Reflog == 0 && !c.s.TipsKnown {
+			// A picture from before the guard kept HEAD's history: every
+			// commit HEAD gained may be the command's.
+			p.Reflog, p.TipsKnown = 0, true
+		}
+		c.made = backstop.ChangedBy(c.context(), c.root, backstop.Made(c.context(), c.root, p))
+	}
+	return c.made[rel]
+}
+
+// madeRules lists the commits the command made that changed the files the
+// guard put back, each once.
+func (c *guardCall) madeRules(undone []guard.Change) []string {
+	var out []string
+	for _, ch := range undone {
+		if id := c.madeBy(ch.Rel); id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Wrote reports whether a change is a hook process's: a journal line
@@ -299,6 +338,9 @@ func (gc *guardCall) Wrote(c guard.Change) bool {
 // both counts), as git hashes it: a checkout, pull or stash pop put it
 // there.
 func (c *guardCall) Committed(rel string) bool {
+	if c.madeBy(rel) != "" {
+		return false // committed by the command itself: excuses nothing
+	}
 	out, err := c.g.git(c.context(), "rev-parse", "-q", "--verify", "HEAD:"+rel)
 	blob := strings.TrimSpace(string(out))
 	_, statErr := os.Lstat(filepath.Join(c.root, filepath.FromSlash(rel)))

@@ -46,6 +46,10 @@ func Encode(e *codec.Encoder, s *Snapshot) {
 	if s.AnchorsAt != nil {
 		e.Int(*s.AnchorsAt)
 	}
+	e.Uint(historyMark)
+	e.Int(s.Reflog)
+	e.Strs(s.Tips)
+	e.Bool(s.TipsKnown)
 }
 
 // segmentsMark opens the ledger segments' part of a picture (a number no
@@ -56,6 +60,10 @@ const segmentsMark = 0x5e6
 // journalMark opens the journal's and the anchor index's part, after the
 // segments.
 const journalMark = 0x5e7
+
+// historyMark opens HEAD's history at the picture (the reflog's size, the
+// branches' tips), after the journal's part.
+const historyMark = 0x5e8
 
 // Decode reads what Encode wrote, and what older versions wrote (without
 // the time, the segments or the journal's part).
@@ -90,6 +98,10 @@ func Decode(d *codec.Decoder) *Snapshot {
 			at := d.Int()
 			s.AnchorsAt = &at
 		}
+	}
+	if probe := *d; len(d.B) > 0 && probe.Uint() == historyMark {
+		*d = probe
+		s.Reflog, s.Tips, s.TipsKnown = d.Int(), d.Strs(), d.Bool()
 	}
 	return s
 }

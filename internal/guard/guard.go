@@ -160,6 +160,14 @@ type Snapshot struct {
 	// AnchorsAt is the anchor index's size at the picture (nil from a
 	// version that did not keep it): what it grew by is read after.
 	AnchorsAt *int64 `json:"anchors_at,omitempty"`
+	// Reflog is the size of HEAD's reflog at the picture, and Tips the
+	// local branches' tips (TipsKnown: all could be read): what HEAD
+	// holds after the command that none of them held, and the commits the
+	// reflog adds, are the command's own, and excuse no change to the
+	// rules.
+	Reflog    int64    `json:"reflog,omitempty"`
+	Tips      []string `json:"tips,omitempty"`
+	TipsKnown bool     `json:"tips_known,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows

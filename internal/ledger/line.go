@@ -139,6 +139,7 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendList(b, "cut", m.Cut)
 	b = appendOmit(b, "agent_type", m.AgentType)
 	b = appendList(b, "checks", m.Checks)
+	b = appendList(b, "commits", m.Commits)
 	b = appendRaw(b, "summary", m.Summary)
 	b = appendRaw(b, "result", m.Result)
 	return append(b, '}')

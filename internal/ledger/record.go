@@ -152,6 +152,10 @@ type Meta struct {
 	// Checks are the checks (config.yaml shell.checks) a shell record's
 	// command ran; Success is their outcome.
 	Checks []string `json:"checks,omitempty"`
+	// Commits are the commits an agent's command made that changed the
+	// rules (a governance_tampered record): HEAD descending from one is
+	// refused by precommit until a person undoes it.
+	Commits []string `json:"commits,omitempty"`
 	// Summary is a session_summary record's counts, and Result what was
 	// done under an intent, on the record of its submission or completion:
 	// JSON objects (package summary's shape), capped by their writers.

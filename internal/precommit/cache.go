@@ -27,6 +27,23 @@ type traceIndex struct {
 	// MCP tool intenthook does not classify made. Not a trace; it names
 	// the tool when the content is otherwise untraced.
 	Attributed map[string]Trace `json:"attributed,omitempty"`
+	// Tampered are the commits governance_tampered records name: commits
+	// an agent's command made that changed the rules.
+	Tampered []Tampered `json:"tampered,omitempty"`
+	// Version is the index's form: one without it (an older precommit's)
+	// did not keep Tampered, and is read again from the start.
+	Version int `json:"version,omitempty"`
+}
+
+// indexVersion is the form of traceIndex this precommit writes.
+const indexVersion = 2
+
+// Tampered is a commit an agent's command made that changed governance
+// files, as a governance_tampered record names it.
+type Tampered struct {
+	Commit string   `json:"commit"`
+	Seq    int64    `json:"seq"`
+	Paths  []string `json:"paths"`
 }
 
 // indexPath is the cache file of the branch HEAD names.
@@ -40,7 +57,7 @@ func loadIndex(root string) (*traceIndex, bool) {
 		return nil, false
 	}
 	var ix traceIndex
-	if json.Unmarshal(data, &ix) != nil || ix.Traces == nil || ix.Checkpoint.Empty() {
+	if json.Unmarshal(data, &ix) != nil || ix.Traces == nil || ix.Checkpoint.Empty() || ix.Version != indexVersion {
 		return nil, false
 	}
 	return &ix, true
@@ -85,7 +102,30 @@ func (ix *traceIndex) add(line []byte) {
 			ix.Attributed = map[string]Trace{}
 		}
 		ix.Attributed[path] = t
+	} else if ts := TamperedOf(line); len(ts) > 0 {
+		ix.Tampered = append(ix.Tampered, ts...)
 	}
+}
+
+// TamperedOf reads the commits a governance_tampered record names, each
+// with the record's seq and the governance files it put back.
+func TamperedOf(line []byte) []Tampered {
+	if !bytes.Contains(line, []byte(`"commits":[`)) || !bytes.Contains(line, []byte(`"governance_tampered"`)) {
+		return nil
+	}
+	rec, err := ledger.ParseLine(line)
+	if err != nil {
+		return nil
+	}
+	m := &rec.Metadata.Intenthook
+	if string(m.Code) != CodeGovernanceTampered {
+		return nil
+	}
+	var out []Tampered
+	for _, c := range m.Commits {
+		out = append(out, Tampered{Commit: c, Seq: m.Seq, Paths: m.Paths})
+	}
+	return out
 }
 
 // AttributedOf reads an ATTRIBUTED record: the one file an MCP tool

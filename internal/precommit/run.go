@@ -137,7 +137,9 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 			break
 		}
 	}
-	s.Traces, s.Attributed, s.Ledger = traces(root, s.Staged)
+	var tampered []Tampered
+	s.Traces, s.Attributed, s.Ledger, tampered = traces(root, s.Staged)
+	s.Extends = append(s.Extends, tamperedRules(ctx, g, rp, tampered)...)
 	var ledgers []ledgerFile
 	for i, st := range s.Staged {
 		if ledger.IsPath(st.Path) {
@@ -261,7 +263,7 @@ func loadIgnore(s *Snapshot, root string, data [][]byte, staged []bool) error {
 // remembered checkpoint when it still holds, else over the whole ledger,
 // after which the checkpoint and its index are remembered (a ledger that
 // does not verify is not remembered).
-func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, ledger.Report) {
+func traces(root string, staged []Staged) (_, _ map[string]Trace, _ ledger.Report, tampered []Tampered) {
 	ix, cached := loadIndex(root)
 	var rep ledger.Report
 	ok := false
@@ -273,9 +275,10 @@ func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, l
 		rep = ledger.VerifyEach(root, ix.add)
 	}
 	if cp := ledger.CheckpointOf(rep); rep.OK() && !cp.Empty() && (!ok || !sameCheckpoint(cp, ix.Checkpoint)) {
-		ix.Checkpoint = cp
+		ix.Checkpoint, ix.Version = cp, indexVersion
 		ix.save(root)
 	}
+	tampered = ix.Tampered
 	out, attributed := map[string]Trace{}, map[string]Trace{}
 	for _, st := range staged {
 		if t, found := ix.Traces[st.Path]; found {
@@ -285,7 +288,7 @@ func traces(root string, staged []Staged) (map[string]Trace, map[string]Trace, l
 			attributed[st.Path] = t
 		}
 	}
-	return out, attributed, rep
+	return out, attributed, rep, tampered
 }
 
 func sameCheckpoint(a, b ledger.Checkpoint) bool {
@@ -322,4 +325,34 @@ func attributeFindings(ctx context.Context, g *git.Repo, rp git.Paths, staged []
 		}
 	}
 	return out
+}
+
+// tamperedRules finds the governance files HEAD holds as a commit an
+// agent's command made left them (a governance_tampered record names the
+// commit): that commit is still the newest to change the file. One git
+// process per such file, only when the ledger names any.
+func tamperedRules(ctx context.Context, g *git.Repo, rp git.Paths, tampered []Tampered) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, t := range tampered {
+		for _, rel := range t.Paths {
+			p, ok := rp.ToGit(rel)
+			if !ok || seen[rel] {
+				continue
+			}
+			last, err := g.Line(ctx, "rev-list", "-n1", "HEAD", "--", p)
+			if err != nil || last != t.Commit {
+				continue
+			}
+			seen[rel] = true
+			out = append(out, Finding{Error, CodeRulesCommittedByAgent, rel, TamperedMessage(t)})
+		}
+	}
+	return out
+}
+
+// TamperedMessage is the text of a rules_committed_by_agent finding.
+func TamperedMessage(t Tampered) string {
+	c := shortID(t.Commit)
+	return fmt.Sprintf("HEAD holds the rules commit %s made inside an agent's shell command (recorded governance_tampered, seq %d): revert it (git revert %s); a change that is wanted is then made again by a person, in a commit of their own", c, t.Seq, c)
 }
