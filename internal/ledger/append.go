@@ -189,11 +189,14 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 			a.closeFile()
 		}
 	} else {
-		t, rep, err := l.startingPoint(wr)
+		t, from, rep, err := l.startingPoint(wr)
 		if err != nil {
 			return recs, err
 		}
 		a.tip, a.lastID, repair = t.Head, t.id, rep
+		if from != "" {
+			a.from = &Sealed{Segment: from, LastSeq: t.Seq, LastHash: t.Hash}
+		}
 	}
 	if repair != nil {
 		l.stamp(repair, l.now())
@@ -256,7 +259,7 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
 	}
 	if err != nil {
-		t, rep, err := l.startingPoint(a.wr)
+		t, _, rep, err := l.startingPoint(a.wr)
 		if err != nil {
 			return tail{}, false, nil, err
 		}
@@ -294,46 +297,58 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 	seg, _ := ParseSegment(hf.Seg)
 	active = hf.Start == a.branch.commit && a.wr.ID == seg.Writer && a.wr.N == seg.N &&
 		a.wr.Root == rootDigest(l.Root) && t.size < a.limit
+	if !active && t.size > 0 {
+		// The segment is sealed now if it is the writer's newest: at the
+		// last record this branch appended to it, or at its tip when
+		// that is further (the head file is a cache).
+		a.from = &Sealed{Segment: hf.Seg, LastSeq: t.Seq, LastHash: t.Hash}
+		if hf.Seq > t.Seq && hf.Hash != "" {
+			a.from.LastSeq, a.from.LastHash = hf.Seq, hf.Hash
+		}
+	}
 	return t, active, repair, nil
 }
 
 // startingPoint is the record a branch with no active segment continues:
-// the newest segment of this writer in the work tree, else the legacy
-// file's last line, else nothing (the first record has seq 1). A torn tail
-// of the legacy file (an older version's crash) is repaired as a segment's
-// would be: the fragment is no line, and goes to state/.
-func (l *Ledger) startingPoint(wr writerFile) (tail, *Record, error) {
+// the newest segment of this writer in the work tree (from names it), else
+// the legacy file's last line, else the newest record of another writer's
+// segments (a work tree's first record continues the ledger it finds),
+// else nothing: the first record of the repository has seq 1. A torn tail
+// of the legacy file (an older version's crash) is repaired as a
+// segment's would be: the fragment is no line, and goes to state/.
+func (l *Ledger) startingPoint(wr writerFile) (t tail, from string, repair *Record, err error) {
 	if wr.ID != "" && wr.Root == rootDigest(l.Root) {
 		if rel := newestOfWriter(l.Root, wr.ID); rel != "" {
 			if t, ok := tipOf(l.Root, rel); ok && t.size > 0 {
-				return t, nil, nil
+				return t, rel, nil, nil
 			}
 		}
 	}
 	last := lastLegacy(l.Root)
 	if last == "" {
-		return tail{}, nil, nil
+		t, _ := newestOfLedger(l.Root)
+		return t, "", nil, nil
 	}
 	f, err := osfile.OpenFile(filepath.Join(l.Root, filepath.FromSlash(last)), os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return tail{}, nil, nil
+		return tail{}, "", nil, nil
 	}
 	if err != nil {
-		return tail{}, nil, fmt.Errorf("open ledger: %w", err)
+		return tail{}, "", nil, fmt.Errorf("open ledger: %w", err)
 	}
 	defer f.Close()
 	t, fragment, err := readTip(f)
 	if err != nil || fragment == nil {
-		return t, nil, err
+		return t, "", nil, err
 	}
 	rel, err := l.saveFragment(fragment)
 	if err != nil {
-		return tail{}, nil, err
+		return tail{}, "", nil, err
 	}
 	if err := f.Truncate(t.size); err != nil {
-		return tail{}, nil, fmt.Errorf("truncate torn ledger: %w", err)
+		return tail{}, "", nil, fmt.Errorf("truncate torn ledger: %w", err)
 	}
-	return t, &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
+	return t, "", &Record{Files: []File{}, Metadata: Metadata{Intenthook: Meta{
 		Event:    EventRepair,
 		Success:  true,
 		Fragment: rel,
@@ -363,6 +378,11 @@ type appender struct {
 	wr     writerFile
 	seg    string // the segment written to, root-relative
 	start  string // the commit it started at
+	// from is the segment the tip was read from and the furthest record
+	// known of it: what the next segment says it sealed, when it is the
+	// writer's newest. seal is that claim, for the new segment's first
+	// record.
+	from, seal *Sealed
 }
 
 func (a *appender) closeFile() {
@@ -379,6 +399,9 @@ func (a *appender) close() { a.closeFile() }
 // lock ever be bypassed) never interleave.
 func (a *appender) write(rec *Record) error {
 	if a.w == nil || a.size >= a.limit {
+		if a.w != nil {
+			a.from = &Sealed{Segment: a.seg, LastSeq: a.tip.Seq, LastHash: a.tip.Hash}
+		}
 		if err := a.roll(rec); err != nil {
 			return err
 		}
@@ -386,6 +409,7 @@ func (a *appender) write(rec *Record) error {
 	m := &rec.Metadata.Intenthook
 	m.Seq = a.tip.Seq + 1
 	m.Prev = NullString(a.tip.Hash)
+	m.Sealed, a.seal = a.seal, nil
 	line, err := fitLine(rec)
 	if err != nil {
 		return err
@@ -425,8 +449,11 @@ func (a *appender) roll(rec *Record) error {
 	if a.wr.ID == "" || a.wr.Root != rootDigest(l.Root) {
 		a.wr = writerFile{ID: newWriterID(), Root: rootDigest(l.Root)}
 	}
+	a.seal = a.sealing()
 	for range 100 {
 		a.wr.N++
+		rel := segmentRel(a.wr.ID, month(rec.Timestamp), a.wr.N)
+		a.wr.Seg = rel
 		if err := state.Ensure(l.Root); err != nil {
 			return fmt.Errorf("start ledger segment: %w", err)
 		}
@@ -436,7 +463,6 @@ func (a *appender) roll(rec *Record) error {
 		if faultAt(faultSealCount) {
 			kill()
 		}
-		rel := segmentRel(a.wr.ID, month(rec.Timestamp), a.wr.N)
 		path := filepath.Join(l.Root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("start ledger segment: %w", err)
@@ -458,6 +484,33 @@ func (a *appender) roll(rec *Record) error {
 		return nil
 	}
 	return errors.New("start ledger segment: no free segment number")
+}
+
+// sealing is what the segment a roll starts says it sealed: the writer's
+// newest segment, which is sealed now, and the last record it holds. It is
+// the segment the chain continues when that is the newest (what the
+// appender already read); else, after a switch to a branch whose own
+// segment is older, the newest is found by the name the writer's file
+// keeps and its tail read (the rare path). A segment of another writer
+// (a copied work tree's) is not this writer's to seal.
+func (a *appender) sealing() *Sealed {
+	if a.wr.N == 0 {
+		return nil
+	}
+	if f := a.from; f != nil {
+		if s, ok := ParseSegment(f.Segment); ok && s.Writer == a.wr.ID && s.N == a.wr.N {
+			return f
+		}
+	}
+	s, ok := ParseSegment(a.wr.Seg)
+	if !ok || s.Writer != a.wr.ID || s.N != a.wr.N || a.from != nil && a.from.Segment == a.wr.Seg {
+		return nil
+	}
+	t, ok := tipOf(a.l.Root, a.wr.Seg)
+	if !ok || t.size == 0 {
+		return nil
+	}
+	return &Sealed{Segment: a.wr.Seg, LastSeq: t.Seq, LastHash: t.Hash}
 }
 
 // tail is the newest complete line and the ledger's size up to its newline.
@@ -756,6 +809,7 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 		c := *r
 		c.Metadata.Intenthook.Seq = 0
 		c.Metadata.Intenthook.Prev = ""
+		c.Metadata.Intenthook.Sealed = nil
 		line := c.MarshalLine()
 		name := strconv.FormatInt(base+int64(i), 10) + "-" + newID() + ".json"
 		if err := state.WriteFile(state.Path(l.Root, spoolDir, name), append(line, '\n'), 0o644, l.Fsync); err != nil {

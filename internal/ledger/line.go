@@ -142,6 +142,14 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendList(b, "commits", m.Commits)
 	b = appendRaw(b, "summary", m.Summary)
 	b = appendRaw(b, "result", m.Result)
+	if s := m.Sealed; s != nil {
+		b = append(b, `,"sealed":{"segment":`...)
+		b = appendString(b, s.Segment)
+		b = strconv.AppendInt(append(b, `,"last_seq":`...), s.LastSeq, 10)
+		b = append(b, `,"last_hash":`...)
+		b = appendString(b, s.LastHash)
+		b = append(b, '}')
+	}
 	return append(b, '}')
 }
 

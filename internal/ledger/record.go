@@ -161,6 +161,18 @@ type Meta struct {
 	// JSON objects (package summary's shape), capped by their writers.
 	Summary json.RawMessage `json:"summary,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
+	// Sealed is set on the first record of a segment that a writer began
+	// when it sealed its newest one: that segment, and the last record it
+	// held. Verify holds the sealed segment to it: a line after that
+	// record was added once the segment was sealed.
+	Sealed *Sealed `json:"sealed,omitempty"`
+}
+
+// Sealed names a segment its writer sealed and the record it ended in.
+type Sealed struct {
+	Segment  string `json:"segment"`   // root-relative
+	LastSeq  int64  `json:"last_seq"`  // the seq of its last record
+	LastHash string `json:"last_hash"` // sha256: of its last line's bytes
 }
 
 // NullString is a string written as JSON null when empty: the ledger's way of

@@ -144,11 +144,13 @@ func ListSegments(root string) (segs []Segment, bad []string, err error) {
 }
 
 // writerFile is state/ledger.writer: this work tree's writer id, the
-// number of its newest segment, and a digest of the root it was made in (a
+// number of its newest segment and its name (written by this version on;
+// "" from an older one's file), and a digest of the root it was made in (a
 // copied work tree gets a writer of its own).
 type writerFile struct {
 	ID   string
 	N    int
+	Seg  string
 	Root string
 }
 
@@ -171,15 +173,19 @@ func readWriter(root string) writerFile {
 	id, _ := fieldString(b, "id")
 	n, _ := fieldInt(b, "n")
 	r, _ := fieldString(b, "root")
+	seg, _ := fieldString(b, "seg")
 	if !validWriter(id) {
 		return writerFile{}
 	}
-	return writerFile{ID: id, N: int(n), Root: r}
+	return writerFile{ID: id, N: int(n), Seg: seg, Root: r}
 }
 
 func (w writerFile) write(root string, durable bool) error {
 	b := appendString([]byte(`{"id":`), w.ID)
 	b = strconv.AppendInt(append(b, `,"n":`...), int64(w.N), 10)
+	if w.Seg != "" {
+		b = appendString(append(b, `,"seg":`...), w.Seg)
+	}
 	b = appendString(append(b, `,"root":`...), w.Root)
 	b = append(b, "}\n"...)
 	return state.WriteFile(state.Path(root, writerName), b, 0o644, durable)
@@ -259,6 +265,40 @@ func newestOfWriter(root, w string) string {
 	return best
 }
 
+// newestOfLedger is the newest record among the newest segments of every
+// writer in the work tree (by its timestamp, then writer), the zero tail in
+// a work tree with none. It is read once per work tree, for the first
+// record of its writer: a directory per writer and one tail each.
+func newestOfLedger(root string) (tail, string) {
+	writers, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(SegmentDir)))
+	if err != nil {
+		return tail{}, ""
+	}
+	var best tail
+	var bestRel, bestStamp string
+	for _, w := range writers {
+		if !w.IsDir() || !validWriter(w.Name()) {
+			continue
+		}
+		rel := newestOfWriter(root, w.Name())
+		if rel == "" {
+			continue
+		}
+		t, ok := tipOf(root, rel)
+		if !ok || t.size == 0 {
+			continue
+		}
+		stamp := ""
+		if line, ok, _ := lineEndingAt(filepath.Join(root, filepath.FromSlash(rel)), t.size); ok {
+			stamp = string(stampBytes(line))
+		}
+		if bestRel == "" || stamp > bestStamp {
+			best, bestRel, bestStamp = t, rel, stamp
+		}
+	}
+	return best, bestRel
+}
+
 // tipOf reads the last complete line of the file at rel (root-relative):
 // the zero tail when it is missing or empty.
 func tipOf(root, rel string) (tail, bool) {
@@ -301,7 +341,7 @@ func Continue(root, w string) error {
 	if err := state.Ensure(root); err != nil {
 		return err
 	}
-	if err := (writerFile{ID: w, N: seg.N, Root: rootDigest(root)}).write(root, false); err != nil {
+	if err := (writerFile{ID: w, N: seg.N, Seg: rel, Root: rootDigest(root)}).write(root, false); err != nil {
 		return err
 	}
 	br := currentBranch(root)

@@ -201,6 +201,17 @@ func TestSealedWhenHeadMoves(t *testing.T) {
 			t.Errorf("%s starts at seq %d from %s, want 4 from %s", m.SessionID, m.Seq, m.Prev, tip)
 		}
 	}
+	// Each says what it sealed: the writer's newest segment when it
+	// began, at its last record. Main's fourth continues the second (its
+	// branch's) but seals topic's third, the newest, found by the name the
+	// writer's file keeps.
+	for i, want := range []int{0, 1, 2} {
+		last := lastSegLine(t, l.Root, segs[want])
+		got := firstLine(t, l.Root, segs[i+1]).Metadata.Intenthook.Sealed
+		if w := (Sealed{Segment: segs[want].Rel, LastSeq: seqOf(last), LastHash: digest.Bytes(last)}); got == nil || *got != w {
+			t.Errorf("segment %d says it sealed %+v, want %+v", i+2, got, w)
+		}
+	}
 	mustVerify(t, l.Root)
 }
 

@@ -26,12 +26,16 @@ type segLine struct {
 // segResult is one segment checked on its own: a strict chain, every line
 // following the one before it.
 type segResult struct {
-	seg      Segment
-	lines    []segLine
-	records  int
-	nlines   int
-	size     int64  // bytes walked, the prefix before them included
-	first    *chain // the first line's chain fields; nil when it has none
+	seg     Segment
+	lines   []segLine
+	records int
+	nlines  int
+	size    int64  // bytes walked, the prefix before them included
+	first   *chain // the first line's chain fields; nil when it has none
+	// sealed is what the first record says its writer sealed; rootRev the
+	// commit the first record names when it starts from nothing.
+	sealed   *Sealed
+	rootRev  string
 	head     Head
 	problems []Problem
 	warnings []Problem
@@ -40,6 +44,11 @@ type segResult struct {
 
 func (r *segResult) errorf(n int, format string, args ...any) {
 	r.problems = append(r.problems, Problem{File: r.seg.Rel, Line: n, Message: fmt.Sprintf(format, args...)})
+}
+
+// codef is errorf for a problem with a code of its own.
+func (r *segResult) codef(code string, n int, format string, args ...any) {
+	r.problems = append(r.problems, Problem{File: r.seg.Rel, Line: n, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 // checkSegment verifies one segment's lines among themselves: each parses,
@@ -97,6 +106,10 @@ func checkSegmentBytes(r *segResult, data []byte, from int, after *segLine) {
 			if !have && n == 1 {
 				cc := c
 				r.first = &cc
+				r.sealed = sealedOf(line)
+				if c.Metadata.Intenthook.Prev == nil {
+					r.rootRev = revisionOf(line)
+				}
 				if month := stampBytes(line); len(month) >= 7 && string(month[:7]) != segMonth(r.seg.Rel) {
 					r.errorf(n, "stamped %q, outside the segment's month %s", month, segMonth(r.seg.Rel))
 				}
@@ -208,10 +221,14 @@ func (set *segSet) add(r *segResult) {
 	r.lines = nil
 }
 
-// finish checks where each segment starts and, with a root, the branch's
-// head file; it returns the report with every segment in it.
+// finish checks where each segment starts, that no sealed segment grew,
+// that no chain starts from nothing beside the legacy file's and, with a
+// root, the branch's head file; it returns the report with every segment
+// in it.
 func (set *segSet) finish(root string) Report {
+	set.checkSealed()
 	rep := set.rep
+	rep.Errors = append(rep.Errors, set.roots(&rep)...)
 	for _, r := range set.results {
 		if r.first != nil {
 			m := r.first.Metadata.Intenthook

@@ -25,6 +25,9 @@ type Problem struct {
 	File    string `json:",omitempty"` // a segment, root-relative; "": the legacy file or the ledger as a whole
 	Line    int
 	Message string
+	// Code names the rule the problem breaks when it has a code of its
+	// own (CodeSealed, CodeUnrooted); "" for the chain's other problems.
+	Code string `json:",omitempty"`
 }
 
 func (p Problem) String() string {
@@ -58,6 +61,10 @@ type Report struct {
 	legacy        Checkpoint // the legacy file's part, for CheckpointOf
 	legacyRecords int
 	segCPs        []SegmentCheckpoint
+	// legacyRoot is the legacy file's line that starts its chain (prev
+	// null; 0: none), roots every file whose chain starts from nothing.
+	legacyRoot int
+	roots      []Root
 }
 
 // FileHead is the newest line of one ledger file.
@@ -196,6 +203,9 @@ func (v *verifier) line(ck *checked) {
 	if m.Prev == nil {
 		if v.firstChained {
 			v.errorf(n, "prev null after the first line: a chain of its own")
+		} else {
+			v.rep.legacyRoot = n
+			v.rep.roots = append(v.rep.roots, Root{File: FileName, Revision: revisionOf(line)})
 		}
 		v.firstChained = true
 		if seq != 1 {
@@ -268,6 +278,10 @@ type SegmentCheckpoint struct {
 	Records int    `json:"records"`
 	Seq     int64  `json:"seq"`
 	Hash    string `json:"hash"`
+	// Sealed is what the segment's first record says its writer sealed:
+	// a segment that grows after the checkpoint is verified whole when a
+	// segment says it was sealed.
+	Sealed Sealed `json:"sealed,omitzero"`
 }
 
 // Empty reports whether cp holds nothing.
@@ -318,6 +332,8 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 		known[s.File] = s
 	}
 	var fresh []*segResult
+	var claims []*Sealed         // what each segment says its writer sealed
+	changed := map[string]bool{} // the segments new or grown since cp
 	for _, seg := range segs {
 		path := filepath.Join(root, filepath.FromSlash(seg.Rel))
 		k, had := known[seg.Rel]
@@ -325,6 +341,13 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 		if !had {
 			r := checkSegment(root, seg, each)
 			fresh = append(fresh, r)
+			changed[seg.Rel] = true
+			if r.sealed != nil {
+				if !sealable(seg, r.sealed) {
+					return Report{}, false
+				}
+				claims = append(claims, r.sealed)
+			}
 			rep.addSegment(r, 0)
 			continue
 		}
@@ -337,7 +360,13 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 			return Report{}, false
 		}
 		r := &segResult{seg: seg, each: each, records: k.Records, nlines: k.Lines, head: Head{Seq: k.Seq, Hash: k.Hash}}
+		if k.Sealed != (Sealed{}) {
+			sealed := k.Sealed
+			r.sealed = &sealed
+			claims = append(claims, r.sealed)
+		}
 		if st.Size() > k.Size {
+			changed[seg.Rel] = true
 			data, err := readFrom(path, k.Size)
 			if err != nil {
 				return Report{}, false
@@ -355,7 +384,13 @@ func VerifyFrom(root string, cp Checkpoint, each func(line []byte)) (rep Report,
 			heads[id] = h.Seq
 		}
 	}
+	if !sealedHold(rep.Segments, claims, changed) {
+		return Report{}, false
+	}
 	for _, r := range fresh {
+		if r.first != nil && r.first.Metadata.Intenthook.Prev == nil && cp.Size > 0 {
+			return Report{}, false // beside the legacy file: the whole ledger says which began it
+		}
 		if r.first == nil || r.first.Metadata.Intenthook.Prev == nil {
 			if r.first != nil && *r.first.Metadata.Intenthook.Seq != 1 {
 				rep.Errors = append(rep.Errors, Problem{File: r.seg.Rel, Line: 1, Message: fmt.Sprintf("seq %d after prev null, want 1", *r.first.Metadata.Intenthook.Seq)})
@@ -396,7 +431,11 @@ func (rep *Report) addSegment(r *segResult, size int64) {
 	if r.nlines > 0 {
 		rep.Segments = append(rep.Segments, FileHead{File: r.seg.Rel, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash})
 		if len(r.problems) == 0 {
-			rep.segCPs = append(rep.segCPs, SegmentCheckpoint{File: r.seg.Rel, Size: size, Lines: r.nlines, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash})
+			cp := SegmentCheckpoint{File: r.seg.Rel, Size: size, Lines: r.nlines, Records: r.records, Seq: r.head.Seq, Hash: r.head.Hash}
+			if r.sealed != nil {
+				cp.Sealed = *r.sealed
+			}
+			rep.segCPs = append(rep.segCPs, cp)
 		}
 	}
 }
