@@ -58,7 +58,7 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	case hook.ClassSubmit:
 		return g.submit(ctx, g.call.IntentID)
 	case hook.ClassShell:
-		return g.preShell(ctx)
+		return packages{g}.preShell(ctx)
 	case hook.ClassWrite, hook.ClassDelete:
 		if d := g.closedWithoutState(); d != nil {
 			return *d, nil

@@ -23,7 +23,10 @@ const Program = "intenthook"
 // makes the native binary. Never npm's link NPMLink: any package's install
 // (a package of the agent's with a bin named intenthook) or a program that
 // moves the link aside repoints it.
-const NPMBinary = "node_modules/intenthook/bin/" + Program
+const NPMBinary = NPMPackage + "/bin/" + Program
+
+// NPMPackage is the directory of intenthook's npm package in a project.
+const NPMPackage = "node_modules/intenthook"
 
 // NPMLink is where npm links Program in a project that installed it: the
 // program of the wiring an older intenthook wrote, which init rewrites to

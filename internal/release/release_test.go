@@ -600,6 +600,9 @@ func TestCheckInstalled(t *testing.T) {
 	if _, err := checkInstalled(root, "linux", "amd64"); err == nil || !strings.Contains(err.Error(), "node_modules/@intenthook/linux-x64/bin/intenthook:") {
 		t.Fatalf("a replaced platform binary behind the launcher: %v", err)
 	}
+	if NPMBinDir+"/intenthook" != hookconfig.NPMBinary || NPMDir != hookconfig.NPMPackage {
+		t.Fatalf("the binary checked (%s) is not the one the wiring runs (%s)", NPMBinDir+"/intenthook", hookconfig.NPMBinary)
+	}
 	if _, err := checkInstalled(t.TempDir(), "linux", "amd64"); err != ErrNotInstalled {
 		t.Fatalf("no install: %v", err)
 	}
