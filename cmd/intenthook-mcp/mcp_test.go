@@ -173,7 +173,7 @@ func TestTools(t *testing.T) {
 		t.Errorf("sessions bound: %v", matches)
 	}
 	lessons, _ := os.ReadFile(filepath.Join(root, ".orchestration", "CLAUDE.md"))
-	if !strings.Contains(string(lessons), "] note (by an agent over MCP): INT-001 run go vet first\n") {
+	if !strings.Contains(string(lessons), "] note (by an agent over MCP) on INT-001: run go vet first\n") {
 		t.Errorf("lessons file: %s", lessons)
 	}
 	if data, _ := os.ReadFile(filepath.Join(root, ".orchestration", "state", "scope_requests.json")); !strings.Contains(string(data), `"reason": "two lines"`) {
