@@ -273,8 +273,5 @@ func runFed(ctx context.Context, root string, input []byte, args ...string) ([]b
 	return git.OutputFed(ctx, root, gitEnv(root), input, args...)
 }
 
-// gitEnv keeps the allow-listed global config under state/git/ (the path
-// of state.Path(root, "git"); package state imports this one).
-func gitEnv(root string) []string {
-	return git.CleanEnv(filepath.Join(root, ".orchestration", "state", "git"))
-}
+// gitEnv is a hook's git environment (git.CleanEnv).
+func gitEnv(string) []string { return git.CleanEnv() }

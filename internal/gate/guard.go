@@ -379,7 +379,7 @@ func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
 // made once per call.
 func (g *Gate) gitEnv() []string {
 	if g.cleanEnv == nil {
-		g.cleanEnv = git.CleanEnv(state.Path(g.Root, "git"))
+		g.cleanEnv = git.CleanEnv()
 	}
 	return g.cleanEnv
 }

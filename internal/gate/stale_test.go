@@ -52,7 +52,7 @@ func TestReadVersion(t *testing.T) {
 	write("sub/a.go", "work tree\n")
 	write("sub/new.go", "untracked\n")
 
-	env := git.CleanEnv(t.TempDir())
+	env := git.CleanEnv()
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "f"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)

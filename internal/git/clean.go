@@ -2,10 +2,10 @@ package git
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,14 +22,16 @@ var AllowedGlobal = []string{
 }
 
 // CleanEnv is the environment of every git process a hook starts: no
-// system config; for the global config, a file under dir holding only the
-// allow-listed keys of the user's (regenerated when the user's files'
-// fingerprints change: a stat each per call, a read only on a change); no
-// replacement objects; no optional locks; no variables that set config,
-// an external diff or replace refs. A repository's own risky keys are the
-// guard's: put back after the command that set them.
-func CleanEnv(dir string) []string {
-	env := make([]string, 0, len(os.Environ())+5)
+// system config; no global config file — the allow-listed keys of the
+// user's are passed through GIT_CONFIG_COUNT and GIT_CONFIG_KEY_n /
+// GIT_CONFIG_VALUE_n (git 2.31; GIT_CONFIG_GLOBAL, which an older git
+// ignores, is 2.32's), so that no file under state/ holds the hooks' git
+// configuration for a program to add to; no replacement objects; no
+// optional locks; no variables that set config, an external diff or
+// replace refs. A repository's own risky keys are the guard's: put back
+// after the command that set them.
+func CleanEnv() []string {
+	env := make([]string, 0, len(os.Environ())+8)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
@@ -39,7 +41,24 @@ func CleanEnv(dir string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+globalFile(dir), "GIT_NO_REPLACE_OBJECTS=1", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	env = append(env, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_NO_REPLACE_OBJECTS=1", "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	var kvs []Setting
+	for _, p := range userGlobals() {
+		if data, err := osfile.ReadFile(p); err == nil {
+			kvs = append(kvs, AllowedSettings(data)...)
+		}
+	}
+	return append(env, ConfigEnv(kvs)...)
+}
+
+// ConfigEnv is settings as git reads them from its environment.
+func ConfigEnv(kvs []Setting) []string {
+	out := []string{"GIT_CONFIG_COUNT=" + strconv.Itoa(len(kvs))}
+	for i, kv := range kvs {
+		n := strconv.Itoa(i)
+		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv.Key, "GIT_CONFIG_VALUE_"+n+"="+kv.Value)
+	}
+	return out
 }
 
 // userGlobals are the files git reads as the user's global config.
@@ -62,52 +81,15 @@ func userGlobals() []string {
 	return out
 }
 
-// globalFile returns the allow-listed copy of the user's global config
-// under dir, made when the user's files changed; os.DevNull when it
-// cannot be made.
-func globalFile(dir string) string {
-	sources := userGlobals()
-	h := sha256.New()
-	for _, p := range sources {
-		h.Write([]byte(p + "\x00"))
-		if st, err := os.Stat(p); err == nil {
-			h.Write([]byte(strconv.FormatInt(st.Size(), 10) + ":" + strconv.FormatInt(st.ModTime().UnixNano(), 10) + "\x00"))
-		}
-	}
-	name := filepath.Join(dir, "global-"+hex.EncodeToString(h.Sum(nil))[:16]+".config")
-	if _, err := os.Lstat(name); err == nil {
-		return name
-	}
-	var b bytes.Buffer
-	for _, p := range sources {
-		if data, err := osfile.ReadFile(p); err == nil {
-			b.Write(AllowedKeys(data))
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return os.DevNull
-	}
-	if old, _ := filepath.Glob(filepath.Join(dir, "global-*.config")); len(old) > 0 {
-		for _, o := range old {
-			_ = os.Remove(o)
-		}
-	}
-	tmp, err := osfile.CreateTemp(dir, ".global-*")
-	if err != nil {
-		return os.DevNull
-	}
-	_, werr := tmp.Write(b.Bytes())
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), name) != nil {
-		_ = os.Remove(tmp.Name())
-		return os.DevNull
-	}
-	return name
-}
+// Setting is one git config entry: section.key and its value.
+type Setting struct{ Key, Value string }
 
-// AllowedKeys returns the allow-listed entries of a git config file, as a
-// config file: one section header per entry, the value as written.
-func AllowedKeys(config []byte) []byte {
-	var out bytes.Buffer
+// AllowedSettings returns the allow-listed entries of a git config file, in
+// its order: a key without a value is true; a value's quotes and escapes
+// are read as git reads them, and one that holds a line break or a NUL is
+// left out.
+func AllowedSettings(config []byte) []Setting {
+	var out []Setting
 	section, sub := "", ""
 	for _, line := range bytes.Split(config, []byte("\n")) {
 		l := strings.TrimSpace(string(line))
@@ -136,20 +118,51 @@ func AllowedKeys(config []byte) []byte {
 		}
 		k, v, hasValue := strings.Cut(l, "=")
 		key := strings.ToLower(strings.TrimSpace(k))
-		allowed := false
-		for _, a := range AllowedGlobal {
-			if a == section+"."+key {
-				allowed = true
-			}
-		}
-		if !allowed || strings.ContainsAny(key, " \t\"") {
+		if !slices.Contains(AllowedGlobal, section+"."+key) || strings.ContainsAny(key, " \t\"") {
 			continue
 		}
-		out.WriteString("[" + section + "]\n\t" + key)
+		value, ok := "true", true
 		if hasValue {
-			out.WriteString(" = " + strings.TrimSpace(v))
+			value, ok = configValue(strings.TrimSpace(v))
 		}
-		out.WriteString("\n")
+		if ok {
+			out = append(out, Setting{section + "." + key, value})
+		}
 	}
-	return out.Bytes()
+	return out
+}
+
+// configValue reads a value as git does: double quotes kept text
+// together, a backslash escapes the next character (\n, \t, \b for their
+// controls), an unquoted # or ; starts a comment. ok is false for what
+// cannot be passed on one line.
+func configValue(v string) (string, bool) {
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case 'n':
+				return "", false
+			case 't':
+				b.WriteByte('\t')
+			case 'b':
+				b.WriteByte('\b')
+			default:
+				b.WriteByte(v[i])
+			}
+		case !quoted && (c == '#' || c == ';'):
+			return strings.TrimRight(b.String(), " \t"), true
+		case c == 0:
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), !quoted
 }

@@ -1,8 +1,15 @@
 package git
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
 
-func TestAllowedKeys(t *testing.T) {
+func TestAllowedSettings(t *testing.T) {
 	in := `[core]
 	excludesFile = ~/.gitignore_global
 	autocrlf = input
@@ -14,6 +21,8 @@ func TestAllowedKeys(t *testing.T) {
 [safe]
 	directory = /work/a
 	directory = *
+	directory = "/work/with space" ; a comment
+	directory = /a\nb
 [alias]
 	st = !sh x
 [include]
@@ -21,9 +30,42 @@ func TestAllowedKeys(t *testing.T) {
 [core "x"]
 	eol = lf
 [Core] quotePath = false
+[core]
+	ignorecase
 `
-	want := "[core]\n\texcludesfile = ~/.gitignore_global\n[core]\n\tautocrlf = input\n[safe]\n\tdirectory = /work/a\n[safe]\n\tdirectory = *\n[core]\n\tquotepath = false\n"
-	if got := string(AllowedKeys([]byte(in))); got != want {
+	want := []Setting{
+		{"core.excludesfile", "~/.gitignore_global"}, {"core.autocrlf", "input"},
+		{"safe.directory", "/work/a"}, {"safe.directory", "*"}, {"safe.directory", "/work/with space"},
+		{"core.quotepath", "false"}, {"core.ignorecase", "true"},
+	}
+	if got := AllowedSettings([]byte(in)); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestCleanEnvReal has a real git read the settings from the environment
+// the hooks give it: the allow-listed keys of the user's global file, and
+// nothing else of it (no filter, no alias).
+func TestCleanEnvReal(t *testing.T) {
+	home := t.TempDir()
+	global := filepath.Join(home, "gitconfig")
+	if err := os.WriteFile(global, []byte("[core]\n\tautocrlf = input\n[filter \"ih\"]\n\tclean = sh evil.sh\n[safe]\n\tdirectory = \"/work/with space\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	cmd := exec.Command("git", "config", "--list", "--show-origin")
+	cmd.Env = CleanEnv()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(out)
+	for _, want := range []string{"command line:\tcore.autocrlf=input", "command line:\tsafe.directory=/work/with space"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("git sees:\n%s\nwant a line %q", got, want)
+		}
+	}
+	if strings.Contains(got, "filter.ih") || strings.Contains(got, global) {
+		t.Errorf("git sees the user's file itself:\n%s", got)
 	}
 }

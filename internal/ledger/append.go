@@ -917,7 +917,7 @@ func isSpoolFile(name string) bool {
 func committed(root, rel string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := git.Output(ctx, root, git.CleanEnv(state.Path(root, "git")), "diff", "--quiet", "--text", "--no-ext-diff", "--no-textconv", "HEAD", "--", rel)
+	_, err := git.Output(ctx, root, git.CleanEnv(), "diff", "--quiet", "--text", "--no-ext-diff", "--no-textconv", "HEAD", "--", rel)
 	return err == nil
 }
 
