@@ -13,7 +13,22 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/intenthook/intenthook/internal/mcpserver"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
+
+// escapedWriter writes JSON messages with safetext.EscapeJSON applied: an
+// agent's text (a file name, a lesson) reaches the client's log and its
+// person's screen without a control that reorders or hides the rest.
+type escapedWriter struct{ w *os.File }
+
+func (e escapedWriter) Write(b []byte) (int, error) {
+	if _, err := e.w.Write(safetext.EscapeJSON(b)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+func (escapedWriter) Close() error { return nil }
 
 // version and commit are set by the linker (make build, make dist).
 var version, commit = "dev", ""
@@ -32,7 +47,10 @@ func main() {
 	opt.Version = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := mcpserver.New(opt).Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	// Newline-delimited JSON on stdio, as the SDK's StdioTransport, with
+	// bidirectional and C1 controls escaped in what the server writes.
+	transport := &mcp.IOTransport{Reader: os.Stdin, Writer: escapedWriter{os.Stdout}}
+	if err := mcpserver.New(opt).Run(ctx, transport); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
 		os.Exit(1)
 	}

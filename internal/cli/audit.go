@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -56,10 +55,7 @@ the range's last commit: keep it, and check it later with
 					return err
 				}
 			} else if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false) // authors are Name <email>
-				if err := enc.Encode(res); err != nil {
+				if err := a.printJSON(res); err != nil {
 					return err
 				}
 			} else if asMarkdown {

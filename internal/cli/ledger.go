@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -126,7 +125,7 @@ func (a *app) rootRelative(root, p string) string {
 func (a *app) printRecords(recs []ledger.Record, asJSON bool) error {
 	if asJSON {
 		for i := range recs {
-			fmt.Fprintf(a.stdout, "%s\n", recs[i].MarshalLine())
+			fmt.Fprintf(a.stdout, "%s\n", safetext.EscapeJSON(recs[i].MarshalLine()))
 		}
 		return nil
 	}
@@ -203,9 +202,7 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 				}
 			}
 			if asJSON {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
+				if err := a.printJSON(rep); err != nil {
 					return err
 				}
 			} else {

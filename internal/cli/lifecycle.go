@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,11 +65,19 @@ func emptyIfNil[T any](s []T) []T {
 	return s
 }
 
+// printJSON writes v as indented JSON, <, > and & as they are (authors are
+// Name <email>), bidirectional and C1 controls escaped
+// (safetext.EscapeJSON): every --json output of the commands.
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := a.stdout.Write(safetext.EscapeJSON(b.Bytes()))
+	return err
 }
 
 func (a *app) showCommand() *cobra.Command {

@@ -7,6 +7,7 @@
 package safetext
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -168,4 +169,41 @@ func Markdown(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// EscapeJSON rewrites, in encoded JSON, each bidirectional control (which
+// reorders what a reader sees of the rest of the line) and each C1
+// control as a \uXXXX escape: encoding/json writes them raw, and a
+// person's terminal or editor acts on them. Such a rune can stand only
+// inside a JSON string, where the escape means the same rune, so the
+// value is unchanged; JSON without them is returned as it is.
+func EscapeJSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	var out []byte
+	for j := i; j < len(b); {
+		r, size := utf8.DecodeRune(b[j:])
+		if jsonEscaped(r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+12), b[:j]...)
+			}
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else if out != nil {
+			out = append(out, b[j:j+size]...)
+		}
+		j += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}
+
+func jsonEscaped(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || unicode.Is(unicode.Bidi_Control, r)
 }
