@@ -1,6 +1,8 @@
 package safetext
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -171,6 +173,27 @@ func TestMarkdown(t *testing.T) {
 	} {
 		if got := Markdown(c.s); got != c.want {
 			t.Errorf("Markdown(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+func TestEscapeJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":"plain"}`, `{"a":"plain"}`},
+		{`{"a":"évite"}`, `{"a":"évite"}`},
+		{"{\"a\":\"evil\u202egpj.go\"}", `{"a":"evil\u202egpj.go"}`},
+		{"{\"a\":\"\u2066x\u2069 \u200f \u061c\"}", `{"a":"\u2066x\u2069 \u200f \u061c"}`},
+		{"{\"a\":\"c1 \u0085 \u009b\"}", `{"a":"c1 \u0085 \u009b"}`},
+		{"{\"a\":\"\xff bad\"}", "{\"a\":\"\xff bad\"}"},
+	}
+	for _, tt := range tests {
+		got := string(EscapeJSON([]byte(tt.in)))
+		if got != tt.want {
+			t.Errorf("EscapeJSON(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		var a, b any
+		if json.Valid([]byte(tt.in)) && (json.Unmarshal([]byte(tt.in), &a) != nil || json.Unmarshal([]byte(got), &b) != nil || !reflect.DeepEqual(a, b)) {
+			t.Errorf("EscapeJSON(%q) changed the value: %v, %v", tt.in, a, b)
 		}
 	}
 }
