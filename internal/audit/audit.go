@@ -99,6 +99,9 @@ type Result struct {
 	// Intents sums the range up per intent (and "" for changes no intent
 	// owns).
 	Intents []IntentSummary `json:"intents"`
+	// NewWriters lists the ledger writers (work trees) that first appear
+	// in the range, each with the commit that brought it.
+	NewWriters []NewWriter `json:"new_writers"`
 	// IncrementsChecked is always set now: each commit's ledger increment
 	// is checked against its parent whatever the ledger's size. Older
 	// versions checked only sizes past 128 MB; readers of their output
@@ -157,7 +160,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Adopted: []AdoptedPath{}, BeforeRules: []string{}, Rules: []RulesCommit{}, Intents: []IntentSummary{}}
+	res := &Result{Range: rng, Commits: len(commits), Findings: []Finding{}, Catalog: []CatalogChange{}, Governance: []GovernanceChange{}, Adopted: []AdoptedPath{}, BeforeRules: []string{}, Rules: []RulesCommit{}, Intents: []IntentSummary{}, NewWriters: []NewWriter{}}
 	if len(commits) == 0 {
 		return res, nil
 	}
@@ -192,6 +195,12 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		return nil, err
 	}
 	res.Head, res.Digest = lg.head, lg.report.Digest
+	unrooted, writers, err := lineage(ctx, g, commits, lg.report)
+	if err != nil {
+		return nil, err
+	}
+	grows = append(grows, unrooted...)
+	res.NewWriters = append(res.NewWriters, writers...)
 	if res.Digest != "" {
 		if lg.report.Size > 0 || lg.legacyHead.Hash != "" {
 			res.Heads = append(res.Heads, lg.legacyHead)
@@ -514,7 +523,14 @@ func (lv *ledgerView) findings(last string) []Finding {
 		if p.File != "" {
 			file = p.File
 		}
-		fs = append(fs, Finding{last, file, Error, LedgerInvalid, "the ledger does not verify: " + p.String()})
+		code := LedgerInvalid
+		switch p.Code {
+		case LedgerSealed:
+			code = LedgerSealed
+		case LedgerUnrooted:
+			code = LedgerUnrooted
+		}
+		fs = append(fs, Finding{last, file, Error, code, "the ledger does not verify: " + p.String()})
 	}
 	return fs
 }
@@ -840,6 +856,9 @@ func (r *Result) Text(w io.Writer) {
 	for _, c := range r.Rules {
 		fmt.Fprintln(&b, c)
 	}
+	for _, n := range r.NewWriters {
+		fmt.Fprintln(&b, n)
+	}
 	before := ""
 	if n := len(r.BeforeRules); n > 0 {
 		before = fmt.Sprintf(" (%d before the rules were adopted, not judged)", n)
@@ -951,6 +970,12 @@ func (r *Result) Markdown(w io.Writer) {
 		b.WriteString("\n**Rules changes** (a commit is judged by its parent's rules)\n\n| commit | author | signature | files | |\n| --- | --- | --- | --- | --- |\n")
 		for _, c := range r.Rules {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", short(c.Commit), cell(c.Author), c.Signature, cell(strings.Join(c.Files, ", ")), c.what())
+		}
+	}
+	if len(r.NewWriters) > 0 {
+		b.WriteString("\n**New ledger writers** (work trees whose records first appear in the range)\n\n| commit | author | writer | records | first segment |\n| --- | --- | --- | --- | --- |\n")
+		for _, n := range r.NewWriters {
+			fmt.Fprintf(&b, "| `%s` | %s | `%s` | %d in %d segment(s) | `%s` |\n", short(n.Commit), cell(n.Author), n.Writer, n.Records, n.Segments, cell(n.Segment))
 		}
 	}
 	if len(r.Findings) > 0 {

@@ -21,6 +21,8 @@ func sarifRules() []sarifRule {
 		{ID: RulesUnsigned, Short: sarifText{"Rules widened without an allowed signature"}, Full: sarifText{"With --strict and gpg.ssh.allowedSignersFile set, a commit that widens the rules must be signed by a key in that file."}},
 		{ID: AttributesChanged, Short: sarifText{"Attributes of governance files changed"}, Full: sarifText{"A .gitattributes changed the diff, merge, text, eol, filter, ident or encoding attributes of a governance path (git check-attr at the commit and its first parent)."}},
 		{ID: LedgerInvalid, Short: sarifText{"Ledger does not verify"}, Full: sarifText{"The hash chain of the range's last ledger is broken (seq, prev, duplicates, forks not of a union merge's shape)."}},
+		{ID: LedgerSealed, Short: sarifText{"Line added to a sealed ledger segment"}, Full: sarifText{"A segment has lines after the record its writer's next segment says it was sealed at: a sealed segment never changes."}},
+		{ID: LedgerUnrooted, Short: sarifText{"Ledger chain starting from nothing on a ledger that was not empty"}, Full: sarifText{"A ledger file (a segment, or the legacy file or a part of it) whose first record has prev null was added where the ledger already held records, or beside the legacy file's own first record: every segment continues a record of the ledger it is written on."}},
 	}
 }
 

@@ -31,12 +31,13 @@ type traceIndex struct {
 	// an agent's command made that changed the rules.
 	Tampered []Tampered `json:"tampered,omitempty"`
 	// Version is the index's form: one without it (an older precommit's)
-	// did not keep Tampered, and is read again from the start.
+	// did not keep Tampered, and is read again from the start; version 2
+	// kept no segment's sealed claim (ledger.SegmentCheckpoint.Sealed).
 	Version int `json:"version,omitempty"`
 }
 
 // indexVersion is the form of traceIndex this precommit writes.
-const indexVersion = 2
+const indexVersion = 3
 
 // Tampered is a commit an agent's command made that changed governance
 // files, as a governance_tampered record names it.

@@ -329,7 +329,7 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 		if p.File != "" {
 			file = p.File
 		}
-		out = append(out, Finding{Error, CodeLedgerInvalid, file, p.String()})
+		out = append(out, Finding{Error, ledgerCode(p), file, p.String()})
 	}
 	return out
 }

@@ -18,10 +18,11 @@ import (
 
 // checkSegments makes sure the commit only adds ledger segments or appends
 // to them: a staged segment that HEAD has must begin with HEAD's bytes, and
-// none may be deleted or be anything but a segment. HEAD's and the staged
-// blobs are read through one cat-file process and compared as bytes, unless
-// every pair of them passed before (segmentPairs): the next precommit of
-// the same staged ledger reads no segment.
+// none may be deleted or be anything but a segment; one it adds must not
+// start a chain from nothing on HEAD's ledger (checkRoots). HEAD's and the
+// staged blobs are read through one cat-file process and compared as
+// bytes, unless every pair of them passed before (segmentPairs): the next
+// precommit of the same staged ledger reads no segment.
 func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []string, root string) []Finding {
 	var rels, names []string
 	for _, p := range gitPaths {
@@ -40,8 +41,12 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 	}
 	ids := make([]string, len(names))
 	named := g.ObjectIDs(ctx, names, ids) == nil
+	var roots []Finding
+	if named {
+		roots = checkRoots(ctx, g, rp, root, rels, ids)
+	}
 	known := loadSegmentPairs(root)
-	if named && known.passed(rels, ids) {
+	if named && len(roots) == 0 && known.passed(rels, ids) {
 		return nil
 	}
 	// Read by id what git named: what is remembered below is what was read,
@@ -83,10 +88,10 @@ func checkSegments(ctx context.Context, g *git.Repo, rp git.Paths, gitPaths []st
 	if err != nil {
 		return []Finding{{Error, CodeLedgerRewritten, ledger.SegmentDir, "cannot compare the staged segments with HEAD's: " + err.Error()}}
 	}
-	if len(out) == 0 && named {
+	if len(out) == 0 && len(roots) == 0 && named {
 		known.remember(root, rels, ids)
 	}
-	return out
+	return append(out, roots...)
 }
 
 // segmentPairs remembers the segments that passed checkSegments: each
