@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/intenthook/intenthook/internal/attest"
 	"github.com/intenthook/intenthook/internal/cli"
@@ -105,6 +106,7 @@ func runScripts(t *testing.T, bin string, update bool) {
 			"waitfor":    cmdWaitFor,
 			"ledgergrep": cmdLedgerGrep,
 			"answer":     cmdAnswer,
+			"schema":     cmdSchema,
 		},
 	})
 }
@@ -149,6 +151,28 @@ func cmdAnswer(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	_, err := ts.Stdout().Write([]byte(s + "\n"))
 	ts.Check(err)
+}
+
+// cmdSchema validates a JSON file against a JSON Schema (draft 2020-12):
+// `schema SCHEMA FILE`; with `!`, the file must not validate.
+func cmdSchema(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: schema schema.json file.json")
+	}
+	sch, err := jsonschema.NewCompiler().Compile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	f, err := os.Open(ts.MkAbs(args[1]))
+	ts.Check(err)
+	defer f.Close()
+	inst, err := jsonschema.UnmarshalJSON(f)
+	ts.Check(err)
+	err = sch.Validate(inst)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%s does not validate against %s: %v", args[1], args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("%s validates against %s", args[1], args[0])
+	}
 }
 
 // cmdWaitFor waits up to 20 seconds for a file to match a regular

@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/intenthook/intenthook/internal/attest"
 	"github.com/intenthook/intenthook/internal/shipped"
 )
 
@@ -207,7 +208,8 @@ func TestActionInstalls(t *testing.T) {
 	bin, pathFile := t.TempDir(), filepath.Join(t.TempDir(), "github_path")
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", install)
 	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GITHUB_PATH="+pathFile, "CGO_ENABLED=0")
+	// With attest: true it installs intenthook-attest too.
+	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GITHUB_PATH="+pathFile, "CGO_ENABLED=0", "ATTEST=true")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the install step: %v\n%s", err, out)
 	}
@@ -221,6 +223,94 @@ func TestActionInstalls(t *testing.T) {
 	out, err := exec.Command(filepath.Join(bin, "intenthook"), "audit", "--help").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "intenthook audit") {
 		t.Errorf("intenthook audit --help after the install step: %v\n%s", err, out)
+	}
+	out, err = exec.Command(filepath.Join(bin, "intenthook"), "attest", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "usage: intenthook attest [RANGE]") {
+		t.Errorf("intenthook attest --help after the install step with attest: true: %v\n%s", err, out)
+	}
+}
+
+// actionStep is a step of action.yml.
+type actionStep struct {
+	ID, If, Uses, Run string
+	Env, With         map[string]string
+}
+
+// TestActionAttestStep holds the Action's attest step to what
+// scripts/audit-pr.sh writes (the testscript audit_action_attest runs the
+// script; GitHub alone runs actions/attest): the audit step, with the id
+// the attest step reads, passes the attest input and a directory; the
+// attest step runs only when asked, after a failed audit too, and gives
+// actions/attest the range file as its subject, the predicate and its type,
+// by the output names the script writes.
+func TestActionAttestStep(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct{ Default string }
+		Runs   struct{ Steps []actionStep }
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	if in, ok := action.Inputs["attest"]; !ok || in.Default != "false" {
+		t.Errorf("the attest input: %+v, %v; want one that defaults to false", in, ok)
+	}
+	if in, ok := action.Inputs["range"]; !ok || in.Default != "" {
+		t.Errorf("the range input: %+v, %v; want one that defaults to nothing", in, ok)
+	}
+	var audit, step *actionStep
+	for i, s := range action.Runs.Steps {
+		switch {
+		case strings.Contains(s.Run, "scripts/audit-pr.sh"):
+			audit = &action.Runs.Steps[i]
+		case strings.HasPrefix(s.Uses, "actions/attest@"):
+			step = &action.Runs.Steps[i]
+		}
+	}
+	if audit == nil || step == nil {
+		t.Fatalf("action.yml: the audit step %v, the attest step %v", audit, step)
+	}
+	if audit.ID != "audit" {
+		t.Errorf("the audit step's id is %q: the attest step reads steps.audit.outputs", audit.ID)
+	}
+	for k, want := range map[string]string{"ATTEST": "${{ inputs.attest }}", "RANGE": "${{ inputs.range }}", "BASE": "${{ inputs.base }}", "STRICT": "${{ inputs.strict }}"} {
+		if audit.Env[k] != want {
+			t.Errorf("the audit step's %s is %q, want %q", k, audit.Env[k], want)
+		}
+	}
+	if audit.Env["ATTEST_DIR"] == "" {
+		t.Error("the audit step names no ATTEST_DIR")
+	}
+	for _, want := range []string{"!cancelled()", "inputs.attest == 'true'", "steps.audit.outputs.subject-path != ''"} {
+		if !strings.Contains(step.If, want) {
+			t.Errorf("the attest step's if %q lacks %q", step.If, want)
+		}
+	}
+	want := map[string]string{
+		"subject-path":   "${{ steps.audit.outputs.subject-path }}",
+		"predicate-path": "${{ steps.audit.outputs.predicate-path }}",
+		"predicate-type": "${{ steps.audit.outputs.predicate-type }}",
+	}
+	if len(step.With) != len(want) {
+		t.Errorf("the attest step's inputs: %v, want %v", step.With, want)
+	}
+	script, err := os.ReadFile("../../scripts/audit-pr.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range want {
+		if step.With[k] != v {
+			t.Errorf("the attest step's %s is %q, want %q", k, step.With[k], v)
+		}
+		if !strings.Contains(string(script), "echo \""+k+"=") {
+			t.Errorf("scripts/audit-pr.sh writes no %s to $GITHUB_OUTPUT", k)
+		}
+	}
+	if !strings.Contains(string(script), "predicate-type="+attest.PredicateType) {
+		t.Errorf("scripts/audit-pr.sh does not name the predicate type %s", attest.PredicateType)
 	}
 }
 

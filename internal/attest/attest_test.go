@@ -52,7 +52,7 @@ func TestPEMKeysSignAndVerify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id != k.pub.id() || !strings.HasPrefix(id, "sha256:") {
+		if id != k.pub.id() || !strings.HasPrefix(id, "SHA256:") {
 			t.Errorf("%s: key id %q", name, id)
 		}
 		if err := k.pub.verify(pae, sig); err != nil {
@@ -96,7 +96,7 @@ func TestLoadKeys(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		if !strings.HasPrefix(s.describe(), "ECDSA P-256 key sha256:") {
+		if !strings.HasPrefix(s.describe(), "ECDSA P-256 key SHA256:") {
 			t.Errorf("%s: %s", path, s.describe())
 		}
 	}
@@ -454,5 +454,39 @@ func TestHeadsHeld(t *testing.T) {
 	err = headsHeld(ctx, g, head, Ledger{Heads: forged})
 	if err == nil || !strings.Contains(err.Error(), "no longer holds the head") || !strings.Contains(err.Error(), "2:"+forged[0].Hash) {
 		t.Errorf("a head the ledger does not hold: %v", err)
+	}
+}
+
+// A statement the key signed whose predicate breaks the schema (a signer's
+// mistake, or an older or newer intenthook's predicate) is refused, and so
+// is one whose predicate lists other commits than its subjects.
+func TestSignedButInvalid(t *testing.T) {
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	k, err := newPEMKey(ed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := NewStatement(NewPredicate(sampleResult(), false, "1"), nil)
+	other := *good
+	other.Subject = other.Subject[1:]
+	for what, st := range map[string]*Statement{
+		"does not match its schema":              {Type: StatementType, PredicateType: PredicateType, Subject: good.Subject, Predicate: json.RawMessage(`{"intenthook":{"version":"1"}}`)},
+		"not the commits its predicate lists":    &other,
+		"is https://slsa.dev/provenance/v1, not": {Type: StatementType, PredicateType: "https://slsa.dev/provenance/v1", Subject: good.Subject, Predicate: good.Predicate},
+	} {
+		body, _ := marshal(st)
+		sig, keyID, _ := k.sign(context.Background(), PAE(PayloadType, body))
+		env, _ := marshal(Envelope{PayloadType: PayloadType, Payload: encode64(body), Signatures: []Signature{{KeyID: keyID, Sig: encode64(sig)}}})
+		s, err := checkSignature("att.json", env, k.pub)
+		if err != nil {
+			t.Fatalf("%s: the signature: %v", what, err)
+		}
+		if _, _, err := readStatement(s.payload); err == nil || !strings.Contains(err.Error(), what) {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	body, _ := marshal(good)
+	if _, _, err := readStatement(body); err != nil {
+		t.Errorf("the good statement: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package attest
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -87,7 +88,17 @@ func signBundle(s signer, statement []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sign the bundle: %w", err)
 	}
-	return protojson.Marshal(pb)
+	b, err := protojson.Marshal(pb)
+	if err != nil {
+		return nil, err
+	}
+	// protojson varies its white space on purpose; the file is written
+	// compact, the same way each time.
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // isBundle reports whether data is a Sigstore bundle (by its mediaType).

@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -26,7 +25,7 @@ const keyHint = "a key is an unencrypted PEM file, ECDSA P-256 or Ed25519 (opens
 type signer interface {
 	// sign returns the signature and the key's id.
 	sign(ctx context.Context, pae []byte) (sig []byte, keyID string, err error)
-	// describe names the key for people: "ECDSA P-256 key sha256:…".
+	// describe names the key for people: "ECDSA P-256 key SHA256:…".
 	describe() string
 }
 
@@ -170,18 +169,20 @@ func (k publicKey) verify(pae, sig []byte) error {
 	return nil
 }
 
-// id is the key's id: for a PEM key "sha256:" and the hex digest of its
-// PKIX encoding, for an SSH key its OpenSSH fingerprint.
+// id is the key's id: its OpenSSH fingerprint (SHA256: and the unpadded
+// base64 of the digest of its SSH encoding), for a PEM key as for an SSH
+// key. DSSE verifiers that are given a key without an id (go-securesystemslib,
+// and cosign through it) compute this one, and skip a signature whose
+// keyid is another.
 func (k publicKey) id() string {
 	if k.ssh != nil {
 		return ssh.FingerprintSHA256(k.ssh)
 	}
-	der, err := x509.MarshalPKIXPublicKey(k.key)
+	pub, err := ssh.NewPublicKey(k.key)
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256(der)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return ssh.FingerprintSHA256(pub)
 }
 
 func (k publicKey) describe() string {
