@@ -56,6 +56,7 @@ func TestPayloads(t *testing.T) {
 		"auggie/doc-PreToolUse-launch-process.json":      {"auggie", hook.PreToolUse, hook.ClassShell, "600fac30-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
 		"cursor/doc-beforeShellExecution.json":           {"cursor", hook.PreToolUse, hook.ClassShell, "c-1", "/w", nil, "echo x > src/out.txt"},
 		"cursor/doc-afterFileEdit.json":                  {"cursor", hook.PostToolUse, hook.ClassWrite, "c-1", "/w", []string{"/w/src/a.ts"}, ""},
+		"cursor/doc-beforeMCPExecution-write_file.json":  {"cursor", hook.PreToolUse, hook.ClassWrite, "c-1", "/w", []string{"/w/src/a.ts"}, ""},
 		"windsurf/doc-pre_write_code.json":               {"windsurf", hook.PreToolUse, hook.ClassWrite, "t-1", "", []string{"/w/src/a.ts"}, ""},
 		"windsurf/doc-pre_run_command.json":              {"windsurf", hook.PreToolUse, hook.ClassShell, "t-1", "/w", nil, "echo x > out.txt"},
 		"cline/doc-PreToolUse-write_to_file.json":        {"cline", hook.PreToolUse, hook.ClassWrite, "task-1", "/w", []string{"src/a.ts"}, ""},

@@ -27,6 +27,7 @@ var Governance = governed.Table{
 	// Judged by effect: besides the hooks, the format's version.
 	{Path: HooksFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: &governed.Hooks{Keys: []string{"version"}}, Reason: "Cursor's hooks"},
 	{Path: ".cursor/mcp.json", Use: governed.Rules, Reason: "Cursor's MCP servers, intenthook's among them"},
+	{Path: ".cursor/sandbox.json", Use: governed.Rules, Reason: "Cursor's sandbox for this workspace: its type (insecure_none turns it off), the paths and the network it opens to the agent's commands"},
 }
 
 // Agent describes Cursor.
@@ -119,7 +120,8 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	case "beforeReadFile":
 		c.ToolName, c.Class = "Read", hook.ClassRead
 	case "beforeMCPExecution", "afterMCPExecution":
-		c.ToolName = ev.Str("tool_name")
+		// The event names the tool bare and its server apart.
+		c.ToolName = protocol.MCPName(ev.Str("tool_name"), ev.Str("mcp_server_name", "server_name"))
 		input, _ := ev.StrOK("tool_input") // a JSON string
 		Tools().Fill(c, []byte(input))
 	default:

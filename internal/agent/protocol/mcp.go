@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -75,4 +77,32 @@ func MCPJoinedToolFirst(name, sep string) string {
 // doctor's coverage check.
 func MCPWriteToolNames() []string {
 	return []string{"create_directory", "edit_file", "move_file", "write_file"}
+}
+
+// ExpandHome reads a path an MCP tool names as the reference filesystem
+// server does: ~ alone or a leading ~/ is the user's home directory; any
+// other path, ~user/… included, is as written.
+func ExpandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	return filepath.Join(home, filepath.FromSlash(p[1:]))
+}
+
+// MCPName reads a tool an agent's MCP event names bare (write_file), with
+// the server the event names, the way the other agents name MCP tools:
+// mcp__<server>__<tool>. An event that names no server still comes from an
+// MCP server's tool: "mcp" stands in for its name.
+func MCPName(tool, server string) string {
+	if tool == "" || strings.HasPrefix(tool, "mcp__") {
+		return tool
+	}
+	if server == "" {
+		server = "mcp"
+	}
+	return "mcp__" + server + "__" + tool
 }

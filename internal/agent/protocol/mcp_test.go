@@ -40,6 +40,49 @@ func TestMCPToolFill(t *testing.T) {
 	}
 }
 
+// TestMCPHome: an MCP tool's path ~/… is the home directory's, as the
+// reference filesystem server reads it; a path of another tool is as written.
+func TestMCPHome(t *testing.T) {
+	t.Setenv("HOME", "/home/u")
+	for _, tc := range []struct {
+		tool, input string
+		paths       []string
+	}{
+		{"mcp__filesystem__write_file", `{"path":"~/.zshrc","content":"x"}`, []string{"/home/u/.zshrc"}},
+		{"mcp__filesystem__create_directory", `{"path":"~"}`, []string{"/home/u"}},
+		{"mcp__filesystem__move_file", `{"source":"src/a","destination":"~/a"}`, []string{"src/a", "/home/u/a"}},
+		{"mcp__filesystem__write_file", `{"path":"~other/x","content":"x"}`, []string{"~other/x"}},
+		{"mcp__serena__replace_symbol_body", `{"relative_path":"~/x.go"}`, []string{"/home/u/x.go"}},
+	} {
+		c := hook.Call{ToolName: tc.tool}
+		Tools{}.Fill(&c, json.RawMessage(tc.input))
+		if !slices.Equal(c.Paths, tc.paths) {
+			t.Errorf("%s %s: paths %q, want %q", tc.tool, tc.input, c.Paths, tc.paths)
+		}
+	}
+	write := Tools{{Name: "Write", Tool: Tool{Class: hook.ClassWrite, Path: []string{"file_path"}}}}
+	c := hook.Call{ToolName: "Write"}
+	write.Fill(&c, json.RawMessage(`{"file_path":"~/x"}`))
+	if !slices.Equal(c.Paths, []string{"~/x"}) {
+		t.Errorf("Write ~/x: paths %q", c.Paths)
+	}
+}
+
+// TestMCPName: an event that names the tool bare and its server apart
+// (Cursor's beforeMCPExecution) reads as the other agents' names.
+func TestMCPName(t *testing.T) {
+	for _, tc := range []struct{ tool, server, want string }{
+		{"write_file", "filesystem", "mcp__filesystem__write_file"},
+		{"select_active_intent", "", "mcp__mcp__select_active_intent"},
+		{"mcp__fs__write_file", "fs", "mcp__fs__write_file"},
+		{"", "fs", ""},
+	} {
+		if got := MCPName(tc.tool, tc.server); got != tc.want {
+			t.Errorf("MCPName(%q, %q) = %q, want %q", tc.tool, tc.server, got, tc.want)
+		}
+	}
+}
+
 func TestMCPJoined(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
 		{"intenthook-select_active_intent", "mcp__intenthook__select_active_intent"},

@@ -91,6 +91,15 @@ func (ts Tools) Fill(c *hook.Call, input json.RawMessage) {
 	if !known {
 		t, known = MCPTool(c.ToolName)
 	}
+	if _, mcp := MCPToolName(c.ToolName); mcp {
+		// An MCP server reads ~ as the home directory (the reference filesystem
+		// server does): a path ~/.zshrc is not the project's ./~/.zshrc.
+		defer func() {
+			for i, p := range c.Paths {
+				c.Paths[i] = ExpandHome(p)
+			}
+		}()
+	}
 	if !known {
 		c.Class = Classify(c.ToolName)
 	} else {
