@@ -4,8 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/codec"
+	"github.com/intenthook/intenthook/internal/fill"
 )
 
 func TestPorcelainPath(t *testing.T) {
@@ -48,10 +50,19 @@ func TestExisted(t *testing.T) {
 }
 
 // TestPictureCodec: a picture reads back as written, and no picture as
-// none, each taking the same bytes the pending log always gave it.
+// none. The full picture has every field set by reflection: a field added
+// to Picture and forgotten by Encode or Decode fails here.
 func TestPictureCodec(t *testing.T) {
+	var full Picture
+	if n := len(fill.Distinct(&full)); n < 6 {
+		t.Fatalf("the walk reached %d fields of a picture", n)
+	}
+	// Since is not encoded: the caller sets it from the time it stored
+	// with the picture.
+	full.Since = time.Time{}
 	for _, p := range []*Picture{
 		nil,
+		&full,
 		{Paths: map[string]string{"src/a.go": "e12:34", "gone": "e"}, Reflog: 4096, Head: "abc", Tips: []string{"abc", "def"}, TipsKnown: true},
 	} {
 		var e codec.Encoder

@@ -8,10 +8,12 @@ package fill
 import (
 	"reflect"
 	"strconv"
+	"time"
 )
 
-// Leaf is a field of a basic kind (string, bool, integer, float) reached
-// by Walk, named by its path ("Metadata.Intenthook.Seq", "Files[0].Path").
+// Leaf is a field of a basic kind (string, bool, integer, float) or a
+// time.Time reached by Walk, named by its path ("Metadata.Intenthook.Seq",
+// "Files[0].Path").
 type Leaf struct {
 	Path  string
 	Value reflect.Value
@@ -26,7 +28,14 @@ func Walk(ptr any, set func(Leaf)) {
 	walk(reflect.ValueOf(ptr).Elem(), "", set)
 }
 
+var timeType = reflect.TypeFor[time.Time]()
+
 func walk(v reflect.Value, path string, set func(Leaf)) {
+	if v.Type() == timeType {
+		// A time is a value, not a record: its fields are unexported.
+		set(Leaf{path, v})
+		return
+	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
@@ -79,4 +88,35 @@ func Paths(ptr any) []string {
 	var out []string
 	Walk(fresh, func(l Leaf) { out = append(out, l.Path) })
 	return out
+}
+
+// Distinct sets every leaf Walk reaches in the value ptr points to a value
+// of its own, for round trips: the nth leaf (from 1) gets "v<n>" if it is a
+// string, n if it is a number, true if it is a boolean, and n seconds and n
+// nanoseconds after 2026-01-01 in UTC if it is a time.Time. []byte leaves
+// get "v<n>" too. It returns the paths of the leaves it set.
+func Distinct(ptr any) []string {
+	var paths []string
+	Walk(ptr, func(l Leaf) {
+		paths = append(paths, l.Path)
+		n := int64(len(paths))
+		v := l.Value
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("v" + strconv.FormatInt(n, 10))
+		case reflect.Slice:
+			v.SetBytes([]byte("v" + strconv.FormatInt(n, 10)))
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			v.SetInt(n)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			v.SetUint(uint64(n))
+		case reflect.Float32, reflect.Float64:
+			v.SetFloat(float64(n))
+		case reflect.Struct: // time.Time
+			v.Set(reflect.ValueOf(time.Date(2026, 1, 1, 0, 0, int(n), int(n), time.UTC)))
+		}
+	})
+	return paths
 }
