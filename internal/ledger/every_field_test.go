@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/intenthook/intenthook/internal/fill"
+	"github.com/intenthook/intenthook/internal/state"
 )
 
 // setLeaf gives a leaf a value: s for strings, n (distinct per leaf) for
@@ -74,5 +75,41 @@ func TestHeadLineEveryField(t *testing.T) {
 		if got, want := headLine(hf), bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
 			t.Errorf("headLine(%+v) = %s, want %s", hf, got, want)
 		}
+	}
+}
+
+// TestHeadFileRoundTrip: a head line, every field set by reflection, reads
+// back through parseHeadFile (hand-written, field by field) as written: a
+// field added to headFile and forgotten by headLine or parseHeadFile fails
+// here. The segment must name one (parseHeadFile drops any other).
+func TestHeadFileRoundTrip(t *testing.T) {
+	var hf headFile
+	if n := len(fill.Distinct(&hf)); n < 5 {
+		t.Fatalf("the walk reached %d fields of a head file", n)
+	}
+	hf.Seg = SegmentDir + "/0123456789abcdef/2026-11/000002.jsonl"
+	if got := parseHeadFile(headLine(hf)); got != hf {
+		t.Errorf("parseHeadFile(%s) = %+v, want %+v", headLine(hf), got, hf)
+	}
+}
+
+// TestWriterFileRoundTrip: state/ledger.writer, every field set by
+// reflection, reads back as written (the id must be a writer's: readWriter
+// drops any other).
+func TestWriterFileRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	if err := state.Ensure(root); err != nil {
+		t.Fatal(err)
+	}
+	var w writerFile
+	if n := len(fill.Distinct(&w)); n < 3 {
+		t.Fatalf("the walk reached %d fields of a writer file", n)
+	}
+	w.ID = "0123456789abcdef"
+	if err := w.write(root, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWriter(root); got != w {
+		t.Errorf("readWriter = %+v, want %+v", got, w)
 	}
 }

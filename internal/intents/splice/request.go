@@ -47,26 +47,27 @@ func checkScope(scope []string) error {
 
 // A request is one edit, as a hook binary built without YAML hands it to
 // the full binary (splice_noyaml.go, Serve). Its encoding keeps every byte
-// of every string, and times to the nanosecond.
+// of every string, and times to the nanosecond. Its fields are exported
+// for the round-trip test, which sets each by reflection.
 type request struct {
-	op         string // "times", "status" or "scope"
-	data       []byte
-	id, status string
-	scope      []string
-	now        time.Time
-	stamps     []Stamp
+	Op         string // "times", "status" or "scope"
+	Data       []byte
+	ID, Status string
+	Scope      []string
+	Now        time.Time
+	Stamps     []Stamp
 }
 
 func (r *request) encode() []byte {
 	e := &codec.Encoder{}
-	e.Str(r.op)
-	e.Str(string(r.data))
-	e.Str(r.id)
-	e.Str(r.status)
-	e.Strs(r.scope)
-	encodeTime(e, r.now)
-	e.Uint(uint64(len(r.stamps)))
-	for _, st := range r.stamps {
+	e.Str(r.Op)
+	e.Str(string(r.Data))
+	e.Str(r.ID)
+	e.Str(r.Status)
+	e.Strs(r.Scope)
+	encodeTime(e, r.Now)
+	e.Uint(uint64(len(r.Stamps)))
+	for _, st := range r.Stamps {
 		e.Str(st.Key)
 		encodeTime(e, st.At)
 	}
@@ -75,9 +76,9 @@ func (r *request) encode() []byte {
 
 func decodeRequest(b []byte) (*request, error) {
 	d := &codec.Decoder{B: b}
-	r := &request{op: d.Str(), data: []byte(d.Str()), id: d.Str(), status: d.Str(), scope: d.Strs(), now: decodeTime(d)}
+	r := &request{Op: d.Str(), Data: []byte(d.Str()), ID: d.Str(), Status: d.Str(), Scope: d.Strs(), Now: decodeTime(d)}
 	for n := d.Count(); n > 0 && d.Err == nil; n-- {
-		r.stamps = append(r.stamps, Stamp{Key: d.Str(), At: decodeTime(d)})
+		r.Stamps = append(r.Stamps, Stamp{Key: d.Str(), At: decodeTime(d)})
 	}
 	if d.Err == nil && len(d.B) > 0 {
 		return nil, errors.New("splice request: trailing bytes")

@@ -12,13 +12,13 @@ func Serve(in []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch r.op {
+	switch r.Op {
 	case "times":
-		return SetTimes(r.data, r.id, r.stamps)
+		return SetTimes(r.Data, r.ID, r.Stamps)
 	case "status":
-		return SetStatus(r.data, r.id, r.status, r.now)
+		return SetStatus(r.Data, r.ID, r.Status, r.Now)
 	case "scope":
-		return SetScope(r.data, r.id, r.scope, r.now)
+		return SetScope(r.Data, r.ID, r.Scope, r.Now)
 	}
-	return nil, fmt.Errorf("splice request: unknown edit %q", r.op)
+	return nil, fmt.Errorf("splice request: unknown edit %q", r.Op)
 }

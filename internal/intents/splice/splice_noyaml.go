@@ -14,7 +14,7 @@ import (
 
 // SetTimes: see splice.go.
 func SetTimes(data []byte, id string, stamps []Stamp) ([]byte, error) {
-	return call(&request{op: "times", data: data, id: id, stamps: stamps})
+	return call(&request{Op: "times", Data: data, ID: id, Stamps: stamps})
 }
 
 // SetStatus: see splice.go.
@@ -22,7 +22,7 @@ func SetStatus(data []byte, id, status string, now time.Time) ([]byte, error) {
 	if err := checkStatus(status); err != nil {
 		return nil, err
 	}
-	return call(&request{op: "status", data: data, id: id, status: status, now: now})
+	return call(&request{Op: "status", Data: data, ID: id, Status: status, Now: now})
 }
 
 // SetScope: see splice.go.
@@ -30,7 +30,7 @@ func SetScope(data []byte, id string, scope []string, now time.Time) ([]byte, er
 	if err := checkScope(scope); err != nil {
 		return nil, err
 	}
-	return call(&request{op: "scope", data: data, id: id, scope: scope, now: now})
+	return call(&request{Op: "scope", Data: data, ID: id, Scope: scope, Now: now})
 }
 
 func call(r *request) ([]byte, error) { return full.Call("splice", r.encode()) }
