@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -22,6 +23,7 @@ import (
 // shell settings; everything else passes silently.
 func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	a := g.analyse()
+	g.activations(&a)
 	g.explain.step("shell", "parsed", fmt.Sprintf("writes=%v deletes=%v destructive=%v opaque=%v", a.Writes, a.Deletes, a.Destructive, a.Opaque))
 	if id := a.SelectID(); id != "" {
 		return g.selectIntent(ctx, id)
@@ -42,6 +44,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return d, nil
 	}
 	if d, ok := g.checkLinkSources(a.LinkSources); ok {
+		return d, nil
+	}
+	if d, ok := g.checkGovernanceDirs(a.Deletes); ok {
 		return d, nil
 	}
 	if !a.ReadOnly {
@@ -131,7 +136,16 @@ func (g *Gate) analyse() shell.Analysis {
 		st, err := os.Stat(p)
 		return err == nil && st.IsDir()
 	}
-	return shell.Analyse(g.call.Command, isDir)
+	return shell.AnalyseIn(g.call.Command, shell.Env{IsDir: isDir, Home: g.home()})
+}
+
+// home is the user's home directory, where a link spelt ~/… points.
+func (g *Gate) home() string {
+	getenv := g.env.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
 }
 
 // cwd is the directory the call runs in.

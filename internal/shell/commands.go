@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -64,7 +65,7 @@ func wrapper(name string) unwrapper {
 		return (*walker).env
 	case "command":
 		return (*walker).commandBuiltin
-	case "builtin", "nohup":
+	case "builtin", "nohup", "unbuffer", "setsid":
 		return skipping(options{})
 	case "exec":
 		return skipping(options{short: "a"})
@@ -109,7 +110,7 @@ func (w *walker) sudo(c *call) ([]arg, *frame) {
 		}
 		return nil, f
 	}
-	return skipAssignments(rest), f
+	return w.assignments(rest), f
 }
 
 func (w *walker) env(c *call) ([]arg, *frame) {
@@ -126,15 +127,19 @@ func (w *walker) env(c *call) ([]arg, *frame) {
 	if len(rest) > 0 && rest[0].literal && rest[0].text == "-" {
 		rest = rest[1:] // `env -` is `env -i`
 	}
-	return skipAssignments(rest), f
+	return w.assignments(rest), f
 }
 
-// skipAssignments drops the NAME=value words that sudo and env accept before the command.
-func skipAssignments(words []arg) []arg {
+// assignments drops the NAME=value words that sudo and env accept before the command, judging
+// each as the shell's own assignments are.
+func (w *walker) assignments(words []arg) []arg {
 	for len(words) > 0 && words[0].literal {
-		name, _, ok := strings.Cut(words[0].text, "=")
+		name, value, ok := strings.Cut(words[0].text, "=")
 		if !ok || !syntax.ValidName(name) {
 			break
+		}
+		if gitEnv(name) {
+			w.assignment(name, literal(value))
 		}
 		words = words[1:]
 	}
@@ -280,12 +285,55 @@ func (w *walker) dispatch(c *call) {
 		w.download(c)
 	case "deno":
 		w.deno(c)
+	case "sort":
+		w.sort(c)
+	case "uniq":
+		w.uniq(c)
+	case "awk", "gawk", "mawk", "nawk":
+		w.awk(c)
+	case "tar", "bsdtar", "gtar":
+		w.tar(c)
+	case "zip":
+		w.zip(c)
+	case "script":
+		w.recorder(c)
+	case "gh":
+		w.gh(c)
+	case "virtualenv":
+		w.venv(c, c.name, c.args)
+	case "rename":
+		w.rename(c)
+	case "make", "gmake":
+		w.make(c)
+	case "npx", "bunx", "pnpx":
+		w.npx(c, c.args)
+	case "npm", "yarn", "pnpm", "bun":
+		w.packageRunner(c)
+	case "tmux":
+		w.tmux(c)
+	case "screen":
+		w.screen(c)
+	case "at", "batch":
+		w.atJob(c)
+	case "expect":
+		w.codeRunner(c, "Tcl")
+	case "osascript":
+		w.codeRunner(c, "AppleScript or JavaScript")
 	default:
 		if in, ok := interpreterFor(c.name); ok {
 			w.interpret(c, in)
 		} else if c.name == "mkfs" || strings.HasPrefix(c.name, "mkfs.") {
 			w.destructive(c.text())
 		}
+	}
+}
+
+// make runs the makefile's recipes, which the backstop judges; --eval runs its text as a
+// makefile of the command's own.
+func (w *walker) make(c *call) {
+	p := options{short: "CfIEWo", long: []string{"directory", "file", "makefile", "include-dir", "eval", "what-if", "new-file", "assume-new", "old-file", "assume-old"}}.parse(c.args)
+	if text, ok := p.value("E", "eval"); ok {
+		w.opaque(fmt.Sprintf("%s --eval runs its text as a makefile: %s", c.name, text.raw))
 	}
 }
 
@@ -305,8 +353,20 @@ func (w *walker) cd(c *call) {
 	c.f.cd(p.operands[0])
 }
 
+// source runs a script in this shell. A virtual environment's activate script is left to the
+// caller (Analysis.Activates), which can tell whether the environment made it.
 func (w *walker) source(c *call) {
-	if len(c.args) > 0 {
-		w.opaque(fmt.Sprintf("%s runs a script file: %s", c.name, c.args[0].raw))
+	if len(c.args) == 0 {
+		return
 	}
+	script := c.args[0]
+	if script.literal && path.Base(script.text) == "activate" {
+		if dir := path.Base(path.Dir(script.text)); dir == "bin" || dir == "Scripts" {
+			if p, ok := c.f.place(script.text); ok {
+				w.found.Activates = append(w.found.Activates, p)
+				return
+			}
+		}
+	}
+	w.opaque(fmt.Sprintf("%s runs a script file: %s", c.name, script.raw))
 }

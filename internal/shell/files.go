@@ -35,7 +35,7 @@ func (w *walker) cp(c *call) {
 	sources, dest := w.destinations(c.f, p)
 	hard, symbolic := cpLinks(p), p.has("s", "symbolic-link")
 	if hard {
-		w.targets(c, linkSources, sources)
+		w.targets(c, linkSources, w.allAtHome(sources))
 	}
 	w.targets(c, writes, dest)
 	if !hard && !symbolic {
@@ -97,7 +97,7 @@ func (w *walker) ln(c *call) {
 		sources, landed = p.operands, []arg{inside(literal(""), p.operands[0])}
 	}
 	if hard {
-		w.targets(c, linkSources, sources)
+		w.targets(c, linkSources, w.allAtHome(sources))
 	}
 	w.targets(c, writes, landed)
 	for i, src := range sources {
@@ -111,6 +111,13 @@ func (w *walker) ln(c *call) {
 // relative to the link's directory), and reports what it points to as a
 // write target.
 func (w *walker) remember(f *frame, name, src arg, hard bool) {
+	if !src.literal && !hard {
+		// A hard link's source is a target of its own, already judged.
+		if src = w.atHome(src); !src.literal {
+			w.opaque("link target is not a literal word: " + src.raw)
+			return
+		}
+	}
 	if !name.literal || !src.literal || name.text == "" || src.text == "" {
 		return // already opaque, or nothing to follow
 	}
@@ -205,6 +212,10 @@ func (w *walker) remoteCopy(c *call) {
 	}
 	if isRemote(dest) {
 		return
+	}
+	if c.name == "rsync" && p.has("delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded", "del") {
+		// what the destination holds beyond the sources goes: the destination is replaced
+		w.target(c.f, c.name, deletes, dest)
 	}
 	if !w.isInto(c.f, dest, len(sources)) {
 		w.target(c.f, c.name, writes, dest)
@@ -329,27 +340,6 @@ func keyValue(a arg, key string) (arg, bool) {
 	return arg{}, false
 }
 
-// sed writes its files with -i, shows them with -n, and otherwise only prints.
-func (w *walker) sed(c *call) {
-	p := options{short: "efl", attached: "i", long: []string{"expression", "file", "line-length"}}.parse(c.args)
-	files := p.operands
-	inPlace := p.has("i", "in-place")
-	if inPlace && len(files) > 0 && files[0].literal && files[0].text == "" {
-		files = files[1:] // BSD sed: -i '' is an empty backup suffix
-	}
-	if !p.has("e", "f", "expression", "file") && len(files) > 0 {
-		files = files[1:] // the script
-	}
-	switch {
-	case inPlace:
-		w.targets(c, writes, files)
-	case p.has("n", "quiet", "silent"):
-		for _, a := range files {
-			w.viewed(c.f, a)
-		}
-	}
-}
-
 // view reports the files cat, head, tail, less and more show.
 func (w *walker) view(c *call) {
 	var o options
@@ -386,6 +376,9 @@ func (w *walker) grep(c *call) {
 		}
 	}
 	p := o.parse(c.args)
+	if prog, ok := p.value("pre"); ok && c.name == "rg" {
+		w.opaque("rg --pre runs a program: " + prog.raw)
+	}
 	files := p.operands
 	if !p.has("e", "f", "regexp", "file") && len(files) > 0 {
 		files = files[1:] // the pattern

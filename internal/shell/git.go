@@ -1,17 +1,36 @@
 package shell
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// git analyses the git subcommands that change the working tree or throw work away.
+// git analyses the git subcommands that change the working tree, throw work away or run
+// programs of the command's choosing.
 func (w *walker) git(c *call) {
 	f, args := c.f, c.args
+	for len(args) > 0 && !args[0].literal && isOptionLead(args[0].lead) {
+		// --git-dir="$D": a value the text cannot pin down; one that names
+		// the programs git runs cannot be judged
+		if lead := args[0].lead; strings.HasPrefix(lead, "--exec-path") || strings.HasPrefix(lead, "--config-env") || strings.HasPrefix(lead, "-c") {
+			w.opaque("git option is not a literal word: " + args[0].raw)
+			return
+		}
+		args = args[1:]
+	}
 	for len(args) > 0 && isOption(args[0]) {
 		opt := args[0].text
 		args = args[1:]
+		switch {
+		case strings.HasPrefix(opt, "--exec-path="):
+			w.opaque(fmt.Sprintf("git --exec-path runs its commands from %s", strings.TrimPrefix(opt, "--exec-path=")))
+			continue
+		case strings.HasPrefix(opt, "--config-env="):
+			w.gitSetting(c, "--config-env", literal(strings.TrimPrefix(opt, "--config-env=")), true)
+			continue
+		}
 		if len(args) == 0 {
 			return
 		}
@@ -21,9 +40,12 @@ func (w *walker) git(c *call) {
 			f.cd(args[0])
 			args = args[1:]
 		case opt == "-c":
-			w.gitAlias(c, args[0])
+			w.gitSetting(c, "-c", args[0], false)
 			args = args[1:]
-		case slices.Contains([]string{"--git-dir", "--work-tree", "--namespace", "--config-env"}, opt):
+		case opt == "--config-env":
+			w.gitSetting(c, "--config-env", args[0], true)
+			args = args[1:]
+		case slices.Contains([]string{"--git-dir", "--work-tree", "--namespace"}, opt):
 			args = args[1:]
 		}
 	}
@@ -31,12 +53,17 @@ func (w *walker) git(c *call) {
 		return
 	}
 	g := gitCall{c: c, f: f, args: args[1:]}
+	w.gitRunners(g, args[0].text)
 	switch args[0].text {
 	case "push":
 		w.gitPush(g)
 		w.gitSelfTransfer(g)
 	case "fetch":
 		w.gitSelfTransfer(g)
+	case "switch":
+		if (options{short: "cCt", long: []string{"create", "force-create", "track", "orphan"}}).parse(g.args).has("f", "force", "discard-changes") {
+			w.destructive(c.text()) // local changes thrown away
+		}
 	case "update-ref":
 		// Moves a branch, a tag or a remote-tracking ref by hand: the
 		// backstop takes commits on a remote-tracking ref for others' work.
@@ -94,21 +121,19 @@ func (w *walker) git(c *call) {
 	}
 }
 
-// gitConfig asks about the keys that make git run a program or hide files
-// from it: core.hooksPath, core.fsmonitor, core.excludesFile, core.pager,
-// diff.external, filters, aliases and includes.
+// gitConfig asks about setting the keys that make git run a program or hide
+// files from it (gitRisky, and core.excludesFile): core.hooksPath,
+// core.fsmonitor, sequence.editor, diff.external, filters, aliases,
+// includes… A key a person configured is theirs: only this command's
+// setting asks.
 func (w *walker) gitConfig(g gitCall) {
 	for _, a := range g.args {
 		if !a.literal {
 			w.opaque("git config: a key that is not a literal word")
 			return
 		}
-		k := strings.ToLower(a.text)
-		switch {
-		case k == "core.hookspath", k == "core.fsmonitor", k == "core.excludesfile", k == "core.pager",
-			k == "core.sshcommand", k == "diff.external", strings.HasPrefix(k, "filter."),
-			strings.HasPrefix(k, "alias."), strings.HasPrefix(k, "include"):
-			if !slices.ContainsFunc(g.args, func(x arg) bool { return x.text == "--get" || x.text == "--list" || x.text == "-l" }) {
+		if k := strings.ToLower(a.text); k == "core.excludesfile" || gitRisky(k) {
+			if !slices.ContainsFunc(g.args, gitConfigReads) {
 				w.destructive(g.c.text())
 			}
 			return
@@ -140,14 +165,19 @@ type gitCall struct {
 	args []arg
 }
 
+// gitPush asks about a push that rewrites or deletes the remote's branches: --force in any
+// spelling, a +refspec, --delete, a :branch refspec, --mirror, --prune.
 func (w *walker) gitPush(g gitCall) {
 	p := options{short: "o", long: []string{"repo", "receive-pack", "exec", "push-option"}}.parse(g.args)
-	force := p.has("f", "force", "force-with-lease")
+	rewrites := p.has("f", "force", "force-with-lease", "force-if-includes", "d", "delete", "mirror", "prune")
 	if len(p.operands) > 1 {
-		// a refspec with a leading + forces that ref
-		force = force || slices.ContainsFunc(p.operands[1:], func(a arg) bool { return strings.HasPrefix(a.text, "+") })
+		// a refspec with a leading + forces that ref; one with nothing before the colon deletes it
+		rewrites = rewrites || slices.ContainsFunc(p.operands[1:], func(a arg) bool {
+			text := cmp.Or(a.text, a.lead)
+			return strings.HasPrefix(text, "+") || strings.HasPrefix(text, ":")
+		})
 	}
-	if force {
+	if rewrites {
 		w.destructive(g.c.text())
 	}
 }
@@ -176,9 +206,12 @@ func (w *walker) gitClean(g gitCall) {
 func (w *walker) gitCheckout(g gitCall) {
 	before, after, dashes := cutWord(g.args, "--")
 	paths := after
+	p := options{short: "bB", long: []string{"orphan", "pathspec-from-file"}}.parse(before)
 	if !dashes {
-		p := options{short: "bB", long: []string{"orphan", "pathspec-from-file"}}.parse(before)
 		paths = slices.DeleteFunc(p.operands, func(a arg) bool { return !isWholeTree(a) })
+	}
+	if p.has("f", "force") && !slices.ContainsFunc(paths, isWholeTree) {
+		w.destructive(g.c.text()) // local changes thrown away
 	}
 	w.discardChanges(g, paths)
 }
@@ -223,22 +256,4 @@ func cutWord(words []arg, sep string) (before, after []arg, found bool) {
 		}
 	}
 	return words, nil, false
-}
-
-// gitAlias walks the shell command of `git -c alias.NAME=!command`: git runs
-// it when the alias is called, in the same command line.
-func (w *walker) gitAlias(c *call, setting arg) {
-	if !setting.literal {
-		w.opaque("git -c setting is not a literal word: " + setting.raw)
-		return
-	}
-	key, value, _ := strings.Cut(setting.text, "=")
-	if !strings.HasPrefix(strings.ToLower(key), "alias.") || !strings.HasPrefix(strings.TrimSpace(value), "!") {
-		return
-	}
-	if c.f.depth >= maxDepth {
-		w.opaque("git alias scripts nested too deeply")
-		return
-	}
-	w.script(c.f.nested(strings.TrimPrefix(strings.TrimSpace(value), "!")), "git alias "+key+": ")
 }

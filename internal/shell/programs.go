@@ -140,6 +140,9 @@ func (w *walker) interpret(c *call, in interpreter) {
 			case strings.Contains(in.code, letter):
 				w.opaque(fmt.Sprintf("%s -%s one-liner", c.name, letter))
 				return
+			case letter == "m" && isPython(c.name):
+				w.pythonModule(c, a.text[j+1:], c.args[i+1:])
+				return
 			case strings.Contains(in.stop, letter):
 				return
 			case strings.Contains(in.valued.short, letter):
@@ -152,6 +155,21 @@ func (w *walker) interpret(c *call, in interpreter) {
 	}
 	if c.in.fed || slices.ContainsFunc(c.args, func(a arg) bool { return a.literal && a.text == "-" }) {
 		w.opaque(c.name + " reads its program from stdin")
+	}
+}
+
+// pythonModule looks at the module python -m runs: venv (and virtualenv) write their
+// directory. attached is the module's name when it was written -mvenv.
+func (w *walker) pythonModule(c *call, attached string, rest []arg) {
+	module := attached
+	if module == "" {
+		if len(rest) == 0 || !rest[0].literal {
+			return
+		}
+		module, rest = rest[0].text, rest[1:]
+	}
+	if module == "venv" || module == "virtualenv" {
+		w.venv(c, c.name+" -m "+module, rest)
 	}
 }
 
@@ -265,6 +283,7 @@ func (w *walker) find(c *call) {
 		if len(starts) == 0 {
 			starts = []arg{literal(".")}
 		}
+		w.destructive(c.text()) // every file the expression matches, gone for good
 		w.targets(c, deletes, starts)
 	}
 }

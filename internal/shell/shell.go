@@ -20,13 +20,17 @@ import (
 // duplicates. Paths are the words as the shell would pass them (quotes removed), joined onto a
 // literal `cd DIR` that precedes them; they are not cleaned or resolved.
 type Analysis struct {
-	Writes      []string   // files and directories the command creates or changes
-	Deletes     []string   // files and directories it removes
-	LinkSources []string   // files and directories it gives another name by a hard link (ln, link, cp -l)
-	Destructive []string   // why the command is destructive, e.g. "rm -rf build"
-	Opaque      []string   // why the command cannot be analysed, e.g. "eval"
-	Reads       []string   // files a viewer (cat, head, sed -n, grep on one file…) shows
-	Self        []SelfCall // calls of intenthook itself, by any of its names
+	Writes      []string // files and directories the command creates or changes
+	Deletes     []string // files and directories it removes
+	LinkSources []string // files and directories it gives another name by a hard link (ln, link, cp -l)
+	Destructive []string // why the command is destructive, e.g. "rm -rf build"
+	Opaque      []string // why the command cannot be analysed, e.g. "eval"
+	Reads       []string // files a viewer (cat, head, sed -n, grep on one file…) shows
+	// Activates are the virtual environments' activate scripts the command sources
+	// (source .venv/bin/activate): the caller decides whether the script is the one the
+	// environment was made with, else it is opaque like any script sourced.
+	Activates []string
+	Self      []SelfCall // calls of intenthook itself, by any of its names
 	// ByPath are the calls of a program named by a path (src/tool, ./ih):
 	// the caller finds out whether the file is a link or a copy of
 	// intenthook, which its name does not say. Kind is what the call would
@@ -88,7 +92,21 @@ type SelfCall struct {
 // Analyse parses cmd and walks every command in it. isDir reports whether a path, in the form it
 // would take in Writes, names an existing directory (the caller resolves it against the event's
 // cwd); it decides whether `cp a dir` writes dir or dir/a. A nil isDir knows no directories.
-func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
+func Analyse(cmd string, isDir func(string) bool) Analysis {
+	return AnalyseIn(cmd, Env{IsDir: isDir})
+}
+
+// Env is what the analysis may know of the place a command runs in.
+type Env struct {
+	// IsDir is Analyse's isDir.
+	IsDir func(string) bool
+	// Home is the user's home directory: a link's target spelt ~/… or $HOME/… is judged where
+	// it points. Empty, such a target is opaque.
+	Home string
+}
+
+// AnalyseIn is Analyse with what env knows.
+func AnalyseIn(cmd string, env Env) (a Analysis) {
 	defer func() {
 		// A last guard, not a way of working: the hook has to answer, and a command we failed
 		// to analyse is one we cannot vouch for.
@@ -96,11 +114,11 @@ func Analyse(cmd string, isDir func(string) bool) (a Analysis) {
 			a = Analysis{Opaque: []string{fmt.Sprintf("internal error while analysing the command: %v", r)}}
 		}
 	}()
-	w := &walker{isDir: isDir}
+	w := &walker{isDir: env.IsDir, home: env.Home}
 	file := w.script(&frame{src: cmd}, "")
 	w.found.Simple = file != nil && isSimple(file)
 	a = w.result()
-	a.ReadOnly = file != nil && !w.unproven && len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Self) == 0
+	a.ReadOnly = file != nil && !w.unproven && len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Self)+len(a.Activates) == 0
 	return a
 }
 
@@ -187,6 +205,7 @@ func (a Analysis) Delegation() (id, agentType string) {
 // walker collects findings while it goes through the syntax tree. One walker serves one Analyse.
 type walker struct {
 	isDir func(string) bool
+	home  string // the user's home directory, when known
 	found Analysis
 	// unproven is set by any command the walk cannot prove read-only.
 	unproven bool
@@ -224,6 +243,7 @@ func (w *walker) result() Analysis {
 	a.Destructive = unique(a.Destructive)
 	a.Opaque = unique(a.Opaque)
 	a.Reads = unique(a.Reads)
+	a.Activates = unique(a.Activates)
 	return a
 }
 

@@ -189,8 +189,8 @@ func TestAnalyse(t *testing.T) {
 		{`rmdir empty && unlink lnk`, Analysis{Deletes: list("empty", "lnk")}},
 		{`rm *.log`, Analysis{Opaque: list("delete target is not a literal word: *.log")}},
 		{`shred -u secret.key`, Analysis{Writes: list("secret.key"), Deletes: list("secret.key")}},
-		{`find build -name '*.o' -delete`, Analysis{Deletes: list("build")}},
-		{`find -delete`, Analysis{Deletes: list(".")}},
+		{`find build -name '*.o' -delete`, Analysis{Deletes: list("build"), Destructive: list("find build -name '*.o' -delete")}},
+		{`find -delete`, Analysis{Deletes: list("."), Destructive: list("find -delete")}},
 		{`find . -type f -exec rm {} +`, Analysis{Opaque: list("find -exec feeds rm its targets at run time")}},
 		{`find . -name x -exec grep -q y {} \;`, Analysis{}},
 
@@ -326,7 +326,7 @@ func TestAnalyse(t *testing.T) {
 
 		// Opaque commands.
 		{`eval "$CMD"`, Analysis{Opaque: list("eval")}},
-		{`source venv/bin/activate`, Analysis{Opaque: list("source runs a script file: venv/bin/activate")}},
+		{`source venv/bin/activate`, Analysis{Activates: list("venv/bin/activate")}},
 		{`. ./env.sh`, Analysis{Opaque: list(". runs a script file: ./env.sh")}},
 		{`python -c 'import os'`, Analysis{Opaque: list("python -c one-liner")}},
 		{`python3 -c "open('x','w')"`, Analysis{Opaque: list("python3 -c one-liner")}},
@@ -546,6 +546,7 @@ func normal(a Analysis) Analysis {
 	a.Writes, a.Deletes, a.Destructive = orNil(a.Writes), orNil(a.Deletes), orNil(a.Destructive)
 	a.LinkSources = orNil(a.LinkSources)
 	a.Opaque, a.Reads = orNil(a.Opaque), orNil(a.Reads)
+	a.Activates = orNil(a.Activates)
 	if len(a.Self) == 0 {
 		a.Self = nil
 	}

@@ -168,6 +168,13 @@ func (w *walker) command(f *frame, cmd syntax.Command, in stdin) {
 		w.unproven = true
 		w.wordSubstitutions(f, c.Description)
 		w.stmt(f.subshell(), c.Body, false)
+	case *syntax.DeclClause:
+		// export GIT_SSH_COMMAND=…: the rest of the line runs with it
+		w.unproven = true
+		for _, as := range c.Args {
+			w.assign(f, as)
+		}
+		w.substitutions(f, c)
 	default:
 		// Arithmetic, [[ ]], declare and let run commands only through their substitutions.
 		w.unproven = true
@@ -178,6 +185,7 @@ func (w *walker) command(f *frame, cmd syntax.Command, in stdin) {
 func (w *walker) callExpr(f *frame, c *syntax.CallExpr, in stdin) {
 	for _, as := range c.Assigns {
 		w.substitutions(f, as)
+		w.assign(f, as)
 	}
 	words := make([]arg, 0, len(c.Args))
 	for _, word := range c.Args {
@@ -189,6 +197,18 @@ func (w *walker) callExpr(f *frame, c *syntax.CallExpr, in stdin) {
 		w.unproven = true
 	}
 	w.run(f, words, in)
+}
+
+// assign judges a VAR=value: the variables that make git run a program.
+func (w *walker) assign(f *frame, as *syntax.Assign) {
+	if as == nil || as.Name == nil || !gitEnv(as.Name.Value) {
+		return
+	}
+	value := literal("")
+	if as.Value != nil {
+		value = f.word(as.Value)
+	}
+	w.assignment(as.Name.Value, value)
 }
 
 // substitutions walks the commands that $( ), backticks and <( ) inside n run, each in a

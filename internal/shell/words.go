@@ -15,6 +15,10 @@ type arg struct {
 	name    string // the last path element of its literal tail, to recognise a program: /usr/bin/rm is rm
 	feed    string // set on words whose value arrives at run time: "xargs", "find -exec"
 	proc    bool   // the word is one process substitution <( ) or >( ): a pipe, not a file
+	// lead is, for a word that is not literal, its literal start before the first expansion:
+	// "--output=" of --output=$HOME/x.
+	lead string
+	word *syntax.Word // the parsed word, for the programs whose script is a word (sed, awk)
 }
 
 // word turns a parsed word into an arg, quoting it from the frame's source.
@@ -22,12 +26,28 @@ func (f *frame) word(word *syntax.Word) arg {
 	if word == nil {
 		return arg{literal: true}
 	}
-	a := arg{raw: f.quote(word), name: programName(word)}
+	a := arg{raw: f.quote(word), name: programName(word), word: word}
 	a.text, a.literal = unquote(word)
+	if !a.literal {
+		a.lead = literalLead(word)
+	}
 	if len(word.Parts) == 1 {
 		_, a.proc = word.Parts[0].(*syntax.ProcSubst)
 	}
 	return a
+}
+
+// literalLead returns the value of a word's literal parts before its first expansion.
+func literalLead(word *syntax.Word) string {
+	var b strings.Builder
+	for i, part := range word.Parts {
+		var one strings.Builder
+		if !unquotePart(&one, part, i == 0) {
+			break
+		}
+		b.WriteString(one.String())
+	}
+	return b.String()
 }
 
 // quote returns the source text of a node, or its literal value when positions are unusable.
@@ -191,6 +211,112 @@ func words(args []arg) []string {
 		if !a.literal {
 			out[i] = a.raw
 		}
+	}
+	return out
+}
+
+// sketch returns the value the shell would pass for a word, with each part it expands at run
+// time replaced by a hole: the text of a sed or awk script, read as far as it can be.
+func sketch(word *syntax.Word) string {
+	if word == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range word.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			for i := 0; i < len(p.Value); i++ {
+				if p.Value[i] == '\\' && i+1 < len(p.Value) {
+					i++
+				}
+				b.WriteByte(p.Value[i])
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar && strings.Contains(p.Value, `\`) {
+				b.WriteByte(hole)
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, inner := range p.Parts {
+				if lit, ok := inner.(*syntax.Lit); ok {
+					unescapeQuoted(&b, lit.Value)
+				} else {
+					b.WriteByte(hole)
+				}
+			}
+		default:
+			b.WriteByte(hole)
+		}
+	}
+	return b.String()
+}
+
+// atHome returns a word spelt ~/…, $HOME/…, ${HOME}/… or "$HOME/…" as the literal path it
+// names when the walker knows the home directory; any other word as it is.
+func (w *walker) atHome(a arg) arg {
+	if a.literal || w.home == "" || a.word == nil || len(a.word.Parts) == 0 {
+		return a
+	}
+	parts := a.word.Parts
+	var b strings.Builder
+	switch p := parts[0].(type) {
+	case *syntax.Lit:
+		if p.Value != "~" && !strings.HasPrefix(p.Value, "~/") {
+			return a // ~user, or no tilde
+		}
+		b.WriteString(w.home)
+		if !unescapeBare(&b, p.Value[1:]) {
+			return a
+		}
+	case *syntax.ParamExp:
+		if !isHome(p) {
+			return a
+		}
+		b.WriteString(w.home)
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 0 {
+			return a
+		}
+		pe, ok := p.Parts[0].(*syntax.ParamExp)
+		if !ok || !isHome(pe) {
+			return a
+		}
+		b.WriteString(w.home)
+		for _, inner := range p.Parts[1:] {
+			lit, ok := inner.(*syntax.Lit)
+			if !ok {
+				return a
+			}
+			unescapeQuoted(&b, lit.Value)
+		}
+	default:
+		return a
+	}
+	for _, part := range parts[1:] {
+		if !unquotePart(&b, part, false) {
+			return a
+		}
+	}
+	at := literal(b.String())
+	at.raw = a.raw
+	return at
+}
+
+// isHome reports a plain $HOME or ${HOME}.
+func isHome(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Param.Value == "HOME" && p.Exp == nil && p.Repl == nil && p.Slice == nil &&
+		p.Index == nil && !p.Length && !p.Excl && !p.Width && p.Names == 0
+}
+
+// allAtHome is atHome for each word.
+func (w *walker) allAtHome(list []arg) []arg {
+	if w.home == "" {
+		return list
+	}
+	out := make([]arg, len(list))
+	for i, a := range list {
+		out[i] = w.atHome(a)
 	}
 	return out
 }

@@ -155,6 +155,35 @@ func (p *Protected) Within(rel, abs string) bool {
 	return errors.Is(err, found)
 }
 
+// Holds reports whether the directory rel (root-relative, not the root
+// itself) is or holds a protected path by the globs alone: a protected
+// glob or literal path lies below it (.orchestration holds
+// .orchestration/active_intents.yaml, .claude holds .claude/settings.json,
+// .git holds .git/**). Moving, renaming or replacing such a directory takes
+// the files along whatever the scope. No file is read.
+func (p *Protected) Holds(rel string) bool {
+	if rel == "" || rel == "." {
+		return false
+	}
+	if p.fold {
+		rel = strings.ToLower(rel)
+	}
+	for _, g := range p.patterns {
+		lit := g
+		if i := strings.IndexAny(g, `*?[]{}\`); i >= 0 {
+			lit = g[:i]
+		}
+		lit = strings.TrimSuffix(lit, "/")
+		if p.fold {
+			lit = strings.ToLower(lit)
+		}
+		if lit != "" && (lit == rel || strings.HasPrefix(lit, rel+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxWithin bounds Within's walk.
 const maxWithin = 5000
 
