@@ -66,7 +66,7 @@ func TestNPMWiringMigrated(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(PluginFile)), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, PluginFile), []byte(legacyPlugin), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, PluginFile), []byte(legacyPlugin()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := protocol.CheckEnv{Getenv: func(string) string { return "" }, LookPath: exec.LookPath}

@@ -94,8 +94,10 @@ const program = () => (process.platform === "win32" ? "intenthook" : join(root, 
 
 // legacyPlugin is the npm install's plugin an older intenthook wrote, which
 // ran npm's link: init rewrites it.
-var legacyPlugin = npmPlugin(`// The project's intenthook, as npm installed it.
+func legacyPlugin() string {
+	return npmPlugin(`// The project's intenthook, as npm installed it.
 const program = () => (process.platform === "win32" ? "intenthook" : join(root, "node_modules", ".bin", "intenthook"))`)
+}
 
 // writePlugin writes the plugin; an existing file is kept, and said to
 // differ when it is neither install's. An older npm plugin (npm's link) is
@@ -104,7 +106,7 @@ func writePlugin(root string, npm bool) (written bool, differs bool, err error) 
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	data, err := os.ReadFile(path)
 	switch {
-	case err == nil && string(data) == legacyPlugin:
+	case err == nil && string(data) == legacyPlugin():
 		return true, false, protocol.WriteFile(path, []byte(pluginFor(true)))
 	case err == nil:
 		return false, string(data) != plugin && string(data) != pluginFor(true), nil
@@ -131,7 +133,7 @@ func checkPlugin(root string) (protocol.Check, string) {
 		prog = protocol.Program
 	case pluginFor(true):
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
-	case legacyPlugin:
+	case legacyPlugin():
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	default:
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: PluginFile + " differs from the one this version writes", Hint: "delete it and run intenthook init --agent cline"}, ""

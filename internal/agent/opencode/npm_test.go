@@ -51,7 +51,7 @@ func TestNPMWiringMigrated(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(legacyPlugin), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(legacyPlugin()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := protocol.CheckEnv{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", os.ErrNotExist }}

@@ -165,8 +165,10 @@ const program = process.platform === "win32" ? "intenthook" : import.meta.dir + 
 
 // legacyPlugin is the npm install's plugin an older intenthook wrote, which
 // ran npm's link: init rewrites it.
-var legacyPlugin = npmPlugin(`// The project's intenthook, as npm installed it.
+func legacyPlugin() string {
+	return npmPlugin(`// The project's intenthook, as npm installed it.
 const program = process.platform === "win32" ? "intenthook" : import.meta.dir + "/../../node_modules/.bin/intenthook"`)
+}
 
 // Wire writes the plugin; an existing file is kept.
 func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
@@ -174,7 +176,7 @@ func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPM
 func wire(root string, npm bool) (protocol.Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(PluginFile))
 	if data, err := os.ReadFile(path); err == nil {
-		if string(data) == legacyPlugin {
+		if string(data) == legacyPlugin() {
 			if err := protocol.WriteFile(path, []byte(pluginFor(true))); err != nil {
 				return protocol.Change{}, err
 			}
@@ -203,14 +205,14 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	switch {
 	case err != nil:
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: err.Error()}}
-	case string(data) != pluginFor(true) && string(data) != legacyPlugin && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
+	case string(data) != pluginFor(true) && string(data) != legacyPlugin() && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
 		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: PluginFile + " does not run intenthook", Hint: "delete it and run intenthook init --agent opencode"}}
 	}
 	prog := protocol.Program
 	switch string(data) {
 	case pluginFor(true):
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
-	case legacyPlugin:
+	case legacyPlugin():
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	}
 	runs := []hookconfig.Handler{{Invocation: hookconfig.Invocation{Program: prog, Args: []string{"pre"}}, Parsed: true}}
