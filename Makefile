@@ -38,8 +38,11 @@ install:
 # every testscript against the binaries as make build makes them (built once
 # by the tests); make test-slow runs the end-to-end suites it leaves out:
 # every testscript again in process, under the race detector (TestScripts),
-# and the hostile forms (TestHostile). .ci/run runs both.
-SLOW := ^(TestScripts|TestHostile)$$
+# the hostile forms (TestHostile), and cosign and go-securesystemslib
+# verifying what intenthook attest signs (TestCosignVerifies: cosign is run
+# with go run from tools/cosign, its own module, and its first build takes
+# minutes). .ci/run runs both.
+SLOW := ^(TestScripts|TestHostile|TestCosignVerifies)$$
 # The ledger's crash tests kill the appender at fault points built only
 # with -tags ledgerfault (the release binary has none).
 test:

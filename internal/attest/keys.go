@@ -23,7 +23,7 @@ const keyHint = "a key is an unencrypted PEM file, ECDSA P-256 or Ed25519 (opens
 
 // A signer signs the PAE of an envelope.
 type signer interface {
-	// sign returns the signature and the key's id.
+	// sign returns the signature and the key's id (its fingerprint).
 	sign(ctx context.Context, pae []byte) (sig []byte, keyID string, err error)
 	// describe names the key for people: "ECDSA P-256 key SHA256:…".
 	describe() string
@@ -169,11 +169,10 @@ func (k publicKey) verify(pae, sig []byte) error {
 	return nil
 }
 
-// id is the key's id: its OpenSSH fingerprint (SHA256: and the unpadded
-// base64 of the digest of its SSH encoding), for a PEM key as for an SSH
-// key. DSSE verifiers that are given a key without an id (go-securesystemslib,
-// and cosign through it) compute this one, and skip a signature whose
-// keyid is another.
+// id is the key's id for people and for a bundle's public-key hint: its
+// OpenSSH fingerprint (SHA256: and the unpadded base64 of the digest of its
+// SSH encoding), for a PEM key as for an SSH key; what go-securesystemslib
+// computes for a key given without an id.
 func (k publicKey) id() string {
 	if k.ssh != nil {
 		return ssh.FingerprintSHA256(k.ssh)

@@ -237,9 +237,21 @@ func render(ctx context.Context, pred *Predicate, files []Subject, sign signer, 
 	if err != nil {
 		return nil, "", err
 	}
-	env := Envelope{PayloadType: PayloadType, Payload: encode64(body), Signatures: []Signature{{KeyID: keyID, Sig: encode64(sig)}}}
+	// The keyid is left empty: a verifier is given the key, and one that
+	// computes an id of its own for it (in-toto's, from the key's
+	// canonical JSON) skips a signature whose keyid is another.
+	env := Envelope{PayloadType: PayloadType, Payload: encode64(body), Signatures: []Signature{{Sig: encode64(sig)}}}
 	b, err := marshal(env)
-	return append(b, '\n'), "a DSSE envelope signed by " + sign.describe(), err
+	return append(b, '\n'), "a DSSE envelope signed by " + describeSigned(sign, keyID), err
+}
+
+// describeSigned names the key that signed: an SSH key by the fingerprint
+// ssh-keygen's signature names.
+func describeSigned(s signer, keyID string) string {
+	if _, ok := s.(*sshSigner); ok && keyID != "" {
+		return s.describe() + " (" + keyID + ")"
+	}
+	return s.describe()
 }
 
 func runVerify(args []string, stdout io.Writer) error {
