@@ -117,6 +117,8 @@ d}' f.txt`, Analysis{Writes: list("saved.txt", "f.txt")}},
 		{`git config --global core.fsmonitor ./x`, Analysis{Destructive: list("git config --global core.fsmonitor ./x")}},
 		{`GIT_EXTERNAL_DIFF=./x git diff`, Analysis{Opaque: list("GIT_EXTERNAL_DIFF=./x makes git run a program")}},
 		{`env GIT_SSH_COMMAND='sh x' git fetch`, Analysis{Opaque: list("GIT_SSH_COMMAND=sh x makes git run a program")}},
+		{`GIT_SSH_COMMAND='ssh -o ProxyCommand=./x' git fetch`, Analysis{Opaque: list("GIT_SSH_COMMAND=ssh -o ProxyCommand=./x makes git run a program")}},
+		{`pnpm -r exec rm -f x`, Analysis{Opaque: list("delete target x follows a cd to an unknown directory")}},
 		{`export GIT_PAGER=./x; git log`, Analysis{Opaque: list("GIT_PAGER=./x makes git run a program")}},
 
 		// Wrappers: walked as if run directly, or a question when they hand the command over.
@@ -203,6 +205,8 @@ func TestPeerBenign(t *testing.T) {
 		`git -c user.name=x -c user.email=y commit -m z`,
 		`GIT_EDITOR=true git rebase --continue`,
 		`GIT_PAGER=cat git log -3`,
+		`GIT_SSH_COMMAND='ssh -i ~/.ssh/deploy -o StrictHostKeyChecking=no' git fetch`,
+		`git -c core.sshCommand='ssh -i key' fetch`,
 		`git --exec-path`,
 		`git rebase -i --autosquash main`,
 		`git rebase -s ort main`,

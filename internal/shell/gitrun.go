@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -66,8 +67,28 @@ func harmlessGitValue(key, value string) bool {
 		return v == "true" || v == "false" || v == ""
 	case key == "credential.helper":
 		return v == "" || v == "cache" || v == "store"
+	case key == "core.sshcommand":
+		return plainSSH(value)
 	}
 	return false
+}
+
+// plainSSH reports an ssh command line that runs no program of its own:
+// ssh with options, none of which names a command to run.
+func plainSSH(value string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(value), " ")
+	if path.Base(first) != "ssh" {
+		return false
+	}
+	v := strings.ToLower(value)
+	// ProxyCommand, LocalCommand and KnownHostsCommand run programs; a
+	// config file (-F, Include) may name them
+	for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand", "include", "-f"} {
+		if strings.Contains(v, opt) {
+			return false
+		}
+	}
+	return !strings.ContainsAny(value, "$`;|&<>")
 }
 
 // gitConfigReads reports a `git config` word that makes the command read, not set.
@@ -281,6 +302,8 @@ func harmlessEnv(name, value string) bool {
 		return v == "/dev/null"
 	case "GIT_CONFIG_COUNT":
 		return v == "0"
+	case "GIT_SSH_COMMAND":
+		return plainSSH(value)
 	case "LESSOPEN", "LESSCLOSE":
 		return v == ""
 	}

@@ -49,6 +49,11 @@ func (w *walker) packageRunner(c *call) {
 		f = f.subshell()
 		f.cd(dir)
 	}
+	if p.has("r", "recursive", "F", "filter", "w", "workspace", "workspaces", "ws") {
+		// the command runs in each package's directory
+		f = f.subshell()
+		f.lost = true
+	}
 	sub, rest := rest[0].text, rest[1:]
 	inner := &call{f: f, prog: c.prog, name: c.name + " " + sub}
 	switch {
@@ -201,7 +206,7 @@ func (w *walker) screen(c *call) {
 		default:
 			// a cluster such as -dmS NAME: a valued letter last takes the next word
 			last := t[len(t)-1:]
-			if strings.Contains("SpteThs", last) && len(t) >= 2 && strings.IndexAny(t[1:len(t)-1], "SpteThs") < 0 {
+			if strings.Contains("SpteThs", last) && len(t) >= 2 && !strings.ContainsAny(t[1:len(t)-1], "SpteThs") {
 				i++
 			}
 		}
