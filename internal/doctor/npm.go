@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/release"
+	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // reinstallHint is how a person puts an npm install's binaries back.
@@ -33,6 +36,23 @@ func checkHookBinary(root string) []Check {
 		detail += "; checked by a binary inside this workspace, which a replaced one would imitate: run doctor with an intenthook from outside it to trust this"
 	}
 	return []Check{{Status: Pass, Name: name, Detail: detail}}
+}
+
+// checkHookReplaced reports a program the hooks run that an agent's
+// command replaced and that is still as it left it: the hooks deny every
+// call that may change anything (hook_replaced) until a person reinstalls.
+func checkHookReplaced(root string) []Check {
+	r, ok := guard.ReadReplaced(filepath.Join(root, filepath.FromSlash(workspace.HookReplacedFile)))
+	if !ok {
+		return nil
+	}
+	still := r.Still(root)
+	if len(still) == 0 {
+		return nil
+	}
+	return []Check{{Status: Fail, Name: "hook program",
+		Detail: strings.Join(still, ", ") + " replaced during session " + safetext.Quote(r.Session) + "'s shell command `" + safetext.Quote(safetext.Clip(r.Command, 120)) + "` (" + r.At.Format("2006-01-02 15:04:05Z") + "): the hooks deny every call that may change anything (hook_replaced)",
+		Hint:   reinstallHint}}
 }
 
 // inside reports whether the running binary lies under root.

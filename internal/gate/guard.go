@@ -184,6 +184,7 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 		return hook.Decision{}, false
 	}
 	reload := g.reloadUndone(res.Undone)
+	hookProgram{g}.leave(res.Programs)
 	paths := res.Paths()
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
@@ -445,7 +446,8 @@ func tampered(res guard.Result) hook.Decision {
 		}
 		fmt.Fprintf(&b, "  %s: ledger segment %s by the command; %s\n", c.Rel, c.What, what)
 	}
-	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks and the ledger are the rules and the record; only a person changes them, from their own terminal\n")
+	shown = append(shown, programLines(&b, res.Programs)...)
+	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks, the ledger and the programs the hooks run are the rules and the record; only a person changes them, from their own terminal\n")
 	b.WriteString("instead: do not change governance files; if a change is needed, ask the user. A person who made this change on purpose re-applies it with: cp <kept file> <path>")
 	if !ledgerOK {
 		shown = append(shown, guard.Ledger+" lost lines (NOT put back: run `intenthook ledger verify`)")

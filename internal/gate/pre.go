@@ -49,6 +49,13 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 	delegations{g}.trackAgents(ctx)
 	class := g.class()
 	g.explain.step("classify", string(class), "tool="+g.call.ToolName)
+	switch class {
+	case hook.ClassRead, hook.ClassExempt, hook.ClassUnclassified:
+	default:
+		if d, ok := (hookProgram{g}).check(); ok {
+			return d, nil
+		}
+	}
 	if d := (roleRules{g}).checkRole(class); d != nil {
 		return *d, nil
 	}

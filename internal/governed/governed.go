@@ -65,6 +65,11 @@ const (
 	// Segments: the ledger's segment files below the directory; one added,
 	// removed or changed (but for the active one's growth) counts.
 	Segments
+	// Program: a program the hook wiring runs (an npm install's binary),
+	// pictured by a stat of it alone (device, inode, size, change time):
+	// too large to copy or hash around every command, and impossible to
+	// put back, any change counts and stands until a person reinstalls.
+	Program
 )
 
 // File is one governance file.

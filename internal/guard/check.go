@@ -58,6 +58,9 @@ type Result struct {
 	Installed []string
 	// LedgerOK says the legacy ledger's bytes are as they were.
 	LedgerOK bool
+	// Programs are the programs the hook wiring runs that the command
+	// replaced, changed or removed: none can be put back.
+	Programs []ProgramChange
 	// Segments are the ledger segments the command added, removed or
 	// changed, each undone (or not: Err).
 	Segments []SegmentUndo
@@ -71,7 +74,7 @@ type Result struct {
 
 // Tampered reports whether the command changed the rules or the record.
 func (r Result) Tampered() bool {
-	return len(r.Undone) > 0 || !r.LedgerOK || len(r.Segments) > 0
+	return len(r.Undone) > 0 || !r.LedgerOK || len(r.Segments) > 0 || len(r.Programs) > 0
 }
 
 // Paths lists what the command changed of the rules and the record: the
@@ -85,6 +88,9 @@ func (r Result) Paths() []string {
 		out = append(out, Ledger)
 	}
 	for _, c := range r.Segments {
+		out = append(out, c.Rel)
+	}
+	for _, c := range r.Programs {
 		out = append(out, c.Rel)
 	}
 	return out
@@ -125,6 +131,7 @@ func Check(root string, s *Snapshot, call Call, o Options) Result {
 	}
 	r.Undone = append(o.Rescued, Undo(root, r.Changes, excused, o.Now)...)
 	r.LedgerOK = LedgerIntact(root, s)
+	r.Programs = ComparePrograms(root, s)
 	r.Segments = undoSegments(root, s, call, o, moved)
 	r.Appended = appended(root, s, o.Active)
 	r.Lessons = lessonsKept(r.Changes, r.Undone, o.LessonsFile)

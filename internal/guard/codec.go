@@ -50,6 +50,12 @@ func Encode(e *codec.Encoder, s *Snapshot) {
 	e.Int(s.Reflog)
 	e.Strs(s.Tips)
 	e.Bool(s.TipsKnown)
+	e.Uint(programsMark)
+	e.Uint(uint64(len(s.Programs)))
+	for _, rel := range slices.Sorted(maps.Keys(s.Programs)) {
+		e.Str(rel)
+		e.Str(s.Programs[rel])
+	}
 }
 
 // segmentsMark opens the ledger segments' part of a picture (a number no
@@ -64,6 +70,10 @@ const journalMark = 0x5e7
 // historyMark opens HEAD's history at the picture (the reflog's size, the
 // branches' tips), after the journal's part.
 const historyMark = 0x5e8
+
+// programsMark opens the fingerprints of the programs the hook wiring
+// runs, after HEAD's history.
+const programsMark = 0x5e9
 
 // Decode reads what Encode wrote, and what older versions wrote (without
 // the time, the segments or the journal's part).
@@ -102,6 +112,16 @@ func Decode(d *codec.Decoder) *Snapshot {
 	if probe := *d; len(d.B) > 0 && probe.Uint() == historyMark {
 		*d = probe
 		s.Reflog, s.Tips, s.TipsKnown = d.Int(), d.Strs(), d.Bool()
+	}
+	if probe := *d; len(d.B) > 0 && probe.Uint() == programsMark {
+		*d = probe
+		for n := d.Count(); n > 0 && d.Err == nil; n-- {
+			if s.Programs == nil {
+				s.Programs = map[string]string{}
+			}
+			rel := d.Str()
+			s.Programs[rel] = d.Str()
+		}
 	}
 	return s
 }

@@ -76,6 +76,10 @@ const (
 	// agent also keeps its memory in): only its "## Lessons Learned"
 	// section counts, and only that section is put back.
 	Lessons
+	// Program: a program the hook wiring runs, pictured by its stat
+	// fingerprint alone (programs.go): any change counts, and none can be
+	// put back.
+	Program
 )
 
 // LessonsHeading is the section a Lessons target guards.
@@ -168,6 +172,9 @@ type Snapshot struct {
 	Reflog    int64    `json:"reflog,omitempty"`
 	Tips      []string `json:"tips,omitempty"`
 	TipsKnown bool     `json:"tips_known,omitempty"`
+	// Programs are the programs the hook wiring runs, by their stat
+	// fingerprints (ProgramPrint; "" when absent).
+	Programs map[string]string `json:"programs,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows
@@ -184,6 +191,8 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			ts = append(ts, Target{Rel: f.Path, Kind: Cache})
 		case governed.StateDir:
 			ts = append(ts, Target{Rel: f.Path, Kind: StateDir})
+		case governed.Program:
+			ts = append(ts, Target{Rel: f.Path, Kind: Program})
 		case governed.HookSettings:
 			ts = append(ts, Target{Rel: f.Path, Kind: Wiring, Hooks: f.Hooks})
 		case governed.GitConfig:
@@ -247,10 +256,11 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		s.Files[rel] = f
 	}
 	for _, t := range targets {
-		if t.Kind != StateDir {
+		if t.Kind != StateDir && t.Kind != Program {
 			keep(t.Rel, t.Kind, t.Fresh)
 		}
 	}
+	s.Programs = takePrograms(root, targets)
 	for _, p := range hookFiles(hooksDir) {
 		keep(relTo(root, p), Hook, false)
 	}
@@ -468,9 +478,12 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		out = append(out, c)
 	}
 	for _, t := range targets {
-		if t.Kind == StateDir {
+		switch t.Kind {
+		case StateDir:
 			out = append(out, stateWrites(root, t.Rel, s)...)
 			continue
+		case Program:
+			continue // ComparePrograms
 		}
 		check(t.Rel, t.Kind, t.Hooks)
 	}

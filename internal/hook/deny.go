@@ -28,6 +28,11 @@ const (
 	// CodeStateBusy: the decision needs state intenthook cannot read or
 	// store now (a held lock, an unwritable state/); retrying may pass.
 	CodeStateBusy = "state_busy"
+	// CodeHookReplaced: a program the hooks run (an npm install's binary)
+	// was replaced during an agent's command, and is still as it left
+	// it: every call that may change anything is denied until a person
+	// reinstalls intenthook.
+	CodeHookReplaced = "hook_replaced"
 )
 
 // Denial is the four-part message a model reads to correct itself: what

@@ -10,5 +10,8 @@ import (
 // FileID is not known here: 0.
 func FileID(string, fs.FileInfo) uint64 { return 0 }
 
+// DeviceID is not known here: 0.
+func DeviceID(fs.FileInfo) uint64 { return 0 }
+
 // Rename is os.Rename.
 func Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }

@@ -44,3 +44,26 @@ func TestFileIDAndRename(t *testing.T) {
 		t.Fatalf("after the rename: file number %d, want %d (the renamed file's)", got, other)
 	}
 }
+
+// Two files of one directory lie on one device, which unix names.
+func TestDeviceID(t *testing.T) {
+	dir := t.TempDir()
+	var devs []uint64
+	for _, name := range []string{"a", "b"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs = append(devs, DeviceID(st))
+	}
+	if devs[0] != devs[1] {
+		t.Fatalf("one directory, two devices: %v", devs)
+	}
+	if devs[0] == 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
+		t.Fatal("no device number")
+	}
+}

@@ -17,6 +17,17 @@ func FileID(_ string, fi fs.FileInfo) uint64 {
 	return 0
 }
 
+// DeviceID returns the number of the device (the file system) that holds
+// the file, from fi as os.Lstat or os.Stat returned it; 0 when it is not
+// known. With FileID it names one file: a file of another file system
+// with the same inode number is another file.
+func DeviceID(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev)
+	}
+	return 0
+}
+
 // Rename is os.Rename: a file another process holds open is replaced all
 // the same (the holder keeps reading the old one).
 func Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }

@@ -33,6 +33,10 @@ func FileID(path string, _ fs.FileInfo) uint64 {
 	return uint64(info.FileIndexHigh)<<32 | uint64(info.FileIndexLow)
 }
 
+// DeviceID is 0 on Windows: os.Lstat does not carry the volume's serial
+// number, and FileID, asked of the file, tells files apart by their index.
+func DeviceID(fs.FileInfo) uint64 { return 0 }
+
 // renameWait is how long Rename retries a file another process holds open.
 const renameWait = 500 * time.Millisecond
 

@@ -37,19 +37,30 @@ var own = governed.Table{
 	// writes it from an agent's shell.
 	{Path: lessons.DefaultFile, Use: governed.Sidecar | governed.Guarded, Watch: governed.Whole, Reason: "lessons the hooks and intenthook lesson write; every later session's context reads them, so a program may not rewrite them"},
 	// An npm install's hooks run the project's own binaries (docs/install.md):
-	// one replaced by an agent would answer every later call. Not guarded:
-	// the guard would hash four large binaries around every shell call.
-	// Read-only in a sandbox as directories; npm's links in node_modules/.bin
-	// are protected only (the directory holds every package's links).
-	{Path: "node_modules/.bin/intenthook", Use: governed.Protected, Reason: "npm's link to the binary an npm install's hook wiring runs"},
-	{Path: "node_modules/.bin/intenthook-full", Use: governed.Protected, Reason: "npm's link to the full binary beside it"},
-	{Path: "node_modules/.bin/intenthook-mcp", Use: governed.Protected, Reason: "npm's link to the MCP server"},
-	{Path: "node_modules/.bin/intenthook-export", Use: governed.Protected, Reason: "npm's link to the exporter the full binary runs"},
+	// one replaced by an agent would answer every later call. The whole
+	// package is not guarded (the guard would hash four large binaries
+	// around every shell call); the two programs a hook runs are pictured
+	// by a stat each. Read-only in a sandbox as directories, and npm's
+	// links in node_modules/.bin one by one (the directory holds every
+	// package's links): a person's npx intenthook runs them.
+	{Path: "node_modules/.bin/intenthook", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the binary: a person's npx intenthook runs it, and older wiring did"},
+	{Path: "node_modules/.bin/intenthook-full", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the full binary beside it"},
+	{Path: "node_modules/.bin/intenthook-mcp", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the MCP server"},
+	{Path: "node_modules/.bin/intenthook-export", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the exporter the full binary runs"},
+	{Path: "node_modules/.bin/intenthook-attest", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the attestation binary the full binary runs"},
 	{Path: "node_modules/intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs"},
 	{Path: "node_modules/@intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
 	{Path: "node_modules/intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs"},
 	{Path: "node_modules/@intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
+	{Path: "node_modules/intenthook/bin/intenthook", Use: governed.Guarded, Watch: governed.Program, Reason: "the program an npm install's hook wiring runs: a command that changes it is a violation, and every later call is denied (hook_replaced) until a person reinstalls intenthook"},
+	{Path: "node_modules/intenthook/bin/intenthook-full", Use: governed.Guarded, Watch: governed.Program, Reason: "the full binary the hook binary runs from beside itself (a catalog's parse, a lifecycle edit): as much the hooks' program"},
+	{Path: HookReplacedFile, Use: governed.Guarded, Reason: "the programs the hooks run that an agent's command replaced: while one is still in place pre denies every call that may change anything (hook_replaced); only hooks write it"},
 }
+
+// HookReplacedFile names, for pre, the programs the hooks run that an
+// agent's shell command replaced (the gate writes it after the guard
+// found the change): JSON, written by hooks alone.
+const HookReplacedFile = ".orchestration/state/hook-replaced"
 
 // TextAttribute is the .gitattributes line init writes and doctor looks
 // for: no checkout may convert line ends under .orchestration/ (a

@@ -32,11 +32,11 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
-		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/intenthook/**", "node_modules/@intenthook/**",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/default.json", ".orchestration/CLAUDE.md",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/default.json", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -49,6 +49,7 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
+		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
 	})
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
@@ -57,6 +58,7 @@ func TestGovernanceLists(t *testing.T) {
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
 		"node_modules/intenthook", "node_modules/@intenthook",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest",
 	})
 	for _, c := range []struct {
 		name      string
@@ -80,6 +82,8 @@ func TestGovernanceLists(t *testing.T) {
 		{".claude/settings.local.json", governed.Protected | governed.Guarded, governed.ReadOnly, "Claude Code writes permissions there itself: guarded for its hooks and their off switches only"},
 		{".orchestration/CLAUDE.md", governed.Guarded | governed.Sidecar, governed.Protected | governed.ReadOnly, "intenthook lesson writes the lessons file from an agent's shell; a program's rewrite is undone"},
 		{"node_modules/intenthook/**", governed.Protected, governed.Guarded, "the guard would hash four large binaries around every shell call"},
+		{"node_modules/intenthook/bin/intenthook", governed.Guarded, governed.Protected | governed.ReadOnly, "a stat of the program the wiring runs; protected and read-only through the package's rows"},
+		{".orchestration/state/hook-replaced", governed.Guarded, governed.ReadOnly, "hooks write it; a program that takes it out is undone"},
 	} {
 		var use governed.Use
 		for _, f := range table {
