@@ -46,13 +46,18 @@ func ledgerCode(p ledger.Problem) string {
 func checkRoots(ctx context.Context, g *git.Repo, rp git.Paths, root string, rels, ids []string) []Finding {
 	type cand struct{ rel, rev string }
 	var cands []cand
-	split := false
+	asked, split := false, false
 	for i, rel := range rels {
 		if ids[2*i] != "" || ids[2*i+1] == "" {
 			continue // HEAD has it, or the commit deletes it
 		}
-		if ledger.IsLegacyPart(rel) && splitting(ctx, g, rp, &split) {
-			continue
+		if ledger.IsLegacyPart(rel) {
+			if !asked {
+				asked, split = true, splitting(ctx, g, rp)
+			}
+			if split {
+				continue
+			}
 		}
 		prev, rev, ok := firstChain(filepath.Join(root, filepath.FromSlash(rel)))
 		if ok && prev == "" {
@@ -119,12 +124,9 @@ func revText(rev string, exists bool) string {
 	return fmt.Sprintf("a commit whose ledger was not empty either (%.12s)", rev)
 }
 
-// splitting reports, asking git once per check, whether the commit splits
-// the legacy file: HEAD has it and the index does not.
-func splitting(ctx context.Context, g *git.Repo, rp git.Paths, known *bool) bool {
-	if *known {
-		return true
-	}
+// splitting reports whether the commit splits the legacy file: HEAD has it
+// and the index does not.
+func splitting(ctx context.Context, g *git.Repo, rp git.Paths) bool {
 	p, ok := rp.ToGit(ledger.FileName)
 	if !ok {
 		return false
@@ -133,8 +135,7 @@ func splitting(ctx context.Context, g *git.Repo, rp git.Paths, known *bool) bool
 	if g.ObjectIDs(ctx, []string{"HEAD:" + p, ":0:" + p}, ids) != nil {
 		return false
 	}
-	*known = ids[0] != "" && ids[1] == ""
-	return *known
+	return ids[0] != "" && ids[1] == ""
 }
 
 // firstChain reads the first chained record of a ledger file: its prev
