@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -328,12 +329,22 @@ func TestSchema(t *testing.T) {
 	if err := ValidatePredicate(body); err != nil {
 		t.Fatalf("the predicate does not validate: %v\n%s", err, body)
 	}
-	// sampleResult sets every field the predicate has, and the schema
-	// allows no other: a field added to the Go types and not to the
-	// schema fails above.
+	// The schema lets a reader ignore fields it does not know (in-toto's
+	// parsing rules), so it cannot catch a field the Go types add on its
+	// own: sampleResult sets every field, and each must be one the schema
+	// names where it stands.
+	var inst, sch any
+	if err := json.Unmarshal(body, &inst); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(Schema, &sch); err != nil {
+		t.Fatal(err)
+	}
+	for _, missing := range undeclared(sch.(map[string]any), sch, inst, "predicate") {
+		t.Errorf("%s is not in agent-work.v1.schema.json", missing)
+	}
 	// The schema must be able to fail.
 	for what, change := range map[string]func(map[string]any){
-		"an unknown field":  func(m map[string]any) { m["extra"] = 1 },
 		"no commits":        func(m map[string]any) { m["commits"] = []any{} },
 		"a short commit id": func(m map[string]any) { m["commits"].([]any)[0].(map[string]any)["commit"] = "abc" },
 		"an unknown trace": func(m map[string]any) {
@@ -343,6 +354,7 @@ func TestSchema(t *testing.T) {
 			delete(m["ledger"].(map[string]any)["heads"].([]any)[0].(map[string]any), "hash")
 		},
 		"a negative count": func(m map[string]any) { m["audit"].(map[string]any)["errors"] = -1 },
+		"no audit":         func(m map[string]any) { delete(m, "audit") },
 	} {
 		var c map[string]any
 		_ = json.Unmarshal(body, &c)
@@ -352,6 +364,50 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s validates", what)
 		}
 	}
+	// A field a later v1 adds is ignored.
+	var c map[string]any
+	_ = json.Unmarshal(body, &c)
+	c["later"] = map[string]any{"x": 1}
+	c["commits"].([]any)[0].(map[string]any)["later"] = true
+	b, _ := json.Marshal(c)
+	if err := ValidatePredicate(b); err != nil {
+		t.Errorf("a field this version does not know: %v", err)
+	}
+	if got := undeclared(sch.(map[string]any), sch, c, "predicate"); len(got) != 2 {
+		t.Errorf("undeclared finds %v, want the two added fields", got)
+	}
+}
+
+// undeclared lists the object keys of inst that the schema node does not
+// declare (properties, or a schema for additionalProperties), following
+// $ref within root, items and properties.
+func undeclared(root map[string]any, node, inst any, at string) []string {
+	n, _ := node.(map[string]any)
+	if ref, ok := n["$ref"].(string); ok {
+		def := root["$defs"].(map[string]any)[strings.TrimPrefix(ref, "#/$defs/")]
+		return undeclared(root, def, inst, at)
+	}
+	var out []string
+	switch v := inst.(type) {
+	case map[string]any:
+		props, _ := n["properties"].(map[string]any)
+		extra, hasExtra := n["additionalProperties"].(map[string]any)
+		for k, x := range v {
+			switch p, ok := props[k]; {
+			case ok:
+				out = append(out, undeclared(root, p, x, at+"."+k)...)
+			case hasExtra:
+				out = append(out, undeclared(root, extra, x, at+"."+k)...)
+			default:
+				out = append(out, at+"."+k)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			out = append(out, undeclared(root, n["items"], x, fmt.Sprintf("%s[%d]", at, i))...)
+		}
+	}
+	return out
 }
 
 // The statement: a gitCommit subject per commit in order, then the files.
