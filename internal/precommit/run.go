@@ -45,7 +45,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Check(snap, opts.Strict), nil
+	r := Check(snap, opts.Strict)
+	r.Findings = append(r.Findings, HookBinary(root)...)
+	return r, nil
 }
 
 // request is one object to read (an index entry, ":0:<path>", or HEAD's)

@@ -77,6 +77,9 @@ type Installed struct {
 	Platform string // the platform package, @intenthook/linux-x64
 	Checked  []string
 	Launcher bool
+	// Bad are the files checked that are not the ones the package
+	// shipped (root-relative).
+	Bad []string
 }
 
 // CheckInstalled checks the programs an npm install's hooks run
@@ -111,7 +114,6 @@ func checkInstalled(root, goos, goarch string) (Installed, error) {
 	if p.OS == "win32" {
 		exe = ".exe"
 	}
-	var bad []string
 	for _, name := range HookBinaries {
 		wired := filepath.Join(binDir, name)
 		rel := NPMBinDir + "/" + name
@@ -132,14 +134,14 @@ func checkInstalled(root, goos, goarch string) (Installed, error) {
 			}
 			in.Checked = append(in.Checked, relTo(root, native))
 			if got != sums[name+exe] {
-				bad = append(bad, relTo(root, native))
+				in.Bad = append(in.Bad, relTo(root, native))
 			}
 		default:
-			bad = append(bad, rel)
+			in.Bad = append(in.Bad, rel)
 		}
 	}
-	if len(bad) > 0 {
-		return in, fmt.Errorf("%s: not the file %s shipped (its %s names other SHA-256 sums)", strings.Join(bad, ", "), p.Name(), ChecksumsFile)
+	if len(in.Bad) > 0 {
+		return in, fmt.Errorf("%s: not the file %s shipped (its %s names other SHA-256 sums)", strings.Join(in.Bad, ", "), p.Name(), ChecksumsFile)
 	}
 	return in, nil
 }
