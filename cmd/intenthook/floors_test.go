@@ -13,7 +13,8 @@ import (
 // TestArchitectureFloors holds ARCHITECTURE.md's floors to the code: each
 // package stands on the floor one above the highest it imports, and each
 // is named first in its floor's paragraph (`agent/claude`, `gemini`: a
-// bare name after an agent is that agent's package).
+// bare name after an agent is that agent's package). A few packages must
+// never stand on some others at all, whatever their floors.
 func TestArchitectureFloors(t *testing.T) {
 	const module = "github.com/intenthook/intenthook/"
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../../internal/...", "../../cmd/...").Output()
@@ -77,6 +78,37 @@ func TestArchitectureFloors(t *testing.T) {
 			}
 		}
 	})
+	// What must never stand beneath a package, whatever floors the rest
+	// take: loading a workspace pulls in no agent, no review state and no
+	// catalog edit (their callers hand the workspace what it needs), and
+	// the gate depends on no agent's adapter (the runner hands it every
+	// agent's governance rows).
+	beneath := func(p string) map[string]bool {
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(p string) {
+			for _, imp := range imports[p] {
+				if !seen[imp] {
+					seen[imp] = true
+					walk(imp)
+				}
+			}
+		}
+		walk(p)
+		return seen
+	}
+	for p, never := range map[string][]string{
+		"workspace": {"agent", "review", "lifecycle", "summary"},
+		"gate":      {"agent"},
+	} {
+		for dep := range beneath(p) {
+			for _, n := range never {
+				if dep == n || strings.HasPrefix(dep, n+"/") && dep != "agent/protocol" {
+					t.Errorf("%s stands on %s: it must not", p, dep)
+				}
+			}
+		}
+	}
 	for _, p := range pkgs {
 		want := of(p)
 		got, ok := named[p]

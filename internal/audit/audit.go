@@ -237,7 +237,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 			continue
 		}
 		for _, p := range c.paths {
-			if reason, ok := workspace.GovernanceChange(p); ok && len(j.adopted) == 0 { // else listed as adopted
+			if reason, ok := precommit.Listed(p); ok && len(j.adopted) == 0 { // else listed as adopted
 				res.Governance = append(res.Governance, GovernanceChange{Commit: c.id, Author: c.author, Path: p, Reason: reason})
 			}
 		}
@@ -564,7 +564,7 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 			}
 		}
 		for i, p := range c.paths {
-			if workspace.Sidecar(p, "") {
+			if precommit.Sidecar(p) {
 				p = "" // governance files are not judged, nor read (the ledger is large)
 			}
 			names = append(names, c.id+":"+p)

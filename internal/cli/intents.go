@@ -87,7 +87,7 @@ func (a *app) fixCatalog(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	fixed, err := ws.Editor("", "intenthook", Version).Fix(cmd.Context(), done)
+	fixed, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Fix(cmd.Context(), done)
 	for _, f := range fixed {
 		if len(f.Keys) > 0 {
 			fmt.Fprintf(a.stdout, "%s: fixed: added %s\n", f.ID, strings.Join(f.Keys, ", "))

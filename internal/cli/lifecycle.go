@@ -16,6 +16,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/summary"
 )
@@ -96,7 +97,7 @@ func (a *app) showCommand() *cobra.Command {
 				return withHint(fmt.Errorf("intent %s not found", args[0]), "list intents with 'intenthook intents list'")
 			}
 			if asContext {
-				fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
+				fmt.Fprintln(a.stdout, ws.IntentContext(in, "", review.Rejected(ws, in), ws.Budget()))
 				return nil
 			}
 			anchored, err := anchors.All(ws.Root, in.ID)
@@ -228,7 +229,7 @@ other byte is kept. The change is recorded in the ledger.`,
 				return err
 			}
 			to := intents.Status(strings.ToUpper(args[1]))
-			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
+			from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: to, Reason: reason, Force: force})
 			if errors.Is(err, lifecycle.ErrNeedsVerify) {
 				return withHint(err, "run 'intenthook intents verify "+args[0]+"' (for an IN_REVIEW intent: 'intenthook intents approve "+args[0]+"')")
 			}
@@ -289,7 +290,7 @@ ledger either way.`,
 				a.printVerify(results)
 			}
 			if !ok {
-				if err := ws.Editor("", "intenthook", Version).RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
+				if err := lifecycle.NewEditor(ws, "", "intenthook", Version).RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
 					return err
 				}
 				for _, r := range results {
@@ -311,7 +312,7 @@ ledger either way.`,
 			if in.NeedsReview(ws.Config.Review.Default) {
 				t.To, t.Submitted = intents.InReview, true
 			}
-			if _, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), t); err != nil {
+			if _, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), t); err != nil {
 				return err
 			}
 			if !asJSON {
@@ -389,7 +390,7 @@ func (a *app) scopeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			scope, version, err := ws.Editor("", "intenthook", Version).Amend(cmd.Context(), args[0], add, remove, reason)
+			scope, version, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Amend(cmd.Context(), args[0], add, remove, reason)
 			if err != nil {
 				return err
 			}

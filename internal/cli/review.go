@@ -41,7 +41,7 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			var req review.Request
 			if title, _, inShell := agent.InShell(a.getenv); inShell {
 				var err error
-				req, err = ws.Reviews().Take(cmd.Context(), id, time.Now())
+				req, err = review.NewStore(ws).Take(cmd.Context(), id, time.Now())
 				if errors.Is(err, review.ErrNoRequest) {
 					return withHint(fmt.Errorf("no submission of %s was seen by the hook in %s's shell", id, title),
 						"run `intenthook submit "+id+"` alone, as the whole shell command, so that the hook sees it")
@@ -64,7 +64,7 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			case err != nil:
 				return err
 			}
-			ed := ws.Editor(session, tool, Version)
+			ed := lifecycle.NewEditor(ws, session, tool, Version)
 			ed.Hook = session != ""
 			out, err := review.Submit(cmd.Context(), ed, ws.Root, in, timeout)
 			// The agent's OS sandbox keeps the catalog read-only to its
@@ -73,7 +73,7 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			handed := false
 			if err != nil && out.Passed && session != "" && readOnly(err) {
 				req.At = time.Now().UTC()
-				if herr := ws.Reviews().Hand(cmd.Context(), req); herr != nil {
+				if herr := review.NewStore(ws).Hand(cmd.Context(), req); herr != nil {
 					return errors.Join(err, herr)
 				}
 				err, handed = nil, true
@@ -126,7 +126,7 @@ func (a *app) approveCommand() *cobra.Command {
 			if reason == "" {
 				reason = "approved"
 			}
-			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: intents.Complete, Approved: true, Reason: reason})
+			from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: intents.Complete, Approved: true, Reason: reason})
 			if err != nil {
 				return err
 			}
@@ -159,7 +159,7 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 				return err
 			}
 			id := args[0]
-			from, err := ws.Editor("", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
+			from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
 			if err != nil {
 				return err
 			}
@@ -167,8 +167,9 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 				return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
 			}
 			note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
-			sessions := workedOn(ws.Root, id, ws.Reviews().Sessions(id))
-			if err := errors.Join(ws.Reviews().Reject(cmd.Context(), note), ws.Reviews().Tell(cmd.Context(), sessions, note)); err != nil {
+			store := review.NewStore(ws)
+			sessions := workedOn(ws.Root, id, store.Sessions(id))
+			if err := errors.Join(store.Reject(cmd.Context(), note), store.Tell(cmd.Context(), sessions, note)); err != nil {
 				fmt.Fprintf(a.stderr, "intenthook: warning: the reason could not be left for every session: %v\n", err)
 			}
 			fmt.Fprintf(a.stdout, "%s: IN_REVIEW -> IN_PROGRESS\n", id)

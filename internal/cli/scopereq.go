@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/scopereq"
 )
@@ -38,7 +39,7 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 			return fmt.Errorf("scope request %d: %w (reject it: --reject %d)", r.N, err, r.N)
 		}
 		reason := fmt.Sprintf("scope request %d approved: %s", r.N, safetext.Flat(r.Reason))
-		scope, version, err = ws.Editor(r.Session, "intenthook", Version).Amend(ctx, id, r.Add, r.Remove, reason)
+		scope, version, err = lifecycle.NewEditor(ws, r.Session, "intenthook", Version).Amend(ctx, id, r.Add, r.Remove, reason)
 		granted = changeText(r)
 		return err
 	})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/spf13/cobra"
 )
@@ -80,7 +82,7 @@ func (a *app) runDelegate(ctx context.Context, id, session, forType string, clea
 		return err
 	}
 	who := selection.Who{Session: session}
-	sel := selection.Selector{WS: ws, Editor: ws.Editor(session, "", Version)}
+	sel := selection.Selector{WS: ws, Editor: lifecycle.NewEditor(ws, session, "", Version)}
 	switch {
 	case clear && session == "":
 		return errors.New("--clear needs --session")
@@ -135,7 +137,7 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 		return err
 	}
 	who := selection.Who{Session: session, Agent: agent, Default: def}
-	sel := selection.Selector{WS: ws, Editor: ws.Editor(session, "", Version)}
+	sel := selection.Selector{WS: ws, Editor: lifecycle.NewEditor(ws, session, "", Version)}
 	if clear {
 		if !def && session == "" {
 			return errors.New("--clear needs --session or --default")
@@ -153,7 +155,7 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 		if in == nil {
 			return withHint(fmt.Errorf("intent %s not found in %s", id, intents.File), "list intents with 'intenthook intents list'")
 		}
-		fmt.Fprintln(a.stdout, ws.IntentContext(in, "", ws.Budget()))
+		fmt.Fprintln(a.stdout, ws.IntentContext(in, "", review.Rejected(ws, in), ws.Budget()))
 		if _, _, inAgent := agentpkg.InShell(a.getenv); !inAgent {
 			// In an agent's shell the PreToolUse hook has bound the
 			// intent already: the hint would contradict it.

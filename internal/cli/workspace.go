@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -25,5 +26,5 @@ func (a *app) openWorkspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return workspace.Load(root, a.getenv, nowFunc)
+	return workspace.Load(root, workspace.Governance(agent.Governance()), a.getenv, nowFunc)
 }

@@ -58,7 +58,7 @@ func (c *backstopCall) Excused(rel string) bool {
 	if _, analysed := c.pending.PreHash[rel]; analysed { // a target the chain already judged
 		return true
 	}
-	if workspace.Sidecar(rel, c.g.Config.LessonsFile) || c.g.Ignore.Match(rel, false) || rel == clientWrites {
+	if workspace.Sidecar(c.g.Governance, rel, c.g.Config.LessonsFile) || c.g.Ignore.Match(rel, false) || rel == clientWrites {
 		return true
 	}
 	if c.others == nil {

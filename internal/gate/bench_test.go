@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
@@ -29,7 +30,7 @@ func benchHook(b *testing.B, event string, run func(*Gate, context.Context) (hoo
 		if err != nil {
 			b.Fatal(err)
 		}
-		g, err := Open(&Env{Wd: ws}, c)
+		g, err := Open(&Env{Wd: ws, AgentRows: agent.Governance()}, c)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
@@ -109,7 +110,7 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		}
 		// The intent's context first; what earlier sessions learned about
 		// this work takes what is left, up to a quarter of the budget.
-		text += g.SelectionContext(in, "", budget-len(text))
+		text += g.SelectionContext(in, "", review.Rejected(g.Workspace, in), budget-len(text))
 	}
 	return hook.Decision{Context: said + lead + text}, nil
 }
@@ -169,7 +170,7 @@ func (g contextHook) planLine(in *intents.Intent) string {
 // reason), delivered once, fenced as a person's words; "" when nothing
 // waits. The reason is clipped to a quarter of the budget.
 func (g contextHook) peopleSaid() string {
-	notes, err := g.Reviews().Inbox(g.call.SessionID)
+	notes, err := review.NewStore(g.Workspace).Inbox(g.call.SessionID)
 	if err != nil {
 		g.note(fmt.Errorf("review notes: %w", err))
 	}
@@ -191,14 +192,14 @@ func (g contextHook) subagentStart(ctx context.Context) hook.Decision {
 	if d, ok := (delegations{g.Gate}).trackAgents(ctx); ok {
 		if in := g.Catalog.Find(d.Intent); in != nil {
 			head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
-			return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", budget-len(head)-1)}
+			return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", review.Rejected(g.Workspace, in), budget-len(head)-1)}
 		}
 	}
 	text := preamble
 	id, _ := g.activeIntent()
 	if in := g.Catalog.Find(id); in != nil {
 		text += fmt.Sprintf("\n\nYou work under intent %s (%s), selected for this session: change only files in its owned_scope.\n", in.ID, in.Name)
-		text += g.IntentContext(in, "", budget-len(text))
+		text += g.IntentContext(in, "", review.Rejected(g.Workspace, in), budget-len(text))
 	} else {
 		text += "\n\nNo intent is selected for you yet. Intents you can select:\n" + selection.Selectable(g.Catalog, budget/3)
 	}

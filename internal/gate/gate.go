@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -41,6 +42,12 @@ type Env struct {
 	// ProjectDirVars name the variables the calling agent sets to its
 	// project directory ($CLAUDE_PROJECT_DIR for Claude Code).
 	ProjectDirVars []string
+	// AgentRows are every agent's rows of the governance table
+	// (agent.Governance), which the runner gives: protection and the guard
+	// need them all, whichever agent is on the line (a session of one agent
+	// may write no other's wiring). Without them only intenthook's and
+	// git's rows apply.
+	AgentRows []governed.Table
 	// MCPWired reports whether intenthook's MCP server is registered for
 	// the calling agent in the workspace at root (nil: it is not); asked
 	// only to word a deny.
@@ -114,7 +121,7 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		explain.flush()
 		return nil, nil
 	}
-	ws, err := workspace.Load(root, getenv, env.now)
+	ws, err := workspace.Load(root, workspace.Governance(env.AgentRows), getenv, env.now)
 	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
 	if err != nil && call.AfterTool() {
 		// A command that left the rules unreadable is judged by the rules

@@ -15,6 +15,7 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -36,7 +37,7 @@ const CodeGovernanceTampered = "governance_tampered"
 // write (only the session's own: one file per session of the workspace
 // would make every picture grow with them).
 func (g *Gate) guardTargets() ([]guard.Target, string) {
-	targets, hooks := watched(g.env, g.Root)
+	targets, hooks := watched(g.Governance, g.Root)
 	targets = lessonsTarget(targets, g.Config.LessonsFile)
 	return append(targets,
 		guard.Target{Rel: state.SessionFile(g.call.SessionID), Kind: guard.Whole, Fresh: true},
@@ -72,9 +73,9 @@ func lessonsTarget(targets []guard.Target, file string) []guard.Target {
 	return out
 }
 
-func watched(_ *Env, root string) ([]guard.Target, string) {
+func watched(governance governed.Table, root string) ([]guard.Target, string) {
 	config, hooks := git.ConfigAndHooks(root)
-	return guard.Watch(root, workspace.Governance().Guarded(), config), hooks
+	return guard.Watch(root, governance.Guarded(), config), hooks
 }
 
 // rescueRules puts back the rules a shell command left unreadable (the
@@ -87,11 +88,11 @@ func (g *Gate) rescueRules(root string, getenv func(string) string) (*workspace.
 	if !ok || pending.Guard == nil {
 		return nil, errNoPicture
 	}
-	targets, _ := watched(g.env, root)
+	targets, _ := watched(g.Governance, root)
 	g.rescued = guard.Rescue(root, pending.Guard, &guardCall{g: g, root: root, s: pending.Guard}, targets, g.env.now())
 	_ = os.Remove(filepath.Join(root, filepath.FromSlash(".orchestration/state/catalog.cache")))
 	g.explain.step("guard", "rescue", fmt.Sprintf("%d rule file(s) put back before loading", len(g.rescued)))
-	return workspace.Load(root, getenv, g.env.now)
+	return workspace.Load(root, g.Governance, getenv, g.env.now)
 }
 
 var errNoPicture = errors.New("no picture of the rules from this call's pre")
@@ -236,7 +237,7 @@ func (g *Gate) reloadUndone(undone []guard.Change) bool {
 		return false
 	}
 	_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
-	if ws, err := workspace.Load(g.Root, g.env.Getenv, g.env.now); err == nil {
+	if ws, err := workspace.Load(g.Root, g.Governance, g.env.Getenv, g.env.now); err == nil {
 		ws.Sessions.By = g.Sessions.By
 		g.Workspace = ws
 		cwd := g.call.Cwd
@@ -465,7 +466,7 @@ func tampered(res guard.Result) hook.Decision {
 // its writes are journaled, so the guard of a command running meanwhile
 // does not take them for the command's.
 func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
-	e := g.Workspace.Editor(session, tool, toolVersion)
+	e := lifecycle.NewEditor(g.Workspace, session, tool, toolVersion)
 	e.Hook, e.ToolUse = true, g.call.ToolUseID
 	return e
 }

@@ -61,7 +61,7 @@ func (g *Gate) submit(ctx context.Context, id string) (hook.Decision, error) {
 		}.Decision(), nil
 	}
 	req := review.Request{Intent: id, Session: g.call.SessionID, Agent: g.call.AgentID, Model: g.call.Model, ToolUseID: g.call.ToolUseID, At: g.env.now().UTC()}
-	if err := g.Reviews().Request(ctx, req); err != nil {
+	if err := review.NewStore(g.Workspace).Request(ctx, req); err != nil {
 		return hook.Decision{}, fmt.Errorf("record the submission: %w", err)
 	}
 	g.explain.step("submit", "allow", hook.Ev("intent", id))
@@ -79,7 +79,7 @@ func (g *Gate) handedSubmission(ctx context.Context, id string) string {
 	if id == "" {
 		return ""
 	}
-	req, ok, err := g.Reviews().TakeHanded(ctx, id, g.call.ToolUseID, g.env.now())
+	req, ok, err := review.NewStore(g.Workspace).TakeHanded(ctx, id, g.call.ToolUseID, g.env.now())
 	if err != nil || !ok || req.Session != g.call.SessionID {
 		g.note(err)
 		return ""

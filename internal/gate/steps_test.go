@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -33,18 +34,20 @@ func testGate(t *testing.T, session *state.Session) *Gate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prot, _ := workspace.NewProtected(true, nil)
+	governance := workspace.Governance(agent.Governance())
+	prot, _ := workspace.NewProtected(governance, true, nil)
 	if session == nil {
 		session = &state.Session{}
 	}
 	ws := &workspace.Workspace{
-		Root:      root,
-		Config:    config.Default(),
-		Catalog:   c,
-		Protected: prot,
-		Ignore:    workspace.ParseIgnore([]byte("*.log\n")),
-		Getenv:    os.Getenv,
-		Now:       time.Now,
+		Root:       root,
+		Governance: governance,
+		Config:     config.Default(),
+		Catalog:    c,
+		Protected:  prot,
+		Ignore:     workspace.ParseIgnore([]byte("*.log\n")),
+		Getenv:     os.Getenv,
+		Now:        time.Now,
 	}
 	return &Gate{
 		Workspace: ws,

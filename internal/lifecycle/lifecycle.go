@@ -23,6 +23,7 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/summary"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // ErrNeedsVerify refuses a transition to COMPLETE that neither passed
@@ -51,6 +52,13 @@ type Editor struct {
 	// ToolUse is the tool call whose hook runs the editor, named in the
 	// journal with Session.
 	ToolUse string
+}
+
+// NewEditor is an editor of ws's catalog on behalf of session (empty for a
+// person) using tool (the agent's tool, or "intenthook"); toolVersion is
+// stamped on its ledger records.
+func NewEditor(ws *workspace.Workspace, session, tool, toolVersion string) *Editor {
+	return &Editor{Root: ws.Root, LockTimeout: ws.Config.LockTimeout, Now: ws.Now, Ledger: ws.Ledger(toolVersion), Session: session, Tool: tool, ReviewDefault: ws.Config.Review.Default}
 }
 
 // Transition is one requested status change.

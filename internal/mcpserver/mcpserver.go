@@ -19,9 +19,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/selection"
@@ -122,7 +124,7 @@ func (s *server) activeIntent(_ context.Context, req *mcp.ReadResourceRequest) (
 		body = "This agent runs intenthook's hooks: the selection belongs to the agent's session, and its context arrives with the hook's answers. Call get_intent_context for any intent."
 	} else if sess, err := ws.Sessions.Read(s.session); err == nil && sess.Intent != "" {
 		if in := ws.Catalog.Find(sess.Intent); in != nil {
-			body = ws.IntentContext(in, "", ws.Budget())
+			body = ws.IntentContext(in, "", review.Rejected(ws, in), ws.Budget())
 		}
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: body}}}, nil
@@ -203,7 +205,7 @@ func (s *server) workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return workspace.Load(root, s.opt.Getenv, s.opt.Now)
+	return workspace.Load(root, workspace.Governance(agent.Governance()), s.opt.Getenv, s.opt.Now)
 }
 
 // intent finds id in a catalog that can be trusted.
@@ -237,9 +239,9 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 		if err != nil {
 			return nil, nil, err
 		}
-		return text(ws.SelectionContext(it, "", ws.Budget())), nil, nil
+		return text(ws.SelectionContext(it, "", review.Rejected(ws, it), ws.Budget())), nil, nil
 	}
-	sel := selection.Selector{WS: ws, Editor: ws.Editor(s.session, "mcp__intenthook__select_active_intent", s.opt.Version)}
+	sel := selection.Selector{WS: ws, Editor: lifecycle.NewEditor(ws, s.session, "mcp__intenthook__select_active_intent", s.opt.Version)}
 	res, err := sel.Select(ctx, selection.Who{Session: s.session}, in.IntentID)
 	if err != nil {
 		return nil, nil, err
@@ -290,7 +292,7 @@ func (s *server) intentContext(_ context.Context, _ *mcp.CallToolRequest, in Int
 	if err != nil {
 		return nil, nil, err
 	}
-	return text(ws.IntentContext(it, "", ws.Budget())), nil, nil
+	return text(ws.IntentContext(it, "", review.Rejected(ws, it), ws.Budget())), nil, nil
 }
 
 func (s *server) why(_ context.Context, _ *mcp.CallToolRequest, in WhyIn) (*mcp.CallToolResult, WhyOut, error) {
@@ -399,7 +401,7 @@ func (s *server) submit(ctx context.Context, _ *mcp.CallToolRequest, in IntentIn
 	}
 	session := s.session
 	if s.opt.HookMode {
-		req, err := ws.Reviews().Take(ctx, it.ID, s.opt.Now())
+		req, err := review.NewStore(ws).Take(ctx, it.ID, s.opt.Now())
 		if err != nil {
 			return nil, nil, fmt.Errorf("no submission of %s was seen by the hook: the agent's session must hold the intent (select it first)", it.ID)
 		}
@@ -413,7 +415,7 @@ func (s *server) submit(ctx context.Context, _ *mcp.CallToolRequest, in IntentIn
 	case err != nil:
 		return nil, nil, err
 	}
-	ed := ws.Editor(session, "mcp__intenthook__submit_for_review", s.opt.Version)
+	ed := lifecycle.NewEditor(ws, session, "mcp__intenthook__submit_for_review", s.opt.Version)
 	type outcome struct {
 		out review.Outcome
 		err error

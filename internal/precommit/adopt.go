@@ -76,7 +76,7 @@ func (a Adoption) String() string {
 func Adopted(paths []string, author string) []Adoption {
 	var gov, rest []Adoption
 	for _, p := range paths {
-		if reason, ok := workspace.AdoptionReason(p); ok {
+		if reason, ok := workspace.AdoptionReason(governance(), p); ok {
 			gov = append(gov, Adoption{p, reason, author})
 		} else {
 			rest = append(rest, Adoption{p, "", author})

@@ -231,7 +231,7 @@ func Check(s *Snapshot, strict bool) *Result {
 		r.Findings = append(r.Findings, Finding{Error, CodeCatalogInvalid, intents.File, msg})
 	}
 	for _, st := range s.Staged {
-		if reason, ok := workspace.GovernanceChange(st.Path); ok {
+		if reason, ok := Listed(st.Path); ok {
 			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
 		}
 		if Exempt(st.Path, s.Parent.Ignore) {
@@ -276,7 +276,7 @@ func adopt(s *Snapshot, r *Result) *Result {
 		return r
 	}
 	for _, st := range s.Staged {
-		if reason, ok := workspace.GovernanceChange(st.Path); ok {
+		if reason, ok := Listed(st.Path); ok {
 			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
 		}
 	}
@@ -339,7 +339,7 @@ func ledgerFindings(rep *ledger.Report) []Finding {
 // .intentignore'd paths. Any other file under .orchestration/ is judged like
 // every file.
 func Exempt(rel string, ig *workspace.Ignore) bool {
-	return workspace.Sidecar(rel, "") || ig.Match(rel, false)
+	return Sidecar(rel) || ig.Match(rel, false)
 }
 
 // Owners returns the intents that own rel under the rules a commit is

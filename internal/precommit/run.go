@@ -95,7 +95,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	for i, p := range gitPaths {
 		st := &s.Staged[i]
 		switch {
-		case workspace.Sidecar(st.Path, ""):
+		case Sidecar(st.Path):
 			// Governance files are exempt: no need to read them (the
 			// ledger can be large).
 		case !git.Batchable(p):
@@ -134,7 +134,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		return nil, err
 	}
 	for _, st := range s.Staged {
-		if _, ok := workspace.GovernanceChange(st.Path); ok || s.Parent.None {
+		if _, ok := Listed(st.Path); ok || s.Parent.None {
 			s.Author = author(ctx, g)
 			break
 		}

@@ -18,7 +18,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // dir is the reviews' directory under state/; inbox holds one file per
@@ -68,6 +70,25 @@ type Note struct {
 type Store struct {
 	Root        string
 	LockTimeout time.Duration
+}
+
+// NewStore is ws's review state.
+func NewStore(ws *workspace.Workspace) Store {
+	return Store{Root: ws.Root, LockTimeout: ws.Config.LockTimeout}
+}
+
+// Rejected is the reason a person gave when they last rejected in's
+// submission, while in is back IN_PROGRESS and not yet submitted again,
+// for the contexts in's sessions get (workspace.IntentContext); "" otherwise.
+// Only intents that require review look for one.
+func Rejected(ws *workspace.Workspace, in *intents.Intent) string {
+	if in.Status != intents.InProgress || !in.NeedsReview(ws.Config.Review.Default) {
+		return ""
+	}
+	if n := NewStore(ws).Rejection(in.ID); n != nil {
+		return n.Reason
+	}
+	return ""
 }
 
 func (s Store) path(intent string) string {

@@ -83,6 +83,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	call = decoded
 	call.PairCall()
 	env.ProjectDirVars = ag.ProjectDirVars
+	env.AgentRows = agent.Governance()
 	if w := ag.MCP; w != nil && w.Command != nil {
 		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -76,7 +77,7 @@ func TestReclaim(t *testing.T) {
 func TestEndReleasesAndResume(t *testing.T) {
 	ws := load(t, "exclusive_intents: true\n")
 	ctx := context.Background()
-	sel := Selector{WS: ws, Editor: ws.Editor("", "", "test")}
+	sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "", "", "test")}
 	end := func(id string, during ...string) {
 		t.Helper()
 		now := ws.Now()

@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -94,7 +95,7 @@ func (s *Selector) Select(ctx context.Context, who Who, id string) (Result, erro
 	res.Decision = hook.Decision{
 		Verdict: hook.AllowWithContext,
 		Message: msg,
-		Context: s.WS.SelectionContext(in, warning, s.WS.Budget()),
+		Context: s.WS.SelectionContext(in, warning, review.Rejected(s.WS, in), s.WS.Budget()),
 	}
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -33,7 +34,7 @@ func load(t *testing.T, config string) *workspace.Workspace {
 			t.Fatal(err)
 		}
 	}
-	ws, err := workspace.Load(root, func(string) string { return "" }, time.Now)
+	ws, err := workspace.Load(root, workspace.Governance(nil), func(string) string { return "" }, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestSelect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
 			ws := load(t, "")
-			sel := Selector{WS: ws, Editor: ws.Editor("s1", "Bash", "test")}
+			sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "s1", "Bash", "test")}
 			res, err := sel.Select(context.Background(), Who{Session: "s1"}, tt.id)
 			if err != nil {
 				t.Fatal(err)
@@ -84,11 +85,11 @@ func TestSelect(t *testing.T) {
 
 func TestStartRewritesPending(t *testing.T) {
 	ws := load(t, "")
-	sel := Selector{WS: ws, Editor: ws.Editor("s1", "Bash", "test")}
+	sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "s1", "Bash", "test")}
 	if _, err := sel.Select(context.Background(), Who{Session: "s1"}, "INT-002"); err != nil {
 		t.Fatal(err)
 	}
-	again, err := workspace.Load(ws.Root, ws.Getenv, time.Now)
+	again, err := workspace.Load(ws.Root, ws.Governance, ws.Getenv, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestStartRewritesPending(t *testing.T) {
 
 func TestAgentDefaultAndClear(t *testing.T) {
 	ws := load(t, "")
-	sel := Selector{WS: ws, Editor: ws.Editor("", "", "test")}
+	sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "", "", "test")}
 	ctx := context.Background()
 	if _, err := sel.Select(ctx, Who{Session: "s1", Agent: "a1"}, "INT-006"); err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestAgentDefaultAndClear(t *testing.T) {
 func TestExclusiveClaim(t *testing.T) {
 	ws := load(t, "exclusive_intents: true\n")
 	ctx := context.Background()
-	sel := Selector{WS: ws, Editor: ws.Editor("", "", "test")}
+	sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "", "", "test")}
 	if res, err := sel.Select(ctx, Who{Session: "s1"}, "INT-006"); err != nil || res.Intent == nil {
 		t.Fatalf("first: %+v %v", res, err)
 	}

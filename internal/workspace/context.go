@@ -24,8 +24,11 @@ const specRead = 8 << 10
 
 // IntentContext gathers what an agent should know about in (its related
 // files, spec excerpts and recent trace) and renders the <intent_context>
-// within budget. warning, when set, is carried at its top.
-func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int) string {
+// within budget. warning, when set, is carried at its top; rejected is the
+// reason a person gave for rejecting in's last submission, when it waits
+// for in's sessions (review.Rejected: the review state is not the
+// workspace's to read), "" otherwise.
+func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, budget int) string {
 	files, _ := intentmap.Files(w.Root, in.ID)
 	var specs []intentctx.SpecExcerpt
 	for _, s := range in.RelatedSpecs {
@@ -53,23 +56,17 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning string, budget int
 		budget -= len(family) + 1
 		family += "\n"
 	}
-	if rejected := w.rejection(in, budget/4); rejected != "" {
-		budget -= len(rejected)
-		family = rejected + family
+	if note := rejection(in, rejected, budget/4); note != "" {
+		budget -= len(note)
+		family = note + family
 	}
 	return family + intentctx.Build(intentctx.Inputs{Intent: in, RelatedFiles: files, Specs: specs, Trace: trace, Budget: budget, Warning: warning})
 }
 
-// rejection is the reason a person gave when they last rejected in's
-// submission, fenced as a person's words, while in is back IN_PROGRESS and
-// not yet submitted again; "" otherwise. Only intents that require review
-// look for one.
-func (w *Workspace) rejection(in *intents.Intent, max int) string {
-	if in.Status != intents.InProgress || !in.NeedsReview(w.Config.Review.Default) {
-		return ""
-	}
-	n := w.Reviews().Rejection(in.ID)
-	if n == nil {
+// rejection fences reason, a person's rejection of in's last submission,
+// as a person's words within max bytes; "" when there is none or no room.
+func rejection(in *intents.Intent, reason string, max int) string {
+	if reason == "" {
 		return ""
 	}
 	head := "A person rejected the last submission of " + in.ID + "; their reason, in their own words:\n"
@@ -79,7 +76,7 @@ func (w *Workspace) rejection(in *intents.Intent, max int) string {
 	if room < 40 {
 		return ""
 	}
-	return head + open + intentctx.Text(safetext.Clip(n.Reason, room)) + closing
+	return head + open + intentctx.Text(safetext.Clip(reason, room)) + closing
 }
 
 // family places a child intent in its tree, in one line each: its parent,

@@ -1,9 +1,6 @@
 package workspace
 
 import (
-	"sync"
-
-	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/lessons"
 )
@@ -75,32 +72,31 @@ var gits = governed.Table{
 	{Path: ".git/config", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitConfig, Reason: "git's config: hooksPath, aliases, filters make git run programs"},
 }
 
-// Governance is the one table of governance files: intenthook's own, every
-// agent's, git's. Protected paths, the guard's watch list, an OS sandbox's
-// read-only list and precommit's and audit's sidecars are derived from it.
-// It is made once; callers must not change it.
-var Governance = sync.OnceValue(func() governed.Table {
+// Governance is the one table of governance files: intenthook's own rows,
+// the agents' (agents: every agent's rows, agent.Governance; a session of
+// one agent may write no other agent's wiring either), git's. Protected
+// paths, the guard's watch list, an OS sandbox's read-only list and
+// precommit's and audit's sidecars are derived from it. Package workspace
+// knows no agent: what knows them makes the table, once per process, and
+// hands it on (Load).
+func Governance(agents []governed.Table) governed.Table {
 	t := append(governed.Table{}, own...)
-	for _, rows := range agent.Governance() {
+	for _, rows := range agents {
 		t = append(t, rows...)
 	}
 	return append(t, gits...)
-})
+}
 
 // GovernanceChange says why a change to rel is listed by precommit and
-// audit (a Listed row's reason); ok is false for any other path.
-func GovernanceChange(rel string) (reason string, ok bool) {
-	f, ok := Governance().Row(rel, governed.Listed)
+// audit (a Listed row's reason in t); ok is false for any other path.
+func GovernanceChange(t governed.Table, rel string) (reason string, ok bool) {
+	f, ok := t.Row(rel, governed.Listed)
 	return f.Reason, ok
 }
 
 // SandboxReadOnly lists what an OS sandbox must keep read-only for the
-// rules to hold.
-func SandboxReadOnly() []string { return Governance().Paths(governed.ReadOnly) }
-
-// protectedPaths lists the files an agent may not write while governance
-// files are protected. It is made once; callers must not change it.
-var protectedPaths = sync.OnceValue(func() []string { return Governance().Paths(governed.Protected) })
+// rules of t to hold.
+func SandboxReadOnly(t governed.Table) []string { return t.Paths(governed.ReadOnly) }
 
 // initFiles are the git files init writes lines into: not governance
 // files, but a commit that adopts the rules holds them for that reason.
@@ -110,10 +106,10 @@ var initFiles = map[string]string{
 }
 
 // AdoptionReason says what rel is when the commit that adopts the rules
-// holds it: any row of the governance table, or a git file init writes;
-// ok is false for any other path.
-func AdoptionReason(rel string) (reason string, ok bool) {
-	if f, ok := Governance().Row(rel, ^governed.Use(0)); ok {
+// holds it: any row of t, or a git file init writes; ok is false for any
+// other path.
+func AdoptionReason(t governed.Table, rel string) (reason string, ok bool) {
+	if f, ok := t.Row(rel, ^governed.Use(0)); ok {
 		return f.Reason, true
 	}
 	reason, ok = initFiles[rel]

@@ -12,7 +12,7 @@ import (
 // and the sandbox's read-only list from the one table, and holds each to
 // what it is, with the differences between them that are meant.
 func TestGovernanceLists(t *testing.T) {
-	table := Governance()
+	table := Governance(agent.Governance())
 	protected := sorted(table.Paths(governed.Protected))
 	guarded := sorted(table.Paths(governed.Guarded))
 	readOnly := sorted(table.Paths(governed.ReadOnly))
@@ -144,7 +144,7 @@ func TestSidecar(t *testing.T) {
 		{"src/.intentignore", "", false},
 		{".gemini/other.json", "", false},
 	} {
-		if got := Sidecar(c.rel, c.lessons); got != c.want {
+		if got := Sidecar(Governance(agent.Governance()), c.rel, c.lessons); got != c.want {
 			t.Errorf("Sidecar(%q, %q) = %v, want %v", c.rel, c.lessons, got, c.want)
 		}
 	}
@@ -170,7 +170,7 @@ func TestGovernanceListed(t *testing.T) {
 		{".orchestration/state/x", false},
 		{"src/a.go", false},
 	} {
-		reason, ok := GovernanceChange(c.rel)
+		reason, ok := GovernanceChange(Governance(agent.Governance()), c.rel)
 		if ok != c.want || ok && reason == "" {
 			t.Errorf("GovernanceChange(%q) = %q, %v; want listed %v with a reason", c.rel, reason, ok, c.want)
 		}

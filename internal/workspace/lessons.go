@@ -29,10 +29,10 @@ func (w *Workspace) GeneralLessons(budget int) string {
 }
 
 // SelectionContext is what a selection of in answers with: its
-// <intent_context>, then its lessons in what is left of up to a quarter of
-// the budget.
-func (w *Workspace) SelectionContext(in *intents.Intent, warning string, budget int) string {
-	ictx := w.IntentContext(in, warning, budget)
+// <intent_context> (rejected as IntentContext takes it), then its lessons
+// in what is left of up to a quarter of the budget.
+func (w *Workspace) SelectionContext(in *intents.Intent, warning, rejected string, budget int) string {
+	ictx := w.IntentContext(in, warning, rejected, budget)
 	return ictx + w.IntentLessons(in, min(budget/4, budget-len(ictx)))
 }
 

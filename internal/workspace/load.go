@@ -9,10 +9,9 @@ import (
 
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
-	"github.com/intenthook/intenthook/internal/lifecycle"
-	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -30,14 +29,18 @@ func (notGoverned) Is(target error) bool { return target == ErrNotGoverned }
 // settings, catalog, protected paths, ignore file and state. Hooks load it
 // once per call; people's commands load it once per command.
 type Workspace struct {
-	Root      string
-	Config    *config.Config
-	Catalog   *intents.Catalog
-	Protected *Protected
-	Ignore    *Ignore
-	Sessions  state.Sessions
-	Getenv    func(string) string
-	Now       func() time.Time
+	Root string
+	// Governance is the governance table the workspace was loaded with
+	// (Governance), set even when loading failed: its protected paths,
+	// the guard's watch list, its sidecars.
+	Governance governed.Table
+	Config     *config.Config
+	Catalog    *intents.Catalog
+	Protected  *Protected
+	Ignore     *Ignore
+	Sessions   state.Sessions
+	Getenv     func(string) string
+	Now        func() time.Time
 	// Warnings are what failed to load without switching governance off
 	// (a bad protected glob, an unreadable .intentignore).
 	Warnings []error
@@ -68,16 +71,17 @@ func Locate(flagRoot, wd string) (string, error) {
 	return "", notGoverned(fmt.Sprintf("no %s in %s or above", Marker, wd))
 }
 
-// Load reads the workspace at root. On an error the returned Workspace still
-// carries Config when it could be read, so that the fail mode is known.
-func Load(root string, getenv func(string) string, now func() time.Time) (*Workspace, error) {
+// Load reads the workspace at root, governed by governance (Governance).
+// On an error the returned Workspace still carries Config when it could be
+// read, so that the fail mode is known.
+func Load(root string, governance governed.Table, getenv func(string) string, now func() time.Time) (*Workspace, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	if now == nil {
 		now = time.Now
 	}
-	w := &Workspace{Root: root, Getenv: getenv, Now: now}
+	w := &Workspace{Root: root, Governance: governance, Getenv: getenv, Now: now}
 	cfg, err := config.Load(root, getenv)
 	w.Config = cfg
 	if err != nil {
@@ -88,7 +92,7 @@ func Load(root string, getenv func(string) string, now func() time.Time) (*Works
 	}
 	// A bad extra protected glob or an unreadable .intentignore must not
 	// switch governance off: the rest applies, and the user is told.
-	if w.Protected, err = NewProtected(cfg.ProtectGovernanceFiles, cfg.ProtectedPaths); err != nil {
+	if w.Protected, err = NewProtected(governance, cfg.ProtectGovernanceFiles, cfg.ProtectedPaths); err != nil {
 		w.Warnings = append(w.Warnings, err)
 	}
 	if w.Ignore, err = LoadIgnore(root); err != nil {
@@ -142,15 +146,4 @@ func (w *Workspace) Resolver(cwd string) *Resolver {
 // Ledger is the workspace's ledger; toolVersion is stamped on its records.
 func (w *Workspace) Ledger(toolVersion string) *ledger.Ledger {
 	return &ledger.Ledger{Root: w.Root, LockTimeout: w.Config.LockTimeout, Fsync: w.Config.Ledger.Fsync, Now: w.Now, ToolVersion: toolVersion, SegmentBytes: int64(w.Config.Ledger.SegmentBytes)}
-}
-
-// Editor changes the catalog on behalf of session (empty for a person) using
-// tool (the agent's tool, or "intenthook").
-func (w *Workspace) Editor(session, tool, toolVersion string) *lifecycle.Editor {
-	return &lifecycle.Editor{Root: w.Root, LockTimeout: w.Config.LockTimeout, Now: w.Now, Ledger: w.Ledger(toolVersion), Session: session, Tool: tool, ReviewDefault: w.Config.Review.Default}
-}
-
-// Reviews is the state of the workspace's intents that require review.
-func (w *Workspace) Reviews() review.Store {
-	return review.Store{Root: w.Root, LockTimeout: w.Config.LockTimeout}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lessons"
 )
@@ -19,13 +20,13 @@ type Protected struct {
 	fold       bool
 }
 
-// NewProtected combines the governance table's protected files (when
-// governance is on, SPEC §11) with extra globs from config. Bad extra globs
-// are reported, the rest still apply.
-func NewProtected(governance bool, extra []string) (*Protected, error) {
+// NewProtected combines the protected files of t, the governance table
+// (when governance is on, SPEC §11), with extra globs from config. Bad
+// extra globs are reported, the rest still apply.
+func NewProtected(t governed.Table, governance bool, extra []string) (*Protected, error) {
 	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows", governance: governance}
 	if governance {
-		p.patterns = append(p.patterns, protectedPaths()...)
+		p.patterns = append(p.patterns, t.Paths(governed.Protected)...)
 	}
 	var errs []error
 	for _, g := range extra {
@@ -94,18 +95,19 @@ func hardLinked(fi os.FileInfo) bool {
 }
 
 // Sidecar reports whether rel is one of the governance files intenthook and
-// people keep under .orchestration/: the governance table's sidecars, the
-// default lessons file's place taken by lessonsFile, the configured one (""
-// for the default). Other files there are ordinary files: an agent's
-// script under .orchestration/ needs an intent like any other.
-func Sidecar(rel, lessonsFile string) bool {
+// people keep under .orchestration/: the sidecars of t, the governance
+// table, the default lessons file's place taken by lessonsFile, the
+// configured one ("" for the default). Other files there are ordinary
+// files: an agent's script under .orchestration/ needs an intent like any
+// other.
+func Sidecar(t governed.Table, rel, lessonsFile string) bool {
 	if lessonsFile == "" {
 		lessonsFile = lessons.DefaultFile
 	}
 	if rel == lessonsFile {
 		return true
 	}
-	return rel != lessons.DefaultFile && Governance().Sidecar(rel)
+	return rel != lessons.DefaultFile && t.Sidecar(rel)
 }
 
 // Nested reports whether rel is, or lies in, a governance directory below

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/intents"
 )
 
@@ -144,7 +145,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestProtected(t *testing.T) {
-	p, err := NewProtected(true, []string{"secrets/**"})
+	p, err := NewProtected(Governance(agent.Governance()), true, []string{"secrets/**"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +171,11 @@ func TestProtected(t *testing.T) {
 			t.Errorf("Match(%q) = %v, want %v", path, got, want)
 		}
 	}
-	off, _ := NewProtected(false, nil)
+	off, _ := NewProtected(Governance(nil), false, nil)
 	if _, got := off.Match(".orchestration/active_intents.yaml"); got {
 		t.Error("protect_governance_files: false still protects")
 	}
-	if _, err := NewProtected(true, []string{"src/{a"}); err == nil {
+	if _, err := NewProtected(Governance(nil), true, []string{"src/{a"}); err == nil {
 		t.Error("bad extra glob accepted")
 	}
 }
