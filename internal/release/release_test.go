@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -203,7 +204,18 @@ func TestNPMAgentWiring(t *testing.T) {
 	}{
 		{"codex", codex.HooksFile, func(t *testing.T, wiring, event string) (string, string) {
 			// Codex runs a hook through the user's shell (-lc), from the
-			// session's directory: here one below the project's.
+			// session's directory: here one below the project's, below a
+			// binary and a link planted between it and the root, which
+			// the wiring must not run.
+			for _, rel := range []string{"src/" + hookconfig.NPMBinary, "src/" + hookconfig.NPMLink} {
+				p := filepath.Join(dir, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("#!/bin/sh\ncat >/dev/null\nexit 0\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
 			var doc struct {
 				Hooks map[string][]struct{ Hooks []struct{ Command string } }
 			}
@@ -283,6 +295,123 @@ func mustJSON(t *testing.T, data string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(data), v); err != nil {
 		t.Fatalf("%v:\n%s", err, data)
+	}
+}
+
+// What an agent tried against an npm install's hooks, with real npm
+// --offline: a package of its own whose bin is named intenthook is a
+// question, and once installed it repoints npm's link but not what the
+// hooks run; a package.json that points intenthook at a local copy,
+// installed by a bare npm install the agent may run, is found by the
+// binary's stat in the guard's picture, and every later call is denied
+// (hook_replaced) until a person reinstalls, which doctor says.
+func TestNPMReplaced(t *testing.T) {
+	dist := distDir(t)
+	tarballs, err := HostTarballs(dist, runtime.GOOS, runtime.GOARCH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, env := npmProject(t, dist)
+	run(t, dir, env, 0, "", filepath.Join(dir, filepath.FromSlash(hookconfig.NPMBinary)), "init")
+	settings, err := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, post := hookCommand(t, settings, "PreToolUse"), hookCommand(t, settings, "PostToolUse")
+	hookEnv := append(env, "CLAUDE_PROJECT_DIR="+dir)
+	hook := func(wiring, event, tool string, input map[string]any, id, code int) (string, string) {
+		t.Helper()
+		ev, err := json.Marshal(map[string]any{"session_id": "npm-agent", "transcript_path": "", "cwd": dir, "hook_event_name": event,
+			"tool_name": tool, "tool_input": input, "tool_use_id": fmt.Sprintf("toolu_%d", id), "tool_response": map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run(t, dir, hookEnv, code, string(ev), "sh", "-c", wiring)
+	}
+	write := map[string]any{"file_path": filepath.Join(dir, "src", "a.go"), "content": "package a\n"}
+	doctor := func() string {
+		// The package's binary by its path: npx would run npm's link.
+		cmd := exec.Command(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMBinary)), "doctor")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+		out, _ := cmd.Output()
+		return string(out)
+	}
+	put := func(rel, data string, mode os.FileMode) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A package of the agent's whose bin is named intenthook.
+	put("src/fmtpkg/package.json", `{"name":"fmtpkg","version":"1.0.0","bin":{"intenthook":"run.sh"}}`+"\n", 0o644)
+	put("src/fmtpkg/run.sh", "#!/bin/sh\ncat >/dev/null\nexit 0\n", 0o755)
+	install := map[string]any{"command": "npm install --no-save --offline ./src/fmtpkg"}
+	out, _ := hook(pre, "PreToolUse", "Bash", install, 1, 0)
+	if !strings.Contains(out, `"permissionDecision":"ask"`) || !strings.Contains(out, "installs from a local path, a tarball or a git URL: ./src/fmtpkg") {
+		t.Fatalf("an install from a local path is not asked: %s", out)
+	}
+	// A person approves it: npm's link now runs the package's script, the
+	// hooks still run intenthook's binary.
+	run(t, dir, env, 0, "", "npm", "install", "--no-save", "--offline", "--no-audit", "--no-fund", "./src/fmtpkg")
+	if real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMLink))); err != nil || !strings.HasSuffix(real, filepath.Join("fmtpkg", "run.sh")) {
+		t.Fatalf("npm's link after the install: %s %v", real, err)
+	}
+	if out, stderr := hook(post, "PostToolUse", "Bash", install, 1, 0); strings.Contains(out+stderr, "violation") {
+		t.Fatalf("the install changed what the hooks run:\n%s%s", out, stderr)
+	}
+	if _, stderr := hook(pre, "PreToolUse", "Write", write, 2, 2); !strings.Contains(stderr, "deny [intent_required]") {
+		t.Fatalf("the hooks no longer answer: %s", stderr)
+	}
+	if out := doctor(); !strings.Contains(out, "✓ hook binary:") {
+		t.Fatalf("doctor after the install:\n%s", out)
+	}
+
+	// A local copy of the package (the real binaries: the hooks' post then
+	// still runs intenthook), and package.json pointing intenthook at it.
+	keep, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, env, 0, "", "cp", "-R", filepath.Join(dir, filepath.FromSlash(hookconfig.NPMPackage)), filepath.Join(dir, "src", "fork"))
+	put("src/fork/package.json", `{"name":"intenthook","version":"9.9.9","bin":{"intenthook":"bin/intenthook"}}`+"\n", 0o644)
+	var pkg map[string]any
+	mustJSON(t, string(keep), &pkg)
+	for _, deps := range []string{"dependencies", "devDependencies"} {
+		if m, ok := pkg[deps].(map[string]any); ok && m["intenthook"] != nil {
+			m["intenthook"] = "file:./src/fork"
+		}
+	}
+	edited, _ := json.Marshal(pkg)
+	put("package.json", string(edited), 0o644)
+	bare := map[string]any{"command": "npm install --offline"}
+	if out, stderr := hook(pre, "PreToolUse", "Bash", bare, 3, 0); out != "" || stderr != "" {
+		t.Fatalf("a bare npm install is not allowed: %s%s", out, stderr)
+	}
+	run(t, dir, env, 0, "", "npm", "install", "--offline", "--no-audit", "--no-fund")
+	out, _ = hook(post, "PostToolUse", "Bash", bare, 3, 0)
+	if !strings.Contains(out, "violation [governance_tampered]") || !strings.Contains(out, "node_modules/intenthook/bin/intenthook: replaced by the command") {
+		t.Fatalf("the replaced binary is not found: %s", out)
+	}
+	if _, stderr := hook(pre, "PreToolUse", "Write", write, 4, 2); !strings.Contains(stderr, "deny [hook_replaced]") {
+		t.Fatalf("a call after the replacement: %s", stderr)
+	}
+	if out := doctor(); !strings.Contains(out, "✗ hook program: node_modules/intenthook/bin/intenthook replaced during session npm-agent's shell command `npm install --offline`") {
+		t.Fatalf("doctor after the replacement:\n%s", out)
+	}
+
+	// A person reinstalls.
+	put("package.json", string(keep), 0o644)
+	run(t, dir, env, 0, "", "rm", "-rf", filepath.Join(dir, "node_modules", "intenthook"), filepath.Join(dir, "node_modules", "@intenthook"))
+	run(t, dir, env, 0, "", "npm", append([]string{"install", "--offline", "--no-audit", "--no-fund"}, tarballs...)...)
+	if _, stderr := hook(pre, "PreToolUse", "Write", write, 5, 2); !strings.Contains(stderr, "deny [intent_required]") {
+		t.Fatalf("a call after the reinstall: %s", stderr)
+	}
+	if out := doctor(); strings.Contains(out, "hook program") || !strings.Contains(out, "✓ hook binary:") {
+		t.Fatalf("doctor after the reinstall:\n%s", out)
 	}
 }
 
