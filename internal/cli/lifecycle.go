@@ -14,7 +14,6 @@ import (
 	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/intents"
-	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -267,58 +266,29 @@ ledger either way.`,
 			if err != nil {
 				return err
 			}
-			in := ws.Catalog.Find(args[0])
-			switch {
-			case in == nil:
-				return fmt.Errorf("intent %s not found", args[0])
-			case !in.Valid():
-				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
-			case in.Status != intents.InProgress:
-				return fmt.Errorf("intent %s is %s: only IN_PROGRESS intents are verified", in.ID, in.Status)
-			case len(in.AcceptanceCriteria) == 0 && !confirm:
-				// Nothing to check would otherwise pass silently.
-				return withHint(fmt.Errorf("intent %s has no acceptance criteria: there is nothing to verify", in.ID),
-					"confirm by hand that the work is done with --confirm-manual, or add a criterion (with a check) to the catalog")
-			}
-			results := acceptance.Run(cmd.Context(), ws.Root, in.AcceptanceCriteria, timeout, confirm)
-			ok := acceptance.AllOK(results)
-			if asJSON {
-				if err := a.printJSON(map[string]any{"intent": in.ID, "passed": ok, "criteria": emptyIfNil(results)}); err != nil {
-					return err
+			report := func(in *intents.Intent, results []acceptance.Result) error {
+				if asJSON {
+					return a.printJSON(map[string]any{"intent": in.ID, "passed": acceptance.AllOK(results), "criteria": emptyIfNil(results)})
 				}
-			} else {
 				a.printVerify(results)
+				return nil
 			}
-			if !ok {
-				if err := lifecycle.NewEditor(ws, "", "intenthook", Version).RecordVerify(cmd.Context(), in.ID, verifySummary(results)); err != nil {
-					return err
-				}
-				for _, r := range results {
-					if msg, failed := acceptance.Lesson(r); failed {
-						err := lessons.Record(cmd.Context(), ws.Root, ws.Config.LessonsFile, ws.Config.LockTimeout, lessons.Lesson{
-							Time: nowFunc(), Code: "acceptance_failed", Intent: in.ID, Tool: "intenthook", Message: msg, Keep: ws.Config.LessonsMax,
-						})
-						if err != nil {
-							fmt.Fprintf(a.stderr, "intenthook: warning: lesson: %v\n", err)
-						}
-					}
-				}
+			v, err := review.Verify(cmd.Context(), ws, args[0], review.VerifyOptions{Confirm: confirm, Timeout: timeout, ToolVersion: Version, Report: report})
+			for _, w := range v.Warnings {
+				fmt.Fprintf(a.stderr, "intenthook: warning: %v\n", w)
+			}
+			switch {
+			case errors.Is(err, review.ErrNothingToVerify):
+				return withHint(err, "confirm by hand that the work is done with --confirm-manual, or add a criterion (with a check) to the catalog")
+			case err != nil:
+				return err
+			case v.To == "":
 				return exitError{exitFail}
 			}
-			// On an intent that requires review, passing checks are a
-			// submission: a person's approval still completes it.
-			to := intents.Complete
-			t := lifecycle.Transition{ID: in.ID, To: to, Verified: true, Reason: "every acceptance criterion met"}
-			if in.NeedsReview(ws.Config.Review.Default) {
-				t.To, t.Submitted = intents.InReview, true
-			}
-			if _, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), t); err != nil {
-				return err
-			}
 			if !asJSON {
-				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> %s\n", in.ID, t.To)
-				if t.To == intents.InReview {
-					fmt.Fprintf(a.stdout, "%s requires review: approve it with 'intenthook intents approve %s'\n", in.ID, in.ID)
+				fmt.Fprintf(a.stdout, "%s: IN_PROGRESS -> %s\n", v.Intent.ID, v.To)
+				if v.To == intents.InReview {
+					fmt.Fprintf(a.stdout, "%s requires review: approve it with 'intenthook intents approve %s'\n", v.Intent.ID, v.Intent.ID)
 				}
 			}
 			return nil
@@ -328,17 +298,6 @@ ledger either way.`,
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Minute, "time limit per check")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return cmd
-}
-
-// verifySummary is one line per criterion that is not met, for the ledger.
-func verifySummary(rs []acceptance.Result) string {
-	var parts []string
-	for _, r := range rs {
-		if !r.OK() {
-			parts = append(parts, r.Description+": "+string(r.Outcome))
-		}
-	}
-	return "not complete: " + strings.Join(parts, "; ")
 }
 
 func (a *app) printVerify(rs []acceptance.Result) {

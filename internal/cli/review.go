@@ -3,10 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,47 +35,20 @@ checks that the agent's session holds the intent and vouches for the call.`,
 				return err
 			}
 			id := args[0]
-			session, tool := "", "intenthook"
-			var req review.Request
-			if title, _, inShell := agent.InShell(a.getenv); inShell {
-				var err error
-				req, err = review.NewStore(ws).Take(cmd.Context(), id, time.Now())
-				if errors.Is(err, review.ErrNoRequest) {
-					return withHint(fmt.Errorf("no submission of %s was seen by the hook in %s's shell", id, title),
-						"run `intenthook submit "+id+"` alone, as the whole shell command, so that the hook sees it")
-				}
-				if err != nil {
-					return err
-				}
-				session, tool = req.Session, "Bash"
-			}
-			in := ws.Catalog.Find(id)
+			title, _, inShell := agent.InShell(a.getenv)
+			sub, err := review.SubmitIntent(cmd.Context(), ws, id, inShell, Version, timeout)
 			switch {
-			case in == nil:
-				return withHint(fmt.Errorf("intent %s not found", id), "list intents with 'intenthook intents list'")
-			case !in.Valid():
-				return fmt.Errorf("intent %s is invalid: %s", in.ID, strings.Join(in.Errors(), "; "))
-			}
-			switch err := review.Submittable(in, ws.Config.Review.Default); {
+			case errors.Is(err, review.ErrNoRequest):
+				return withHint(fmt.Errorf("no submission of %s was seen by the hook in %s's shell", id, title),
+					"run `intenthook submit "+id+"` alone, as the whole shell command, so that the hook sees it")
+			case errors.Is(err, review.ErrNotFound):
+				return withHint(err, "list intents with 'intenthook intents list'")
 			case errors.Is(err, review.ErrNoReview):
-				return withHint(err, "a person completes it with 'intenthook intents verify "+in.ID+"'")
-			case err != nil:
+				return withHint(err, "a person completes it with 'intenthook intents verify "+id+"'")
+			case !sub.Ran:
 				return err
 			}
-			ed := lifecycle.NewEditor(ws, session, tool, Version)
-			ed.Hook = session != ""
-			out, err := review.Submit(cmd.Context(), ed, ws.Root, in, timeout)
-			// The agent's OS sandbox keeps the catalog read-only to its
-			// shell: the checks ran here, and the hook after this command,
-			// which runs outside the sandbox, makes the move.
-			handed := false
-			if err != nil && out.Passed && session != "" && readOnly(err) {
-				req.At = time.Now().UTC()
-				if herr := review.NewStore(ws).Hand(cmd.Context(), req); herr != nil {
-					return errors.Join(err, herr)
-				}
-				err, handed = nil, true
-			}
+			in, out, handed := sub.Intent, sub.Outcome, sub.Handed
 			if asJSON {
 				if jerr := a.printJSON(map[string]any{"intent": in.ID, "passed": out.Passed, "criteria": emptyIfNil(out.Results)}); jerr != nil {
 					return jerr
@@ -200,11 +171,4 @@ func workedOn(root, id string, sessions []string) []string {
 		return nil
 	})
 	return sessions
-}
-
-// readOnly reports whether err is a write refused by the file system: a
-// read-only mount (an OS sandbox's), a busy mount point (a file bound
-// there), or a permission.
-func readOnly(err error) bool {
-	return errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.EBUSY) || errors.Is(err, fs.ErrPermission)
 }

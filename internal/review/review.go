@@ -1,9 +1,12 @@
 // Package review holds the machine state of intents that require review
-// (review: required): the submissions the hook saw an agent make, waiting
-// for the `intenthook submit` command that follows, and a person's
-// rejections waiting to reach the sessions that worked on the intent. It
-// lives under .orchestration/state/reviews/; it decides nothing and never
-// changes the catalog (package lifecycle does).
+// (review: required), under .orchestration/state/reviews/: the submissions
+// the hook saw an agent make, waiting for the `intenthook submit` command
+// that follows, and a person's rejections waiting to reach the sessions
+// that worked on the intent. It holds the one rule of a submission
+// (Submittable) and the flows that end an intent's work by its acceptance
+// checks: an agent's submission (SubmitIntent, Submit) and a person's
+// verification (Verify). The catalog edits they lead to are package
+// lifecycle's.
 package review
 
 import (
