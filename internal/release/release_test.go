@@ -360,7 +360,9 @@ func TestNPMReplaced(t *testing.T) {
 	if real, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(hookconfig.NPMLink))); err != nil || !strings.HasSuffix(real, filepath.Join("fmtpkg", "run.sh")) {
 		t.Fatalf("npm's link after the install: %s %v", real, err)
 	}
-	if out, stderr := hook(post, "PostToolUse", "Bash", install, 1, 0); strings.Contains(out+stderr, "violation") {
+	// (The backstop may judge what the install changed against the
+	// session's intent; the hooks' program is the guard's.)
+	if out, stderr := hook(post, "PostToolUse", "Bash", install, 1, 0); strings.Contains(out+stderr, "governance_tampered") {
 		t.Fatalf("the install changed what the hooks run:\n%s%s", out, stderr)
 	}
 	if _, stderr := hook(pre, "PreToolUse", "Write", write, 2, 2); !strings.Contains(stderr, "deny [intent_required]") {
@@ -399,7 +401,7 @@ func TestNPMReplaced(t *testing.T) {
 	if _, stderr := hook(pre, "PreToolUse", "Write", write, 4, 2); !strings.Contains(stderr, "deny [hook_replaced]") {
 		t.Fatalf("a call after the replacement: %s", stderr)
 	}
-	if out := doctor(); !strings.Contains(out, "✗ hook program: node_modules/intenthook/bin/intenthook replaced during session npm-agent's shell command `npm install --offline`") {
+	if out := doctor(); !strings.Contains(out, "✗ hook program: node_modules/intenthook/bin/intenthook") || !strings.Contains(out, "replaced during session npm-agent's shell command `npm install --offline`") {
 		t.Fatalf("doctor after the replacement:\n%s", out)
 	}
 
