@@ -189,7 +189,7 @@ func (g contextHook) peopleSaid() string {
 // session's), and gets the governance preamble either way.
 func (g contextHook) subagentStart(ctx context.Context) hook.Decision {
 	budget := g.Budget()
-	if d, ok := (delegations{g.Gate}).trackAgents(ctx); ok {
+	if d, ok := delegations(g).trackAgents(ctx); ok {
 		if in := g.Catalog.Find(d.Intent); in != nil {
 			head := fmt.Sprintf("intenthook: you were delegated intent %s (%s): change only files in its owned_scope (%s).", in.ID, in.Name, in.ScopeSummary())
 			return hook.Decision{Context: head + "\n" + g.IntentContext(in, "", review.Rejected(g.Workspace, in), budget-len(head)-1)}
