@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -188,8 +189,18 @@ func (w writerFile) write(root string, durable bool) error {
 	}
 	b = appendString(append(b, `,"root":`...), w.Root)
 	b = append(b, "}\n"...)
-	return state.WriteFile(state.Path(root, writerName), b, 0o644, durable)
+	if err := state.WriteFile(state.Path(root, writerName), b, 0o644, durable); err != nil {
+		return err
+	}
+	// The guard of a command running meanwhile (another session's) takes
+	// a change no hook journaled for the command's, and puts it back.
+	guard.Journal(root, WriterFile, b)
+	return nil
 }
+
+// WriterFile is the writer file, root-relative: a governance row, since a
+// rollover seals the segment it names.
+const WriterFile = state.StateDir + "/" + writerName
 
 // WriterID returns this work tree's writer id, "" before its first segment.
 func WriterID(root string) string {

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"github.com/intenthook/intenthook/internal/governed"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 )
 
@@ -26,6 +27,7 @@ var own = governed.Table{
 	{Path: ".orchestration/state/pending", Use: governed.ReadOnly, Reason: "the pictures pre leaves for the call's post (the guard's, the backstop's): a command that rewrites or uses one up goes unjudged"},
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
 	{Path: ".orchestration/state/precommit", Use: governed.Guarded, Watch: governed.StateDir, Reason: "precommit's caches: a ledger prefix they remember is not verified again"},
+	{Path: ledger.WriterFile, Use: governed.Guarded, Reason: "this work tree's writer id and newest segment: a rollover seals the segment it names, so a program that points it elsewhere leaves the sealed one open"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},
 	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
 	// A lessons file config.yaml names takes this one's place (Sidecar,

@@ -36,7 +36,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/default.json", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -84,6 +84,7 @@ func TestGovernanceLists(t *testing.T) {
 		{"node_modules/intenthook/**", governed.Protected, governed.Guarded, "the guard would hash four large binaries around every shell call"},
 		{"node_modules/intenthook/bin/intenthook", governed.Guarded, governed.Protected | governed.ReadOnly, "a stat of the program the wiring runs; protected and read-only through the package's rows"},
 		{".orchestration/state/hook-replaced", governed.Guarded, governed.ReadOnly, "hooks write it; a program that takes it out is undone"},
+		{".orchestration/state/ledger.writer", governed.Guarded, governed.ReadOnly, "a commit in an agent's shell rolls the ledger over and writes it; a program's rewrite is undone"},
 	} {
 		var use governed.Use
 		for _, f := range table {
