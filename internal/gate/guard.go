@@ -27,11 +27,6 @@ import (
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
-// CodeGovernanceTampered is the violation of a shell command that changed
-// the rules: the catalog, config, ignore file, an agent's hook settings,
-// git's hooks or risky config keys, or the ledger's existing bytes.
-const CodeGovernanceTampered = "governance_tampered"
-
 // guardTargets lists what the guard watches in this workspace, and for
 // the call's session: its selection and its denial log, which hooks alone
 // write (only the session's own: one file per session of the workspace
@@ -189,11 +184,11 @@ func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapsho
 	paths := res.Paths()
 	r := g.record(ledger.EventViolation, intentID)
 	m := &r.Metadata.Intenthook
-	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", CodeGovernanceTampered, false
+	m.ScopeValidation, m.Decision, m.Code, m.Success = ledger.ScopeFail, "violation", guard.CodeGovernanceTampered, false
 	m.Paths, m.Command, m.Commits = paths, g.call.Command, call.madeRules(res.Undone)
 	g.note(g.appendRecords(ctx, r))
 	for _, p := range paths {
-		g.note(g.lesson(ctx, CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
+		g.note(g.lesson(ctx, guard.CodeGovernanceTampered, intentID, p, "the shell command `"+g.call.Command+"` changed a governance file; intenthook put it back"))
 	}
 	return tampered(res), reload
 }
@@ -391,7 +386,7 @@ func (g *Gate) gitEnv() []string {
 func tampered(res guard.Result) hook.Decision {
 	undone, ledgerOK, segs := res.Undone, res.LedgerOK, res.Segments
 	var b strings.Builder
-	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", CodeGovernanceTampered)
+	fmt.Fprintf(&b, "intenthook: violation [%s] the command changed the rules\n", guard.CodeGovernanceTampered)
 	b.WriteString("files:\n")
 	var failed []string
 	// shown is what the person sees (systemMessage where the agent shows
@@ -453,7 +448,7 @@ func tampered(res guard.Result) hook.Decision {
 	if !ledgerOK {
 		shown = append(shown, guard.Ledger+" lost lines (NOT put back: run `intenthook ledger verify`)")
 	}
-	d := hook.Decision{Violation: true, Code: CodeGovernanceTampered, Message: b.String(),
+	d := hook.Decision{Violation: true, Code: guard.CodeGovernanceTampered, Message: b.String(),
 		Warning: "intenthook put back what an agent's command changed: " + strings.Join(shown, "; ") +
 			". A change of your own made meanwhile: copy it back from there (`intenthook status` lists them)."}
 	if len(failed) > 0 {

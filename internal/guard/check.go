@@ -8,6 +8,12 @@ import (
 	"time"
 )
 
+// CodeGovernanceTampered is the violation of a shell command that changed
+// the rules: the catalog, config, ignore file, an agent's hook settings,
+// git's hooks or risky config keys, the ledger's existing bytes, or the
+// programs the hooks run.
+const CodeGovernanceTampered = "governance_tampered"
+
 // Call is what the guard asks of the hook call whose command ran. The
 // guard judges; what a hook process wrote and what HEAD holds are the
 // call's to say, since the guard sits below the ledger, the catalog's

@@ -119,7 +119,7 @@ func TamperedOf(line []byte) []Tampered {
 		return nil
 	}
 	m := &rec.Metadata.Intenthook
-	if string(m.Code) != CodeGovernanceTampered {
+	if string(m.Code) != guard.CodeGovernanceTampered {
 		return nil
 	}
 	var out []Tampered

@@ -31,9 +31,6 @@ const (
 	// CodeRulesCommittedByAgent: HEAD holds a governance file as a commit
 	// an agent's command made left it.
 	CodeRulesCommittedByAgent = "rules_committed_by_agent"
-	// CodeGovernanceTampered is the guard's violation code, as records
-	// carry it.
-	CodeGovernanceTampered = "governance_tampered"
 )
 
 // RulesFiles are the files whose content decides what a change needs: the
