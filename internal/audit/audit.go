@@ -660,22 +660,39 @@ func (r *commitRules) adopts() bool { return r.parent.None && r.catalogs[1] }
 // or adopts them; else they were removed.
 func historyRules(ctx context.Context, g *git.Repo, commits []commit, reads []commitRules) error {
 	last := map[string]string{}
+	// never holds the commits of the range whose history, themselves
+	// included, never held the catalog: a child of such commits alone needs
+	// no walk of its own (commits come oldest first, parents before
+	// children), so a long range before the adoption costs one walk, from
+	// its base.
+	never := map[string]bool{}
 	for k, c := range commits {
 		r := &reads[k]
-		if len(c.parents) == 0 || r.catalogs[0] {
+		if len(c.parents) == 0 {
+			never[c.id] = !r.catalogs[1]
 			continue
 		}
-		key := strings.Join(c.parents, " ")
-		id, ok := last[key]
-		if !ok {
-			var err error
-			if id, err = precommit.LastCatalogCommit(ctx, g, intents.File, c.parents...); err != nil {
-				return err
+		if r.catalogs[0] {
+			continue
+		}
+		id, known := "", true
+		for _, p := range c.parents {
+			known = known && never[p]
+		}
+		if !known {
+			key := strings.Join(c.parents, " ")
+			var ok bool
+			if id, ok = last[key]; !ok {
+				var err error
+				if id, err = precommit.LastCatalogCommit(ctx, g, intents.File, c.parents...); err != nil {
+					return err
+				}
+				last[key] = id
 			}
-			last[key] = id
 		}
 		if id == "" {
 			r.parent = precommit.Rules{None: true}
+			never[c.id] = !r.catalogs[1]
 		} else {
 			r.parent.Removed = id
 		}
