@@ -135,8 +135,6 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	if err != nil {
 		g.note(fmt.Errorf("governance snapshot: %w", err))
 	}
-	s.Reflog = git.ReflogSize(g.Root)
-	_, s.Tips, s.TipsKnown = git.BranchTips(g.Root)
 	s.Segments = guard.TakeSegments(g.Root, ledger.SegmentDir, ledger.ActiveSegment(g.Root))
 	s.WriterN = ledger.WriterCount(g.Root)
 	s.Call = g.call.ToolUseID

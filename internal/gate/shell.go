@@ -11,6 +11,7 @@ import (
 	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/full"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/shell"
@@ -58,14 +59,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	// filter or a hook git runs could change the rules inside the hook).
 	// A command that records agent text (an anchor, a lesson) is watched
 	// like a write: the guard attributes what it appends to this session.
-	gs := g.guardSnapshot(a.ReadOnly && !writesNotes(a))
-	g.pending = g.snapshot(ctx, a.ReadOnly)
-	if gs != nil {
-		if g.pending == nil {
-			g.pending = &state.Pending{}
-		}
-		g.pending.Guard = gs
-	}
+	g.pictures(ctx, a.ReadOnly, a.ReadOnly && !writesNotes(a))
 	g.reverting = g.revertable(a)
 	var targets []*target
 	for _, w := range a.Writes {
@@ -114,14 +108,31 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 // watchCommand leaves the backstop's and the guard's pictures for the
 // PostToolUse of a command the gate let through without targets of its own.
 func (g *Gate) watchCommand(ctx context.Context) {
-	g.pending = g.snapshot(ctx, false)
-	if gs := g.guardSnapshot(false); gs != nil {
-		if g.pending == nil {
-			g.pending = &state.Pending{}
-		}
-		g.pending.Guard = gs
-	}
+	g.pictures(ctx, false, false)
 	g.note(g.storePending(ctx, nil, false))
+}
+
+// pictures takes the guard's picture of the rules (unless guardReadOnly)
+// and then the backstop's of the work tree (unless readOnly) for the
+// call's post: the guard's first, since no git process may run before it.
+// HEAD's history (the reflog's size, the branches' tips) is read once: the
+// guard keeps the backstop's.
+func (g *Gate) pictures(ctx context.Context, readOnly, guardReadOnly bool) {
+	gs := g.guardSnapshot(guardReadOnly)
+	g.pending = g.snapshot(ctx, readOnly)
+	if gs == nil {
+		return
+	}
+	if g.pending == nil {
+		g.pending = &state.Pending{}
+	}
+	if p := g.pending.Backstop; p != nil {
+		gs.Reflog, gs.Tips, gs.TipsKnown = p.Reflog, p.Tips, p.TipsKnown
+	} else {
+		gs.Reflog = git.ReflogSize(g.Root)
+		_, gs.Tips, gs.TipsKnown = git.BranchTips(g.Root)
+	}
+	g.pending.Guard = gs
 }
 
 func (g *Gate) analyse() shell.Analysis {
