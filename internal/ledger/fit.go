@@ -101,32 +101,28 @@ func dropRanges(c *Record, over int) bool {
 // dropPaths removes a violation record's last paths.
 func dropPaths(c *Record, over int) bool {
 	m := &c.Metadata.Intenthook
-	if len(m.Paths) == 0 {
-		return false
-	}
-	n, freed := len(m.Paths), 0
-	for n > 0 && freed < over {
-		n--
-		freed += encodedLen(m.Paths[n]) + 1
-	}
-	m.Paths = slices.Clip(m.Paths[:n])
-	note(c, "paths")
-	return true
+	return dropLast(c, &m.Paths, over, "paths")
 }
 
 // dropFiles removes the last files, once nothing else is left to drop: what
 // remains is a record of bounded size.
 func dropFiles(c *Record, over int) bool {
-	if len(c.Files) == 0 {
+	return dropLast(c, &c.Files, over, "files")
+}
+
+// dropLast removes the last elements of *list until their encoding frees
+// over bytes (or the list is empty), noting field as cut in c.
+func dropLast[T any](c *Record, list *[]T, over int, field string) bool {
+	if len(*list) == 0 {
 		return false
 	}
-	n, freed := len(c.Files), 0
+	n, freed := len(*list), 0
 	for n > 0 && freed < over {
 		n--
-		freed += encodedLen(c.Files[n]) + 1
+		freed += encodedLen((*list)[n]) + 1
 	}
-	c.Files = slices.Clip(c.Files[:n])
-	note(c, "files")
+	*list = slices.Clip((*list)[:n])
+	note(c, field)
 	return true
 }
 

@@ -57,20 +57,31 @@ func scanLinesFrom(root string, from int64, fn func(n int, line []byte, complete
 		defer r.Close()
 		return scanLinesOf(r, fn)
 	}
-	f, err := osfile.Open(ledgerPath(root))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("open ledger: %w", err)
+	f, err := openFrom(ledgerPath(root), from)
+	if f == nil {
+		return err
 	}
 	defer f.Close()
+	return scanLinesOf(f, fn)
+}
+
+// openFrom opens the ledger file at path positioned at byte offset from. A
+// missing file is (nil, nil): it has no lines.
+func openFrom(path string, from int64) (*os.File, error) {
+	f, err := osfile.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open ledger: %w", err)
+	}
 	if from > 0 {
 		if _, err := f.Seek(from, io.SeekStart); err != nil {
-			return fmt.Errorf("read ledger: %w", err)
+			f.Close()
+			return nil, fmt.Errorf("read ledger: %w", err)
 		}
 	}
-	return scanLinesOf(f, fn)
+	return f, nil
 }
 
 // scanLinesOf calls fn with each line r holds (without its newline), lines

@@ -2,13 +2,9 @@ package ledger
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 // Reading one ledger file by byte offsets, for readers that keep a cursor
@@ -20,19 +16,11 @@ import (
 // past it; complete is false for bytes after the last newline (a torn
 // tail, or a line being appended). A missing file has no lines.
 func ScanFile(root, name string, from int64, fn func(line []byte, end int64, complete bool) error) error {
-	f, err := osfile.Open(filepath.Join(root, filepath.FromSlash(name)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("open ledger: %w", err)
+	f, err := openFrom(filepath.Join(root, filepath.FromSlash(name)), from)
+	if f == nil {
+		return err
 	}
 	defer f.Close()
-	if from > 0 {
-		if _, err := f.Seek(from, io.SeekStart); err != nil {
-			return fmt.Errorf("read ledger: %w", err)
-		}
-	}
 	end := from
 	return scanLinesOf(f, func(_ int, line []byte, complete bool) error {
 		end += int64(len(line))
