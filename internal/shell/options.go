@@ -11,6 +11,9 @@ type options struct {
 	short    string   // letters whose value is attached or the next word: -tDIR, -t DIR
 	attached string   // letters whose optional value can only be attached: -i.bak
 	long     []string // long names whose value may be the next word: --target-directory DIR
+	// switches are long names that never take a value, matched whole before any
+	// abbreviation of a long name: npx's --no is no --node-options.
+	switches []string
 }
 
 // option is one option as given, without its dashes. A flag without a value has an empty one.
@@ -56,6 +59,10 @@ func (o options) parse(args []arg) parsed {
 // program gets ~/x, a path relative to its directory.
 func (o options) long1(p *parsed, text string, next []arg) int {
 	name, value, hasValue := strings.Cut(text, "=")
+	if !hasValue && slices.Contains(o.switches, name) {
+		p.opts = append(p.opts, option{name, literal("")})
+		return 0
+	}
 	if full, ok := abbreviated(name, o.long); ok {
 		name = full
 		if !hasValue && len(next) > 0 {

@@ -18,14 +18,25 @@ func handsOver(what string) string {
 }
 
 // npx runs a package's program, or with -c a shell script: npx [opts] CMD ARGS, npx -c 'script'.
+// The command runs under the runner (via): an intenthook in it is the one the runner finds.
 func (w *walker) npx(c *call, args []arg) {
-	p, rest := options{short: "pc", long: []string{"package", "call", "registry", "cache", "userconfig", "node-options"}}.leading(args)
+	p, rest := options{
+		short:    "pc",
+		long:     []string{"package", "call", "registry", "cache", "userconfig", "node-options", "prefix"},
+		switches: []string{"no", "no-install", "no-yes", "yes"},
+	}.leading(args)
+	var prefix *arg
+	if dir, ok := p.value("prefix"); ok {
+		prefix = &dir
+	}
 	if script, ok := p.value("c", "call"); ok {
-		w.inline(&call{f: c.f, prog: c.prog, name: c.name}, script)
+		w.inline(&call{f: runUnder(c.f, c.name, prefix, false), prog: c.prog, name: c.name}, script)
 		return
 	}
 	if len(rest) > 0 {
-		w.run(c.f, rest, stdin{})
+		f := runUnder(c.f, c.name, prefix, mayFetch(c.name, p) || strings.Contains(rest[0].text, "/"))
+		f.via.word = rest[0].word
+		w.run(f, rest, stdin{})
 	}
 }
 
@@ -55,7 +66,12 @@ func (w *walker) packageRunner(c *call) {
 		f.lost = true
 	}
 	sub, rest := rest[0].text, rest[1:]
-	inner := &call{f: f, prog: c.prog, name: c.name + " " + sub}
+	runner := c.name + " " + sub
+	var prefix *arg
+	if dir, ok := p.value("prefix"); ok && c.name == "npm" {
+		prefix = &dir // npm looks for the program from there; the command runs here
+	}
+	inner := &call{f: runUnder(f, runner, prefix, false), prog: c.prog, name: runner}
 	switch {
 	case sub == "exec" && c.name == "bun":
 		// bun exec "script": a script for bun's own shell
@@ -64,7 +80,7 @@ func (w *walker) packageRunner(c *call) {
 		}
 	case sub == "exec" || sub == "x" || sub == "dlx":
 		shellMode := p.has("c", "shell-mode")
-		q, words := options{short: "pc", long: []string{"package", "call"}}.leading(rest)
+		q, words := options{short: "pc", long: []string{"package", "call"}, switches: []string{"no", "no-install", "no-yes", "yes"}}.leading(rest)
 		shellMode = shellMode || q.has("shell-mode")
 		if script, ok := q.value("c", "call"); ok {
 			w.inline(inner, script)
@@ -74,7 +90,9 @@ func (w *walker) packageRunner(c *call) {
 		case shellMode && len(words) == 1:
 			w.inline(inner, words[0])
 		case len(words) > 0:
-			w.run(f, words, stdin{})
+			g := runUnder(f, runner, prefix, mayFetch(runner, p, q) || c.name != "pnpm" && c.name != "yarn" && strings.Contains(words[0].text, "/"))
+			g.via.word = words[0].word
+			w.run(g, words, stdin{})
 		}
 	}
 }

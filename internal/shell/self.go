@@ -3,12 +3,17 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // self records a call of intenthook and says what kind it is (SPEC §8): selecting an intent,
 // reading, or pulling one of the human's levers. Every name intenthook is installed under is
 // intenthook: the full binary takes the same command lines; the MCP server and anything else
 // named intenthook* is a lever whatever its arguments.
+//
+// Which file runs is left to the caller, which alone can look: a call by a path, or under a
+// package runner, carries what it needs (Path, Runner, Dir, Fetches, Unplaced).
 func (w *walker) self(c *call) {
 	sc := SelfCall{Kind: selfKind(c.args), Args: words(c.args)}
 	if c.name != "intenthook" {
@@ -17,7 +22,80 @@ func (w *walker) self(c *call) {
 			sc.Kind = SelfLever
 		}
 	}
+	switch {
+	case !c.prog.literal:
+		sc.Unplaced = true // "$HOME"/bin/intenthook
+	case strings.Contains(c.prog.text, "/"):
+		p, ok := c.f.place(c.prog.text)
+		sc.Path, sc.Unplaced = p, !ok
+	}
+	if v := c.f.via; v != nil {
+		sc.Runner, sc.Dir = v.runner, v.dir
+		sc.Unplaced = sc.Unplaced || v.lost
+		sc.Fetches = v.fetches && v.word != nil && v.word == c.prog.word
+	}
 	w.found.Self = append(w.found.Self, sc)
+}
+
+// via is a package runner whose command a frame runs (npx, npm exec, pnpm exec, yarn exec,
+// bunx): it puts node_modules/.bin directories, from the one it starts its search in up, in
+// front of PATH, so a program named intenthook there is the first such directory's.
+type via struct {
+	runner string // as written: npx, npm exec, pnpm dlx
+	dir    string // where its search starts, placed as targets are
+	lost   bool   // the text cannot say where that is
+	// fetches: the runner may download the package its command word names (word).
+	fetches bool
+	word    *syntax.Word
+}
+
+// runUnder returns a frame for the command a package runner runs, which starts its search for
+// programs in dir (f's own directory when dir is nil: npm's --prefix moves only the search).
+func runUnder(f *frame, runner string, dir *arg, fetches bool) *frame {
+	in := f.subshell()
+	at := f
+	if dir != nil {
+		at = f.subshell()
+		at.cd(*dir)
+	}
+	v := &via{runner: runner, fetches: fetches}
+	v.dir, v.lost = at.place(".")
+	v.lost = !v.lost
+	in.via = v
+	return in
+}
+
+// mayFetch reports whether a package runner may download the package its command names rather
+// than run an installed one. npx, npm exec and bunx look in the project first and download
+// what they do not find unless told not to (--no-install, npm's --no or --yes=false); pnpm dlx
+// and yarn dlx always download; pnpm exec and yarn exec never do. --package names a package
+// to install, whatever the command is.
+func mayFetch(runner string, opts ...parsed) bool {
+	switch runner {
+	case "pnpx", "pnpm dlx", "yarn dlx":
+		return true
+	case "pnpm exec", "yarn exec", "bun exec":
+		return false
+	}
+	never := false
+	for _, p := range opts {
+		if p.has("p", "package") {
+			return true
+		}
+		if p.has("no-install") {
+			never = true
+		}
+		if runner == "bunx" || runner == "bun x" {
+			continue
+		}
+		if p.has("no", "no-yes") {
+			never = true
+		}
+		if yes, ok := p.value("yes"); ok && yes.literal && yes.text == "false" {
+			never = true
+		}
+	}
+	return !never
 }
 
 // selfName reports whether a program's name is one of intenthook's: intenthook, intenthook-full,

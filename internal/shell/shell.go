@@ -87,6 +87,26 @@ type SelfCall struct {
 	// intenthook (intenthook-full, intenthook-mcp); for a call in ByPath,
 	// the path as the shell would run it.
 	Program string
+	// Path is the program word, placed as targets are, when it names the
+	// file by a path (node_modules/intenthook/bin/intenthook, ./bin/intenthook):
+	// the caller finds out whether that file is intenthook's.
+	Path string
+	// Runner is the package runner the call runs under, as written (npx,
+	// npm exec, pnpm exec, yarn exec, bunx; "" for none). It runs the first
+	// node_modules/.bin/intenthook from Dir up before any on PATH: the
+	// caller finds out whether that one is the installed package's.
+	Runner string
+	// Dir is where the runner's search starts, relative to the cwd.
+	Dir string
+	// Fetches is set when the runner may download the package the call
+	// names instead of running an installed one: npx, npm exec and bunx
+	// without --no-install (or --no), pnpm dlx, yarn dlx, a package spec
+	// or a path in the place of the program.
+	Fetches bool
+	// Unplaced is set when the text cannot say which file runs: a program
+	// word with an expansion in its path, a runner after a cd the text
+	// cannot follow or one run in every package of a workspace.
+	Unplaced bool
 }
 
 // Analyse parses cmd and walks every command in it. isDir reports whether a path, in the form it

@@ -344,7 +344,7 @@ func TestAnalyse(t *testing.T) {
 
 		// Calls of intenthook.
 		{`intenthook select INT-001`, Analysis{Self: self(SelfSelect, "select", "INT-001")}},
-		{`./bin/intenthook select INT-002`, Analysis{Self: self(SelfSelect, "select", "INT-002")}},
+		{`./bin/intenthook select INT-002`, Analysis{Self: []SelfCall{{Kind: SelfSelect, Args: []string{"select", "INT-002"}, Path: "./bin/intenthook"}}}},
 		{`intenthook select --clear`, Analysis{Self: self(SelfLever, "select", "--clear")}},
 		{`intenthook select INT-002 --for general-purpose`, Analysis{Self: self(SelfDelegate, "select", "INT-002", "--for", "general-purpose")}},
 		{`intenthook select --for=reviewer INT-007`, Analysis{Self: self(SelfDelegate, "select", "--for=reviewer", "INT-007")}},
@@ -373,7 +373,7 @@ func TestAnalyse(t *testing.T) {
 		{`intenthook intents reject INT-001 --reason no`, Analysis{Self: self(SelfLever, "intents", "reject", "INT-001", "--reason", "no")}},
 		{`intenthook intents transition INT-001 COMPLETE`, Analysis{Self: self(SelfLever, "intents", "transition", "INT-001", "COMPLETE")}},
 		{`intenthook intents scope INT-001 --add 'src/**'`, Analysis{Self: self(SelfLever, "intents", "scope", "INT-001", "--add", "src/**")}},
-		{`"$HOME"/go/bin/intenthook intents verify INT-001`, Analysis{Self: self(SelfLever, "intents", "verify", "INT-001")}},
+		{`"$HOME"/go/bin/intenthook intents verify INT-001`, Analysis{Self: []SelfCall{{Kind: SelfLever, Args: []string{"intents", "verify", "INT-001"}, Unplaced: true}}}},
 		{`sudo intenthook init`, Analysis{Self: self(SelfLever, "init")}},
 		{`bash -c 'intenthook precommit'`, Analysis{Self: self(SelfLever, "precommit")}},
 		{`intenthook --root /other status`, Analysis{Self: self(SelfReadOnly, "--root", "/other", "status")}},
@@ -382,7 +382,7 @@ func TestAnalyse(t *testing.T) {
 		{`intenthook-full intents list`, Analysis{Self: named("intenthook-full", SelfReadOnly, "intents", "list")}},
 		{`env -u CLAUDECODE intenthook-full select INT-001 --default`, Analysis{Self: named("intenthook-full", SelfLever, "select", "INT-001", "--default")}},
 		{`intenthook-full post`, Analysis{Self: named("intenthook-full", SelfLever, "post")}},
-		{`/opt/bin/intenthook-full context --agent cline`, Analysis{Self: named("intenthook-full", SelfLever, "context", "--agent", "cline")}},
+		{`/opt/bin/intenthook-full context --agent cline`, Analysis{Self: []SelfCall{{Kind: SelfLever, Args: []string{"context", "--agent", "cline"}, Program: "intenthook-full", Path: "/opt/bin/intenthook-full"}}}},
 		{`intenthook-mcp`, Analysis{Self: named("intenthook-mcp", SelfLever)}},
 		{`intenthook-mcp status`, Analysis{Self: named("intenthook-mcp", SelfLever, "status")}},
 		{`INTENTHOOK.exe status`, Analysis{Self: named("INTENTHOOK.exe", SelfReadOnly, "status")}},

@@ -17,6 +17,9 @@ type frame struct {
 	depth int    // how many `sh -c` strings deep the walk is
 	dir   string // where literal cd commands moved the shell: relative to the caller's cwd, or absolute; "" = not moved
 	lost  bool   // a cd went somewhere the text does not name, so relative paths cannot be placed
+	// via is the package runner whose command this shell runs (npx, pnpm exec…): it finds
+	// programs in node_modules/.bin directories before PATH.
+	via *via
 }
 
 // subshell returns a copy for commands whose cd cannot move their parent: subshells, pipes,
@@ -28,7 +31,7 @@ func (f *frame) subshell() *frame {
 
 // nested returns the frame for a script string run by a new shell in this one's directory.
 func (f *frame) nested(src string) *frame {
-	return &frame{src: src, depth: f.depth + 1, dir: f.dir, lost: f.lost}
+	return &frame{src: src, depth: f.depth + 1, dir: f.dir, lost: f.lost, via: f.via}
 }
 
 // place returns path p as seen from the caller's cwd, or false when a cd made that unknowable.
