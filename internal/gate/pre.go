@@ -158,18 +158,11 @@ type step struct {
 	fn   func(g *Gate, t *target) *hook.Decision
 }
 
-// chain is the decision chain of SPEC §5 steps 6–14, in order.
+// chain is the decision chain of SPEC §5 steps 6–16, in order: the rules'
+// steps (7–15) are one, judge.Judge's, which a replay shares.
 var chain = []step{
 	{"resolve-path", (*Gate).checkPath},
-	{"role", stepRoleTarget},
-	{"protected", (*Gate).checkProtected},
-	{"intentignore", (*Gate).checkIgnored},
-	{"revert", (*Gate).checkRevert},
-	{"intent-selected", (*Gate).checkIntentSelected},
-	{"intent-status", (*Gate).checkIntentStatus},
-	{"role-intent", stepRoleIntent},
-	{"allowed-tools", (*Gate).checkAllowedTools},
-	{"scope", (*Gate).checkScope},
+	{"rules", (*Gate).checkRules},
 	{"stale", (*Gate).checkStale},
 	{"approval", (*Gate).checkApproval},
 }
@@ -186,7 +179,9 @@ func (g *Gate) runChain(t *target) hook.Decision {
 		if d == allowStop {
 			return hook.Decision{}
 		}
-		g.explain.step(s.name, d.Verdict.String(), "code="+d.Code)
+		if s.name != "rules" { // the rules' step notes its own
+			g.explain.step(s.name, d.Verdict.String(), "code="+d.Code)
+		}
 		return *d
 	}
 	t.scope = orDefault(t.scope, ledger.ScopePass)

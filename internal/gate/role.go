@@ -43,39 +43,23 @@ func (g roleRules) checkRole(class hook.Class) *hook.Decision {
 	return &d
 }
 
-// checkRoleTarget needs write (delete, for deletions) in the role of the
-// agent changing a file inside the workspace.
-func (g roleRules) checkRoleTarget(t *target) *hook.Decision {
-	name, r, ok := g.role()
-	if !ok {
-		return nil
+// name is the call's role name when roles are configured, "" otherwise.
+func (g roleRules) name() string {
+	if len(g.Config.Roles) == 0 {
+		return ""
 	}
-	rc := "write"
-	if t.delete || t.removes {
-		rc = "delete"
-	}
+	return roles.Name(g.call.AgentType, g.call.AgentID)
+}
+
+// denyTarget is the deny of a file outside the role (judge.StepRole): the
+// class it needed (write or delete) or its paths.
+func (g roleRules) denyTarget(t *target, rc string) hook.Decision {
+	name, r, _ := g.role()
 	if !r.Allows(rc) {
-		d := g.roleDenial(name, r, fmt.Sprintf("%s agents may not %s files: %s to %q", name, rc, t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
-		return &d
+		return g.roleDenial(name, r, fmt.Sprintf("%s agents may not %s files: %s to %q", name, rc, t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
 	}
-	if _, ok := r.AllowsPath(t.res.Rel); !ok {
-		d := g.roleDenial(name, r, fmt.Sprintf("%s agents may only %s files under %s: %s to %q", name, rc, strings.Join(r.Paths, ", "), t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
-		return &d
-	}
-	g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", rc))
-	return nil
+	return g.roleDenial(name, r, fmt.Sprintf("%s agents may only %s files under %s: %s to %q", name, rc, strings.Join(r.Paths, ", "), t.tool, t.res.Rel), hook.Ev("path", t.res.Rel), hook.Ev("tool", t.tool))
 }
-
-// checkRoleIntent needs the intent a target is written under to be one
-// the agent's role may work on.
-func (g roleRules) checkRoleIntent(t *target) *hook.Decision {
-	return g.Gate.roleIntent(t.intentID)
-}
-
-// stepRoleTarget and stepRoleIntent are the role's links of the target
-// chain.
-func stepRoleTarget(g *Gate, t *target) *hook.Decision { return roleRules{g}.checkRoleTarget(t) }
-func stepRoleIntent(g *Gate, t *target) *hook.Decision { return roleRules{g}.checkRoleIntent(t) }
 
 // roleIntent needs id among the intents of the call's role (when the role
 // names any): for selections, delegations and writes.

@@ -358,17 +358,3 @@ func (g *Gate) revertable(a shell.Analysis) map[string]string {
 	add(r.Remove, backstop.PutRemove)
 	return out
 }
-
-// checkRevert lets a session put back a file its last violation named,
-// the way the violation said, whatever the rules would say of a write
-// there: a checkout of a file that was HEAD's and clean, the removal of
-// one the command created.
-func (g *Gate) checkRevert(t *target) *hook.Decision {
-	put, ok := g.reverting[t.res.Rel]
-	if !ok || (put == backstop.PutRemove) != t.removes {
-		return nil
-	}
-	t.scope = scopeRevert
-	g.explain.step("revert", "allow", hook.Ev("path", t.res.Rel), hook.Ev("put", put))
-	return allowStop
-}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
-	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/judge"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -57,110 +59,178 @@ func symlinkNote(t *target) string {
 	return ""
 }
 
-// checkProtected denies writes to governance files, even in scope (step 7).
-func (g *Gate) checkProtected(t *target) *hook.Decision {
-	glob, ok := g.Protected.Match(t.res.Rel)
-	why := fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, glob)
-	switch {
-	case ok:
-	case workspace.Nested(t.res.Rel):
-		ok, why = true, t.res.Rel+" is inside a nested .orchestration/ directory; a governance directory below the root would let a subtree govern itself"
-	default:
-		if file, alias := g.Protected.Alias(g.Root, t.res.Abs); alias {
-			ok, why = true, fmt.Sprintf("%s is a hard link to %s, which is governance state", t.res.Rel, file)
-		}
-	}
-	if !ok {
-		g.explain.step("protected", "pass")
+// checkRules is the rules' part of the chain (steps 7–15): judge.Judge
+// decides, as it does for a replay; the gate turns its verdict into the
+// deny an agent reads, and notes each step for --explain.
+func (g *Gate) checkRules(t *target) *hook.Decision {
+	t.intentID, t.from = g.activeIntent()
+	put, reverting := g.reverting[t.res.Rel]
+	rules := g.rules()
+	rules.Alias = func(string) (string, bool) { return g.Protected.Alias(g.Root, t.res.Abs) }
+	v := judge.Judge(rules, judge.Write{
+		Path:   t.res.Rel,
+		Tool:   t.tool,
+		Delete: t.delete || t.removes,
+		Role:   roleRules{g}.name(),
+		Intent: t.intentID,
+		Revert: reverting && (put == backstop.PutRemove) == t.removes,
+	})
+	t.intent = v.Intent
+	g.explainPasses(t, v)
+	switch v.Step {
+	case judge.StepIgnored:
+		t.scope = ledger.ScopeIgnored
+		g.explain.step(v.Step, "allow", hook.Ev("path", t.res.Rel), "(listed in .intentignore or .orchestration/.intentignore)")
+		return allowStop
+	case judge.StepRevert:
+		t.scope = scopeRevert
+		g.explain.step(v.Step, "allow", hook.Ev("path", t.res.Rel), hook.Ev("put", put))
+		return allowStop
+	case "":
+		t.pattern = v.Match
+		g.explain.step(judge.StepScope, "pass", hook.Ev("path", t.res.Rel), hook.Ev("pattern", v.Match))
 		return nil
 	}
-	d := hook.Denial{
+	d := g.denyRules(t, v)
+	g.explain.step(v.Step, d.Verdict.String(), "code="+d.Code)
+	return &d
+}
+
+// rules are the workspace's rules as judge.Judge takes them (without the
+// hard-link look, which is per target).
+func (g *Gate) rules() *judge.Rules {
+	return &judge.Rules{Catalog: g.Catalog, Protected: g.Protected, Ignore: g.Ignore, Roles: g.Config.Roles}
+}
+
+// explainPasses notes, for --explain, the steps the verdict went through
+// before the one that decided.
+func (g *Gate) explainPasses(t *target, v judge.Verdict) {
+	if g.explain == nil || g.explain.w == nil {
+		return
+	}
+	for _, s := range judge.Steps {
+		if s == v.Step || (v.Step == "" && s == judge.StepScope) {
+			return
+		}
+		switch s {
+		case judge.StepRole:
+			if name, _, ok := (roleRules{g}).role(); ok {
+				g.explain.step("role", "pass", hook.Ev("role", name), hook.Ev("class", v.RoleClass))
+			}
+		case judge.StepRevert, judge.StepRoleIntent:
+		case judge.StepIntent:
+			g.explain.step(s, "pass", hook.Ev("intent", t.intentID), hook.Ev("from", t.from))
+		case judge.StepStatus:
+			g.explain.step(s, "pass", hook.Ev("intent", t.intentID), hook.Ev("status", string(t.intent.Status)))
+		case judge.StepTools:
+			g.explain.step(s, "pass", hook.Ev("tool", t.tool))
+		default:
+			g.explain.step(s, "pass")
+		}
+	}
+}
+
+// denyRules is the deny of the rules' verdict v for t.
+func (g *Gate) denyRules(t *target, v judge.Verdict) hook.Decision {
+	switch v.Step {
+	case judge.StepRole:
+		return roleRules{g}.denyTarget(t, v.RoleClass)
+	case judge.StepProtected:
+		return g.denyProtected(t, v)
+	case judge.StepIntent:
+		return g.denyNoIntent(t)
+	case judge.StepStatus:
+		return g.denyStatus(t, v.Code)
+	case judge.StepRoleIntent:
+		return *g.roleIntent(t.intentID)
+	case judge.StepTools:
+		return g.denyTool(t)
+	}
+	return g.denyScope(t)
+}
+
+// denyProtected denies a write to a governance file, even in scope.
+func (g *Gate) denyProtected(t *target, v judge.Verdict) hook.Decision {
+	why := fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, v.Match)
+	switch {
+	case v.Nested:
+		why = t.res.Rel + " is inside a nested .orchestration/ directory; a governance directory below the root would let a subtree govern itself"
+	case v.Alias:
+		why = fmt.Sprintf("%s is a hard link to %s, which is governance state", t.res.Rel, v.Match)
+	}
+	return hook.Denial{
 		Code:     hook.CodeProtectedPath,
 		Headline: fmt.Sprintf("%s to %q: the file is protected", t.tool, t.res.Rel),
 		Why:      why,
 		Instead:  "leave governance files to the user; ask the user to make this change",
 		Evidence: g.evidence(t),
 	}.Decision()
-	return &d
 }
 
-// checkIgnored lets .intentignore'd paths through without an intent (step 8).
-func (g *Gate) checkIgnored(t *target) *hook.Decision {
-	if !g.Ignore.Match(t.res.Rel, false) {
-		g.explain.step("intentignore", "pass")
-		return nil
-	}
-	t.scope = "IGNORED"
-	g.explain.step("intentignore", "allow", hook.Ev("path", t.res.Rel), "(listed in .intentignore or .orchestration/.intentignore)")
-	return allowStop
-}
-
-// checkIntentSelected needs an active intent for the session or agent (step 9).
+// checkIntentSelected needs an active intent for the session or agent: a
+// destructive shell command's, and a write whose target is unknown.
 func (g *Gate) checkIntentSelected(t *target) *hook.Decision {
 	t.intentID, t.from = g.activeIntent()
 	if t.intentID != "" {
 		g.explain.step("intent-selected", "pass", hook.Ev("intent", t.intentID), hook.Ev("from", t.from))
 		return nil
 	}
-	d := hook.Denial{
+	d := g.denyNoIntent(t)
+	return &d
+}
+
+func (g *Gate) denyNoIntent(t *target) hook.Decision {
+	return hook.Denial{
 		Code:     hook.CodeIntentRequired,
 		Headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
 		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selection.Selectable(g.Catalog, g.Budget()/2),
 		Instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
 		Evidence: g.evidence(t),
 	}.Decision()
-	return &d
 }
 
-// checkIntentStatus needs the intent to exist, be valid and be IN_PROGRESS (step 10).
+// checkIntentStatus needs the intent to exist, be valid and be IN_PROGRESS
+// (judge.Status): a destructive shell command's intent.
 func (g *Gate) checkIntentStatus(t *target) *hook.Decision {
-	t.intent = g.Catalog.Find(t.intentID)
-	var d hook.Decision
-	switch {
-	case t.intent == nil:
-		d = selection.NotFound(g.Catalog, t.intentID, g.Budget(), g.evidence(t))
-	case !t.intent.Valid():
-		d = selection.Invalid(t.intent, g.evidence(t))
-	case t.intent.Status != intents.InProgress:
-		d = selection.NotInProgress(t.intent, g.evidence(t))
-	default:
+	var code string
+	if t.intent, code = judge.Status(g.Catalog, t.intentID, ""); code == "" {
 		g.explain.step("intent-status", "pass", hook.Ev("intent", t.intentID), hook.Ev("status", string(t.intent.Status)))
 		return nil
 	}
+	d := g.denyStatus(t, code)
 	return &d
 }
 
-// checkAllowedTools applies the intent's allowed_tools (step 11).
-func (g *Gate) checkAllowedTools(t *target) *hook.Decision {
-	if t.intent.AllowsTool(t.tool) {
-		g.explain.step("allowed-tools", "pass", hook.Ev("tool", t.tool))
-		return nil
+func (g *Gate) denyStatus(t *target, code string) hook.Decision {
+	switch code {
+	case hook.CodeIntentNotFound:
+		return selection.NotFound(g.Catalog, t.intentID, g.Budget(), g.evidence(t))
+	case hook.CodeCatalogInvalid:
+		return selection.Invalid(t.intent, g.evidence(t))
 	}
-	d := hook.Denial{
+	return selection.NotInProgress(t.intent, g.evidence(t))
+}
+
+// denyTool denies a tool the intent's allowed_tools leaves out.
+func (g *Gate) denyTool(t *target) hook.Decision {
+	return hook.Denial{
 		Code:     hook.CodeToolNotAllowed,
 		Headline: fmt.Sprintf("%s may not write under intent %s", t.tool, t.intent.ID),
 		Why:      fmt.Sprintf("%s allows only %s to write", t.intent.ID, strings.Join(t.intent.AllowedTools, ", ")),
 		Instead:  "make the change with one of those tools",
 		Evidence: g.evidence(t),
 	}.Decision()
-	return &d
 }
 
-// checkScope needs the path inside the intent's owned_scope (step 12).
-func (g *Gate) checkScope(t *target) *hook.Decision {
-	if pattern, ok := t.intent.Match(t.res.Rel); ok {
-		t.pattern = pattern
-		g.explain.step("scope", "pass", hook.Ev("path", t.res.Rel), hook.Ev("pattern", pattern))
-		return nil
-	}
-	d := hook.Denial{
+// denyScope denies a path outside the intent's owned_scope.
+func (g *Gate) denyScope(t *target) hook.Decision {
+	return hook.Denial{
 		Code:     hook.CodeScopeViolation,
 		Headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
 		Why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
 		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or " + g.widerScope(t.intent.ID),
 		Evidence: g.evidence(t),
 	}.Decision()
-	return &d
 }
 
 // widerScope says how to ask for a wider scope: through intenthook's MCP

@@ -97,11 +97,11 @@ func TestCheckProtectedAndIgnored(t *testing.T) {
 		step func(*Gate, *target) *hook.Decision
 		want string // "" pass, "allow", or a deny code
 	}{
-		{".orchestration/active_intents.yaml", (*Gate).checkProtected, hook.CodeProtectedPath},
-		{".git/HEAD", (*Gate).checkProtected, hook.CodeProtectedPath},
-		{"src/a.go", (*Gate).checkProtected, ""},
-		{"debug.log", (*Gate).checkIgnored, "allow"},
-		{"src/a.go", (*Gate).checkIgnored, ""},
+		{".orchestration/active_intents.yaml", (*Gate).checkRules, hook.CodeProtectedPath},
+		{".git/HEAD", (*Gate).checkRules, hook.CodeProtectedPath},
+		{"lib/.orchestration/x", (*Gate).checkRules, hook.CodeProtectedPath},
+		{"src/a.go", (*Gate).checkRules, hook.CodeIntentRequired}, // passed protected and ignored
+		{"debug.log", (*Gate).checkRules, "allow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rel, func(t *testing.T) {
@@ -160,7 +160,7 @@ func TestIntentSteps(t *testing.T) {
 			g.call.AgentID = tt.agent
 			tg := &target{tool: tt.tool, delete: tt.del, res: workspace.Resolved{Rel: tt.rel}, governed: true, hash: func() string { return "" }}
 			got := "allow"
-			for _, st := range []step{{"", (*Gate).checkIntentSelected}, {"", (*Gate).checkIntentStatus}, {"", (*Gate).checkAllowedTools}, {"", (*Gate).checkScope}, {"", (*Gate).checkStale}, {"", (*Gate).checkApproval}} {
+			for _, st := range []step{{"", (*Gate).checkRules}, {"", (*Gate).checkStale}, {"", (*Gate).checkApproval}} {
 				if d := st.fn(g, tg); d != nil {
 					got = outcome(d)
 					break
@@ -204,7 +204,9 @@ func TestCheckRoleTarget(t *testing.T) {
 			g.Config.Roles = rs
 			g.call.AgentType, g.call.AgentID = tt.agentType, "a1"
 			tg := &target{tool: "Write", removes: tt.removes, res: workspace.Resolved{Rel: tt.rel}}
-			if got := outcome(roleRules{g}.checkRoleTarget(tg)); got != tt.want {
+			g.session.Intent = "INT-003" // everything in scope: only the role decides
+			tg.tool = "Edit"
+			if got := outcome(g.checkRules(tg)); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
