@@ -17,4 +17,5 @@ install copilot @github/copilot@1.0.102
 install droid @factory/cli@0.225.1 @factory/cli-linux-x64@0.225.2 # its postinstall may not run
 install auggie @augmentcode/auggie@0.36.0 # run against the mock as its Augment tenant
 install opencode opencode-ai@1.18.33 # bun binary; its platform package comes as a dependency
+install kilo @kilocode/cli@7.7.7 # OpenCode-derived bun binary; 7.8.1's platform package is missing from the registry
 install cline cline@3.0.65 # the SDK CLI (bun binary); its platform package comes as a dependency

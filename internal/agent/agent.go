@@ -17,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/cursor"
 	"github.com/intenthook/intenthook/internal/agent/droid"
 	"github.com/intenthook/intenthook/internal/agent/gemini"
+	"github.com/intenthook/intenthook/internal/agent/kilo"
 	"github.com/intenthook/intenthook/internal/agent/opencode"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/agent/qwen"
@@ -53,6 +54,7 @@ var entries = sync.OnceValue(func() []entry {
 		newEntry(cursor.Name, cursor.Governance, cursor.Agent),
 		newEntry(droid.Name, droid.Governance, droid.Agent),
 		newEntry(gemini.Name, gemini.Governance, gemini.Agent),
+		newEntry(kilo.Name, kilo.Governance, kilo.Agent),
 		newEntry(opencode.Name, opencode.Governance, opencode.Agent),
 		newEntry(qwen.Name, qwen.Governance, qwen.Agent),
 		newEntry(windsurf.Name, windsurf.Governance, windsurf.Agent),

@@ -61,6 +61,11 @@ func TestPayloads(t *testing.T) {
 		"windsurf/doc-pre_run_command.json":              {"windsurf", hook.PreToolUse, hook.ClassShell, "t-1", "/w", nil, "echo x > out.txt"},
 		"cline/doc-PreToolUse-write_to_file.json":        {"cline", hook.PreToolUse, hook.ClassWrite, "task-1", "/w", []string{"src/a.ts"}, ""},
 		"opencode/doc-PreToolUse-write.json":             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
+		// Kilo Code's events are OpenCode's plugin's: detected as OpenCode's,
+		// decoded as Kilo Code's (its wiring passes --agent kilo).
+		"kilo/doc-PreToolUse-write.json":       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
+		"kilo/doc-PreToolUse-apply_patch.json": {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
+		"kilo/doc-PreToolUse-bash.json":        {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
 	}
 	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
 	seen := 0
@@ -112,7 +117,7 @@ func TestPayloads(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	if len(Names()) != 11 {
+	if len(Names()) < 12 {
 		t.Errorf("agents: %v", Names())
 	}
 	if _, err := Lookup("roo"); err == nil || !strings.Contains(err.Error(), "known: claude, auggie") {
@@ -195,6 +200,9 @@ func TestAnswers(t *testing.T) {
 		{"cline", "", hook.PreToolUse, deny, 0, `{"cancel":true,"errorMessage":` + jsonString(deny.Message) + `}` + "\n", ""},
 		{"cline", "", hook.SessionStart, ctx, 0, `{"cancel":false,"contextModification":"<c/>"}` + "\n", ""},
 		{"opencode", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"kilo", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"kilo", "", hook.PreToolUse, ask, 2, "", strings.Replace(askDeny, "%s", "Kilo Code", 1)},
+		{"kilo", "", hook.PreToolUse, hook.Decision{}, 0, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+" "+tt.variant+" "+tt.event+" "+tt.d.Verdict.String(), func(t *testing.T) {

@@ -29,6 +29,7 @@ func TestGovernanceLists(t *testing.T) {
 		".cursor/hooks.json", ".cursor/mcp.json", ".cursor/sandbox.json",
 		".factory/settings.json", ".factory/mcp.json",
 		".gemini/settings.json",
+		".kilo/plugin/intenthook.ts", ".kilocode/plugin/intenthook.ts",
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
@@ -46,6 +47,7 @@ func TestGovernanceLists(t *testing.T) {
 		".cursor/hooks.json", ".cursor/mcp.json", ".cursor/sandbox.json",
 		".factory/settings.json", ".factory/mcp.json",
 		".gemini/settings.json",
+		".kilo/plugin/intenthook.ts", ".kilocode/plugin/intenthook.ts",
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
@@ -57,6 +59,7 @@ func TestGovernanceLists(t *testing.T) {
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
+		".kilo/plugin", ".kilo/plugins", ".kilocode/plugin", ".kilocode/plugins",
 		"node_modules/intenthook", "node_modules/@intenthook",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest",
 	})

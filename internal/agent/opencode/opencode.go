@@ -77,8 +77,12 @@ var tools = protocol.Tools{
 var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one event from the plugin into a Call.
-func Decode(ev protocol.Object, event string) (*hook.Call, error) {
-	c := protocol.DecodeClaudeShaped(Name, ev, event)
+func Decode(ev protocol.Object, event string) (*hook.Call, error) { return DecodeAs(Name, ev, event) }
+
+// DecodeAs turns one event from the plugin, run by the agent name (OpenCode
+// or an agent made from it, as Kilo Code is), into a Call.
+func DecodeAs(name string, ev protocol.Object, event string) (*hook.Call, error) {
+	c := protocol.DecodeClaudeShaped(name, ev, event)
 	// An MCP server's tool is <server>_<tool>.
 	c.ToolName = protocol.MCPJoined(c.ToolName, "_")
 	Tools().Fill(c, ev["tool_input"])
@@ -146,11 +150,23 @@ export const IntentHook = async ({ directory }) => {
 // imports it from there; Bun's import.meta.dir names its directory). On
 // Windows, where the package's bin/ keeps the Node launcher, it runs
 // intenthook on PATH.
-func pluginFor(npm bool) string {
-	if !npm {
-		return plugin
+func pluginFor(npm bool) string { return PluginText(Name, npm) }
+
+// PluginText is the plugin init writes for the agent name: OpenCode's, or
+// the same plugin run with --agent name by an agent made from OpenCode
+// (Kilo Code loads OpenCode's plugins from its own directories).
+func PluginText(name string, npm bool) string {
+	text := plugin
+	if npm {
+		text = npmPlugin(npmProgram)
 	}
-	return npmPlugin(npmProgram)
+	if name == Name {
+		return text
+	}
+	return strings.NewReplacer(
+		"init --agent opencode:", "init --agent "+name+":",
+		`"--agent", "opencode"`, `"--agent", "`+name+`"`,
+	).Replace(text)
 }
 
 func npmPlugin(program string) string {
@@ -174,51 +190,65 @@ const program = process.platform === "win32" ? "intenthook" : import.meta.dir + 
 func Wire(root string) (protocol.Change, error) { return wire(root, protocol.NPMInstalled(root)) }
 
 func wire(root string, npm bool) (protocol.Change, error) {
-	path := filepath.Join(root, filepath.FromSlash(PluginFile))
+	return WirePlugin(root, Name, PluginFile, npm)
+}
+
+// WirePlugin writes the plugin for the agent name at rel (root-relative);
+// an existing file is kept, but for an older npm wiring of OpenCode's.
+func WirePlugin(root, name, rel string, npm bool) (protocol.Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(rel))
 	if data, err := os.ReadFile(path); err == nil {
-		if string(data) == legacyPlugin() {
+		if name == Name && string(data) == legacyPlugin() {
 			if err := protocol.WriteFile(path, []byte(pluginFor(true))); err != nil {
 				return protocol.Change{}, err
 			}
-			return protocol.Change{Action: protocol.Updated, Path: PluginFile, Detail: "rewrote it from npm's link " + hookconfig.NPMLink + " to the package's binary " + hookconfig.NPMBinary}, nil
+			return protocol.Change{Action: protocol.Updated, Path: rel, Detail: "rewrote it from npm's link " + hookconfig.NPMLink + " to the package's binary " + hookconfig.NPMBinary}, nil
 		}
-		if string(data) == plugin || string(data) == pluginFor(true) {
-			return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "the plugin is in place"}, nil
+		if string(data) == PluginText(name, false) || string(data) == PluginText(name, true) {
+			return protocol.Change{Action: protocol.Kept, Path: rel, Detail: "the plugin is in place"}, nil
 		}
-		return protocol.Change{Action: protocol.Kept, Path: PluginFile, Detail: "exists and differs from the one this version writes; delete it to get the current one"}, nil
+		return protocol.Change{Action: protocol.Kept, Path: rel, Detail: "exists and differs from the one this version writes; delete it to get the current one"}, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return protocol.Change{}, err
 	}
-	if err := protocol.WriteFile(path, []byte(pluginFor(npm))); err != nil {
+	if err := protocol.WriteFile(path, []byte(PluginText(name, npm))); err != nil {
 		return protocol.Change{}, err
 	}
-	return protocol.Change{Action: protocol.Created, Path: PluginFile, Detail: "tool.execute.before runs intenthook pre, tool.execute.after intenthook post"}, nil
+	return protocol.Change{Action: protocol.Created, Path: rel, Detail: "tool.execute.before runs intenthook pre, tool.execute.after intenthook post"}, nil
 }
 
 // Check checks that the plugin is there and calls intenthook.
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(PluginFile)))
+	return CheckPlugin(root, Name, "OpenCode", PluginFile, env)
+}
+
+// CheckPlugin checks that the plugin at rel is there and runs intenthook
+// for the agent name (title, for people); configured is false when there
+// is no plugin file.
+func CheckPlugin(root, name, title, rel string, env protocol.CheckEnv) (bool, []protocol.Check) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	const name = "opencode plugin"
+	check := name + " plugin"
+	legacy := name == Name && string(data) == legacyPlugin()
 	switch {
 	case err != nil:
-		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: err.Error()}}
-	case string(data) != pluginFor(true) && string(data) != legacyPlugin() && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
-		return true, []protocol.Check{{Status: protocol.Fail, Name: name, Detail: PluginFile + " does not run intenthook", Hint: "delete it and run intenthook init --agent opencode"}}
+		return true, []protocol.Check{{Status: protocol.Fail, Name: check, Detail: err.Error()}}
+	case string(data) != PluginText(name, true) && !legacy && !strings.Contains(string(data), `"intenthook", sub`) && !strings.Contains(string(data), "intenthook pre"):
+		return true, []protocol.Check{{Status: protocol.Fail, Name: check, Detail: rel + " does not run intenthook", Hint: "delete it and run intenthook init --agent " + name}}
 	}
 	prog := protocol.Program
-	switch string(data) {
-	case pluginFor(true):
+	switch {
+	case string(data) == PluginText(name, true):
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
-	case legacyPlugin():
+	case legacy:
 		prog = filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
 	}
 	runs := []hookconfig.Handler{{Invocation: hookconfig.Invocation{Program: prog, Args: []string{"pre"}}, Parsed: true}}
 	return true, []protocol.Check{
-		{Status: protocol.Pass, Name: name, Detail: PluginFile},
-		protocol.CheckCommands("opencode hook command", "OpenCode", root, runs, env.LookPath),
+		{Status: protocol.Pass, Name: check, Detail: rel},
+		protocol.CheckCommands(name+" hook command", title, root, runs, env.LookPath),
 	}
 }
 

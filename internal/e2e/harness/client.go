@@ -63,7 +63,7 @@ type Client struct {
 
 // Clients lists the clients the harness knows, in the order rows are shown.
 func Clients() []Client {
-	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), auggie(), opencode("mock"), opencode("gpt-5-mock"), cline()}
+	return []Client{claude(), gemini(), codex(), qwen(), copilot(), droid(), auggie(), opencode("mock"), opencode("gpt-5-mock"), kilo(), cline()}
 }
 
 // Lookup finds a client by its agent name.
@@ -375,6 +375,36 @@ func opencode(model string) Client {
 		c.Edit = func(p, o, n string) mockmodel.ToolCall {
 			return call("apply_patch", map[string]any{"patchText": UpdateFilePatch(p, o, n)})
 		}
+	}
+	return c
+}
+
+// kilo is Kilo Code's CLI, made from OpenCode: the same tools and plugin
+// events, its own configuration directory and variables.
+func kilo() Client {
+	c := opencode("mock")
+	c.Name, c.Agent, c.Package, c.bin = "kilo", "", "@kilocode/cli@7.7.7", "kilo/node_modules/.bin/kilo"
+	c.MCPTool = nil
+	c.configure = func(home, ws, url string) error {
+		return WriteJSON(filepath.Join(home, ".config", "kilo", "kilo.json"), map[string]any{
+			"$schema":    "https://app.kilo.ai/config.json",
+			"model":      "mock/mock",
+			"autoupdate": false,
+			"share":      "disabled",
+			"permission": map[string]any{"edit": "allow", "bash": "allow", "external_directory": "allow"},
+			"provider": map[string]any{"mock": map[string]any{
+				"npm": "@ai-sdk/openai-compatible", "name": "mock",
+				"options": map[string]any{"baseURL": url + "/v1", "apiKey": "mock"},
+				"models":  map[string]any{"mock": map[string]any{"name": "mock", "tool_call": true}},
+			}},
+		})
+	}
+	c.env = func(home, url string) []string {
+		return []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+			"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+			"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"),
+			"KILO_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_AUTOUPDATE=1", "KILO_DISABLE_LSP_DOWNLOAD=1",
+			"KILO_DISABLE_SHARE=1", "KILO_DISABLE_SESSION_INGEST=1", "KILO_DISABLE_CLAUDE_CODE=1", "NO_COLOR=1"}
 	}
 	return c
 }

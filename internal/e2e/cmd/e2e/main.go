@@ -30,7 +30,7 @@ type plan struct {
 }
 
 // hooked are the clients whose hooks intenthook wires and that run offline here.
-var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "auggie", "opencode", "opencode-gpt"}
+var hooked = []string{"claude", "gemini", "codex", "qwen", "copilot", "droid", "auggie", "opencode", "opencode-gpt", "kilo"}
 
 func plans() []plan {
 	return []plan{
