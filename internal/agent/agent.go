@@ -4,6 +4,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/codex"
 	"github.com/intenthook/intenthook/internal/agent/copilot"
 	"github.com/intenthook/intenthook/internal/agent/cursor"
+	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/agent/droid"
 	"github.com/intenthook/intenthook/internal/agent/gemini"
 	"github.com/intenthook/intenthook/internal/agent/kilo"
@@ -59,6 +61,10 @@ var entries = sync.OnceValue(func() []entry {
 		newEntry(qwen.Name, qwen.Governance, qwen.Agent),
 		newEntry(windsurf.Name, windsurf.Governance, windsurf.Agent),
 	}
+	// The agents shipped as descriptions (described/builtin/*.json).
+	for _, b := range described.Builtins() {
+		list = append(list, newEntry(b.Name, b.Governance(), b.Agent))
+	}
 	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].name < list[1+j].name })
 	return list
 })
@@ -91,6 +97,38 @@ func Lookup(name string) (protocol.Agent, error) {
 		}
 	}
 	return protocol.Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// LookupIn returns the agent named name: a built-in one, else the
+// workspace's description of it under root (.orchestration/agents/NAME.json,
+// never detected: only --agent names it). root may be "" (no workspace).
+func LookupIn(root, name string) (protocol.Agent, error) {
+	ag, err := Lookup(name)
+	if err == nil || root == "" {
+		return ag, err
+	}
+	d, derr := described.Load(root, name)
+	if errors.Is(derr, described.ErrNotDescribed) {
+		return protocol.Agent{}, err
+	}
+	if derr != nil {
+		return protocol.Agent{}, derr
+	}
+	return d.Agent(), nil
+}
+
+// WorkspaceAgents names the workspace's own described agents under root.
+func WorkspaceAgents(root string) []string { return described.List(root) }
+
+// WorkspaceRows are the governance rows of the workspace's own agent
+// descriptions under root, each watched whole by the guard: one directory
+// read, nothing when the workspace has none.
+func WorkspaceRows(root string) governed.Table {
+	var out governed.Table
+	for _, name := range described.List(root) {
+		out = append(out, described.Rows(name)...)
+	}
+	return out
 }
 
 // Names lists the agents' names.

@@ -306,6 +306,21 @@ func checkAgents(root string, env Env) []Check {
 			fallback = cs
 		}
 	}
+	// The workspace's own agents: a description that does not load is a
+	// failure (its agent's hooks answer by the fail mode).
+	for _, name := range agent.WorkspaceAgents(root) {
+		a, err := agent.LookupIn(root, name)
+		if err != nil {
+			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: name + " description", Detail: oneLine(err.Error()),
+				Hint: "fix .orchestration/agents/" + name + ".json (docs/agents.md, \"An agent as a data file\"): every hook of that agent fails meanwhile"})
+			continue
+		}
+		configured, cs := a.Check(root, cenv)
+		if !configured {
+			cs = []protocol.Check{{Status: protocol.Warn, Name: name + " hooks", Detail: "described in .orchestration/agents/" + name + ".json, not wired", Hint: "run intenthook init --agent " + name}}
+		}
+		checks = append(checks, cs...)
+	}
 	if len(checks) == 0 {
 		return fallback
 	}

@@ -48,6 +48,10 @@ type Env struct {
 	// may write no other's wiring). Without them only intenthook's and
 	// git's rows apply.
 	AgentRows []governed.Table
+	// RootRows, when set, gives rows that depend on the workspace found
+	// (its own agents' descriptions, each watched whole); they join
+	// AgentRows.
+	RootRows func(root string) governed.Table
 	// MCPWired reports whether intenthook's MCP server is registered for
 	// the calling agent in the workspace at root (nil: it is not); asked
 	// only to word a deny.
@@ -121,7 +125,13 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		explain.flush()
 		return nil, nil
 	}
-	ws, err := workspace.Load(root, workspace.Governance(env.AgentRows), getenv, env.now)
+	rows := env.AgentRows
+	if env.RootRows != nil {
+		if extra := env.RootRows(root); len(extra) > 0 {
+			rows = append(rows[:len(rows):len(rows)], extra)
+		}
+	}
+	ws, err := workspace.Load(root, workspace.Governance(rows), getenv, env.now)
 	g := &Gate{Workspace: ws, env: env, call: call, explain: explain}
 	if err != nil && call.AfterTool() {
 		// A command that left the rules unreadable is judged by the rules

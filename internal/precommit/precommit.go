@@ -37,8 +37,16 @@ const (
 // catalog and the .intentignore. A commit is judged by its parent's.
 var RulesFiles = append([]string{intents.File}, workspace.IgnoreFiles...)
 
-// IsRules reports whether rel is one of RulesFiles.
-func IsRules(rel string) bool { return slices.Contains(RulesFiles, rel) }
+// IsRules reports whether rel is one of RulesFiles, or a workspace's
+// agent description (.orchestration/agents/NAME.json), which decides which
+// of the agent's tools write and where: audit counts any change to one as
+// widening.
+func IsRules(rel string) bool {
+	if name, ok := strings.CutPrefix(rel, ".orchestration/agents/"); ok && strings.HasSuffix(name, ".json") && !strings.Contains(name, "/") {
+		return true
+	}
+	return slices.Contains(RulesFiles, rel)
+}
 
 // Rules are the catalog and .intentignore a commit is judged by: its
 // parent's (HEAD's, for what is staged).

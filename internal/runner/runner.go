@@ -60,6 +60,12 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	call := &hook.Call{Event: h.Event} // until the event is decoded
 	ag, err := agent.Lookup(orDefault(h.Agent))
 	if err != nil {
+		// A workspace's own agent (.orchestration/agents/NAME.json), found
+		// from --root or the hook's working directory: its description
+		// says where the event names the cwd, so the event cannot tell.
+		ag, err = agent.LookupIn(workspace.HookRoot(env.Root, "", "", env.Wd), h.Agent)
+	}
+	if err != nil {
 		return UsageError(h.Event, err, env, std)
 	}
 	defer func() {
@@ -84,6 +90,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	call.PairCall()
 	env.ProjectDirVars = ag.ProjectDirVars
 	env.AgentRows = agent.Governance()
+	env.RootRows = agent.WorkspaceRows
 	if w := ag.MCP; w != nil && w.Command != nil {
 		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
 	}

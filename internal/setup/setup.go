@@ -122,7 +122,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 	if opts.Agent == "" {
 		opts.Agent = agent.Default
 	}
-	ag, err := agent.Lookup(opts.Agent)
+	ag, err := agent.LookupIn(opts.Root, opts.Agent)
 	if err != nil {
 		return nil, err
 	}

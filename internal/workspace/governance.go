@@ -14,6 +14,13 @@ var own = governed.Table{
 	{Path: ".orchestration/config.yaml", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "the settings: fail mode, protection, the shell's checks"},
 	{Path: ".orchestration/.intentignore", Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "what no intent governs"},
 	{Path: RootIgnoreFile, Use: governed.Protected | governed.Guarded | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "what no intent governs (the workspace root's file, read before .orchestration/.intentignore)"},
+	// A workspace's own agents: a description says which tools write and
+	// where their inputs name the file, so a change can widen every scope
+	// (a write tool mapped to read). The hook of that agent also watches
+	// its description whole (described.Rows, through
+	// the runner's RootRows).
+	{Path: ".orchestration/agents", Use: governed.Protected | governed.ReadOnly, Reason: "the workspace's agent descriptions: renaming the directory would take them along"},
+	{Path: ".orchestration/agents/**", Use: governed.Protected | governed.ReadOnly | governed.Sidecar | governed.Listed, Reason: "a workspace's agent description: how its events are read (a write tool mapped to read widens every scope)"},
 	// Not read-only in a sandbox: a commit, a lesson or an anchor is
 	// written there from an agent's shell.
 	{Path: ".orchestration/agent_trace.jsonl", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.AppendOnly, Reason: "the legacy ledger, from before segments: its lines stay where they are, and hooks no longer append to it"},
@@ -21,6 +28,7 @@ var own = governed.Table{
 	{Path: ".orchestration/ledger/**", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.Segments, Reason: "the ledger's segments: only hooks add them, a sealed one never changes, the active one only grows"},
 	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
 	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
+	{Path: ".orchestration/state/agents.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the workspace's agent descriptions as the hooks read them"},
 	// Read-only in a sandbox as a directory: only hooks, which run outside
 	// it, write there, while the rest of state/ takes writes from the
 	// intenthook commands an agent runs (select, lesson) and precommit.

@@ -33,6 +33,8 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
+		".orchestration/agents", ".orchestration/agents/**",
+		".qoder/settings.json",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
@@ -51,6 +53,8 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
+		".orchestration/state/agents.cache",
+		".qoder/settings.json",
 		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
 	})
 	wantReadOnly := sorted([]string{
@@ -59,6 +63,8 @@ func TestGovernanceLists(t *testing.T) {
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
+		".orchestration/agents", ".orchestration/agents/**",
+		".qoder/settings.json",
 		".kilo/plugin", ".kilo/plugins", ".kilocode/plugin", ".kilocode/plugins",
 		"node_modules/intenthook", "node_modules/@intenthook",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest",

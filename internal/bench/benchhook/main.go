@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/bench"
 	"github.com/intenthook/intenthook/internal/hookconfig"
@@ -318,6 +319,19 @@ func gitRepo(ws string) error {
 func agentRows(bin, floor, ws string, runs, warm int) error {
 	fmt.Println()
 	agents := slices.SortedFunc(slices.Values(agent.All()), func(a, b protocol.Agent) int { return strings.Compare(a.Name, b.Name) })
+	// A workspace's own agent, read from .orchestration/agents/ through its
+	// cache: the data-file path a release does not build in.
+	if err := os.MkdirAll(filepath.Join(ws, ".orchestration", "agents"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".orchestration", "agents", "benchagent.json"), []byte(benchAgent), 0o644); err != nil {
+		return err
+	}
+	d, err := described.Parse([]byte(benchAgent))
+	if err != nil {
+		return err
+	}
+	agents = append(agents, d.Agent())
 	for _, a := range agents {
 		name := a.Name
 		var pres, floors []time.Duration
@@ -339,6 +353,12 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 	}
 	return nil
 }
+
+// benchAgent is a workspace's description of a Claude-shaped agent.
+const benchAgent = `{"name": "benchagent", "settings": {"project": ".benchagent/settings.json"},
+ "events": {"pre": "PreToolUse", "post": "PostToolUse"},
+ "tools": {"Write": {"class": "write", "path": "file_path", "whole_file": true}, "Edit": {"class": "write", "path": "file_path", "new_strings": "new_string"},
+  "Bash": {"class": "shell", "command": "command"}, "Read": {"class": "read", "path": "file_path"}}}`
 
 // measurePair alternates floor, pre and post runs on one workspace; each
 // pre/post pair shares a fresh tool_use_id, as in a real session.

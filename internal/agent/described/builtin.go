@@ -1,0 +1,62 @@
+package described
+
+import (
+	"embed"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/governed"
+)
+
+// The descriptions of the agents intenthook ships as data, one file each.
+//
+//go:embed builtin/*.json
+var builtinFiles embed.FS
+
+// Builtin is one shipped description: its name (the file's), its
+// governance rows and its agent, both made on first use.
+type Builtin struct {
+	Name string
+	file string
+	desc func() *Description
+}
+
+// Agent returns the described agent.
+func (b Builtin) Agent() protocol.Agent { return b.desc().Agent() }
+
+// Governance returns the agent's rows of the governance table, without
+// parsing the description (rows.go holds them, TestBuiltinRows holds
+// rows.go to the files).
+func (b Builtin) Governance() governed.Table { return builtinRows[b.Name] }
+
+// Description returns the decoded description.
+func (b Builtin) Description() *Description { return b.desc() }
+
+// Builtins lists the shipped descriptions by name. A shipped file that
+// does not parse is a bug the tests catch: it panics on first use.
+var Builtins = sync.OnceValue(func() []Builtin {
+	entries, _ := builtinFiles.ReadDir("builtin")
+	var out []Builtin
+	for _, e := range entries {
+		file := path.Join("builtin", e.Name())
+		out = append(out, Builtin{Name: strings.TrimSuffix(e.Name(), ".json"), file: file, desc: sync.OnceValue(func() *Description {
+			data, _ := builtinFiles.ReadFile(file)
+			d, err := Parse(data)
+			if err != nil {
+				panic("intenthook: shipped agent description " + file + ": " + err.Error())
+			}
+			return d
+		})})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+})
+
+// BuiltinSource returns a shipped description's bytes.
+func BuiltinSource(name string) ([]byte, bool) {
+	data, err := builtinFiles.ReadFile("builtin/" + name + ".json")
+	return data, err == nil
+}
