@@ -55,6 +55,12 @@ const (
 	LedgerInvalid   = "ledger_invalid"
 	// SelfWidening: a change only the rules the same commit changes allow.
 	SelfWidening = "self_widening"
+	// RulesCommittedByAgent: a commit an agent's command made that
+	// changed the rules (a governance_tampered record names it).
+	RulesCommittedByAgent = precommit.CodeRulesCommittedByAgent
+	// CompleteUnapproved: an intent that requires review became COMPLETE
+	// with no approve record in the ledger.
+	CompleteUnapproved = "complete_unapproved"
 	// RulesUnsigned: with --strict and an allowed-signers file, a commit
 	// widening the rules without a good signature by an allowed key.
 	RulesUnsigned = "rules_unsigned"
@@ -262,6 +268,12 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 		}
 		res.Findings = append(res.Findings, fs...)
 	}
+	res.Findings = append(res.Findings, lg.acts.agentCommits(commits)...)
+	unapproved, err := lg.acts.unapproved(ctx, g, commits, all, res.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, unapproved...)
 	res.Findings = append(res.Findings, grows...)
 	res.Findings = append(res.Findings, lg.findings(commits[len(commits)-1].id)...)
 	gaps, err := traceGaps(ctx, g, commits, lg.records)
@@ -432,6 +444,7 @@ type ledgerView struct {
 	legacyHead ledger.FileHead
 	report     ledger.Report
 	records    []*ledger.Record
+	acts       acts
 }
 
 // firstBase is the first parent outside the range of the range's commits,
@@ -460,6 +473,7 @@ func firstBase(commits []commit) string {
 func readLedger(ctx context.Context, g *git.Repo, last, base string, since int64) (*ledgerView, error) {
 	lv := &ledgerView{traced: map[string]map[string]bool{}}
 	record := func(line []byte, inRange bool) {
+		lv.acts.line(line)
 		if path, t, ok := precommit.TraceOf(line); ok {
 			if lv.traced[path] == nil {
 				lv.traced[path] = map[string]bool{}

@@ -187,6 +187,18 @@ func Load(root string, getenv func(string) string) (*Config, error) {
 	return c, c.check()
 }
 
+// Parse reads config.yaml's bytes over the defaults, as Load does, without
+// the environment: the settings a commit holds (audit).
+func Parse(data []byte) (*Config, error) {
+	c := Default()
+	if err := c.parse(data); err != nil {
+		return c, fmt.Errorf("%s: %w", File, err)
+	}
+	c.clamp()
+	c.clampExport()
+	return c, c.check()
+}
+
 // clamp brings the settings that must never turn governance off back
 // within their bounds, with a warning (a config error would fail open).
 func (c *Config) clamp() {
