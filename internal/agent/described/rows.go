@@ -6,6 +6,9 @@ import "github.com/intenthook/intenthook/internal/governed"
 
 // builtinRows are the shipped descriptions' governance rows, by name.
 var builtinRows = map[string]governed.Table{
+	"codebuddy": {
+		{Path: ".codebuddy/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "CodeBuddy Code's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
+	},
 	"qoder": {
 		{Path: ".qoder/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Qoder CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers", "enabledPlugins"}, Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
 	},
