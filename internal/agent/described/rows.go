@@ -12,6 +12,9 @@ var builtinRows = map[string]governed.Table{
 	"iflow": {
 		{Path: ".iflow/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "iFlow CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers"}, Matchers: []string{"multi_edit|replace|run_shell_command|write_file|select_active_intent|mcp__.*__select_active_intent", "multi_edit|read_file|replace|run_shell_command|write_file"}}},
 	},
+	"kiro": {
+		{Path: ".kiro/agents/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Kiro CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"tools", "allowedTools", "toolAliases", "mcpServers", "includeMcpJson"}, Matchers: []string{"*", "*"}}},
+	},
 	"qoder": {
 		{Path: ".qoder/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Qoder CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers", "enabledPlugins"}, Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
 	},
