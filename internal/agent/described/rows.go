@@ -9,6 +9,9 @@ var builtinRows = map[string]governed.Table{
 	"codebuddy": {
 		{Path: ".codebuddy/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "CodeBuddy Code's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
 	},
+	"devin": {
+		{Path: ".devin/hooks.v1.json", Use: governed.Wiring, Watch: governed.Whole, Reason: "Devin CLI's hooks"},
+	},
 	"grok": {
 		{Path: ".grok/hooks/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Grok Build's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"run_terminal_command|search_replace|write|select_active_intent|mcp__.*__select_active_intent", "read_file|run_terminal_command|search_replace|write"}}},
 	},
