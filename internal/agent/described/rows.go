@@ -21,6 +21,9 @@ var builtinRows = map[string]governed.Table{
 	"kiro": {
 		{Path: ".kiro/agents/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Kiro CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"tools", "allowedTools", "toolAliases", "mcpServers", "includeMcpJson"}, Matchers: []string{"*", "*"}}},
 	},
+	"openhands": {
+		{Path: ".openhands/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "OpenHands's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"execute_bash|file_editor|str_replace_editor|terminal|select_active_intent|mcp__.*__select_active_intent", "execute_bash|file_editor|str_replace_editor|terminal"}}},
+	},
 	"qoder": {
 		{Path: ".qoder/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Qoder CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers", "enabledPlugins"}, Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
 	},
