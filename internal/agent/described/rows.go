@@ -12,6 +12,9 @@ var builtinRows = map[string]governed.Table{
 	"devin": {
 		{Path: ".devin/hooks.v1.json", Use: governed.Wiring, Watch: governed.Whole, Reason: "Devin CLI's hooks"},
 	},
+	"goose": {
+		{Path: "hooks/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Goose's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"developer__shell|developer__text_editor|shell|text_editor|select_active_intent|mcp__.*__select_active_intent", "developer__shell|developer__text_editor|shell|text_editor"}}},
+	},
 	"grok": {
 		{Path: ".grok/hooks/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Grok Build's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"run_terminal_command|search_replace|write|select_active_intent|mcp__.*__select_active_intent", "read_file|run_terminal_command|search_replace|write"}}},
 	},
