@@ -26,6 +26,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	a := g.analyse()
 	g.activations(&a)
 	g.explain.step("shell", "parsed", fmt.Sprintf("writes=%v deletes=%v destructive=%v opaque=%v", a.Writes, a.Deletes, a.Destructive, a.Opaque))
+	if d, ok := g.identifySelf(&a); ok {
+		return d, nil
+	}
 	if id := a.SelectID(); id != "" {
 		return g.selectIntent(ctx, id)
 	}

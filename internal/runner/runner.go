@@ -14,6 +14,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -111,7 +112,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	d.Notes = append(d.Notes, g.Notes()...)
-	ans := ag.Encode(call, d, g.Budget())
+	ans := ag.Encode(call, spoken(d), g.Budget())
 	if h.AlwaysOpen && ans.Exit != 0 {
 		ans.Exit = 0
 	}
@@ -205,4 +206,16 @@ func orDefault(name string) string {
 		return agent.Default
 	}
 	return name
+}
+
+// spoken is d with the commands its texts name in the form that runs
+// intenthook in this workspace (full.Speak): `npx --no-install intenthook
+// select <ID>` where npm installed it. A silent allow has no text and costs
+// nothing.
+func spoken(d hook.Decision) hook.Decision {
+	if d.Message == "" && d.Context == "" && d.Warning == "" {
+		return d
+	}
+	d.Message, d.Context, d.Warning = full.Speak(d.Message), full.Speak(d.Context), full.Speak(d.Warning)
+	return d
 }
