@@ -34,7 +34,7 @@ func TestGovernanceLists(t *testing.T) {
 		".qwen/settings.json",
 		".windsurf/hooks.json",
 		".orchestration/agents", ".orchestration/agents/**",
-		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", "hooks/hooks.json",
+		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
@@ -54,7 +54,7 @@ func TestGovernanceLists(t *testing.T) {
 		".qwen/settings.json",
 		".windsurf/hooks.json",
 		".orchestration/state/agents.cache",
-		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", "hooks/hooks.json",
+		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
 	})
 	wantReadOnly := sorted([]string{
@@ -64,7 +64,7 @@ func TestGovernanceLists(t *testing.T) {
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
 		".orchestration/agents", ".orchestration/agents/**",
-		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", "hooks/hooks.json",
+		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json",
 		".kilo/plugin", ".kilo/plugins", ".kilocode/plugin", ".kilocode/plugins",
 		"node_modules/intenthook", "node_modules/@intenthook",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest",

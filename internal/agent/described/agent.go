@@ -56,7 +56,11 @@ func (d *Description) Governance() governed.Table {
 	default:
 		row.Watch = governed.Whole
 	}
-	return governed.Table{row}
+	t := governed.Table{row}
+	for _, p := range d.Settings.Switches {
+		t = append(t, governed.File{Path: p, Use: governed.Rules, Watch: governed.Whole, Reason: d.Title + "'s switches: a file that can turn its hooks off"})
+	}
+	return t
 }
 
 // get reads the first of keys that holds a non-empty string; a key with

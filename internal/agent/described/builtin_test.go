@@ -76,7 +76,7 @@ var samples = map[string][]sample{
 	"goose": {
 		{`{"event":"PreToolUse","session_id":"go1","cwd":"/w","tool_name":"developer__text_editor","tool_input":{"command":"str_replace","path":"/w/src/a.go","old_str":"a","new_str":"b"}}`, hook.PreToolUse, hook.ClassWrite, []string{"/w/src/a.go"}, "", "go1", false},
 		{`{"event":"PreToolUse","session_id":"go1","cwd":"/w","tool_name":"developer__text_editor","tool_input":{"command":"write","path":"/w/docs/x.md","file_text":"x"}}`, hook.PreToolUse, hook.ClassWrite, []string{"/w/docs/x.md"}, "", "go1", false},
-		{`{"event":"PreToolUse","session_id":"go1","cwd":"/w","tool_name":"developer__shell","tool_input":{"command":"echo x > docs/x.md"}}`, hook.PreToolUse, hook.ClassShell, nil, "echo x > docs/x.md", "go1", false},
+		{`{"event":"PreToolUse","session_id":"go1","working_dir":"/w","tool_call_id":"call_1","tool_name":"developer__shell","tool_input":{"command":"echo x > docs/x.md"}}`, hook.PreToolUse, hook.ClassShell, nil, "echo x > docs/x.md", "go1", false},
 		{`{"event":"PreToolUse","session_id":"go1","cwd":"/w","tool_name":"developer__text_editor","tool_input":{"command":"view","path":"/w/docs/x.md"}}`, hook.PreToolUse, hook.ClassRead, []string{"/w/docs/x.md"}, "", "go1", false},
 	},
 	"kimi": {

@@ -87,6 +87,9 @@ type Settings struct {
 	// Keys are top-level keys besides the hooks that decide whether they
 	// fire: the guard compares and puts them back whole.
 	Keys []string
+	// Switches are more root-relative files that can turn the agent's
+	// hooks off (a plugin list): rules files, watched whole.
+	Switches []string
 	// Root: init passes the project directory's variable as --root, so
 	// that the hook finds the workspace (and the description) wherever the
 	// agent runs it from.
@@ -141,7 +144,7 @@ const (
 
 var (
 	topKeys      = []string{"$schema", "name", "title", "verified", "settings", "events", "input", "tools", "answer", "no_ask", "project_dir_env", "shell_markers", "sandbox", "process", "notes"}
-	settingsKeys = []string{"project", "user", "shape", "matcher", "timeout", "timeout_key", "handler", "new", "keys", "root"}
+	settingsKeys = []string{"project", "user", "shape", "matcher", "timeout", "timeout_key", "handler", "new", "keys", "switches", "root"}
 	inputKeys    = []string{"event", "session", "cwd", "tool", "args", "response", "call_id", "prompt", "transcript", "model", "source", "agent_id", "agent_type", "error"}
 	toolKeys     = []string{"class", "path", "paths", "each", "patch", "patch_input", "command", "dir", "unsandbox", "new_strings", "whole_file", "read_if"}
 	classes      = []string{string(hook.ClassWrite), string(hook.ClassDelete), string(hook.ClassShell), string(hook.ClassRead), string(hook.ClassExempt)}
@@ -303,6 +306,16 @@ func (d *Description) parseSettings(raw json.RawMessage) error {
 	if raw, ok := s["keys"]; ok {
 		if st.Keys, err = stringOrList(raw, "settings.keys"); err != nil {
 			return err
+		}
+	}
+	if raw, ok := s["switches"]; ok {
+		if st.Switches, err = stringOrList(raw, "settings.switches"); err != nil {
+			return err
+		}
+		for _, p := range st.Switches {
+			if !safeRel(p) {
+				return fmt.Errorf("settings.switches %q: a relative path inside the workspace", p)
+			}
 		}
 	}
 	if st.Root, err = boolField(s, "root"); err != nil {

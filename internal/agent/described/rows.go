@@ -13,7 +13,9 @@ var builtinRows = map[string]governed.Table{
 		{Path: ".devin/hooks.v1.json", Use: governed.Wiring, Watch: governed.Whole, Reason: "Devin CLI's hooks"},
 	},
 	"goose": {
-		{Path: "hooks/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Goose's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"developer__shell|developer__text_editor|shell|text_editor|select_active_intent|mcp__.*__select_active_intent", "developer__shell|developer__text_editor|shell|text_editor"}}},
+		{Path: ".agents/plugins/intenthook/hooks/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Goose's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"developer__shell|developer__text_editor|shell|text_editor|select_active_intent|mcp__.*__select_active_intent", "developer__shell|developer__text_editor|shell|text_editor"}}},
+		{Path: ".config/goose/settings.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
+		{Path: ".config/goose/settings.local.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
 	},
 	"grok": {
 		{Path: ".grok/hooks/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Grok Build's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"run_terminal_command|search_replace|write|select_active_intent|mcp__.*__select_active_intent", "read_file|run_terminal_command|search_replace|write"}}},

@@ -51,8 +51,11 @@ func TestBuiltinRows(t *testing.T) {
 }
 
 func useName(u governed.Use) string {
-	if u == governed.Wiring {
+	switch u {
+	case governed.Wiring:
 		return "governed.Wiring"
+	case governed.Rules:
+		return "governed.Rules"
 	}
 	return fmt.Sprintf("governed.Use(%d)", u)
 }

@@ -31,7 +31,7 @@ const CacheFile = ".orchestration/state/agents.cache"
 
 // cacheMagic names the cache's format; a change of the encoded shape
 // changes it, so an older binary's cache is rebuilt, not misread.
-const cacheMagic = "intenthook-agents-cache/1\n"
+const cacheMagic = "intenthook-agents-cache/2\n"
 
 // ErrNotDescribed is Load's error when the workspace has no description
 // of that name.
@@ -180,6 +180,7 @@ func encode(d *Description) []byte {
 	e.Int(int64(s.Timeout))
 	e.Bool(s.Root)
 	e.Strs(s.Keys)
+	e.Strs(s.Switches)
 	e.List(len(s.Handler), false)
 	for _, f := range s.Handler {
 		e.Str(f.Key)
@@ -242,6 +243,7 @@ func decode(b []byte) (*Description, error) {
 	s.Timeout = int(dec.Int())
 	s.Root = dec.Bool()
 	s.Keys = dec.Strs()
+	s.Switches = dec.Strs()
 	for n := dec.List(); n > 0 && dec.Err == nil; n-- {
 		f := protocol.Field{Key: dec.Str()}
 		switch dec.Uint() {
