@@ -84,7 +84,7 @@ func printError(w io.Writer, err error) {
 	var h hinted
 	if errors.As(err, &h) {
 		for _, hint := range h.hints {
-			fmt.Fprintf(w, "intenthook: hint: %s\n", hint)
+			fmt.Fprintf(w, "intenthook: hint: %s\n", full.Speak(hint))
 		}
 	}
 }

@@ -79,6 +79,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkHookBinary(root)...)
 	checks = append(checks, checkHookReplaced(root)...)
+	checks = append(checks, checkCommandForm(root, env)...)
 	checks = append(checks, checkMCPServers(root, env)...)
 	checks = append(checks, checkMCP(root, env)...)
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)

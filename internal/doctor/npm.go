@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/hookconfig"
 	"github.com/intenthook/intenthook/internal/release"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -69,4 +71,39 @@ func inside(root string) bool {
 	}
 	rel, err := filepath.Rel(root, exe)
 	return err == nil && filepath.IsLocal(rel)
+}
+
+// checkCommandForm says how agents and people run intenthook in this
+// workspace, the form every text the hooks show names (full.Speak):
+// intenthook on PATH, or, where npm installed it into the project only,
+// npx --no-install intenthook, which runs npm's link to the package's
+// binary (the hook performs a selection through it only while that link
+// runs the package's own file).
+func checkCommandForm(root string, env Env) []Check {
+	const name = "command form"
+	lookPath := env.LookPath
+	if lookPath == nil {
+		return nil
+	}
+	pkg := filepath.Join(root, filepath.FromSlash(hookconfig.NPMBinary))
+	link := filepath.Join(root, filepath.FromSlash(hookconfig.NPMLink))
+	_, pkgErr := os.Stat(pkg)
+	if path, err := lookPath(hookconfig.Program); err == nil {
+		detail := "intenthook is on PATH (" + safetext.Quote(path) + "): agents run `intenthook select <ID>`"
+		if full.Invocation() == full.NPXForm {
+			detail += "; the hooks run the npm package's binary and name `" + full.NPXForm + " select <ID>`, which works as well"
+		}
+		return []Check{{Status: Pass, Name: name, Detail: detail}}
+	}
+	if pkgErr != nil {
+		return []Check{{Status: Warn, Name: name, Detail: "intenthook is on no PATH and not installed in this workspace's node_modules: agents cannot run `intenthook select <ID>`",
+			Hint: "install it (docs/install.md): on PATH, or into the project with npm install --save-dev intenthook"}}
+	}
+	lst, lerr := os.Stat(link)
+	pst, perr := os.Stat(pkg)
+	if lerr != nil || perr != nil || !os.SameFile(lst, pst) {
+		return []Check{{Status: Warn, Name: name, Detail: "intenthook is on no PATH, and npm's link " + hookconfig.NPMLink + " does not run " + hookconfig.NPMBinary + ": `" + full.NPXForm + " select <ID>` is refused; `" + hookconfig.NPMBinary + " select <ID>` works from the root",
+			Hint: reinstallHint}}
+	}
+	return []Check{{Status: Pass, Name: name, Detail: "intenthook is on no PATH; npm installed it into this project: agents run `" + full.NPXForm + " select <ID>` (npm's link " + hookconfig.NPMLink + " runs " + hookconfig.NPMBinary + "), and the hooks' texts name that form"}}
 }
