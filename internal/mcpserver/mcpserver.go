@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
@@ -247,7 +248,7 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 		return nil, nil, err
 	}
 	if res.Intent == nil {
-		return nil, nil, errors.New(res.Decision.Message)
+		return nil, nil, errors.New(full.Speak(res.Decision.Message))
 	}
 	// No hook runs in this agent: the server appends the select record a
 	// hook would have (SPEC §6). A record that cannot be written leaves the
@@ -261,7 +262,7 @@ func (s *server) selectIntent(ctx context.Context, _ *mcp.CallToolRequest, in Se
 		warn = fmt.Sprintf("intenthook: warning: the select record could not be written: %v\n", err)
 	}
 	note := warn + fmt.Sprintf("Selected %s for this MCP client's session %s (no hooks run in this agent, so the server holds the selection).\n", res.Intent.ID, s.session)
-	return text(note + res.Decision.Context), nil, nil
+	return text(note + full.Speak(res.Decision.Context)), nil, nil
 }
 
 func (s *server) listIntents(_ context.Context, _ *mcp.CallToolRequest, in ListIn) (*mcp.CallToolResult, ListOut, error) {
