@@ -42,7 +42,13 @@ var Builtins = sync.OnceValue(func() []Builtin {
 	var out []Builtin
 	for _, e := range entries {
 		file := path.Join("builtin", e.Name())
-		out = append(out, Builtin{Name: strings.TrimSuffix(e.Name(), ".json"), file: file, desc: sync.OnceValue(func() *Description {
+		name := strings.TrimSuffix(e.Name(), ".json")
+		out = append(out, Builtin{Name: name, file: file, desc: sync.OnceValue(func() *Description {
+			if enc, ok := builtinEncoded[name]; ok {
+				if d, err := decode([]byte(enc)); err == nil {
+					return d
+				}
+			}
 			data, _ := builtinFiles.ReadFile(file)
 			d, err := Parse(data)
 			if err != nil {

@@ -2,6 +2,7 @@ package described
 
 import (
 	"encoding/json"
+	"reflect"
 	"os"
 	"path/filepath"
 	"slices"
@@ -212,12 +213,21 @@ func TestLoadCache(t *testing.T) {
 	if d.Name != hit.Name || len(d.Tools) != len(hit.Tools) {
 		t.Fatalf("hit %+v differs from the parse %+v", hit, d)
 	}
+	// A hit is served from the cache: an entry that says more than the
+	// file (a title) but agrees with it is believed.
+	entries := readCache(cache)
+	key, _, _ := strings.Cut(entries["acme"], "\n")
+	marked := *hit
+	marked.Title = "from the cache"
+	entries["acme"] = key + "\n" + string(encode(&marked))
+	writeCache(root, cachePath, entries)
+	if got, err := Load(root, "acme"); err != nil || got.Title != "from the cache" {
+		t.Fatalf("the cache was not read: %+v, %v", got, err)
+	}
 	// A forged cache: the same key, the write tool a read.
 	forged := *hit
 	forged.Tools = append([]NamedTool{}, hit.Tools...)
 	forged.Tools[0].Tool.Class = hook.ClassRead
-	entries := readCache(cache)
-	key, _, _ := strings.Cut(entries["acme"], "\n")
 	entries["acme"] = key + "\n" + string(encode(&forged))
 	writeCache(root, cachePath, entries)
 	got, err := Load(root, "acme")
@@ -256,4 +266,32 @@ func TestSession(t *testing.T) {
 	if got := Session("no-such-agent-process"); got != "" {
 		t.Fatalf("Session of a process that is not an ancestor = %q", got)
 	}
+}
+
+// TestEncodeRoundTrip: every shipped description comes back from the
+// cache's encoding as it was parsed.
+func TestEncodeRoundTrip(t *testing.T) {
+	for _, b := range Builtins() {
+		data, _ := BuiltinSource(b.Name)
+		d, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decode(encode(d))
+		if err != nil {
+			t.Fatalf("%s: %v", b.Name, err)
+		}
+		if !reflect.DeepEqual(normal(got), normal(d)) {
+			t.Errorf("%s: decoded %+v\nparsed %+v", b.Name, got, d)
+		}
+	}
+}
+
+// normal makes empty and absent lists and maps one.
+func normal(d *Description) *Description {
+	c := *d
+	data, _ := json.Marshal(c)
+	var out Description
+	_ = json.Unmarshal(data, &out)
+	return &out
 }

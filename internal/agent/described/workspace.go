@@ -31,7 +31,7 @@ const CacheFile = ".orchestration/state/agents.cache"
 
 // cacheMagic names the cache's format; a change of the encoded shape
 // changes it, so an older binary's cache is rebuilt, not misread.
-const cacheMagic = "intenthook-agents-cache/2\n"
+const cacheMagic = "intenthook-agents-cache/3\n"
 
 // ErrNotDescribed is Load's error when the workspace has no description
 // of that name.
@@ -214,7 +214,7 @@ func encode(d *Description) []byte {
 		e.Strs(tt.NewStrings)
 		e.Bool(tt.PatchInput)
 		e.Bool(tt.WholeFile)
-		e.List(len(t.ReadIf), false)
+		e.Uint(uint64(len(t.ReadIf)))
 		for _, k := range sortedStrKeys(t.ReadIf) {
 			e.Str(k)
 			e.Strs(t.ReadIf[k])
@@ -272,7 +272,7 @@ func decode(b []byte) (*Description, error) {
 		tt.Class = hook.Class(class)
 		tt.Path, tt.Each, tt.NewStrings = dec.Strs(), dec.Strs(), dec.Strs()
 		tt.PatchInput, tt.WholeFile = dec.Bool(), dec.Bool()
-		if n := dec.List(); n > 0 {
+		if n := dec.Uint(); n > 0 && n <= uint64(len(dec.B)) {
 			t.ReadIf = map[string][]string{}
 			for ; n > 0 && dec.Err == nil; n-- {
 				k := dec.Str()
