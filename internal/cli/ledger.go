@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -89,21 +90,29 @@ func (a *app) ledgerQueryCommand() *cobra.Command {
 	cmd.Flags().StringVar(&q.Intent, "intent", "", "only records of this intent")
 	cmd.Flags().StringVar(&q.File, "file", "", "only records that touch this path")
 	cmd.Flags().StringVar(&q.Session, "session", "", "only records of this session")
-	cmd.Flags().StringVar(&since, "since", "", "only records at or after this time (RFC 3339, or a duration like 2h)")
+	cmd.Flags().StringVar(&since, "since", "", "only records at or after this time (RFC 3339, a date, or a duration like 2h or 7d)")
 	cmd.Flags().IntVarP(&q.Limit, "limit", "n", 0, "only the newest N records")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the records as JSON lines")
 	return cmd
 }
 
+// parseSince reads --since: a duration back from now (d counts days), or
+// an RFC 3339 time or a date.
 func parseSince(s string) (time.Time, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if days, err := strconv.Atoi(n); err == nil && days >= 0 {
+			return nowFunc().Add(-time.Duration(days) * 24 * time.Hour), nil
+		}
+	}
 	if d, err := time.ParseDuration(s); err == nil {
 		return nowFunc().Add(-d), nil
 	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return t, fmt.Errorf("--since %q: want an RFC 3339 time or a duration", s)
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
 	}
-	return t, nil
+	return time.Time{}, fmt.Errorf("--since %q: want a duration (7d, 2h) or an RFC 3339 time or a date", s)
 }
 
 // rootRelative turns a path given on the command line into the ledger's

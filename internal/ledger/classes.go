@@ -78,6 +78,7 @@ func ForCall(rev, event, intentID string, c *hook.Call) *Record {
 		AgentID:   NullString(c.AgentID),
 		ToolName:  c.ToolName,
 		ToolUseID: c.ToolUseID,
+		Role:      c.AgentType,
 	})
 }
 

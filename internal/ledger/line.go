@@ -138,6 +138,7 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendOmit(b, "fragment", m.Fragment)
 	b = appendList(b, "cut", m.Cut)
 	b = appendOmit(b, "agent_type", m.AgentType)
+	b = appendOmit(b, "role", m.Role)
 	b = appendList(b, "checks", m.Checks)
 	b = appendList(b, "commits", m.Commits)
 	b = appendRaw(b, "summary", m.Summary)

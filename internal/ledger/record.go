@@ -149,6 +149,11 @@ type Meta struct {
 	Fragment    string   `json:"fragment,omitempty"`   // repair records: where the torn bytes went
 	Cut         []string `json:"cut,omitempty"`        // what was shortened to fit MaxLine
 	AgentType   string   `json:"agent_type,omitempty"` // delegate records: the subagent's type
+	// Role is the role name (config.yaml roles:) of the call's session:
+	// the event's agent type. Absent for the top-level agent ("main") and
+	// for a subagent whose type the event does not give, as on records
+	// written before it: a replay judges the role's paths by it.
+	Role string `json:"role,omitempty"`
 	// Checks are the checks (config.yaml shell.checks) a shell record's
 	// command ran; Success is their outcome.
 	Checks []string `json:"checks,omitempty"`
