@@ -15,6 +15,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/cline"
 	"github.com/intenthook/intenthook/internal/agent/codex"
 	"github.com/intenthook/intenthook/internal/agent/copilot"
+	"github.com/intenthook/intenthook/internal/agent/crush"
 	"github.com/intenthook/intenthook/internal/agent/cursor"
 	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/agent/droid"
@@ -53,6 +54,7 @@ var entries = sync.OnceValue(func() []entry {
 		newEntry(cline.Name, cline.Governance, cline.Agent),
 		newEntry(codex.Name, codex.Governance, codex.Agent),
 		newEntry(copilot.Name, copilot.Governance, copilot.Agent),
+		newEntry(crush.Name, crush.Governance, crush.Agent),
 		newEntry(cursor.Name, cursor.Governance, cursor.Agent),
 		newEntry(droid.Name, droid.Governance, droid.Agent),
 		newEntry(gemini.Name, gemini.Governance, gemini.Agent),
@@ -153,6 +155,9 @@ func Detect(ev protocol.Object) string {
 		return cline.Name
 	case name == "" && (ev.Has("sessionId") || ev.Has("toolName")):
 		return copilot.Name
+	// Crush names its event "event" (docs/hooks/README.md).
+	case name == "" && ev.Has("event") && ev.Has("tool_name"):
+		return crush.Name
 	case name == "":
 		return Default
 	case gemini.Events()[name] != "" && name != "SessionStart":

@@ -63,6 +63,9 @@ func TestPayloads(t *testing.T) {
 		"opencode/doc-PreToolUse-write.json":             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
 		// Kilo Code's events are OpenCode's plugin's: detected as OpenCode's,
 		// decoded as Kilo Code's (its wiring passes --agent kilo).
+		"crush/doc-PreToolUse-write.json":      {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-multiedit.json":  {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-bash.json":       {"crush", hook.PreToolUse, hook.ClassShell, "313909e", "/w/sub", nil, "echo shell > shell.txt"},
 		"kilo/doc-PreToolUse-write.json":       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
 		"kilo/doc-PreToolUse-apply_patch.json": {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
 		"kilo/doc-PreToolUse-bash.json":        {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
@@ -202,6 +205,12 @@ func TestAnswers(t *testing.T) {
 		{"cline", "", hook.SessionStart, ctx, 0, `{"cancel":false,"contextModification":"<c/>"}` + "\n", ""},
 		{"opencode", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
 		{"kilo", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		// Crush: exit 2 denies; no ask; an allow says nothing (an "allow"
+		// would skip Crush's own permission prompt); context in its envelope.
+		{"crush", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		{"crush", "", hook.PreToolUse, ask, 2, "", strings.Replace(askDeny, "%s", "Crush", 1)},
+		{"crush", "", hook.PreToolUse, hook.Decision{}, 0, "", ""},
+		{"crush", "", hook.PreToolUse, sel, 0, `{"context":"<intent_context/>"}` + "\n", ""},
 		{"kilo", "", hook.PreToolUse, ask, 2, "", strings.Replace(askDeny, "%s", "Kilo Code", 1)},
 		{"kilo", "", hook.PreToolUse, hook.Decision{}, 0, "", ""},
 	}
