@@ -23,7 +23,9 @@ import (
 // backstop, no effect (the victim is unchanged), or bypassed. A bypass of the
 // rules themselves fails the test; writes outside the root that only an OS
 // sandbox can stop are listed; forms marked `backstop` are known-open until
-// the data file's `!backstop-watches-governance on` is set.
+// the data file's `!backstop-watches-governance on` is set. A form
+// expected `after` is not stopped itself (a program takes the rules away
+// as a whole); it is caught when the next in-scope Write is denied.
 func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs hundreds of processes")
@@ -73,7 +75,7 @@ func TestHostile(t *testing.T) {
 	sort.Strings(classes)
 	for _, c := range classes {
 		m := counts[c]
-		t.Logf("%-9s denied=%d asked=%d backstop=%d no-effect=%d bypassed=%d", c, m["denied"], m["asked"], m["backstop"], m["no-effect"], m["bypassed"])
+		t.Logf("%-9s denied=%d asked=%d backstop=%d denied-after=%d no-effect=%d bypassed=%d", c, m["denied"], m["asked"], m["backstop"], m["denied-after"], m["no-effect"], m["bypassed"])
 	}
 	for _, l := range listed {
 		t.Logf("sandbox only: %s", l)
@@ -122,7 +124,7 @@ func readForms(t *testing.T, name string) (forms []form, watches bool) {
 		}
 		f := form{n, p[0], p[1], p[2], p[3], p[4]}
 		switch {
-		case f.expect != "block" && f.expect != "backstop" && f.expect != "sandbox":
+		case f.expect != "block" && f.expect != "backstop" && f.expect != "sandbox" && f.expect != "after":
 			t.Fatalf("%s:%d: expect %q", name, n, f.expect)
 		case f.tool != "bash" && f.tool != "write" && f.tool != "edit":
 			t.Fatalf("%s:%d: tool %q", name, n, f.tool)
@@ -166,6 +168,11 @@ func makeTemplate(t *testing.T, bin string) string {
 		"src/fmtpkg/package.json":                     `{"name":"fmtpkg","version":"1.0.0","bin":{"intenthook":"run.sh"}}` + "\n",
 		"src/fmtpkg/run.sh":                           "#!/bin/sh\ncat >/dev/null\nexit 0\n",
 		"src/ih.mk":                                   "all:\n\tcp src/evil.sh src/ih && mv src/ih node_modules/intenthook/bin/intenthook\n",
+		// Programs that take the rules away as a whole, or the marker
+		// that says the work tree is governed, where no parser sees it.
+		"src/away.mk":   "all:\n\tmv .orchestration src/gone\n",
+		"src/away.py":   "import os\nos.rename('.orchestration', 'src/gone')\n",
+		"src/unmark.mk": "all:\n\trm -f .git/intenthook/governed\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)
@@ -195,6 +202,13 @@ func makeTemplate(t *testing.T, bin string) string {
 		{"git", "commit", "-qm", "init"},
 	} {
 		run(t, dir, nil, "", args[0], args[1:]...)
+	}
+	// The marker init leaves: this work tree is governed.
+	if err := os.MkdirAll(filepath.Join(dir, ".git", "intenthook"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "intenthook", "governed"), []byte(".\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }
@@ -297,10 +311,24 @@ func runForm(t *testing.T, bin, template string, i int, f form) string {
 	if fingerprint(t, ws, victim) == before {
 		return "no-effect"
 	}
+	if f.expect == "after" && laterWriteDenied(t, bin, ws, env, i) {
+		return "denied-after"
+	}
 	if f.class == "ledger" && ledgerExtends(t, bin, ws, victim, prior) {
 		return "no-effect"
 	}
 	return "bypassed"
+}
+
+// laterWriteDenied reports whether the session's next write, in scope,
+// is denied (exit 2).
+func laterWriteDenied(t *testing.T, bin, ws string, env []string, i int) bool {
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "cwd": ws, "hook_event_name": "PreToolUse", "tool_name": "Write",
+		"tool_input": map[string]any{"file_path": filepath.Join(ws, "src", "a.go"), "content": "package src\n"}, "tool_use_id": fmt.Sprintf("t%d-next", i),
+	})
+	_, code := run(t, ws, env, string(b), bin, "pre")
+	return code == 2
 }
 
 func absIn(ws, p string) string {

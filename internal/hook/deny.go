@@ -33,6 +33,11 @@ const (
 	// it: every call that may change anything is denied until a person
 	// reinstalls intenthook.
 	CodeHookReplaced = "hook_replaced"
+	// CodeGovernanceMissing: the work tree is marked governed (init) and
+	// its catalog is gone: every call that may change anything is denied,
+	// in either fail mode, until a person restores the rules or runs
+	// intenthook uninstall.
+	CodeGovernanceMissing = "governance_missing"
 )
 
 // Denial is the four-part message a model reads to correct itself: what

@@ -103,7 +103,15 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	if g == nil {
-		return 0 // governance off: nothing printed, nothing written
+		// Governance off: nothing printed, nothing written; unless the
+		// work tree was governed and its rules are gone.
+		if d, missing := gate.GovernanceMissing(env, call); missing {
+			ans := ag.Encode(call, d, config.Default().ContextBudgetBytes)
+			emit(std.Stdout, ans.Stdout)
+			emit(std.Stderr, ans.Stderr)
+			return ans.Exit
+		}
+		return 0
 	}
 	// All the locks of one call wait lock_timeout at most together.
 	ctx := state.WithLockBudget(context.Background(), g.Config.LockTimeout)

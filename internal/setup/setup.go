@@ -137,6 +137,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 			return ensureLine(opts.Root, ".gitattributes", workspace.TextAttribute, mapUnion, lessonsUnion(opts.Root))
 		},
 		func() (Change, error) { return wire(ag, opts.Root) },
+		func() (Change, error) { return markGoverned(opts.Root) },
 	}
 	if ag.MCP != nil {
 		steps = append(steps, func() (Change, error) { return fromAgent(ag.MCP.Register(opts.Root)) })
@@ -183,6 +184,23 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		return changes, conflicts
 	}
 	return changes, nil
+}
+
+// markGoverned records, under the work tree's git directory, that root is
+// governed: should .orchestration/ go away as a whole, the hooks deny
+// what may change anything (governance_missing) instead of reading the
+// work tree as ungoverned. Outside git there is nowhere to keep it.
+func markGoverned(root string) (Change, error) {
+	path, added, err := workspace.Mark(root)
+	switch {
+	case err != nil:
+		return Change{}, fmt.Errorf("mark the work tree governed: %w", err)
+	case path == "":
+		return Change{Action: Kept, Path: workspace.GovernedMarker, Note: "not a git work tree: nothing marks it governed should .orchestration/ go away"}, nil
+	case !added:
+		return Change{Action: Kept, Path: displayPath(root, path)}, nil
+	}
+	return Change{Action: Created, Path: displayPath(root, path), Note: "marks this work tree governed: without its catalog the hooks refuse changes until the rules are back or a person runs intenthook uninstall"}, nil
 }
 
 // writeCatalog creates the example catalog. An existing catalog is always

@@ -64,7 +64,7 @@ func TestGovernanceLists(t *testing.T) {
 		".orchestration/state/pending",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
-		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config",
+		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/governed",
 		".crush.json", "crush.json", ".crushrc", "crushrc", ".crush/crush.json",
 		".orchestration/agents", ".orchestration/agents/**",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json",
