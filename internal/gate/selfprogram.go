@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -284,4 +285,18 @@ func neverFetches(runner string) string {
 		return runner + " --no-install intenthook"
 	}
 	return full.NPXForm
+}
+
+// watchRunner leaves the backstop's and the guard's pictures for the post
+// of a selection or delegation the hook performed for a command that runs
+// intenthook through a package runner or by a path: the runner reads the
+// project's configuration (npm's .npmrc can name the shell that runs the
+// command, script-shell), which a program of the agent's may have written,
+// so the command is watched like any other. intenthook run by its name
+// needs no pictures.
+func (g *Gate) watchRunner(ctx context.Context, a shell.Analysis, d hook.Decision, err error) {
+	if err != nil || d.Verdict == hook.Deny || len(a.Self) != 1 || a.Self[0].Runner == "" && a.Self[0].Path == "" {
+		return
+	}
+	g.watchCommand(ctx)
 }

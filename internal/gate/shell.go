@@ -30,10 +30,14 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		return d, nil
 	}
 	if id := a.SelectID(); id != "" {
-		return g.selectIntent(ctx, id)
+		d, err := g.selectIntent(ctx, id)
+		g.watchRunner(ctx, a, d, err)
+		return d, err
 	}
 	if id, agentType := a.Delegation(); id != "" {
-		return delegations{g}.delegate(ctx, id, agentType)
+		d, err := delegations{g}.delegate(ctx, id, agentType)
+		g.watchRunner(ctx, a, d, err)
+		return d, err
 	}
 	if id := a.SubmitID(); id != "" {
 		// The submission runs the intent's checks, which may change files:
