@@ -328,10 +328,16 @@ func (a *app) scopeCommand() *cobra.Command {
 	var add, remove []string
 	var reason string
 	var approve, reject int
+	var dryRun bool
 	cmd := &cobra.Command{
-		Use:   "scope ID --add GLOB | --remove GLOB | --approve N | --reject N",
-		Short: "Amend an intent's owned_scope (bumps its version)",
-		Args:  cobra.ExactArgs(1),
+		Use:   "scope ID [--add GLOB | --remove GLOB [--dry-run] | --approve N | --reject N]",
+		Short: "Amend an intent's owned_scope (bumps its version); alone, its pending scope requests",
+		Long: `Amend an intent's owned_scope (bumps its version), or answer a scope request
+an agent filed. Alone, it lists the intent's pending requests. Each change,
+request and answer says how many of the intent's recorded writes and denials
+it would have flipped (intenthook replay, on that intent's records only);
+--dry-run says so and changes nothing.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if approve > 0 || reject > 0 {
 				if approve > 0 && reject > 0 || len(add)+len(remove) > 0 {
@@ -340,7 +346,10 @@ func (a *app) scopeCommand() *cobra.Command {
 				return a.answerScopeRequest(cmd.Context(), args[0], approve, reject)
 			}
 			if len(add) == 0 && len(remove) == 0 {
-				return errors.New("nothing to change: give --add or --remove")
+				return a.listScopeRequests(cmd.Context(), args[0])
+			}
+			if dryRun {
+				return a.weighScope(cmd.Context(), args[0], add, remove)
 			}
 			if err := a.personOnly("intents scope"); err != nil {
 				return err
@@ -349,11 +358,13 @@ func (a *app) scopeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			flips := a.scopeFlips(cmd.Context(), ws.Root, args[0], add, remove)
 			scope, version, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Amend(cmd.Context(), args[0], add, remove, reason)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "%s: owned_scope %s (version %d)\n", args[0], strings.Join(scope, ", "), version)
+			fmt.Fprint(a.stdout, flips)
 			return nil
 		},
 	}
@@ -362,5 +373,6 @@ func (a *app) scopeCommand() *cobra.Command {
 	cmd.Flags().StringVar(&reason, "reason", "", "why (recorded in the ledger)")
 	cmd.Flags().IntVar(&approve, "approve", 0, "apply the pending scope request N an agent filed")
 	cmd.Flags().IntVar(&reject, "reject", 0, "drop the pending scope request N")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say what --add and --remove would have flipped, and change nothing")
 	return cmd
 }

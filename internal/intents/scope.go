@@ -2,6 +2,7 @@ package intents
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/glob"
@@ -59,4 +60,25 @@ func (in *Intent) patterns() []scopePattern {
 		}
 	}
 	return in.scope
+}
+
+// Amended returns a copy of the intent whose owned_scope has remove's
+// patterns taken out and add's appended (those it does not hold yet): a
+// scope change weighed before a person makes it. It checks nothing; the
+// catalog's editor does when the change is made.
+func (in *Intent) Amended(add, remove []string) *Intent {
+	cp := *in
+	cp.OwnedScope = nil
+	for _, p := range in.OwnedScope {
+		if !slices.Contains(remove, p) {
+			cp.OwnedScope = append(cp.OwnedScope, p)
+		}
+	}
+	for _, p := range add {
+		if !slices.Contains(cp.OwnedScope, p) {
+			cp.OwnedScope = append(cp.OwnedScope, p)
+		}
+	}
+	cp.scope, cp.scopeLines = nil, nil
+	return &cp
 }

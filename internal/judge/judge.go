@@ -35,10 +35,16 @@ const (
 // Steps are the step names in order.
 var Steps = []string{StepRole, StepProtected, StepIgnored, StepRevert, StepIntent, StepStatus, StepRoleIntent, StepTools, StepScope}
 
+// Catalog finds an intent by id: a workspace's *intents.Catalog, or a
+// replay's candidate, which may weigh a scope change not yet made.
+type Catalog interface {
+	Find(id string) *intents.Intent
+}
+
 // Rules are the rules a write is judged by: a workspace's, or a
 // candidate's in a replay.
 type Rules struct {
-	Catalog   *intents.Catalog
+	Catalog   Catalog
 	Protected *workspace.Protected
 	Ignore    *workspace.Ignore
 	Roles     roles.Roles
@@ -159,7 +165,7 @@ func Judge(r *Rules, w Write) Verdict {
 // under: the catalog must hold it and it must be valid, and its status
 // (the catalog's when status is "") must be IN_PROGRESS. It returns the
 // intent (nil when the catalog lacks it) and the deny code, "" for a pass.
-func Status(c *intents.Catalog, id string, status intents.Status) (*intents.Intent, string) {
+func Status(c Catalog, id string, status intents.Status) (*intents.Intent, string) {
 	var in *intents.Intent
 	if c != nil {
 		in = c.Find(id)

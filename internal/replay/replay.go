@@ -117,6 +117,7 @@ const maxNames = 5
 // Replayer judges records one at a time; Report gathers the result.
 type Replayer struct {
 	c      *Candidate
+	base   *Candidate // judged for the baseline instead of the records (Against)
 	filter Filter
 	since  string // filter.Since as records write timestamps
 	status map[string]intents.Status
@@ -128,6 +129,7 @@ type Replayer struct {
 }
 
 type memoKey struct {
+	base                     bool
 	path, intent, role, tool string
 	status                   intents.Status
 	delete                   bool
@@ -151,6 +153,12 @@ func New(c *Candidate, f Filter) *Replayer {
 	}
 	return r
 }
+
+// Against makes the baseline base's verdicts rather than the recorded
+// decisions: what a change to the rules in force (base) would flip, the
+// writes the rules in force already decide otherwise than recorded left
+// aside.
+func (r *Replayer) Against(base *Candidate) { r.base = base }
 
 // Line replays one ledger line; lines that hold no write are passed over.
 func (r *Replayer) Line(line []byte) {
@@ -225,7 +233,15 @@ func relative(p string) bool {
 }
 
 func (r *Replayer) judgeWrite(e *entry, p, recorded string) {
-	outcome, would, step := r.candidate(e, p, recorded)
+	outcome, would, step := r.candidate(r.c, false, e, p, recorded)
+	if r.base != nil && outcome != Removed {
+		var baseOutcome string
+		baseOutcome, recorded, _ = r.candidate(r.base, true, e, p, recorded)
+		if baseOutcome == Removed {
+			return
+		}
+		outcome = ""
+	}
 	if outcome == "" {
 		switch {
 		case recorded == "allow" && would != "allow":
@@ -260,11 +276,10 @@ func (r *Replayer) judgeWrite(e *entry, p, recorded string) {
 // candidate is what the candidate says of one recorded write: the outcome
 // when it is decided before judging (an intent the candidate removed),
 // its verdict (allow or a deny code) and the step that decided.
-func (r *Replayer) candidate(e *entry, p, recorded string) (outcome, would, step string) {
+func (r *Replayer) candidate(c *Candidate, base bool, e *entry, p, recorded string) (outcome, would, step string) {
 	if recorded != "allow" && recorded != backstop.CodeOutOfScopeChange && !ruleCodes[recorded] {
 		return Unchanged, recorded, "" // decided by the moment, not the rules
 	}
-	c := r.c
 	if e.intent != "" && recorded != hook.CodeIntentNotFound && (c.Rules.Catalog == nil || c.Rules.Catalog.Find(e.intent) == nil) {
 		return Removed, hook.CodeIntentNotFound, judge.StepStatus
 	}
@@ -279,7 +294,7 @@ func (r *Replayer) candidate(e *entry, p, recorded string) (outcome, would, step
 	if e.roleKnown {
 		role = roles.Name(e.role, e.agent)
 	}
-	k := memoKey{path: p, intent: e.intent, role: role, tool: e.tool, status: r.statusOf(e, recorded), delete: del}
+	k := memoKey{base: base, path: p, intent: e.intent, role: role, tool: e.tool, status: r.statusOf(e, recorded), delete: del}
 	v, ok := r.memo[k]
 	if !ok {
 		v = judge.Judge(&c.Rules, judge.Write{Path: p, Tool: e.tool, Delete: del, Role: role, Intent: e.intent, Status: k.status})

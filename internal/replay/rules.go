@@ -116,3 +116,28 @@ func (r Rules) describe() string {
 	}
 	return base
 }
+
+// Amend makes the candidate's intent id own its scope amended (add's
+// patterns added, remove's taken out): a scope change weighed before a
+// person makes it. It reports false when the candidate has no such intent.
+func (c *Candidate) Amend(id string, add, remove []string) bool {
+	in := c.Rules.Catalog.Find(id)
+	if in == nil {
+		return false
+	}
+	c.Rules.Catalog = amended{c.Rules.Catalog, in.Amended(add, remove)}
+	return true
+}
+
+// amended is a catalog with one intent's scope changed.
+type amended struct {
+	judge.Catalog
+	in *intents.Intent
+}
+
+func (a amended) Find(id string) *intents.Intent {
+	if id == a.in.ID {
+		return a.in
+	}
+	return a.Catalog.Find(id)
+}

@@ -21,6 +21,10 @@ type Source struct {
 	Paths git.Paths
 	At    string
 	Range string
+	// Intent, when set, skips undecoded the work tree's lines that do not
+	// name it: one intent's replay (a scope change weighed for approval)
+	// decodes that intent's records only.
+	Intent string
 }
 
 // Describe names the source for the report.
@@ -39,7 +43,12 @@ func (s *Source) Describe() string {
 // canonical order, a revision's file by file, each in its order.
 func (s *Source) Each(ctx context.Context, fn func(line []byte)) error {
 	if s.Range == "" && s.At == "" {
-		return ledger.ScanRaw(s.Root, relevant, func(line []byte) error {
+		keep := relevant
+		if s.Intent != "" && !strings.ContainsAny(s.Intent, `"\\`) {
+			needle := []byte(`"intent_id":"` + s.Intent + `"`)
+			keep = func(line []byte) bool { return bytes.Contains(line, needle) && relevant(line) }
+		}
+		return ledger.ScanRaw(s.Root, keep, func(line []byte) error {
 			fn(line)
 			return nil
 		})
