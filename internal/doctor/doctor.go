@@ -303,6 +303,7 @@ func checkAgents(root string, env Env) []Check {
 		switch {
 		case configured:
 			checks = append(checks, cs...)
+			checks = append(checks, protocol.GradeLine(a, cs))
 		case a.Name == agent.Default:
 			fallback = cs
 		}
@@ -321,6 +322,9 @@ func checkAgents(root string, env Env) []Check {
 			cs = []protocol.Check{{Status: protocol.Warn, Name: name + " hooks", Detail: "described in .orchestration/agents/" + name + ".json, not wired", Hint: "run intenthook init --agent " + name}}
 		}
 		checks = append(checks, cs...)
+		if configured {
+			checks = append(checks, protocol.GradeLine(a, cs))
+		}
 	}
 	if len(checks) == 0 {
 		return fallback

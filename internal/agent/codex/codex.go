@@ -58,6 +58,7 @@ func Agent() protocol.Agent {
 		Check:        Check,
 		Sandbox:      Sandbox,
 		MCP:          MCP,
+		GradeNote:    "Codex's workspace-write sandbox cannot keep single files read-only, so it cannot make Codex enforced",
 	}
 }
 

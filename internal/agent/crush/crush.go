@@ -65,6 +65,8 @@ func Agent() protocol.Agent {
 		Sample:       Sample,
 		Wire:         Wire,
 		Check:        Check,
+		NoPostTool:   true,
+		GradeNote:    "Crush's subagents (agent, agentic_fetch) run unhooked, with its read-only tools",
 	}
 }
 
@@ -163,15 +165,10 @@ func Wire(root string) (protocol.Change, error) {
 	return ch, err
 }
 
-// Check checks .crush.json.
+// Check checks .crush.json; the grade line (doctor's) says what Crush's
+// one hook before a tool leaves open.
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
-	configured, checks := protocol.CheckFlat(Agent(), root, SettingsFile, Hooks(), env)
-	if !configured {
-		return false, nil
-	}
-	return true, append(checks, protocol.Check{Status: protocol.Warn, Name: "crush after-event",
-		Detail: "Crush has no hook after a tool: the guard and the backstop do not run, allowed writes are not recorded by the hook, and subagents (agent, agentic_fetch) run unhooked with Crush's read-only tools",
-		Hint:   "install intenthook's pre-commit hook (intenthook init --git-hook) and run intenthook audit in CI: they trace what the hook cannot"})
+	return protocol.CheckFlat(Agent(), root, SettingsFile, Hooks(), env)
 }
 
 // Sample is a PreToolUse event for an edit of rel (root-relative) in

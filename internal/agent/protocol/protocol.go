@@ -57,6 +57,12 @@ type Agent struct {
 	// session, in the agent's shape: tests and make bench feed it to the
 	// hook.
 	Sample func(root, rel, session, id string) []byte
+	// NoPreTool: the agent runs no hook before a tool (precommit and audit
+	// only); NoPostTool: none after one, so neither the guard nor the
+	// backstop judges what a command did. Both shape the agent's grade.
+	NoPreTool, NoPostTool bool
+	// GradeNote says what the agent's grade leaves open, for doctor.
+	GradeNote string
 	// Sandbox, for agents with an OS sandbox for their shell tool, writes
 	// its settings (init --sandbox): writes confined to the workspace and
 	// temp, the readOnly paths (the governance table's) read-only. Nil: the
