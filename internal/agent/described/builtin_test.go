@@ -2,9 +2,9 @@ package described
 
 import (
 	"encoding/json"
-	"reflect"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
