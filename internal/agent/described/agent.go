@@ -27,6 +27,8 @@ func (d *Description) Agent() protocol.Agent {
 		Sample:         d.Sample,
 		Wire:           d.Wire,
 		Check:          d.Check,
+		NoPostTool:     d.Events[RolePost] == "",
+		GradeNote:      d.GradeNote,
 	}
 	if d.Settings.Project != "" {
 		a.Settings = []string{d.Settings.Project}

@@ -59,6 +59,8 @@ type Description struct {
 	Process string
 	// Notes are what init tells a person who wires the agent.
 	Notes []string
+	// GradeNote says what the agent's grade leaves open, for doctor.
+	GradeNote string
 }
 
 // Settings says where and how the agent's hooks are configured.
@@ -143,7 +145,7 @@ const (
 )
 
 var (
-	topKeys      = []string{"$schema", "name", "title", "verified", "settings", "events", "input", "tools", "answer", "no_ask", "project_dir_env", "shell_markers", "sandbox", "process", "notes"}
+	topKeys      = []string{"$schema", "name", "title", "verified", "settings", "events", "input", "tools", "answer", "no_ask", "project_dir_env", "shell_markers", "sandbox", "process", "notes", "grade_note"}
 	settingsKeys = []string{"project", "user", "shape", "matcher", "timeout", "timeout_key", "handler", "new", "keys", "switches", "root"}
 	inputKeys    = []string{"event", "session", "cwd", "tool", "args", "response", "call_id", "prompt", "transcript", "model", "source", "agent_id", "agent_type", "error"}
 	toolKeys     = []string{"class", "path", "paths", "each", "patch", "patch_input", "command", "dir", "unsandbox", "new_strings", "whole_file", "read_if"}
@@ -241,6 +243,7 @@ func Parse(data []byte) (*Description, error) {
 	}
 	d.Sandbox = top.Str("sandbox")
 	d.Process = top.Str("process")
+	d.GradeNote = top.Str("grade_note")
 	if d.Settings.Root && len(d.ProjectDirEnv) == 0 {
 		return nil, errors.New("settings.root needs project_dir_env: the variable init passes as --root")
 	}

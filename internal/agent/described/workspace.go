@@ -31,7 +31,7 @@ const CacheFile = ".orchestration/state/agents.cache"
 
 // cacheMagic names the cache's format; a change of the encoded shape
 // changes it, so an older binary's cache is rebuilt, not misread.
-const cacheMagic = "intenthook-agents-cache/3\n"
+const cacheMagic = "intenthook-agents-cache/4\n"
 
 // ErrNotDescribed is Load's error when the workspace has no description
 // of that name.
@@ -166,7 +166,7 @@ func writeCache(root, path string, entries map[string]string) {
 // encode is the cache's form of d.
 func encode(d *Description) []byte {
 	e := &codec.Encoder{}
-	for _, s := range []string{d.Name, d.Title, d.Verified, d.Answer, d.Sandbox, d.Process} {
+	for _, s := range []string{d.Name, d.Title, d.Verified, d.Answer, d.Sandbox, d.Process, d.GradeNote} {
 		e.Str(s)
 	}
 	e.Bool(d.NoAsk)
@@ -227,7 +227,7 @@ func encode(d *Description) []byte {
 func decode(b []byte) (*Description, error) {
 	dec := &codec.Decoder{B: b}
 	d := &Description{}
-	for _, s := range []*string{&d.Name, &d.Title, &d.Verified, &d.Answer, &d.Sandbox, &d.Process} {
+	for _, s := range []*string{&d.Name, &d.Title, &d.Verified, &d.Answer, &d.Sandbox, &d.Process, &d.GradeNote} {
 		*s = dec.Str()
 	}
 	d.NoAsk = dec.Bool()
