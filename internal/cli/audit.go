@@ -1,13 +1,21 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/audit"
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/replay"
+	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 func (a *app) auditCommand() *cobra.Command {
@@ -60,6 +68,7 @@ the range's last commit: keep it, and check it later with
 				}
 			} else if asMarkdown {
 				res.Markdown(a.stdout)
+				a.replayRulesChange(cmd.Context(), res)
 			} else {
 				res.Text(a.stdout)
 			}
@@ -71,8 +80,59 @@ the range's last commit: keep it, and check it later with
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat untraced changes as errors")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
-	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown: per intent, catalog changes with their authors, findings")
+	cmd.Flags().BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown: per intent, catalog changes with their authors, findings; when the range changes the rules, the replay of the last 30 days of its base's ledger against its last commit's rules")
 	cmd.Flags().BoolVar(&asSARIF, "sarif", false, "print the findings as SARIF 2.1.0 (GitHub code scanning)")
 	cmd.MarkFlagsMutuallyExclusive("json", "markdown", "sarif")
 	return cmd
+}
+
+// replayWindow and replayLimit bound the replay a pull request's summary
+// shows: the base's records of the last 30 days, the 20 largest changes.
+const (
+	replayWindow = 30 * 24 * time.Hour
+	replayLimit  = 20
+)
+
+// replayRulesChange appends, when the audited range changes the rules
+// (the catalog, an ignore file, config.yaml), the replay of the last 30
+// days of the range's base's ledger against the rules of its last commit:
+// what the change would have done to the work already recorded. A replay
+// that cannot run is a warning; the audit stands.
+func (a *app) replayRulesChange(ctx context.Context, res *audit.Result) {
+	changes := len(res.Rules) > 0
+	for _, g := range res.Governance {
+		changes = changes || g.Path == config.File
+	}
+	from, to, ok := strings.Cut(res.Range, "..")
+	if !changes || !ok || from == "" || strings.HasPrefix(to, ".") {
+		return
+	}
+	if to == "" {
+		to = "HEAD"
+	}
+	err := func() error {
+		root, err := a.workspaceRoot()
+		if err != nil {
+			return err
+		}
+		repo, paths, err := git.Locate(ctx, root, root)
+		if err != nil {
+			return err
+		}
+		cand, err := replay.Rules{Rev: to}.Load(ctx, root, repo, paths, workspace.Governance(agent.Governance()))
+		if err != nil {
+			return err
+		}
+		rp := replay.New(cand, replay.Filter{Since: nowFunc().Add(-replayWindow)})
+		src := &replay.Source{Root: root, Repo: repo, Paths: paths, At: from}
+		if err := src.Each(ctx, rp.Line); err != nil {
+			return err
+		}
+		fmt.Fprintln(a.stdout)
+		rp.Report(src.Describe()+" (the last 30 days)", replayLimit).Markdown(a.stdout)
+		return nil
+	}()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "intenthook: warning: the replay of the rules change: %s\n", safetext.OneLine(err.Error()))
+	}
 }

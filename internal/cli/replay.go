@@ -93,7 +93,6 @@ ledger holds beyond A's; --at REV, the ledger as REV holds it.`,
 	fl.BoolVar(&asJSON, "json", false, "print the result as JSON (docs/replay.schema.json)")
 	fl.BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown")
 	cmd.MarkFlagsMutuallyExclusive("json", "markdown")
-	cmd.MarkFlagsMutuallyExclusive("at", "since")
 	return cmd
 }
 
