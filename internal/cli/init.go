@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/setup"
 )
 
@@ -53,7 +54,7 @@ nothing.`,
 			if opts.Roles {
 				fmt.Fprintf(a.stdout, "add to .orchestration/config.yaml (init does not change your settings):\n%s", setup.RolesConfig)
 			}
-			fmt.Fprintln(a.stdout, "next: describe your work in .orchestration/active_intents.yaml, check it with 'intenthook intents validate', then 'intenthook doctor'")
+			fmt.Fprintln(a.stdout, full.Speak("next: describe your work in .orchestration/active_intents.yaml, check it with 'intenthook intents validate', then 'intenthook doctor'"))
 			return nil
 		},
 	}

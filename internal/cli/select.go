@@ -7,6 +7,7 @@ import (
 
 	agentpkg "github.com/intenthook/intenthook/internal/agent"
 
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lifecycle"
@@ -100,7 +101,7 @@ func (a *app) runDelegate(ctx context.Context, id, session, forType string, clea
 		}
 		fmt.Fprintf(a.stdout, "the next %s subagent works on %s (%s): start it now with subagent_type %q\n", forType, in.ID, in.Name, forType)
 		if _, _, inAgent := agentpkg.InShell(a.getenv); !inAgent {
-			fmt.Fprintln(a.stderr, "intenthook: hint: this delegated nothing; a person delegates with --session SID --for TYPE (see 'intenthook status')")
+			fmt.Fprintln(a.stderr, full.Speak("intenthook: hint: this delegated nothing; a person delegates with --session SID --for TYPE (see 'intenthook status')"))
 		}
 		return nil
 	}
@@ -159,7 +160,7 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 		if _, _, inAgent := agentpkg.InShell(a.getenv); !inAgent {
 			// In an agent's shell the PreToolUse hook has bound the
 			// intent already: the hint would contradict it.
-			fmt.Fprintln(a.stderr, "intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default")
+			fmt.Fprintln(a.stderr, full.Speak("intenthook: hint: this bound nothing; a person binds a session with --session SID (see 'intenthook status') or the workspace with --default"))
 		}
 		return nil
 	}
