@@ -114,10 +114,14 @@ func LookupIn(root, name string) (protocol.Agent, error) {
 		return protocol.Agent{}, err
 	}
 	if derr != nil {
-		return protocol.Agent{}, derr
+		return protocol.Agent{}, fmt.Errorf("%w: %w", ErrBadDescription, derr)
 	}
 	return d.Agent(), nil
 }
+
+// ErrBadDescription marks a workspace's description that exists and does
+// not load: its agent's calls are denied, whatever the fail mode.
+var ErrBadDescription = errors.New("the agent's description does not load")
 
 // WorkspaceAgents names the workspace's own described agents under root.
 func WorkspaceAgents(root string) []string { return described.List(root) }

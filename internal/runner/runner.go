@@ -6,6 +6,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,6 +66,9 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		// from --root or the hook's working directory: its description
 		// says where the event names the cwd, so the event cannot tell.
 		ag, err = agent.LookupIn(workspace.HookRoot(env.Root, "", "", env.Wd), h.Agent)
+	}
+	if errors.Is(err, agent.ErrBadDescription) {
+		return badDescription(h, err, std)
 	}
 	if err != nil {
 		return UsageError(h.Event, err, env, std)
@@ -186,6 +190,21 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 		emit(std.Stdout, ans.Stdout)
 	}
 	return 0
+}
+
+// badDescription answers a call of a workspace's agent whose description
+// does not load: before a tool, a deny by exit 2 with the reason on stderr
+// (what every Claude-shaped agent reads as one), whatever the fail mode: a
+// person's typo in a rules file must not turn governance off; any other
+// event passes, the error on stderr.
+func badDescription(h Hook, err error, std IO) int {
+	msg := safetext.Flat(err.Error())
+	if h.Event != hook.PreToolUse || h.AlwaysOpen {
+		fmt.Fprintf(std.Stderr, "intenthook: error: %s\n", msg)
+		return 0
+	}
+	fmt.Fprintf(std.Stderr, "intenthook: deny [%s] %s\ninstead: ask a person to fix the description; intenthook doctor names the problem\n", hook.CodeInternalError, msg)
+	return 2
 }
 
 // emit writes an answer's part; a silent allow writes nothing (no empty
