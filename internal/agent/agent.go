@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/intenthook/intenthook/internal/agent/antigravity"
 	"github.com/intenthook/intenthook/internal/agent/auggie"
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/cline"
@@ -50,6 +51,7 @@ func newEntry(name string, governance governed.Table, agent func() protocol.Agen
 var entries = sync.OnceValue(func() []entry {
 	list := []entry{
 		newEntry(claude.Name, claude.Governance, claude.Agent),
+		newEntry(antigravity.Name, antigravity.Governance, antigravity.Agent),
 		newEntry(auggie.Name, auggie.Governance, auggie.Agent),
 		newEntry(cline.Name, cline.Governance, cline.Agent),
 		newEntry(codex.Name, codex.Governance, codex.Agent),
@@ -157,6 +159,9 @@ func Detect(ev protocol.Object) string {
 		return windsurf.Name
 	case ev.Has("hookName") && ev.Has("taskId"):
 		return cline.Name
+	// The Antigravity CLI's protojson: a conversation and a tool call.
+	case name == "" && ev.Has("conversationId") && (ev.Has("toolCall") || ev.Has("workspacePaths")):
+		return antigravity.Name
 	case name == "" && (ev.Has("sessionId") || ev.Has("toolName")):
 		return copilot.Name
 	// Crush names its event "event" (docs/hooks/README.md).

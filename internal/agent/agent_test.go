@@ -63,12 +63,16 @@ func TestPayloads(t *testing.T) {
 		"opencode/doc-PreToolUse-write.json":             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_1", "/w", []string{"/w/src/a.ts"}, ""},
 		// Kilo Code's events are OpenCode's plugin's: detected as OpenCode's,
 		// decoded as Kilo Code's (its wiring passes --agent kilo).
-		"crush/doc-PreToolUse-write.json":      {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
-		"crush/doc-PreToolUse-multiedit.json":  {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
-		"crush/doc-PreToolUse-bash.json":       {"crush", hook.PreToolUse, hook.ClassShell, "313909e", "/w/sub", nil, "echo shell > shell.txt"},
-		"kilo/doc-PreToolUse-write.json":       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
-		"kilo/doc-PreToolUse-apply_patch.json": {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
-		"kilo/doc-PreToolUse-bash.json":        {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
+		"antigravity/doc-PreToolUse-write_to_file.json":              {"antigravity", hook.PreToolUse, hook.ClassWrite, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w", []string{"/w/src/a.go"}, ""},
+		"antigravity/doc-PreToolUse-multi_replace_file_content.json": {"antigravity", hook.PreToolUse, hook.ClassWrite, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w", []string{"/w/src/a.go"}, ""},
+		"antigravity/doc-PreToolUse-run_command.json":                {"antigravity", hook.PreToolUse, hook.ClassShell, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w/sub", nil, "echo shell > shell.txt"},
+		"antigravity/doc-PostToolUse-run_command.json":               {"antigravity", hook.PostToolUse, hook.ClassShell, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w/sub", nil, "echo shell > shell.txt"},
+		"crush/doc-PreToolUse-write.json":                            {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-multiedit.json":                        {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-bash.json":                             {"crush", hook.PreToolUse, hook.ClassShell, "313909e", "/w/sub", nil, "echo shell > shell.txt"},
+		"kilo/doc-PreToolUse-write.json":                             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
+		"kilo/doc-PreToolUse-apply_patch.json":                       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
+		"kilo/doc-PreToolUse-bash.json":                              {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
 	}
 	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
 	seen := 0
@@ -123,7 +127,7 @@ func TestLookup(t *testing.T) {
 	if len(Names()) < 12 {
 		t.Errorf("agents: %v", Names())
 	}
-	if _, err := Lookup("roo"); err == nil || !strings.Contains(err.Error(), "known: claude, auggie") {
+	if _, err := Lookup("roo"); err == nil || !strings.Contains(err.Error(), "known: claude, antigravity, auggie") {
 		t.Errorf("Lookup(roo) = %v", err)
 	}
 	for _, a := range All() {
@@ -205,6 +209,13 @@ func TestAnswers(t *testing.T) {
 		{"cline", "", hook.SessionStart, ctx, 0, `{"cancel":false,"contextModification":"<c/>"}` + "\n", ""},
 		{"opencode", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
 		{"kilo", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
+		// The Antigravity CLI fails closed without a decision: every answer
+		// before a tool carries one; an ask is force_ask.
+		{"antigravity", "", hook.PreToolUse, deny, 0, `{"decision":"deny","reason":` + jsonString(deny.Message) + `}` + "\n", ""},
+		{"antigravity", "", hook.PreToolUse, ask, 0, `{"decision":"force_ask","reason":"intenthook: rm -rf build is destructive"}` + "\n", ""},
+		{"antigravity", "", hook.PreToolUse, hook.Decision{}, 0, `{"decision":"allow"}` + "\n", ""},
+		{"antigravity", "", hook.PreToolUse, sel, 0, `{"decision":"allow","reason":"<intent_context/>"}` + "\n", ""},
+		{"antigravity", "", hook.PostToolUse, restored, 0, `{"decision":"deny","reason":"intenthook: violation [governance_tampered] r"}` + "\n", ""},
 		// Crush: exit 2 denies; no ask; an allow says nothing (an "allow"
 		// would skip Crush's own permission prompt); context in its envelope.
 		{"crush", "", hook.PreToolUse, deny, 2, "", deny.Message + "\n"},
@@ -366,7 +377,7 @@ func TestInShell(t *testing.T) {
 // wholeHooksFile are the agents whose hooks file holds the events at its
 // top level (Devin CLI's .devin/hooks.v1.json): the guard, which judges a
 // "hooks" object by effect, watches it whole instead.
-var wholeHooksFile = map[string]bool{"devin": true}
+var wholeHooksFile = map[string]bool{"devin": true, "antigravity": true}
 
 // TestWiringJudged: every JSON file init wires hooks into is judged by
 // effect (a HookSettings row), and the row knows every matcher init
@@ -384,7 +395,7 @@ func TestWiringJudged(t *testing.T) {
 			}
 			row, ok := governed.Table(a.Governance).Row(rel, governed.Guarded)
 			if ok && row.Watch == governed.Whole && wholeHooksFile[a.Name] {
-				continue // its events are the file's top-level keys: watched whole
+				continue // its events (Antigravity: its named hooks) are the file's top-level keys: watched whole
 			}
 			if !ok || row.Watch != governed.HookSettings || row.Hooks == nil {
 				t.Errorf("%s: %s is not judged by effect (row %+v)", a.Name, rel, row)
