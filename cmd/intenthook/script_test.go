@@ -19,6 +19,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/attest"
 	"github.com/intenthook/intenthook/internal/cli"
+	"github.com/intenthook/intenthook/internal/confine"
 	"github.com/intenthook/intenthook/internal/export"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 		// The two binaries as make build makes them: every script runs the
 		// hook binary, which hands all but the hooks to the full one.
 		"intenthook":      main,
-		"intenthook-full": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"intenthook-full": func() { os.Exit(cli.FullMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// And the programs the full binary hands commands to, which make
 		// build puts beside them.
 		"intenthook-export": func() { os.Exit(export.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
@@ -86,8 +87,13 @@ func runScripts(t *testing.T, bin string, update bool) {
 		},
 		// [mountns]: a mount namespace of one's own can be had (unshare
 		// -rm) and a file bound read-only in it, as an OS sandbox does.
+		// [landlock]: the kernel enforces Landlock (checks run confined).
 		Condition: func(cond string) (bool, error) {
-			if cond != "mountns" {
+			switch cond {
+			case "landlock":
+				return confine.Available(), nil
+			case "mountns":
+			default:
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
 			f, err := os.CreateTemp("", "mountns-*")

@@ -120,12 +120,33 @@ func AllOK(rs []Result) bool {
 	return true
 }
 
+// Confine, when set (by intenthook-full, where Landlock is available),
+// returns the arguments that run a program confined to writing what a
+// check may write under root: they come before the check's `sh -c`. done
+// is called once the check ended.
+var Confine func(root string) (args []string, done func())
+
+// Confinement says how the checks run, for the people who run them: the
+// checks are code an agent may have written.
+func Confinement() string {
+	if Confine != nil {
+		return "confined by Landlock: they may write the workspace but its governance files, temp and the build caches"
+	}
+	return "unconfined (Landlock is not available here): they run with your rights"
+}
+
 func runCheck(ctx context.Context, root, check string, timeout time.Duration, r *Result) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The check is the catalog author's command, run as written; no event
 	// data is ever part of it.
-	cmd := exec.CommandContext(ctx, "sh", "-c", check)
+	argv := []string{"sh", "-c", check}
+	if Confine != nil {
+		prefix, done := Confine(root)
+		defer done()
+		argv = append(prefix, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = root
 	ownGroup(cmd)
 	var buf bytes.Buffer

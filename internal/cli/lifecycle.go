@@ -256,7 +256,13 @@ func (a *app) verifyCommand() *cobra.Command {
 		Long: `Run each acceptance criterion's check with 'sh -c' from the workspace root.
 String criteria have no check: confirm them with --confirm-manual. When every
 criterion is met, the intent becomes COMPLETE. The report is recorded in the
-ledger either way.`,
+ledger either way.
+
+The checks are code an agent may have written. On Linux with Landlock they
+run confined: they may write the workspace but its governance files, temp and
+the build caches; elsewhere they run with your rights, and verify says so.
+A governance file the checks changed anyway is put back and recorded as a
+violation, and nothing completes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.personOnly("intents verify"); err != nil {
@@ -273,6 +279,7 @@ ledger either way.`,
 				a.printVerify(results)
 				return nil
 			}
+			fmt.Fprintf(a.stderr, "intenthook: %s's checks are code an agent may have written; they run %s\n", args[0], acceptance.Confinement())
 			v, err := review.Verify(cmd.Context(), ws, args[0], review.VerifyOptions{Confirm: confirm, Timeout: timeout, ToolVersion: Version, Report: report})
 			for _, w := range v.Warnings {
 				fmt.Fprintf(a.stderr, "intenthook: warning: %v\n", w)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -27,7 +28,9 @@ required). Its acceptance checks run with 'sh -c' from the workspace root;
 when each passes the intent becomes IN_REVIEW and waits for a person's
 'intents approve' or 'intents reject --reason'. A failing check keeps it
 IN_PROGRESS. Agents may run it, alone as the whole shell command: the hook
-checks that the agent's session holds the intent and vouches for the call.`,
+checks that the agent's session holds the intent and vouches for the call.
+The checks are code an agent may have written: on Linux with Landlock they
+run confined (the governance files read-only), and submit says how they run.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ws, err := a.openWorkspace()
@@ -36,6 +39,7 @@ checks that the agent's session holds the intent and vouches for the call.`,
 			}
 			id := args[0]
 			title, _, inShell := agent.InShell(a.getenv)
+			fmt.Fprintf(a.stderr, "intenthook: %s's checks are code an agent may have written; they run %s\n", id, acceptance.Confinement())
 			sub, err := review.SubmitIntent(cmd.Context(), ws, id, inShell, Version, timeout)
 			switch {
 			case errors.Is(err, review.ErrNoRequest):

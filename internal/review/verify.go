@@ -8,7 +8,10 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/acceptance"
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -64,7 +67,13 @@ func Verify(ctx context.Context, ws *workspace.Workspace, id string, o VerifyOpt
 		return v, fmt.Errorf("intent %s has no acceptance criteria: %w", in.ID, ErrNothingToVerify)
 	}
 	v.Intent = in
-	v.Results = acceptance.Run(ctx, ws.Root, in.AcceptanceCriteria, o.Timeout, o.Confirm)
+	var changed []guard.Change
+	v.Results, changed = judgedRun(ws, func() []acceptance.Result {
+		return acceptance.Run(ctx, ws.Root, in.AcceptanceCriteria, o.Timeout, o.Confirm)
+	})
+	if len(changed) > 0 {
+		return v, checksTampered(ctx, ws, in.ID, o.ToolVersion, changed)
+	}
 	if o.Report != nil {
 		if err := o.Report(in, v.Results); err != nil {
 			return v, err
@@ -107,4 +116,39 @@ func verifySummary(rs []acceptance.Result) string {
 		}
 	}
 	return "not complete: " + strings.Join(parts, "; ")
+}
+
+// judgedRun runs an intent's checks between two pictures of the
+// governance files, as the guard does around an agent's shell command: the
+// checks are code an agent may have written. What they changed is put back
+// and returned.
+func judgedRun(ws *workspace.Workspace, run func() []acceptance.Result) ([]acceptance.Result, []guard.Change) {
+	config, hooks := git.ConfigAndHooks(ws.Root)
+	targets := guard.Watch(ws.Root, ws.Governance.Guarded(), config)
+	before, err := guard.Take(ws.Root, targets, hooks, git.Revision(ws.Root))
+	results := run()
+	if err != nil {
+		return results, nil // no picture: nothing to compare with
+	}
+	return results, guard.Undo(ws.Root, guard.Compare(ws.Root, before, targets), nil, ws.Now())
+}
+
+// checksTampered records the governance files an intent's checks changed
+// as a violation of the intent and refuses the verification: nothing
+// completes on checks that changed the rules.
+func checksTampered(ctx context.Context, ws *workspace.Workspace, id, version string, changed []guard.Change) error {
+	paths := make([]string, 0, len(changed))
+	for _, c := range changed {
+		paths = append(paths, c.Rel)
+	}
+	r := ledger.NewRecord(git.Revision(ws.Root), ledger.Meta{
+		Event: ledger.EventViolation, IntentID: ledger.NullString(id), ToolName: "intents verify",
+		ScopeValidation: ledger.ScopeFail, Decision: "violation", Code: guard.CodeGovernanceTampered, Paths: paths,
+		Reason: "the intent's acceptance checks changed governance files; intenthook put them back",
+	})
+	ed := lifecycle.NewEditor(ws, "", "intenthook", version)
+	if err := ed.Ledger.Append(ctx, r); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s's checks changed governance files (%s): intenthook put them back and recorded a violation; nothing was completed — read the checks before running them again", id, strings.Join(paths, ", "))
 }

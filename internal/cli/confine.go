@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"io"
+	"os"
+
+	"github.com/intenthook/intenthook/internal/acceptance"
+	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/confine"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// FullMain is intenthook-full's entry point: Main, after the re-executed
+// helper that confines an intent's checks (confine.Arg), and with the
+// checks confined where the kernel has Landlock. Only this binary sets
+// acceptance.Confine: the helper is itself, re-executed.
+func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == confine.Arg {
+		return confine.Main(args[1:], stderr)
+	}
+	if self, err := os.Executable(); err == nil && confine.Available() {
+		acceptance.Confine = func(root string) ([]string, func()) {
+			dirs, files := confine.Writable(root, workspace.SandboxReadOnly(workspace.Governance(agent.Governance())))
+			extra, held := confine.Outside(root, confine.Caches(os.Getenv))
+			tmp, done := "", func() {}
+			if held {
+				// A workspace under temp: the check gets a temp directory
+				// of its own instead.
+				if d, err := os.MkdirTemp("", "intenthook-check-"); err == nil {
+					tmp, done = d, func() { os.RemoveAll(d) }
+				}
+			}
+			return append([]string{self}, confine.Args(append(dirs, extra...), files, tmp, nil)...), done
+		}
+	}
+	return Main(args, stdin, stdout, stderr)
+}

@@ -1,0 +1,17 @@
+//go:build !linux
+
+package confine
+
+import (
+	"fmt"
+	"io"
+)
+
+// Available reports whether the kernel enforces Landlock: never off Linux.
+func Available() bool { return false }
+
+// Main is the re-executed helper, which exists on Linux only.
+func Main(_ []string, stderr io.Writer) int {
+	fmt.Fprintln(stderr, "intenthook: __confine: Landlock exists on Linux only")
+	return 126
+}
