@@ -1,6 +1,6 @@
 // Package crush speaks Crush's hook protocol (charmbracelet/crush,
-// docs/hooks/README.md and internal/hooks, read at the source; not run live
-// here): one event, PreToolUse, configured in a flat list under "hooks" in
+// docs/hooks/README.md and internal/hooks, read at the source, and run by
+// hand against the mock model): one event, PreToolUse, configured in a flat list under "hooks" in
 // crush.json or .crush.json ({"matcher": regex, "command": …, "timeout"}),
 // its stdin {event, session_id, cwd, tool_name, tool_input} (note event, not
 // hook_event_name), exit 2 with the reason on stderr to deny, exit 49 to
@@ -53,7 +53,7 @@ func Agent() protocol.Agent {
 	return protocol.Agent{
 		Name:           Name,
 		Title:          Title,
-		Verified:       "documented, not verified live (hook protocol read from Crush's source, 2026-08; the npm package downloads its binary from outside the registries reachable here)",
+		Verified:       "its source tree of 2026-08, run by hand against the mock model (not in make e2e: the npm package downloads its binary from outside the registries reachable here)",
 		Decode:         Decode,
 		Tools:          Tools(),
 		Encode:         Encode,
