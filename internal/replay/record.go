@@ -27,17 +27,20 @@ type entry struct {
 }
 
 // events a replay reads; every other line is skipped before it is decoded.
-var wanted = [][]byte{
-	[]byte(`"event":"PostToolUse"`),
-	[]byte(`"event":"PreToolUse"`),
-	[]byte(`"event":"violation"`),
-	[]byte(`"event":"transition"`),
-}
+var wanted = []string{ledger.EventPostToolUse, ledger.EventPreToolUse, ledger.EventViolation, ledger.EventTransition}
 
-// relevant reports whether line may be a record a replay reads.
+var eventKey = []byte(`"event":"`)
+
+// relevant reports whether line may be a record a replay reads: its first
+// "event" key names one of the wanted events.
 func relevant(line []byte) bool {
+	i := bytes.Index(line, eventKey)
+	if i < 0 {
+		return false
+	}
+	rest := line[i+len(eventKey):]
 	for _, w := range wanted {
-		if bytes.Contains(line, w) {
+		if len(rest) > len(w) && rest[len(w)] == '"' && string(rest[:len(w)]) == w {
 			return true
 		}
 	}
@@ -99,38 +102,35 @@ func fastDecode(line []byte, e *entry) bool {
 	if e.when, ok = str(line, "timestamp"); !ok {
 		return false
 	}
-	if e.event, ok = str(meta, "event"); !ok {
-		return false
-	}
-	fields := []struct {
-		key string
-		to  *string
-	}{
-		{"intent_id", &e.intent}, {"session_id", &e.session}, {"agent_id", &e.agent}, {"tool_name", &e.tool},
-		{"mutation_class", &e.class}, {"scope_validation", &e.scope}, {"decision", &e.decision}, {"code", &e.code},
-	}
-	for _, f := range fields {
-		v, ok := strOrNull(meta, f.key)
+	// The keys come in MarshalLine's order: each is looked for after the
+	// one before it.
+	at := 0
+	to := [...]*string{&e.event, &e.intent, &e.session, &e.agent, &e.tool, &e.class, &e.scope, &e.decision, &e.code}
+	for i, k := range metaKeys {
+		v, n, ok := strOrNull(meta[at:], k)
 		if !ok {
 			return false
 		}
-		*f.to = v
+		*to[i], at = v, at+n
 	}
-	e.success = bytes.Contains(meta, []byte(`"success":true`))
-	// Keys after command (which may hold anything, escaped) and before
-	// the nested objects (summary, result, sealed), which the events read
-	// here do not carry.
-	if bytes.Contains(meta, []byte(`"summary":`)) || bytes.Contains(meta, []byte(`"result":`)) {
+	rest := meta[at:]
+	switch {
+	case bytes.HasPrefix(rest, []byte(`,"success":true`)):
+		e.success = true
+	case !bytes.HasPrefix(rest, []byte(`,"success":false`)):
 		return false
 	}
-	if v, found, ok := optional(meta, "role"); !ok {
+	// The keys after command (which may hold anything, escaped) and
+	// before the nested objects (summary, result, sealed), which the
+	// events read here do not carry.
+	if v, found, ok := optional(rest, "role"); !ok {
 		return false
 	} else if found {
 		e.role = v
 	}
 	e.roleKnown = e.role != "" || e.agent == ""
 	if e.event == ledger.EventTransition {
-		if v, found, ok := optional(meta, "to"); !ok {
+		if v, found, ok := optional(rest, "to"); !ok {
 			return false
 		} else if found {
 			e.to = v
@@ -150,9 +150,9 @@ func fastDecode(line []byte, e *entry) bool {
 		rest = rest[j:]
 	}
 	if e.event == ledger.EventViolation {
-		i := bytes.Index(meta, []byte(`"paths":[`))
+		i := bytes.Index(rest, []byte(`"paths":[`))
 		if i >= 0 {
-			list := meta[i+len(`"paths":[`):]
+			list := rest[i+len(`"paths":[`):]
 			end := bytes.IndexByte(list, ']')
 			if end < 0 || bytes.IndexByte(list[:end], '\\') >= 0 {
 				return false
@@ -175,18 +175,30 @@ func str(b []byte, key string) (string, bool) {
 	return v, ok && found
 }
 
-// strOrNull reads key's string value, "" for null; the key must be there.
-func strOrNull(b []byte, key string) (string, bool) {
-	k := `"` + key + `":`
-	i := bytes.Index(b, []byte(k))
+// metaKeys are the metadata keys fastDecode reads in order, each with its
+// quotes and colon.
+var metaKeys = func() [][]byte {
+	var out [][]byte
+	for _, k := range []string{"event", "intent_id", "session_id", "agent_id", "tool_name", "mutation_class", "scope_validation", "decision", "code"} {
+		out = append(out, []byte(`"`+k+`":`))
+	}
+	return out
+}()
+
+// strOrNull reads key's string value (key with its quotes and colon), ""
+// for null; the key must be there. n is how far into b the value ends.
+func strOrNull(b []byte, key []byte) (v string, n int, ok bool) {
+	i := bytes.Index(b, key)
 	if i < 0 {
-		return "", false
+		return "", 0, false
 	}
-	rest := b[i+len(k):]
+	start := i + len(key)
+	rest := b[start:]
 	if bytes.HasPrefix(rest, []byte("null")) {
-		return "", true
+		return "", start + 4, true
 	}
-	return quoted(rest)
+	v, ok = quoted(rest)
+	return v, start + len(v) + 2, ok
 }
 
 // optional reads key's string value where the key may be absent.

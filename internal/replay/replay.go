@@ -160,12 +160,12 @@ func New(c *Candidate, f Filter) *Replayer {
 // aside.
 func (r *Replayer) Against(base *Candidate) { r.base = base }
 
-// Line replays one ledger line; lines that hold no write are passed over.
+// Line replays one ledger line; lines that hold no write are passed over
+// (Source.Each gives only lines of the events a replay reads).
 func (r *Replayer) Line(line []byte) {
-	if !relevant(line) || !decode(line, &r.e) {
-		return
+	if decode(line, &r.e) {
+		r.add(&r.e)
 	}
-	r.add(&r.e)
 }
 
 // ruleCodes are the deny codes the rules' judgement gives: a recorded deny

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -180,8 +181,13 @@ func commitRows(bin, dir string) error {
 
 // readingRows times the commands people read a large ledger with, each the
 // median of three runs: verify, and blame and query for one file or intent
-// of the 200 the generated ledger spreads its records over.
+// of the 200 the generated ledger spreads its records over; and a replay of
+// every record against a candidate catalog that moves half the scopes.
 func readingRows(bin, ws string) error {
+	cand, err := candidateCatalog(ws)
+	if err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		name string
 		args []string
@@ -189,6 +195,7 @@ func readingRows(bin, ws string) error {
 		{"ledger verify, 1000000 records", []string{"ledger", "verify"}},
 		{"blame FILE, 1000000 records (0.5% of them)", []string{"blame", "src/mod150/file.go"}},
 		{"ledger query --intent, 1000000 records (0.5%)", []string{"ledger", "query", "--intent", "INT-150"}},
+		{"replay --catalog, 1000000 records (half newly denied)", []string{"replay", "--catalog", cand}},
 	} {
 		var ds []time.Duration
 		for range 3 {
@@ -201,6 +208,30 @@ func readingRows(bin, ws string) error {
 		fmt.Printf("%-52s %10s\n", c.name, round(median(ds)))
 	}
 	return nil
+}
+
+// candidateCatalog writes, beside the workspace, a candidate catalog for
+// the replay row: the generated one with each even intent owning its
+// records' module (the generated records of INT-N write src/modN/, which
+// the generated scopes leave out): against it, half the records stay
+// allowed and half are newly denied.
+func candidateCatalog(ws string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(ws, ".orchestration", "active_intents.yaml"))
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(string(data), "\n")
+	id := 0
+	for i, l := range lines {
+		if n, ok := strings.CutPrefix(l, `  - id: "INT-`); ok {
+			id, _ = strconv.Atoi(strings.TrimSuffix(n, `"`))
+		}
+		if strings.HasPrefix(l, "    owned_scope: ") && id%2 == 0 {
+			lines[i] = fmt.Sprintf(`    owned_scope: ["src/mod%d/**"]`, id)
+		}
+	}
+	cand := ws + "-candidate.yaml"
+	return cand, os.WriteFile(cand, []byte(strings.Join(lines, "\n")), 0o644)
 }
 
 // bashRows times Bash calls in git repositories: a read-only `ls` against a
