@@ -211,16 +211,19 @@ func reviewCycle(t *trial) {
 	t.check("review-approve", err == nil && status() == "COMPLETE", fmt.Sprintf("intenthook intents approve: %v %s; catalog %s", err, strings.TrimSpace(string(out)), status()))
 }
 
-// restoreShown: a program in the agent's shell command (awk, which the
-// parser does not model) appends to the catalog; the hook puts it back. The
-// model reads the violation, and the person sees the restore: Claude Code
-// prints the hook's systemMessage in its stream-json output.
+// restoreShown: a program in the agent's shell command appends to the
+// catalog (a makefile's recipe, which the parser leaves to the guard and
+// the backstop: awk's redirections, the earlier form, are now read and
+// denied before they run); the hook puts it back. The model reads the
+// violation, and the person sees the restore: Claude Code prints the
+// hook's systemMessage in its stream-json output.
 func restoreShown(t *trial) {
 	const catalog = ".orchestration/active_intents.yaml"
 	const line = "# e2e: a line a program of the agent appended"
 	s := t.run(
 		t.c.Shell("intenthook select INT-001"),
-		t.c.Shell(`awk 'BEGIN{print "`+line+`" >> "`+catalog+`"}'`),
+		t.c.Shell(`mkdir -p src/example && printf 'all:\n\t@echo "`+line+`" >> `+catalog+`\n' > src/example/e2e.mk`),
+		t.c.Shell("make -s -f src/example/e2e.mk"),
 	)
 	if t.failed("restore", s) {
 		return
