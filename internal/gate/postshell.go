@@ -57,9 +57,10 @@ func (g *Gate) postShell(ctx context.Context, intentID string, pending state.Pen
 		}))
 	}
 	sortChanges(changes)
-	// A project's checks (shell.checks: tests, builds) are recorded with
-	// their outcome however quiet the shell records are.
-	checks := shell.Checks(g.call.Command, g.Config.Shell.Checks)
+	// A project's checks (shell.checks: tests, builds) and the intent's
+	// acceptance checks are recorded with their outcome however quiet the
+	// shell records are.
+	checks := shell.Checks(g.call.Command, g.checkCommands(intentID))
 	if len(changes) > 0 || pending.Asked || g.call.Failed || d.Violation || len(checks) > 0 || g.Config.Ledger.Shell == config.ShellAll {
 		call := g.record(g.event(), intentID)
 		m := &call.Metadata.Intenthook
@@ -112,4 +113,19 @@ func (g *Gate) viewerReads(a shell.Analysis) map[string]string {
 
 func sortChanges(cs []change) {
 	slices.SortFunc(cs, func(a, b change) int { return strings.Compare(a.rel, b.rel) })
+}
+
+// checkCommands are the commands whose runs count as checks under
+// intentID: config.yaml's shell.checks and the intent's acceptance checks,
+// each as written.
+func (g *Gate) checkCommands(intentID string) []string {
+	out := g.Config.Shell.Checks
+	if in := g.Catalog.Find(intentID); in != nil {
+		for _, c := range in.AcceptanceCriteria {
+			if c.Check != "" && !slices.Contains(out, c.Check) {
+				out = append(slices.Clip(out), c.Check)
+			}
+		}
+	}
+	return out
 }

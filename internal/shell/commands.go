@@ -138,6 +138,9 @@ func (w *walker) assignments(words []arg) []arg {
 		if !ok || !syntax.ValidName(name) {
 			break
 		}
+		if w.onDefine != nil {
+			w.onDefine(name)
+		}
 		if gitEnv(name) {
 			w.assignment(name, literal(value))
 		}

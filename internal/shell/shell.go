@@ -143,11 +143,17 @@ func AnalyseIn(cmd string, env Env) (a Analysis) {
 }
 
 // Checks returns the checks (each a program and its leading arguments, as
-// config.yaml's shell.checks lists them: "go test", "make") that some simple
-// command of cmd runs: its program (by name, /usr/bin/make is make) and
-// first arguments are those words, literally, whatever follows them. A
-// check inside `sh -c`, after `env` or `sudo`, in a pipeline or a list
-// counts; text that only looks like one (an echo of it, a comment) does not.
+// config.yaml's shell.checks lists them: "go test", "make", "./gradlew
+// test", or an intent's acceptance check) that some simple command of cmd
+// runs: its program word and first arguments are those words, verbatim and
+// literal, whatever follows them. A check inside `sh -c`, after `env` or
+// `sudo`, in a pipeline or a list counts; text that only looks like one (an
+// echo of it, a comment) does not. A check that is no simple command counts
+// when cmd is that text. Only the program the check names counts: another
+// file of that name (src/go, ./go, /tmp/go), a program named by a path
+// after a cd (./gradlew elsewhere), and every check of a command that
+// changes what a name runs (it sets PATH, BASH_ENV or ENV, defines a
+// function or an alias, or runs source, eval, hash or enable) do not.
 func Checks(cmd string, checks []string) (found []string) {
 	if len(checks) == 0 {
 		return nil
@@ -162,10 +168,22 @@ func Checks(cmd string, checks []string) (found []string) {
 		words[i] = strings.Fields(c)
 	}
 	w := &walker{}
+	rebinds := false
+	w.onDefine = func(name string) {
+		if name == "" || pathVars[name] {
+			rebinds = true
+		}
+	}
 	w.onCall = func(c *call) {
+		if rebinder(c) {
+			rebinds = true
+		}
 		for i, want := range words {
-			if len(want) == 0 || c.name != want[0] || len(c.args) < len(want)-1 || slices.Contains(found, checks[i]) {
+			if len(want) == 0 || !c.prog.literal || c.prog.text != want[0] || len(c.args) < len(want)-1 || slices.Contains(found, checks[i]) {
 				continue
+			}
+			if strings.Contains(want[0], "/") && (c.f.dir != "" || c.f.lost) {
+				continue // a program named by a path, from elsewhere
 			}
 			ok := true
 			for j, a := range c.args[:len(want)-1] {
@@ -180,7 +198,41 @@ func Checks(cmd string, checks []string) (found []string) {
 		}
 	}
 	w.script(&frame{src: cmd}, "")
+	for _, c := range checks {
+		if strings.TrimSpace(c) != "" && strings.TrimSpace(c) == strings.TrimSpace(cmd) && !slices.Contains(found, c) {
+			found = append(found, c)
+		}
+	}
+	if rebinds {
+		return nil
+	}
 	return found
+}
+
+// pathVars are the variables that change which program a name runs, or
+// run a file before a shell's command: set in a command, its checks do
+// not count.
+var pathVars = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true}
+
+// rebinder reports whether c can change what a program's name runs in the
+// rest of the command: an alias, a script sourced or evaluated in this
+// shell, a hashed path, a loaded builtin, a read into PATH.
+func rebinder(c *call) bool {
+	switch c.name {
+	case "alias", "source", ".", "eval", "hash", "enable":
+		return true
+	case "read", "printf", "mapfile", "readarray", "getopts", "declare", "typeset", "export", "local", "readonly":
+		for _, a := range c.args {
+			if !a.literal {
+				continue
+			}
+			name, _, _ := strings.Cut(a.text, "=")
+			if pathVars[name] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SelectID returns the intent id when the whole command is `intenthook select <ID>` and nothing
@@ -234,6 +286,10 @@ type walker struct {
 	// onCall, when set, sees every simple command after its wrappers
 	// (env, sudo, xargs, sh -c, …) are taken off.
 	onCall func(*call)
+	// onDefine, when set, sees each variable the command assigns (in front
+	// of a command, after env or sudo, exported or declared) by its name,
+	// and each function it defines as "".
+	onDefine func(name string)
 }
 
 func (w *walker) write(p string)  { w.found.Writes = append(w.found.Writes, p) }

@@ -636,13 +636,42 @@ func TestDelegation(t *testing.T) {
 }
 
 func TestChecks(t *testing.T) {
-	checks := []string{"go test", "npm test", "make", "cargo build --release"}
+	checks := []string{"go test", "npm test", "make", "cargo build --release", "./gradlew test", "scripts/test.sh", "test -f out && grep -q ok out"}
 	tests := []struct {
 		cmd  string
 		want []string
 	}{
 		{"go test ./...", []string{"go test"}},
-		{"/usr/local/go/bin/go test -run X ./internal/...", []string{"go test"}},
+		// Only the program the check names, as it names it.
+		{"/usr/local/go/bin/go test -run X ./internal/...", nil},
+		{"src/go test ./...", nil},
+		{"./go test ./...", nil},
+		{"PATH=src:$PATH go test ./...", nil},
+		{"env PATH=src:/usr/bin go test ./...", nil},
+		{"export PATH=$PWD/src:$PATH; go test ./...", nil},
+		{"PATH=src; go test ./...", nil},
+		{"go test ./...; export PATH=src", nil},
+		{"declare -x PATH=src; go test", nil},
+		{"sh -c 'PATH=src go test'", nil},
+		{"BASH_ENV=src/env.sh bash -c 'go test'", nil},
+		{"go() { echo ok; }; go test", nil},
+		{"function go { echo ok; }; go test", nil},
+		{"alias go=src/go; go test", nil},
+		{". src/env.sh && go test", nil},
+		{"eval \"$X\"; go test", nil},
+		{"hash -p src/go go; go test", nil},
+		{"read PATH < src/path; go test", nil},
+		{"command go test ./...", []string{"go test"}},
+		{"GOFLAGS=-count=1 go test ./...", []string{"go test"}},
+		{"./gradlew test --offline", []string{"./gradlew test"}},
+		{"gradlew test", nil},
+		{"cd sub && ./gradlew test", nil},
+		{"cd sub && go test ./...", []string{"go test"}},
+		{"scripts/test.sh -v", []string{"scripts/test.sh"}},
+		{"bash scripts/test.sh", nil},
+		{"other/scripts/test.sh", nil},
+		{"test -f out && grep -q ok out", []string{"test -f out && grep -q ok out"}},
+		{"test -f out", nil},
 		{"go vet ./... && go test ./...", []string{"go test"}},
 		{"cd web && npm test", []string{"npm test"}},
 		{"make", []string{"make"}},

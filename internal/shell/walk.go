@@ -159,6 +159,9 @@ func (w *walker) command(f *frame, cmd syntax.Command, in stdin) {
 		}
 	case *syntax.FuncDecl:
 		w.unproven = true
+		if w.onDefine != nil {
+			w.onDefine("")
+		}
 		// The body runs whenever the function is called, from wherever the shell is then.
 		w.stmt(f.subshell(), c.Body, false)
 	case *syntax.TimeClause:
@@ -204,6 +207,9 @@ func (w *walker) callExpr(f *frame, c *syntax.CallExpr, in stdin) {
 
 // assign judges a VAR=value: the variables that make git run a program.
 func (w *walker) assign(f *frame, as *syntax.Assign) {
+	if as != nil && as.Name != nil && w.onDefine != nil {
+		w.onDefine(as.Name.Value)
+	}
 	if as == nil || as.Name == nil || !gitEnv(as.Name.Value) {
 		return
 	}
