@@ -134,14 +134,25 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 				return err
 			}
 			id := args[0]
-			from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
+			note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
+			ed := lifecycle.NewEditor(ws, "", "intenthook", Version)
+			// The note names the reject record: sessions are shown that
+			// record's reason, which no program can rewrite unseen.
+			ed.Ledger.Placed = func(r *ledger.Record, segment string, end int64) {
+				if r.Metadata.Intenthook.Event == ledger.EventReject && r.Intent() == id {
+					note.Record, note.Segment, note.End = r.ID, segment, end
+				}
+			}
+			from, err := ed.Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
 			if err != nil {
 				return err
 			}
 			if from != intents.InReview {
 				return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
 			}
-			note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
+			if note.Record == "" {
+				fmt.Fprintf(a.stderr, "intenthook: warning: the ledger was busy and the rejection's record waits in the spool: sessions are not told the reason (tell them yourself)\n")
+			}
 			store := review.NewStore(ws)
 			sessions := workedOn(ws.Root, id, store.Sessions(id))
 			if err := errors.Join(store.Reject(cmd.Context(), note), store.Tell(cmd.Context(), sessions, note)); err != nil {

@@ -314,6 +314,14 @@ func (gc *guardCall) Wrote(c guard.Change) bool {
 	if sessionState(c.Rel) {
 		journaled = guard.HookJournaledDuring
 	}
+	switch {
+	case c.Before.Kind == guard.Mirrored:
+		// The hooks' appends never differ from the copy: nothing excuses
+		// a log that does.
+		return false
+	case c.Before.Kind == guard.Files && c.After.FP == "":
+		return journaled(root, s, c.Rel, guard.RemovedHash)
+	}
 	if c.After.FP == "" || strings.HasPrefix(c.After.Hash, "!") || !journaled(root, s, c.Rel, c.After.Hash) {
 		return false
 	}

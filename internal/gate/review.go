@@ -85,7 +85,7 @@ func (g *Gate) handedSubmission(ctx context.Context, id string) string {
 		return ""
 	}
 	from, err := g.Editor(g.call.SessionID, g.call.ToolName, g.env.Version).Apply(ctx, lifecycle.Transition{
-		ID: id, To: intents.InReview, From: intents.InProgress, Submitted: true, Reason: "acceptance checks passed",
+		ID: id, To: intents.InReview, From: intents.InProgress, Submitted: true, Reason: "acceptance checks passed", Result: req.Result,
 	})
 	if err == nil && from != intents.InProgress {
 		err = fmt.Errorf("%s is %s: only IN_PROGRESS intents are submitted", id, from)

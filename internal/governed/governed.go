@@ -6,7 +6,10 @@
 // line where the file belongs.
 package governed
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Use says what applies to a governance file; a row names one or more.
 type Use uint8
@@ -70,6 +73,20 @@ const (
 	// too large to copy or hash around every command, and impossible to
 	// put back, any change counts and stands until a person reinstalls.
 	Program
+	// Journaled: a directory of state files that hooks, intenthook's
+	// commands and a person's commands write, each write journaled (the
+	// review state): every file is pictured whole, and a change no journal
+	// line excuses is put back, a file added taken out.
+	Journaled
+	// Mirrored: a directory of append-only logs hooks append to on every
+	// call (the sessions' counters): the hooks append to a copy of each
+	// first, and a log that is no prefix of its copy is put back from it.
+	Mirrored
+	// Session: a directory of one file per session, which only hooks
+	// write; the gate pictures the calling session's own file whole
+	// around its commands (one file per session would make every picture
+	// grow), and the guard lists the directory for nothing else.
+	Session
 )
 
 // File is one governance file.
@@ -133,8 +150,8 @@ func (t Table) Sidecar(rel string) bool {
 	return ok
 }
 
-// Row returns the first row with use that names rel: its path, or a
-// "dir/**" row for what lies below dir.
+// Row returns the first row with use that names rel: its path, a "dir/**"
+// row for what lies below dir, or a pattern with * (path.Match).
 func (t Table) Row(rel string, use Use) (File, bool) {
 	for _, f := range t {
 		if f.Use&use == 0 {
@@ -146,6 +163,10 @@ func (t Table) Row(rel string, use Use) (File, bool) {
 			}
 		} else if rel == f.Path {
 			return f, true
+		} else if strings.Contains(f.Path, "*") {
+			if ok, _ := path.Match(f.Path, rel); ok {
+				return f, true
+			}
 		}
 	}
 	return File{}, false

@@ -133,7 +133,9 @@ func Check(root string, s *Snapshot, call Call, o Options) Result {
 			r.Installed = append(r.Installed, c.Rel)
 			return true
 		}
-		return moved && !filepath.IsAbs(c.Rel) && call.Committed(c.Rel)
+		// State is never committed: a move of HEAD explains no change there.
+		stateOnly := c.Before.Kind == Files || c.Before.Kind == Mirrored
+		return moved && !stateOnly && !filepath.IsAbs(c.Rel) && call.Committed(c.Rel)
 	}
 	r.Undone = append(o.Rescued, Undo(root, r.Changes, excused, o.Now)...)
 	r.LedgerOK = LedgerIntact(root, s)

@@ -80,6 +80,12 @@ const (
 	// fingerprint alone (programs.go): any change counts, and none can be
 	// put back.
 	Program
+	// Files: a directory whose files are each pictured whole; one added
+	// is taken out (statedirs.go).
+	Files
+	// Mirrored: a directory of append-only logs kept twice, the hooks'
+	// copy first (statedirs.go).
+	Mirrored
 )
 
 // LessonsHeading is the section a Lessons target guards.
@@ -193,6 +199,10 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			ts = append(ts, Target{Rel: f.Path, Kind: StateDir})
 		case governed.Program:
 			ts = append(ts, Target{Rel: f.Path, Kind: Program})
+		case governed.Journaled:
+			ts = append(ts, Target{Rel: f.Path, Kind: Files})
+		case governed.Mirrored:
+			ts = append(ts, Target{Rel: f.Path, Kind: Mirrored})
 		case governed.HookSettings:
 			ts = append(ts, Target{Rel: f.Path, Kind: Wiring, Hooks: f.Hooks})
 		case governed.GitConfig:
@@ -256,7 +266,13 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		s.Files[rel] = f
 	}
 	for _, t := range targets {
-		if t.Kind != StateDir && t.Kind != Program {
+		switch t.Kind {
+		case StateDir, Program, Mirrored:
+		case Files:
+			for _, rel := range dirFiles(root, t.Rel) {
+				keep(rel, Files, false)
+			}
+		default:
 			keep(t.Rel, t.Kind, t.Fresh)
 		}
 	}
@@ -484,6 +500,17 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			continue
 		case Program:
 			continue // ComparePrograms
+		case Mirrored:
+			out = append(out, mirrorChanges(root, t.Rel, s)...)
+			continue
+		case Files:
+			for rel, f := range s.Files {
+				if f.Kind == Files && under(rel, t.Rel) {
+					check(rel, Files, nil)
+				}
+			}
+			out = append(out, filesAdded(root, t.Rel, s)...)
+			continue
 		}
 		check(t.Rel, t.Kind, t.Hooks)
 	}
@@ -558,6 +585,14 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, parti
 		err := os.Remove(path)
 		return err == nil || errors.Is(err, os.ErrNotExist), "", false, nopath(err)
 	}
+	if c.Before.Kind == Mirrored {
+		if c.After.FP != "" {
+			if kept, err = displace(root, c.Rel, now); err != nil {
+				return false, "", false, err
+			}
+		}
+		return undoMirrored(root, c, kept)
+	}
 	var content []byte
 	if c.Before.FP != "" {
 		if !c.Before.Kept {
@@ -590,15 +625,9 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, parti
 		}
 	}
 	if c.After.FP != "" {
-		name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(c.Rel, "/"))
-		dst := filepath.Join(root, filepath.FromSlash(UndoneDir), name)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if kept, err = displace(root, c.Rel, now); err != nil {
 			return false, "", false, err
 		}
-		if err := os.Rename(path, dst); err != nil {
-			return false, "", false, err
-		}
-		kept = UndoneDir + "/" + name
 	}
 	if c.Before.FP == "" && !wiringOnly {
 		return true, kept, false, nil
@@ -624,6 +653,20 @@ func undo(root string, c Change, now time.Time) (undone bool, kept string, parti
 
 // spliceLessons is now with its Lessons Learned section replaced by
 // before's (appended when now has none; removed when before had none).
+// displace moves the version of rel a change left to state/undone/ and
+// returns where it lies, root-relative.
+func displace(root, rel string, now time.Time) (string, error) {
+	name := now.UTC().Format("20060102T150405.000000000Z") + "-" + strings.NewReplacer("/", "_", string(filepath.Separator), "_").Replace(strings.TrimPrefix(rel, "/"))
+	dst := filepath.Join(root, filepath.FromSlash(UndoneDir), name)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Rename(abs(root, rel), dst); err != nil {
+		return "", err
+	}
+	return UndoneDir + "/" + name, nil
+}
+
 func spliceLessons(now, before []byte) []byte {
 	bs, be, bok := lessonsSection(before)
 	ns, ne, nok := lessonsSection(now)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/redact"
 	"github.com/intenthook/intenthook/internal/state"
@@ -46,6 +47,11 @@ type Ledger struct {
 	// SegmentBytes is the size at which a segment is sealed (config
 	// ledger.segment_bytes); zero: DefaultSegmentBytes.
 	SegmentBytes int64
+	// Placed, when set, is told where each record of an Append landed:
+	// the segment (root-relative) and the offset just past its line, for
+	// a reader that must find that record again without a scan
+	// (RecordAt). A record spooled for a later writer is not told.
+	Placed func(r *Record, segment string, end int64)
 }
 
 // Head names the newest line: its seq and the digest of its bytes.
@@ -434,6 +440,9 @@ func (a *appender) write(rec *Record) error {
 	a.size += int64(n)
 	a.tip = Head{Seq: m.Seq, Hash: digest.Bytes(line[:len(line)-1])}
 	a.lastID = rec.ID
+	if a.l.Placed != nil {
+		a.l.Placed(rec, a.seg, a.size)
+	}
 	return nil
 }
 
@@ -812,6 +821,9 @@ func (l *Ledger) spool(recs []*Record, cause error) error {
 		c.Metadata.Intenthook.Sealed = nil
 		line := c.MarshalLine()
 		name := strconv.FormatInt(base+int64(i), 10) + "-" + newID() + ".json"
+		// Journaled first: the guard of a command running meanwhile takes
+		// out a spool file no hook wrote.
+		guard.Journal(l.Root, state.StateDir+"/"+spoolDir+"/"+name, append(line, '\n'))
 		if err := state.WriteFile(state.Path(l.Root, spoolDir, name), append(line, '\n'), 0o644, l.Fsync); err != nil {
 			return fmt.Errorf("spool record %s after %v: %w", r.ID, cause, err)
 		}

@@ -39,6 +39,22 @@ func LineBefore(root, name string, end int64) (line []byte, ok bool, err error) 
 	return lineEndingAt(filepath.Join(root, filepath.FromSlash(name)), end)
 }
 
+// RecordAt reads the record whose line ends at byte offset end of the
+// segment segment (as Ledger.Placed told it): one line read, however long
+// the ledger. ok is false when segment is no segment's path, or no whole
+// record line ends there.
+func RecordAt(root, segment string, end int64) (rec *Record, ok bool) {
+	if _, ok := ParseSegment(segment); !ok || end <= 0 {
+		return nil, false
+	}
+	line, ok, err := LineBefore(root, segment, end)
+	if err != nil || !ok {
+		return nil, false
+	}
+	r, err := ParseLine(line)
+	return r, err == nil
+}
+
 // FileSize is the size of the ledger file name (root-relative), 0 when missing.
 func FileSize(root, name string) (int64, error) {
 	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(name)))

@@ -7,6 +7,7 @@ package lifecycle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -78,6 +79,11 @@ type Transition struct {
 	// starts only a PENDING intent, and does nothing if another process
 	// started it first.
 	From intents.Status
+	// Result, for a move to IN_REVIEW or COMPLETE, is what was done under
+	// the intent as the command that asked for the move gathered it from
+	// the ledger (summary.Gather): a hook making the move is handed it, and
+	// reads no ledger. Gathered by Apply when nil.
+	Result json.RawMessage
 }
 
 // Apply performs t and returns the status the intent had. With t.From set
@@ -127,9 +133,12 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 	m := &r.Metadata.Intenthook
 	m.From, m.To, m.Reason = string(from), string(t.To), t.Reason
 	if t.To == intents.Complete || t.To == intents.InReview {
-		// What was done, from the sessions' counters: a result that
-		// cannot be gathered leaves the transition standing without one.
-		m.Result, _ = summary.Gather(e.Root, t.ID, e.now())
+		// What was done, recounted from the ledger: a result that cannot
+		// be gathered leaves the transition standing without one.
+		m.Result = t.Result
+		if m.Result == nil {
+			m.Result, _ = summary.Gather(e.Root, t.ID, e.now())
+		}
 	}
 	switch {
 	case t.Submitted:

@@ -21,7 +21,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -46,6 +48,10 @@ type Request struct {
 	Model     string    `json:"model,omitempty"`
 	ToolUseID string    `json:"tool_use_id"`
 	At        time.Time `json:"at"`
+	// Result is, on a submission handed to the hook after its command,
+	// what was done under the intent as the command recounted it from the
+	// ledger (summary.Gather): the hook reads no ledger.
+	Result json.RawMessage `json:"result,omitempty"`
 }
 
 // file is one intent's review state.
@@ -62,11 +68,37 @@ type file struct {
 	Rejection *Note `json:"rejection,omitempty"`
 }
 
-// Note is a person's words for a session: a rejection's reason.
+// Note is a person's words for a session: a rejection's reason. It names
+// the ledger's reject record it comes from (Record, the record's id, and
+// where its line ends: Segment, End); the reason shown is that record's,
+// never the note's own text, which a program could have written.
 type Note struct {
-	Intent string    `json:"intent"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	Intent  string    `json:"intent"`
+	Reason  string    `json:"reason"`
+	At      time.Time `json:"at"`
+	Record  string    `json:"record,omitempty"`
+	Segment string    `json:"segment,omitempty"`
+	End     int64     `json:"end,omitempty"`
+}
+
+// Recorded is n's reason as the ledger's reject record it names holds it:
+// a person's record (no session) rejecting n's intent, read where the note
+// says its line ends (one line read, however long the ledger). ok is false
+// for a note that names no such record: a note planted under state/, or
+// one whose record was spooled and not yet appended.
+func (s Store) Recorded(n Note) (reason string, ok bool) {
+	if n.Record == "" {
+		return "", false
+	}
+	rec, ok := ledger.RecordAt(s.Root, n.Segment, n.End)
+	if !ok || rec.ID != n.Record {
+		return "", false
+	}
+	m := &rec.Metadata.Intenthook
+	if m.Event != ledger.EventReject || string(m.IntentID) != n.Intent || m.SessionID != "" || strings.TrimSpace(m.Reason) == "" {
+		return "", false
+	}
+	return m.Reason, true
 }
 
 // Store is one workspace's review state.
@@ -83,19 +115,33 @@ func NewStore(ws *workspace.Workspace) Store {
 // Rejected is the reason a person gave when they last rejected in's
 // submission, while in is back IN_PROGRESS and not yet submitted again,
 // for the contexts in's sessions get (workspace.IntentContext); "" otherwise.
+// The reason is the ledger's reject record's (Recorded): "" when the
+// review state names none.
 // Only intents that require review look for one.
 func Rejected(ws *workspace.Workspace, in *intents.Intent) string {
 	if in.Status != intents.InProgress || !in.NeedsReview(ws.Config.Review.Default) {
 		return ""
 	}
-	if n := NewStore(ws).Rejection(in.ID); n != nil {
-		return n.Reason
+	store := NewStore(ws)
+	if n := store.Rejection(in.ID); n != nil {
+		reason, _ := store.Recorded(*n)
+		return reason
 	}
 	return ""
 }
 
 func (s Store) path(intent string) string {
 	return state.Path(s.Root, dir, state.Key(intent)+".json")
+}
+
+// journal notes the content a write gave the file at p for the guard: the
+// review state is a governance row the guard watches file by file
+// (guard.Files), and every write here is journaled (the hooks', submit's,
+// a person's reject's).
+func (s Store) journal(p string, content []byte) {
+	if rel, err := filepath.Rel(s.Root, p); err == nil {
+		guard.Journal(s.Root, filepath.ToSlash(rel), content)
+	}
 }
 
 // update changes intent's file under the reviews lock.
@@ -127,6 +173,9 @@ func (s Store) update(ctx context.Context, intent string, fn func(*file) error) 
 	if err != nil {
 		return err
 	}
+	// Journaled first: the guard of a command running meanwhile may look
+	// as soon as the file is written.
+	s.journal(s.path(intent), out)
 	return state.WriteFile(s.path(intent), out, 0o644, false)
 }
 
@@ -239,18 +288,31 @@ func (s Store) Tell(ctx context.Context, sessions []string, n Note) error {
 		}
 		_, err = f.Write(append(line, '\n'))
 		errs = append(errs, err, f.Close())
+		if all, err := os.ReadFile(p); err == nil {
+			s.journal(p, all)
+		}
 	}
 	return errors.Join(errs...)
 }
 
 // Inbox takes the notes left for session, once: the file is renamed away
-// before it is read, so two contexts never both deliver it.
+// before it is read, so two contexts never both deliver it. Only notes
+// whose reject record the ledger holds are returned, each with that
+// record's reason (Recorded).
 func (s Store) Inbox(session string) ([]Note, error) {
 	if session == "" {
 		return nil, nil
 	}
 	p := state.Path(s.Root, dir, inbox, state.Key(session))
-	taken := fmt.Sprintf("%s.taken-%d", p, os.Getpid())
+	// Taken out of the watched directory: the guard of a command running
+	// meanwhile would take a file added there out.
+	taken := state.Path(s.Root, fmt.Sprintf("inbox-%s.taken-%d", state.Key(session), os.Getpid()))
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if rel, err := filepath.Rel(s.Root, p); err == nil {
+		guard.JournalRemoved(s.Root, filepath.ToSlash(rel))
+	}
 	if err := os.Rename(p, taken); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -265,7 +327,11 @@ func (s Store) Inbox(session string) ([]Note, error) {
 	var out []Note
 	for _, l := range strings.Split(string(data), "\n") {
 		var n Note
-		if l != "" && json.Unmarshal([]byte(l), &n) == nil {
+		if l == "" || json.Unmarshal([]byte(l), &n) != nil {
+			continue
+		}
+		if reason, ok := s.Recorded(n); ok {
+			n.Reason = reason
 			out = append(out, n)
 		}
 	}

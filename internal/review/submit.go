@@ -12,6 +12,7 @@ import (
 	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
+	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -113,6 +114,7 @@ func SubmitIntent(ctx context.Context, ws *workspace.Workspace, id string, agent
 	sub.Intent, sub.Outcome, sub.Ran = in, out, true
 	if err != nil && out.Passed && session != "" && readOnly(err) {
 		req.At = ws.Now().UTC()
+		req.Result, _ = summary.Gather(ws.Root, in.ID, req.At)
 		if herr := store.Hand(ctx, req); herr != nil {
 			return sub, errors.Join(err, herr)
 		}

@@ -24,11 +24,14 @@ type Result struct {
 	CompletedAt string         `json:"completed_at,omitempty"`
 }
 
-// Gather builds intent's result from this machine's session counters, the
-// anchors' index and the sessions' state: never the ledger. completed is
-// when the intent was submitted or completed.
+// Gather builds intent's result from the ledger's records of it (Recount:
+// denials, violations, checks and files as the ledger holds them, not as
+// the sessions' counters say), the anchors' index and the sessions' state.
+// completed is when the intent was submitted or completed. It reads the
+// whole ledger: a command's work, never a hook's (a hook that moves an
+// intent is handed the result its command gathered).
 func Gather(root, intent string, completed time.Time) (json.RawMessage, error) {
-	s, err := Intent(root, intent)
+	s, err := Recount(root, intent)
 	if err != nil {
 		return nil, err
 	}

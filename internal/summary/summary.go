@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
@@ -26,6 +27,13 @@ import (
 
 // dir holds one log per session, named by its state.Key.
 const dir = "summary"
+
+// Dir is the logs' directory, root-relative: a governance row the guard
+// watches (guard.Mirrored), since what the logs count reaches the ledger's
+// session summaries. The hooks append to the guard's copy of a log
+// (guard.MirrorDir) before the log: a log that is no prefix of its copy
+// was changed by something else, and is put back from it.
+const Dir = state.StateDir + "/" + dir
 
 // Kinds of lines.
 const (
@@ -41,44 +49,51 @@ const (
 // none.
 func lines(recs []*ledger.Record, now time.Time) []byte {
 	var b []byte
-	add := func(kind, intent string, fields ...string) {
-		b = append(b, kind...)
-		b = append(b, ' ')
-		b = strconv.AppendInt(b, now.Unix(), 10)
-		b = append(b, ' ')
-		b = strconv.AppendQuote(b, intent)
-		for _, f := range fields {
-			b = append(b, ' ')
-			b = strconv.AppendQuote(b, f)
-		}
-		b = append(b, '\n')
-	}
 	for _, r := range recs {
-		m := &r.Metadata.Intenthook
-		intent := string(m.IntentID)
-		switch {
-		case m.Event == ledger.EventViolation:
-			add(kindViolation, intent, string(m.Code))
-		case m.Decision == "deny":
-			add(kindDeny, intent, string(m.Code))
-		case m.Event == ledger.EventSelect:
-			add(kindSelect, intent)
-		default:
-			for _, c := range m.Checks {
-				outcome := "pass"
-				if !m.Success {
-					outcome = "fail"
-				}
-				add(kindCheck, intent, c, outcome)
+		counted(r, func(kind, intent string, fields ...string) {
+			b = append(b, kind...)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, now.Unix(), 10)
+			b = append(b, ' ')
+			b = strconv.AppendQuote(b, intent)
+			for _, f := range fields {
+				b = append(b, ' ')
+				b = strconv.AppendQuote(b, f)
 			}
-			if m.Success && m.Decision == "allow" {
-				for _, f := range r.Files {
-					add(kindFile, intent, f.Path)
-				}
-			}
-		}
+			b = append(b, '\n')
+		})
 	}
 	return b
+}
+
+// counted calls add for each thing r counts: a violation, a denial, a
+// selection, each check it ran with its outcome, each file an allowed
+// change wrote. The counters and a recount from the ledger (Recount) count
+// alike.
+func counted(r *ledger.Record, add func(kind, intent string, fields ...string)) {
+	m := &r.Metadata.Intenthook
+	intent := string(m.IntentID)
+	switch {
+	case m.Event == ledger.EventViolation:
+		add(kindViolation, intent, string(m.Code))
+	case m.Decision == "deny":
+		add(kindDeny, intent, string(m.Code))
+	case m.Event == ledger.EventSelect:
+		add(kindSelect, intent)
+	default:
+		for _, c := range m.Checks {
+			outcome := "pass"
+			if !m.Success {
+				outcome = "fail"
+			}
+			add(kindCheck, intent, c, outcome)
+		}
+		if m.Success && m.Decision == "allow" {
+			for _, f := range r.Files {
+				add(kindFile, intent, f.Path)
+			}
+		}
+	}
 }
 
 func path(root, session string) string {
@@ -97,6 +112,9 @@ func Count(root, session string, recs []*ledger.Record, now time.Time) error {
 		return nil
 	}
 	p := path(root, session)
+	if err := appendMirror(root, p, b); err != nil {
+		return err
+	}
 	err := osfile.AppendFile(p, b, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := state.Ensure(root, dir); err != nil {
@@ -105,6 +123,37 @@ func Count(root, session string, recs []*ledger.Record, now time.Time) error {
 		err = osfile.AppendFile(p, b, 0o644)
 	}
 	return err
+}
+
+// appendMirror appends b to the guard's copy of the log at p, first made
+// from the log as it is (a log an older intenthook began has none).
+func appendMirror(root, p string, b []byte) error {
+	mirror := filepath.Join(guard.MirrorDir(root, Dir), filepath.Base(p))
+	f, err := osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(mirror), 0o755); err != nil {
+			return err
+		}
+		seed, rerr := osfile.ReadFile(p)
+		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rerr
+		}
+		f, err = osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+		switch {
+		case err == nil:
+			b = append(seed, b...)
+		case errors.Is(err, fs.ErrExist):
+			f, err = osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND, 0o644)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
 }
 
 // Check is one check command and how its runs ended.
@@ -261,11 +310,15 @@ func Session(root, session string) (s Summary, changed bool, err error) {
 // Mark notes in session's log that a summary was recorded.
 func Mark(root, session string, now time.Time) error {
 	p := path(root, session)
+	b := []byte(kindSummary + " " + strconv.FormatInt(now.Unix(), 10) + "\n")
+	if err := appendMirror(root, p, b); err != nil {
+		return err
+	}
 	f, err := osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write([]byte(kindSummary + " " + strconv.FormatInt(now.Unix(), 10) + "\n"))
+	_, werr := f.Write(b)
 	if err := f.Close(); werr == nil {
 		werr = err
 	}
@@ -307,6 +360,40 @@ func Intent(root, intent string) (Summary, error) {
 	sort.Strings(a.s.Sessions)
 	a.s.Intents = nil
 	return a.done(), nil
+}
+
+// Recount sums up what the ledger holds under intent: every record of it
+// (denials, violations, checks, files, from every machine whose records the
+// ledger holds), each at its timestamp. A person reviews this, not the
+// sessions' counters, which a program in an agent's shell can rewrite. It
+// reads the whole ledger: intenthook's commands call it (submit, verify,
+// approve), never a hook.
+func Recount(root, intent string) (Summary, error) {
+	a := newAcc()
+	sessions := map[string]bool{}
+	err := ledger.Scan(root, func(_ []byte, r *ledger.Record, err error) error {
+		if err != nil || r == nil || r.Intent() != intent {
+			return nil
+		}
+		at := int64(0)
+		if t, err := time.Parse(time.RFC3339Nano, r.Timestamp); err == nil {
+			at = t.Unix()
+		}
+		m := &r.Metadata.Intenthook
+		counted(r, func(kind, intent string, fields ...string) {
+			a.add(line{kind: kind, at: at, intent: intent, fields: fields})
+			if m.SessionID != "" {
+				sessions[m.SessionID] = true
+			}
+		})
+		return nil
+	})
+	for s := range sessions {
+		a.s.Sessions = append(a.s.Sessions, s)
+	}
+	sort.Strings(a.s.Sessions)
+	a.s.Intents = nil
+	return a.done(), err
 }
 
 // maxFiles bounds the files a ledger record lists: a summary is one line of

@@ -37,6 +37,22 @@ var own = governed.Table{
 	{Path: ".orchestration/state/precommit", Use: governed.Guarded, Watch: governed.StateDir, Reason: "precommit's caches: a ledger prefix they remember is not verified again"},
 	{Path: ledger.WriterFile, Use: governed.Guarded, Reason: "this work tree's writer id and newest segment: a rollover seals the segment it names, so a program that points it elsewhere leaves the sealed one open"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},
+	// Not read-only in a sandbox: submit, run in an agent's shell, writes
+	// the review state, and every hook appends to the counters.
+	{Path: ".orchestration/state/reviews", Use: governed.Guarded, Watch: governed.Journaled, Reason: "the review state: the submissions the hook vouched for, what submit hands the hook after it, and the notes naming a person's reject record; written by hooks, submit and a person's reject, each write journaled"},
+	{Path: ".orchestration/state/summary", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "the sessions' counters, which the ledger's session summaries are made from: only hooks append to them, each line first to the guard's copy"},
+	// Each file a hook reads has a row of its own, with who writes it and
+	// why it may be believed (TestHookReadersHaveRows holds the hooks to
+	// it); state/** above only says what no agent writes.
+	{Path: ".orchestration/.gitignore", Use: governed.Protected | governed.Guarded | governed.Sidecar | governed.Listed, Reason: "what git leaves out under .orchestration/ (init writes it: state/ stays out of commits); the hooks' git status reads it"},
+	{Path: ".orchestration/state/sessions", Use: governed.Guarded, Watch: governed.Session, Reason: "each session's selection, delegations and recorded hashes: only hooks write them; the calling session's own is pictured whole around its commands"},
+	{Path: ".orchestration/state/denials", Use: governed.Guarded, Watch: governed.Session, Reason: "each session's recent denials, for loop detection: only hooks write them; the calling session's own is pictured whole around its commands"},
+	{Path: ".orchestration/state/spool", Use: governed.Guarded, Watch: governed.StateDir, Reason: "records a hook could not append under a busy lock, which the next append writes to the ledger: only the appender writes here, each file journaled; one planted by a program is taken out"},
+	{Path: ".orchestration/state/guard", Use: governed.Protected | governed.Sidecar, Reason: "the guard's copies (each checked against the hash its picture holds before it is put back), index, the journal of hook writes and the hooks' copies of the counters; without an OS sandbox a program can write a journal line too (docs/threat-model.md)"},
+	{Path: ".orchestration/state/locks", Use: governed.Protected | governed.Sidecar, Reason: "lock files: only their locks are taken, no byte of them is read"},
+	{Path: ".orchestration/state/ledger@*.head", Use: governed.Protected | governed.Sidecar, Reason: "each branch's newest ledger record and active segment, a cache the appender reads under the ledger lock and checks against the segment's last line (a tail it does not find is recorded as lost)"},
+	{Path: ".orchestration/state/anchors.jsonl", Use: governed.Protected | governed.Sidecar, Reason: "the anchors' index, which contexts show fenced as an agent's words: intenthook anchor writes it from an agent's shell, and what a command adds is attributed to its call from the ledger"},
+	{Path: ".orchestration/state/seen", Use: governed.Protected | governed.Sidecar, Reason: "the files each session was shown, by hash: a write to one of them is no stale_file; a forged line lets the session write a file it did not read again, within its scope"},
 	{Path: ".orchestration/intent_map.md", Use: governed.Sidecar, Reason: "written by the hooks from the ledger"},
 	// A lessons file config.yaml names takes this one's place (Sidecar,
 	// and the guard's: outside .orchestration/ only its Lessons Learned

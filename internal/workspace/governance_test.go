@@ -20,6 +20,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantProtected := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/ledger", ".orchestration/ledger/**", ".orchestration/state/**",
+		".orchestration/.gitignore", ".orchestration/state/guard", ".orchestration/state/locks", ".orchestration/state/ledger@*.head", ".orchestration/state/anchors.jsonl", ".orchestration/state/seen",
 		".git/**", "**/.git/**",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
@@ -41,7 +42,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/reviews", ".orchestration/state/summary", ".orchestration/.gitignore", ".orchestration/state/sessions", ".orchestration/state/denials", ".orchestration/state/spool", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",

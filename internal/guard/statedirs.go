@@ -1,0 +1,167 @@
+package guard
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/osfile"
+)
+
+// Two kinds of state directories a hook reads to show a person (the review
+// state, the sessions' counters) are watched file by file.
+//
+// Files: each file of the directory (and of its directories, one level
+// down) is pictured whole, as a Whole target is: a change no journal line
+// excuses is put back, a file added is taken out, one removed is put back.
+// Every writer journals (the hooks, submit, a person's reject), a removal
+// as the hash RemovedHash.
+//
+// Mirrored: a directory of append-only logs that hooks append to on every
+// call (the sessions' counters): too often written to copy at each picture,
+// each is kept twice, the hooks' appends going first to the copy under the
+// guard's directory (MirrorDir) and then to the log. A log that is no
+// prefix of its copy was changed by something else, and is put back from
+// the copy; one added without a copy is taken out.
+
+// RemovedHash is what a journal line gives as the hash of a file a hook
+// removed.
+const RemovedHash = "-"
+
+// JournalRemoved notes that a hook process removed rel.
+func JournalRemoved(root, rel string) {
+	path := journalPath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.WriteString(rel + " " + RemovedHash + "\n")
+	_ = f.Close()
+}
+
+// MirrorDir is where the copies of the logs of the Mirrored directory rel
+// (root-relative) are kept, absolute.
+func MirrorDir(root, rel string) string {
+	return filepath.Join(root, filepath.FromSlash(Dir), "mirror", filepath.Base(filepath.FromSlash(rel)))
+}
+
+// dirFiles lists the regular files of the directory rel and of its
+// directories one level down, root-relative.
+func dirFiles(root, rel string) []string {
+	var out []string
+	entries, err := os.ReadDir(abs(root, rel))
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		sub := rel + "/" + e.Name()
+		if !e.IsDir() {
+			out = append(out, sub)
+			continue
+		}
+		inner, err := os.ReadDir(abs(root, sub))
+		if err != nil {
+			continue
+		}
+		for _, f := range inner {
+			if !f.IsDir() {
+				out = append(out, sub+"/"+f.Name())
+			}
+		}
+	}
+	return out
+}
+
+// under reports whether rel lies below the directory dir.
+func under(rel, dir string) bool { return strings.HasPrefix(rel, dir+"/") }
+
+// filesAdded lists the files of a Files directory that the picture did not
+// hold: each a change from nothing.
+func filesAdded(root, dir string, s *Snapshot) []Change {
+	var out []Change
+	for _, rel := range dirFiles(root, dir) {
+		if _, had := s.Files[rel]; had {
+			continue
+		}
+		after, _, _ := look(abs(root, rel), Files)
+		out = append(out, Change{Rel: rel, Before: File{Kind: Files}, After: after})
+	}
+	return out
+}
+
+// mirrorChanges lists the logs of the Mirrored directory dir that are no
+// prefix of their copies, those added without a copy, and those removed
+// while a copy remains. Only logs changed since the picture are read.
+func mirrorChanges(root, dir string, s *Snapshot) []Change {
+	if s.At == 0 {
+		return nil
+	}
+	mirror := MirrorDir(root, dir)
+	var out []Change
+	logs, _ := os.ReadDir(abs(root, dir))
+	present := map[string]bool{}
+	for _, e := range logs {
+		if e.IsDir() {
+			continue
+		}
+		present[e.Name()] = true
+		rel := dir + "/" + e.Name()
+		st, err := os.Lstat(abs(root, rel))
+		if err != nil || (osfile.ChangeTime(st) < s.At && st.Mode().IsRegular()) {
+			continue
+		}
+		after, content, _ := look(abs(root, rel), Mirrored)
+		copyOf, err := osfile.ReadFile(filepath.Join(mirror, e.Name()))
+		switch {
+		case err != nil && !errors.Is(err, os.ErrNotExist):
+			continue
+		case err == nil && content != nil && bytes.HasPrefix(copyOf, content):
+			continue // the hooks' appends: the copy leads the log
+		}
+		before := File{Kind: Mirrored}
+		if err == nil {
+			before.FP, before.Hash = "mirror", hashBytes(copyOf)
+		}
+		out = append(out, Change{Rel: rel, Before: before, After: after})
+	}
+	copies, _ := os.ReadDir(mirror)
+	for _, e := range copies {
+		if e.IsDir() || present[e.Name()] {
+			continue
+		}
+		copyOf, err := osfile.ReadFile(filepath.Join(mirror, e.Name()))
+		if err != nil {
+			continue
+		}
+		rel := dir + "/" + e.Name()
+		out = append(out, Change{Rel: rel, Before: File{Kind: Mirrored, FP: "mirror", Hash: hashBytes(copyOf)}, After: File{Kind: Mirrored}})
+	}
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
+	return out
+}
+
+// undoMirrored puts a log back from its copy (the changed version moves to
+// state/undone/); a log without a copy is taken out.
+func undoMirrored(root string, c Change, kept string) (bool, string, bool, error) {
+	if c.Before.FP == "" {
+		return true, kept, false, nil
+	}
+	content, err := osfile.ReadFile(filepath.Join(MirrorDir(root, filepath.ToSlash(filepath.Dir(filepath.FromSlash(c.Rel)))), filepath.Base(filepath.FromSlash(c.Rel))))
+	if err != nil {
+		return false, kept, false, err
+	}
+	if hashBytes(content) != c.Before.Hash {
+		return false, kept, false, errors.New(c.Rel + ": its copy changed meanwhile")
+	}
+	path := abs(root, c.Rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, kept, false, err
+	}
+	return true, kept, false, writeAtomic(path, content, 0o644)
+}
