@@ -85,9 +85,15 @@ var tools = protocol.Tools{
 var exempt = protocol.Tool{Class: hook.ClassExempt}
 
 // Decode turns one event into a Call: the event is the hook command's
-// (the payload names none), the session the conversation, the working
-// directory the first workspace path.
+// (the payload names none; context's is Stop, the one event it is wired
+// to), the session the conversation, the working directory the first
+// workspace path.
 func Decode(ev protocol.Object, event string) (*hook.Call, error) {
+	// intenthook context is wired to Stop only: the payload names no
+	// event, and the command's own (SessionStart) is not what happened.
+	if event == hook.SessionStart {
+		event = hook.Stop
+	}
 	c := &hook.Call{
 		Agent:          Name,
 		Event:          event,
