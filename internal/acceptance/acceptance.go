@@ -135,6 +135,20 @@ func Confinement() string {
 	return "unconfined (Landlock is not available here): they run with your rights"
 }
 
+// Notice is what a person is told before in's checks run, "" when it has
+// none to run (or in is nil).
+func Notice(in *intents.Intent) string {
+	if in == nil {
+		return ""
+	}
+	for _, c := range in.AcceptanceCriteria {
+		if c.Check != "" {
+			return fmt.Sprintf("%s's checks are code an agent may have written; they run %s", in.ID, Confinement())
+		}
+	}
+	return ""
+}
+
 func runCheck(ctx context.Context, root, check string, timeout time.Duration, r *Result) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -279,7 +279,9 @@ violation, and nothing completes.`,
 				a.printVerify(results)
 				return nil
 			}
-			fmt.Fprintf(a.stderr, "intenthook: %s's checks are code an agent may have written; they run %s\n", args[0], acceptance.Confinement())
+			if n := acceptance.Notice(ws.Catalog.Find(args[0])); n != "" {
+				fmt.Fprintln(a.stderr, "intenthook: "+n)
+			}
 			v, err := review.Verify(cmd.Context(), ws, args[0], review.VerifyOptions{Confirm: confirm, Timeout: timeout, ToolVersion: Version, Report: report})
 			for _, w := range v.Warnings {
 				fmt.Fprintf(a.stderr, "intenthook: warning: %v\n", w)

@@ -39,7 +39,9 @@ run confined (the governance files read-only), and submit says how they run.`,
 			}
 			id := args[0]
 			title, _, inShell := agent.InShell(a.getenv)
-			fmt.Fprintf(a.stderr, "intenthook: %s's checks are code an agent may have written; they run %s\n", id, acceptance.Confinement())
+			if n := acceptance.Notice(ws.Catalog.Find(id)); n != "" {
+				fmt.Fprintln(a.stderr, "intenthook: "+n)
+			}
 			sub, err := review.SubmitIntent(cmd.Context(), ws, id, inShell, Version, timeout)
 			switch {
 			case errors.Is(err, review.ErrNoRequest):
