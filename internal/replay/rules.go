@@ -86,7 +86,7 @@ func (r Rules) Load(ctx context.Context, root string, repo *git.Repo, paths git.
 	if err != nil {
 		return nil, fmt.Errorf("the candidate's %s: %w", intents.File, err)
 	}
-	cfg, err := config.FromBytes(data[1])
+	cfg, err := config.Parse(data[1])
 	if err != nil {
 		return nil, fmt.Errorf("the candidate's settings: %w", err)
 	}
