@@ -122,7 +122,7 @@ func verifyBundle(data []byte, key publicKey) ([]byte, error) {
 		return nil, withHint(errors.New("the bundle holds no DSSE envelope: it signs no attestation"), "intenthook attest --bundle writes one")
 	}
 	if vc, err := b.VerificationContent(); err == nil && vc.Certificate() != nil {
-		return nil, withHint(errors.New("the bundle is signed keyless (a certificate, as actions/attest makes): attest verify checks key-signed bundles"), "verify it with gh attestation verify against the range file (see docs/attest.md)")
+		return nil, withHint(errors.New("the bundle is signed keyless (a certificate, as actions/attest makes): --key does not check it"), "check it against a trusted root: attest verify FILE --trusted-root trusted_root.json --certificate-identity ID --certificate-oidc-issuer ISSUER (see docs/attest.md)")
 	}
 	if key.ssh != nil {
 		return nil, withHint(errors.New("a Sigstore bundle is checked with a PEM public key, not an SSH key"), keyHint)

@@ -17,6 +17,8 @@ import (
 // Usage is attest's help.
 const Usage = `usage: intenthook attest [RANGE] [--key KEY [--bundle]] [-o FILE] [flags]
        intenthook attest verify FILE --key PUB [RANGE] [--subject FILE]...
+       intenthook attest verify FILE --trusted-root JSON --certificate-identity ID
+           --certificate-oidc-issuer ISSUER [RANGE] [--subject FILE]...
 
 attest writes an in-toto Statement v1 of RANGE's agent work (default: the
 merge base with the default branch ..HEAD, as audit's). Its subjects are
@@ -53,8 +55,21 @@ against the schema, that its commit subjects are RANGE's commits in order
 (a history rewritten after the attestation fails, naming the first commit
 that differs), and that the ledger heads it names are still lines of the
 ledger at RANGE's last commit. --subject FILE checks that the file is a
-subject. A branch named verify is refs/heads/verify here. See
-docs/attest.md.
+subject. A branch named verify is refs/heads/verify here.
+
+A keyless Sigstore bundle (a certificate, as actions/attest makes) is
+checked instead against a trusted root, offline: exactly one of --key and
+--trusted-root.
+
+  --trusted-root JSON                a Sigstore trusted root
+                                     (gh attestation trusted-root)
+  --certificate-identity ID          who signed: the certificate's subject
+                                     alternative name, exactly
+  --certificate-identity-regexp RE   or matching RE
+  --certificate-oidc-issuer ISSUER   who vouched for the signer (GitHub
+                                     Actions: https://token.actions.githubusercontent.com)
+
+See docs/attest.md.
 `
 
 // Main runs an attest command line (after the program's name) and returns
@@ -262,8 +277,13 @@ func runVerify(args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&root, "root", "", "")
 	fs.StringVar(&o.key, "key", "", "")
+	fs.StringVar(&o.trustedRoot, "trusted-root", "", "")
+	fs.StringVar(&o.identity.san, "certificate-identity", "", "")
+	fs.StringVar(&o.identity.sanRegexp, "certificate-identity-regexp", "", "")
+	fs.StringVar(&o.identity.issuer, "certificate-oidc-issuer", "", "")
 	fs.Var(&files, "subject", "")
 	pos, err := parse(fs, args)
+	keyless := o.trustedRoot != "" || o.identity != identity{}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return err
@@ -273,8 +293,18 @@ func runVerify(args []string, stdout io.Writer) error {
 		return usageError(errors.New("attest verify needs the attestation: intenthook attest verify FILE --key PUB [RANGE]"), "attest")
 	case len(pos) > 2:
 		return usageError(fmt.Errorf("attest verify takes a file and a range, got %d arguments", len(pos)), "attest")
-	case o.key == "":
-		return withHint(errors.New("attest verify needs --key PUB: the public key of the key that signed it"), "a keyless attestation (actions/attest) is verified with gh attestation verify (see docs/attest.md)")
+	case o.key != "" && keyless:
+		return usageError(errors.New("attest verify takes --key or --trusted-root with a certificate identity, not both: a bundle is key-signed or keyless"), "attest")
+	case o.key == "" && !keyless:
+		return withHint(errors.New("attest verify needs --key PUB: the public key of the key that signed it"), "a keyless attestation (actions/attest) is checked with --trusted-root trusted_root.json --certificate-identity ID --certificate-oidc-issuer ISSUER (see docs/attest.md)")
+	case keyless && o.trustedRoot == "":
+		return withHint(errors.New("attest verify needs --trusted-root JSON to check a keyless bundle's certificate"), trustedRootHint)
+	case keyless && o.identity.san == "" && o.identity.sanRegexp == "":
+		return withHint(errors.New("attest verify --trusted-root needs --certificate-identity ID or --certificate-identity-regexp RE: whom the certificate must name"), "for actions/attest, the workflow's URL at its ref, e.g. --certificate-identity-regexp '^https://github.com/OWNER/REPO/'")
+	case o.identity.san != "" && o.identity.sanRegexp != "":
+		return usageError(errors.New("attest verify takes --certificate-identity or --certificate-identity-regexp, not both"), "attest")
+	case keyless && o.identity.issuer == "":
+		return withHint(errors.New("attest verify --trusted-root needs --certificate-oidc-issuer ISSUER: who vouched for the signer"), "GitHub Actions' is https://token.actions.githubusercontent.com")
 	}
 	o.file, o.files = pos[0], files
 	if len(pos) == 2 {

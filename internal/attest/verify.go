@@ -2,6 +2,8 @@ package attest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,10 +19,12 @@ import (
 
 // verifyOptions are what attest verify checks.
 type verifyOptions struct {
-	file, key string
-	rng       string   // "" for audit's default range
-	files     []string // files that must be subjects
-	start     string   // where git is found from
+	file, key   string
+	trustedRoot string   // a trusted_root.json, instead of key, for keyless bundles
+	identity    identity // whom a keyless bundle's certificate must name
+	rng         string   // "" for audit's default range
+	files       []string // files that must be subjects
+	start       string   // where git is found from
 }
 
 // signed is what a verified signature vouches for.
@@ -28,10 +32,50 @@ type signed struct {
 	format  string // "DSSE envelope", "Sigstore bundle"
 	payload []byte
 	ssh     bool
+	how     string // who signed, said to the person
+}
+
+// checkKeyed verifies an envelope or a key-signed bundle with the public
+// key at path.
+func checkKeyed(name string, data []byte, path string) (*signed, error) {
+	key, err := loadPublicKey(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := checkSignature(name, data, key)
+	if err != nil {
+		return nil, err
+	}
+	s.how = s.format + " signed by " + key.describe()
+	if s.ssh {
+		s.how += " (SSHSIG: intenthook checks it; cosign does not)"
+	}
+	return s, nil
+}
+
+// checkKeyless verifies a keyless Sigstore bundle against the trusted root
+// at path and the identity its certificate must name.
+func checkKeyless(name string, data []byte, path string, id identity) (*signed, error) {
+	if !isBundle(data) {
+		return nil, withHint(fmt.Errorf("%s is not a Sigstore bundle: a DSSE envelope carries no certificate for a trusted root to check", name), "check it with --key PUB, the public key of the key that signed it")
+	}
+	trusted, err := loadTrustedRoot(path)
+	if err != nil {
+		return nil, err
+	}
+	payload, how, err := verifyKeylessBundle(data, trusted, id)
+	if err != nil {
+		err = fmt.Errorf("the bundle %s: %w", name, err)
+		if !errors.As(err, new(hinted)) {
+			err = withHint(err, "a statement changed after signing fails here too")
+		}
+		return nil, err
+	}
+	return &signed{format: "Sigstore bundle", payload: payload, how: "Sigstore bundle signed " + how + ", chained to the trusted root " + safetext.Quote(path)}, nil
 }
 
 // verifyAttestation checks, offline, an attestation's signature with the
-// key, its statement and predicate (against the schema), that its commit
+// key (or a keyless bundle's against the trusted root), its statement and predicate (against the schema), that its commit
 // subjects are the range's commits in order, and that the ledger heads it
 // names are still lines of the ledger at the range's last commit. It
 // prints what it checked to out.
@@ -40,25 +84,25 @@ func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) erro
 	if err != nil {
 		return withHint(fmt.Errorf("read the attestation: %w", err), "intenthook attest --key KEY -o FILE writes one")
 	}
-	key, err := loadPublicKey(o.key)
+	var s *signed
+	if o.trustedRoot != "" {
+		s, err = checkKeyless(o.file, data, o.trustedRoot, o.identity)
+	} else {
+		s, err = checkKeyed(o.file, data, o.key)
+	}
 	if err != nil {
 		return err
 	}
-	s, err := checkSignature(o.file, data, key)
-	if err != nil {
-		return err
-	}
-	how := s.format + " signed by " + key.describe()
-	if s.ssh {
-		how += " (SSHSIG: intenthook checks it; cosign does not)"
-	}
-	fmt.Fprintf(out, "signature: good: %s\n", how)
+	fmt.Fprintf(out, "signature: good: %s\n", s.how)
 
 	st, pred, err := readStatement(s.payload)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "statement: in-toto Statement v1 of %s; the predicate matches its schema\n", PredicateType)
+	if len(st.Commits()) == 0 && len(pred.Commits) > 0 {
+		fmt.Fprintf(out, "statement: its subject is the range file of the commits and ledger heads its predicate lists (as actions/attest signs it)\n")
+	}
 	for _, f := range o.files {
 		if err := hasSubject(st, f); err != nil {
 			return err
@@ -80,7 +124,7 @@ func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) erro
 	if err != nil {
 		return withHint(err, fmt.Sprintf("the attestation covers %s (%d commit(s)); pass a range that names them", safetext.Quote(pred.Range.Spec), pred.Range.Commits))
 	}
-	if err := sameCommits(st.Commits(), commits, rng, pred.Range.Spec); err != nil {
+	if err := sameCommits(pred.commitIDs(), commits, rng, pred.Range.Spec); err != nil {
 		return err
 	}
 	last := commits[len(commits)-1]
@@ -163,17 +207,44 @@ func readStatement(payload []byte) (*Statement, *Predicate, error) {
 	if err := json.Unmarshal(st.Predicate, &pred); err != nil {
 		return nil, nil, fmt.Errorf("the predicate: %w", err)
 	}
-	var listed []string
-	for _, c := range pred.Commits {
-		listed = append(listed, c.Commit)
-	}
-	if !slices.Equal(listed, st.Commits()) {
+	listed, commits := pred.commitIDs(), st.Commits()
+	switch {
+	case len(commits) == 0 && len(listed) > 0 && !hasRangeFile(&st, &pred):
+		return nil, nil, errors.New("the statement names neither the commits its predicate lists (gitCommit subjects) nor their range file (actions/attest's subject)")
+	case len(commits) > 0 && !slices.Equal(listed, commits):
 		return nil, nil, errors.New("the statement's commit subjects are not the commits its predicate lists")
 	}
 	if len(pred.Ledger.Heads) > 0 && ledger.HeadsDigest(pred.Ledger.Heads) != pred.Ledger.Digest {
 		return nil, nil, errors.New("the predicate's ledger digest is not the digest of the heads it lists")
 	}
 	return &st, &pred, nil
+}
+
+// commitIDs are the commits p lists, in order.
+func (p *Predicate) commitIDs() []string {
+	var out []string
+	for _, c := range p.Commits {
+		out = append(out, c.Commit)
+	}
+	return out
+}
+
+// hasRangeFile reports whether a subject of st is the range file of pred:
+// actions/attest signs a statement whose subject is that file, not the
+// commits, and the file's bytes follow from the predicate's commits and
+// ledger heads.
+func hasRangeFile(st *Statement, pred *Predicate) bool {
+	b, err := NewRangeFile(pred).Bytes()
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(b)
+	for _, s := range st.Subject {
+		if s.Digest[SHA256] == hex.EncodeToString(sum[:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameCommits compares the attested commits with the range's, in order,
