@@ -100,6 +100,9 @@ func (a *app) approveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.personAct(cmd.Context(), ws, "intents approve", "intents approve "+args[0], args[0]); err != nil {
+				return err
+			}
 			if reason == "" {
 				reason = "approved"
 			}
@@ -133,6 +136,9 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 			}
 			ws, err := a.openWorkspace()
 			if err != nil {
+				return err
+			}
+			if err := a.personAct(cmd.Context(), ws, "intents reject", "intents reject "+args[0], args[0]); err != nil {
 				return err
 			}
 			id := args[0]

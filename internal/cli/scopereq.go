@@ -25,6 +25,9 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 	if err != nil {
 		return err
 	}
+	if err := a.personAct(ctx, ws, "intents scope --approve/--reject", fmt.Sprintf("intents scope %s --approve %d --reject %d", id, approve, reject), id); err != nil {
+		return err
+	}
 	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
 	if reject > 0 {
 		if err := store.Take(ctx, id, reject, func(scopereq.Request) error { return nil }); err != nil {

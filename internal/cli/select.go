@@ -82,6 +82,11 @@ func (a *app) runDelegate(ctx context.Context, id, session, forType string, clea
 	if err != nil {
 		return err
 	}
+	if session != "" || clear {
+		if err := a.personAct(ctx, ws, "intenthook select --for with --session or --clear", "select "+id+" --for "+forType+" --session "+session, id); err != nil {
+			return err
+		}
+	}
 	who := selection.Who{Session: session}
 	sel := selection.Selector{WS: ws, Editor: lifecycle.NewEditor(ws, session, "", Version)}
 	switch {
@@ -136,6 +141,11 @@ func (a *app) runSelect(ctx context.Context, id, session, agent string, def, cle
 	ws, err := a.openWorkspace()
 	if err != nil {
 		return err
+	}
+	if session != "" || def || clear {
+		if err := a.personAct(ctx, ws, "intenthook select with --session, --default or --clear", "select "+id+" --session "+session, id); err != nil {
+			return err
+		}
 	}
 	who := selection.Who{Session: session, Agent: agent, Default: def}
 	sel := selection.Selector{WS: ws, Editor: lifecycle.NewEditor(ws, session, "", Version)}

@@ -150,6 +150,7 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 // guard found, attributes what the command appended, reloads the rules it
 // put back, and answers. It reports whether the rules were reloaded.
 func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapshot) (hook.Decision, bool) {
+	g.note(g.Sessions.CloseWindow(g.call.ToolUseID, g.env.now()))
 	targets, _ := g.guardTargets()
 	writer, count := ledger.WriterID(g.Root), ledger.WriterCount(g.Root)
 	call := &guardCall{g: g, ctx: ctx, root: g.Root, s: s}

@@ -165,6 +165,14 @@ func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p 
 	if toolUseID == "" {
 		return nil
 	}
+	if p.Guard != nil {
+		// A command the guard watches will run: its window, for people's
+		// levers (a process it leaves running is the agent's, whatever it
+		// clears: AgentAct).
+		if err := ss.OpenWindow(session, toolUseID, p.At); err != nil {
+			return err
+		}
+	}
 	l := pendingLine{ID: toolUseID, Pending: p}
 	err := ss.appendPending(ctx, session, l)
 	if err == nil {

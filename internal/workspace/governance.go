@@ -32,6 +32,7 @@ var own = governed.Table{
 	// Read-only in a sandbox as a directory: only hooks, which run outside
 	// it, write there, while the rest of state/ takes writes from the
 	// intenthook commands an agent runs (select, lesson) and precommit.
+	{Path: ".orchestration/state/shells.log", Use: governed.ReadOnly, Reason: "the windows of agents' shell commands: a person's lever run by a process one of them left behind is the agent's (lever_by_agent); only hooks write it"},
 	{Path: ".orchestration/state/pending", Use: governed.ReadOnly, Reason: "the pictures pre leaves for the call's post (the guard's, the backstop's): a command that rewrites or uses one up goes unjudged"},
 	{Path: ".orchestration/state/plugins", Use: governed.Guarded, Watch: governed.StateDir, Reason: "a plugin's marker hands its session's denies to the plugin"},
 	{Path: ".orchestration/state/precommit", Use: governed.Guarded, Watch: governed.StateDir, Reason: "precommit's caches: a ledger prefix they remember is not verified again"},

@@ -1,0 +1,5 @@
+//go:build !linux && !darwin
+
+package proc
+
+func get(int) (Info, bool) { return Info{}, false }

@@ -1,0 +1,43 @@
+package proc
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestChain(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("no process information here")
+	}
+	self, ok := Self()
+	if !ok {
+		t.Fatal("Self: nothing")
+	}
+	if self.PID != os.Getpid() || self.PPID != os.Getppid() {
+		t.Errorf("Self = %+v, pid %d ppid %d", self, os.Getpid(), os.Getppid())
+	}
+	if d := time.Since(self.Start); d < 0 || d > time.Hour {
+		t.Errorf("started %v ago", d)
+	}
+	chain := Chain()
+	if len(chain) == 0 || chain[0].PID != self.PID {
+		t.Fatalf("Chain = %+v", chain)
+	}
+	// A child in a session of its own has no controlling terminal, and
+	// names its parent.
+	if runtime.GOOS == "linux" {
+		cmd := exec.Command("setsid", "sleep", "1")
+		if err := cmd.Start(); err != nil {
+			t.Skip("no setsid")
+		}
+		defer cmd.Wait()
+		time.Sleep(100 * time.Millisecond)
+		p, ok := Get(cmd.Process.Pid)
+		if !ok || p.TTY || p.SID != p.PID || p.PPID != os.Getpid() {
+			t.Errorf("setsid child = %+v, %v", p, ok)
+		}
+	}
+}

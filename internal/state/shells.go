@@ -1,0 +1,171 @@
+package state
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/proc"
+)
+
+// ShellsFile is the log of agents' shell commands that may write: when each
+// ran (its window, from its pre to its post) and the process group and
+// session of the agent that ran it, as its hook saw them. People's levers
+// read it to tell a person's act from one an agent's process made
+// (AgentAct). Lines are appended with one write and no lock; the log is
+// rotated to ShellsFile+".1" past shellsRotateAt, so it never grows with
+// the ledger.
+const ShellsFile = StateDir + "/shells.log"
+
+const shellsRotateAt = 256 << 10
+
+// Window is one agent's shell command, as its hooks recorded it.
+type Window struct {
+	Session, Call string
+	Start, End    time.Time // End is zero while the command runs
+	PGID, SID     int       // of the agent (the hook's own)
+	TTY           bool      // the agent had a controlling terminal
+}
+
+// OpenWindow records that session's command call starts now (its pre),
+// with the hook process's group, session and terminal: the agent's.
+func (ss Sessions) OpenWindow(session, call string, now time.Time) error {
+	self, _ := proc.Self()
+	tty := 0
+	if self.TTY {
+		tty = 1
+	}
+	line := fmt.Sprintf("+ %s %s %d %d %d %d\n", b64.EncodeToString([]byte(call)), b64.EncodeToString([]byte(session)), now.UnixNano(), self.PGID, self.SID, tty)
+	return ss.appendShells([]byte(line))
+}
+
+// CloseWindow records that command call ended now (its post).
+func (ss Sessions) CloseWindow(call string, now time.Time) error {
+	err := ss.appendShells(fmt.Appendf(nil, "- %s %d\n", b64.EncodeToString([]byte(call)), now.UnixNano()))
+	path := Path(ss.Root, "shells.log")
+	if st, serr := os.Stat(path); serr == nil && st.Size() > shellsRotateAt {
+		_ = os.Rename(path, path+".1")
+	}
+	return err
+}
+
+func (ss Sessions) appendShells(line []byte) error {
+	path := Path(ss.Root, "shells.log")
+	err := osfile.AppendFile(path, line, 0o644)
+	if os.IsNotExist(err) {
+		if err = Ensure(ss.Root); err == nil {
+			err = osfile.AppendFile(path, line, 0o644)
+		}
+	}
+	return err
+}
+
+// Windows reads the recorded commands, the rotated log's first.
+func (ss Sessions) Windows(now time.Time) []Window {
+	path := Path(ss.Root, "shells.log")
+	var data []byte
+	for _, p := range []string{path + ".1", path} {
+		if b, err := osfile.ReadFile(p); err == nil {
+			data = append(data, b...)
+		}
+	}
+	return parseWindows(data, now)
+}
+
+func parseWindows(data []byte, now time.Time) []Window {
+	var out []Window
+	at := map[string]int{}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		f := bytes.Fields(line)
+		switch {
+		case len(f) == 7 && string(f[0]) == "+":
+			call, err1 := b64.DecodeString(string(f[1]))
+			session, err2 := b64.DecodeString(string(f[2]))
+			start, err3 := strconv.ParseInt(string(f[3]), 10, 64)
+			pgid, err4 := strconv.Atoi(string(f[4]))
+			sid, err5 := strconv.Atoi(string(f[5]))
+			if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil {
+				continue
+			}
+			at[string(call)] = len(out)
+			out = append(out, Window{Session: string(session), Call: string(call), Start: time.Unix(0, start), PGID: pgid, SID: sid, TTY: string(f[6]) == "1"})
+		case len(f) == 3 && string(f[0]) == "-":
+			call, err1 := b64.DecodeString(string(f[1]))
+			end, err2 := strconv.ParseInt(string(f[2]), 10, 64)
+			i, ok := at[string(call)]
+			if err1 != nil || err2 != nil || !ok {
+				continue
+			}
+			out[i].End = time.Unix(0, end)
+		}
+	}
+	// A command whose post never came (a call the user declined, an agent
+	// that stopped) ends where its session's next command starts, else
+	// after PendingTTL.
+	next := map[string]time.Time{}
+	for i := len(out) - 1; i >= 0; i-- {
+		w := &out[i]
+		if w.End.IsZero() {
+			if n, ok := next[w.Session]; ok {
+				w.End = n
+			} else if now.Sub(w.Start) > PendingTTL {
+				w.End = w.Start.Add(PendingTTL)
+			}
+		}
+		next[w.Session] = w.Start
+	}
+	return out
+}
+
+// CodeLeverByAgent is the violation recorded against a session when a
+// person's lever (approve, reject, a scope request's approval, a binding
+// of another session) runs in a process of that session's agent.
+const CodeLeverByAgent = "lever_by_agent"
+
+// AgentAct says whether a process chain (the caller first, then its
+// ancestors: proc.Chain) is an agent's, by the recorded windows: a process
+// with no controlling terminal, up the chain to the first that has one,
+// that started while a command ran and was handed to init since (orphaned:
+// a nohup … & or setsid child the agent's shell left behind: the window
+// tells, not the variables it cleared); or a process of the chain in the
+// process group of an agent that has a terminal (an agent run in a
+// person's terminal: its shell's background children keep the terminal,
+// and the group). A person's own terminal, opened while an agent's tests
+// ran, has a controlling terminal and another group: it stays a person's;
+// so does a terminal-less program a person runs (a test runner, an
+// editor's task), whose parent is still there. A terminal-less agent's
+// process group is not used: people's commands run beside it in the same
+// group, tests among them. It returns the window and why.
+func AgentAct(windows []Window, chain []proc.Info, now time.Time) (Window, string, bool) {
+	return agentAct(windows, chain, now, proc.Orphaned)
+}
+
+func agentAct(windows []Window, chain []proc.Info, now time.Time, orphaned func(proc.Info) bool) (Window, string, bool) {
+	for _, p := range chain {
+		if p.TTY {
+			break
+		}
+		for _, w := range windows {
+			end := w.End
+			if end.IsZero() {
+				end = now
+			}
+			// The start is read to the second of the boot time: a second's
+			// slack before the window.
+			if !p.Start.Before(w.Start.Add(-time.Second)) && !p.Start.After(end) && orphaned(p) {
+				return w, fmt.Sprintf("process %d (%s) has no controlling terminal, started while the session's shell command ran and outlived it", p.PID, p.Name), true
+			}
+		}
+	}
+	for _, p := range chain {
+		for _, w := range windows {
+			if w.TTY && w.PGID > 1 && p.PGID == w.PGID {
+				return w, fmt.Sprintf("process %d is in the process group (%d) of the agent that ran the session's shell commands", p.PID, w.PGID), true
+			}
+		}
+	}
+	return Window{}, "", false
+}
