@@ -367,6 +367,9 @@ it would have flipped (intenthook replay, on that intent's records only);
 			if err != nil {
 				return err
 			}
+			if err := a.personAct(cmd.Context(), ws, "intents scope", "intents scope "+args[0], args[0]); err != nil {
+				return err
+			}
 			flips := a.scopeFlips(cmd.Context(), ws.Root, args[0], add, remove)
 			scope, version, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Amend(cmd.Context(), args[0], add, remove, reason)
 			if err != nil {
