@@ -30,21 +30,33 @@ func (b Builtin) Agent() protocol.Agent { return b.desc().Agent() }
 // Governance returns the agent's rows of the governance table, without
 // parsing the description (rows.go holds them, TestBuiltinRows holds
 // rows.go to the files).
-func (b Builtin) Governance() governed.Table { return builtinRows[b.Name] }
+func (b Builtin) Governance() governed.Table { return builtinRows(b.Name) }
 
 // Description returns the decoded description.
 func (b Builtin) Description() *Description { return b.desc() }
 
 // Builtins lists the shipped descriptions by name. A shipped file that
 // does not parse is a bug the tests catch: it panics on first use.
-var Builtins = sync.OnceValue(func() []Builtin {
+func Builtins() []Builtin {
+	builtins.once.Do(func() { builtins.list = listBuiltins() })
+	return builtins.list
+}
+
+// builtins is Builtins' list, made on first use (a sync.Once's zero value
+// costs no start-up work, as sync.OnceValue's call would).
+var builtins struct {
+	once sync.Once
+	list []Builtin
+}
+
+func listBuiltins() []Builtin {
 	entries, _ := builtinFiles.ReadDir("builtin")
 	var out []Builtin
 	for _, e := range entries {
 		file := path.Join("builtin", e.Name())
 		name := strings.TrimSuffix(e.Name(), ".json")
 		out = append(out, Builtin{Name: name, file: file, desc: sync.OnceValue(func() *Description {
-			if enc, ok := builtinEncoded[name]; ok {
+			if enc, ok := builtinEncoded(name); ok {
 				if d, err := decode([]byte(enc)); err == nil {
 					return d
 				}
@@ -59,7 +71,7 @@ var Builtins = sync.OnceValue(func() []Builtin {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
-})
+}
 
 // BuiltinSource returns a shipped description's bytes.
 func BuiltinSource(name string) ([]byte, bool) {

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -150,15 +149,33 @@ var (
 	inputKeys    = []string{"event", "session", "cwd", "tool", "args", "response", "call_id", "prompt", "transcript", "model", "source", "agent_id", "agent_type", "error"}
 	toolKeys     = []string{"class", "path", "paths", "each", "patch", "patch_input", "command", "dir", "unsandbox", "new_strings", "whole_file", "read_if"}
 	classes      = []string{string(hook.ClassWrite), string(hook.ClassDelete), string(hook.ClassShell), string(hook.ClassRead), string(hook.ClassExempt)}
-	namePattern  = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,39}$`)
 )
 
 // defaultInput is what a Claude-shaped agent sends, for the fields a
-// description leaves out.
-var defaultInput = map[string][]string{
-	"event": {"hook_event_name"}, "session": {"session_id"}, "cwd": {"cwd"}, "tool": {"tool_name"}, "args": {"tool_input"},
-	"response": {"tool_response"}, "call_id": {"tool_use_id"}, "prompt": {"prompt"}, "transcript": {"transcript_path"},
-	"model": {"model"}, "source": {"source"}, "agent_id": {"agent_id"}, "agent_type": {"agent_type"}, "error": {"error"},
+// description leaves out (a function: a map literal would be built at every
+// hook's start).
+func defaultInput() map[string][]string {
+	return map[string][]string{
+		"event": {"hook_event_name"}, "session": {"session_id"}, "cwd": {"cwd"}, "tool": {"tool_name"}, "args": {"tool_input"},
+		"response": {"tool_response"}, "call_id": {"tool_use_id"}, "prompt": {"prompt"}, "transcript": {"transcript_path"},
+		"model": {"model"}, "source": {"source"}, "agent_id": {"agent_id"}, "agent_type": {"agent_type"}, "error": {"error"},
+	}
+}
+
+// validName reports whether name is a description's name:
+// ^[a-z][a-z0-9_-]{0,39}$ (no regexp: compiling one at start costs every
+// hook call).
+func validName(name string) bool {
+	if name == "" || len(name) > 40 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // Parse reads a description and checks it: unknown keys, a missing name or
@@ -175,7 +192,7 @@ func Parse(data []byte) (*Description, error) {
 	}
 	d := &Description{Events: map[string]string{}, Input: map[string][]string{}}
 	d.Name, _ = top.StrOK("name")
-	if !namePattern.MatchString(d.Name) {
+	if !validName(d.Name) {
 		return nil, fmt.Errorf("name %q: lower-case letters, digits, _ and -, starting with a letter", d.Name)
 	}
 	d.Title = orElse(top.Str("title"), d.Name)
@@ -216,7 +233,7 @@ func Parse(data []byte) (*Description, error) {
 			d.Input[k] = keys
 		}
 	}
-	for k, v := range defaultInput {
+	for k, v := range defaultInput() {
 		if _, ok := d.Input[k]; !ok {
 			d.Input[k] = v
 		}

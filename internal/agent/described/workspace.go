@@ -34,8 +34,12 @@ const CacheFile = ".orchestration/state/agents.cache"
 const cacheMagic = "intenthook-agents-cache/4\n"
 
 // ErrNotDescribed is Load's error when the workspace has no description
-// of that name.
-var ErrNotDescribed = errors.New("no description")
+// of that name (a constant: errors.New would run at every hook's start).
+const ErrNotDescribed = notDescribed("no description")
+
+type notDescribed string
+
+func (e notDescribed) Error() string { return string(e) }
 
 // Rows are the governance rows of a workspace description the hook of that
 // agent reads: its file, watched whole by the guard during the agent's own
@@ -50,7 +54,7 @@ func Rows(name string) governed.Table {
 // the file's text, skips the parse; a miss parses and rewrites the cache.
 // A cache that cannot be read or written only costs a parse.
 func Load(root, name string) (*Description, error) {
-	if !namePattern.MatchString(name) {
+	if !validName(name) {
 		return nil, fmt.Errorf("%w: %q is not an agent name", ErrNotDescribed, name)
 	}
 	rel := Dir + "/" + name + ".json"
@@ -88,7 +92,7 @@ func List(root string) []string {
 	entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(Dir)))
 	var out []string
 	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && namePattern.MatchString(name) {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && validName(name) {
 			out = append(out, name)
 		}
 	}
