@@ -27,6 +27,7 @@ func TestToolCalls(t *testing.T) {
 		{"auggie", "save-file", "launch-process", "path", "command", "view", "str-replace-editor", ""},
 		{"opencode", "write", "bash", "filePath", "command", "read", "edit", ""},
 		{"opencode-gpt", "apply_patch", "bash", "filePath", "command", "read", "apply_patch", "patchText"},
+		{"kilo", "write", "bash", "filePath", "command", "read", "edit", ""},
 		{"cline", "editor", "run_commands", "path", "commands", "read_files", "editor", ""},
 	}
 	if len(tests) != len(Clients()) {
