@@ -53,7 +53,11 @@ func TestOutcomes(t *testing.T) {
 		{name: "a protected path, no transition recorded", e: write("src/a.go", "protected_path"), want: NewlyAllowed},
 		{name: "a tool the candidate exempts", e: func() entry { e := write("lib/a.go", "scope_violation"); e.tool = "Notebook"; return e }(), want: NewlyAllowed},
 		{name: "a deletion a role may not make", e: func() entry { e := write("src/a.go", ""); e.class, e.role = ledger.FileDeletion, "Executor"; return e }(), want: NewlyDenied},
-		{name: "a subagent of unknown role", e: func() entry { e := write("src/a.go", ""); e.class, e.agent, e.roleKnown = ledger.FileDeletion, "a1", false; return e }(), want: Unchanged},
+		{name: "a subagent of unknown role", e: func() entry {
+			e := write("src/a.go", "")
+			e.class, e.agent, e.roleKnown = ledger.FileDeletion, "a1", false
+			return e
+		}(), want: Unchanged},
 		{name: "an intent the candidate removed", e: func() entry { e := write("src/a.go", ""); e.intent = "INT-009"; return e }(), want: Removed},
 		{name: "outside the root: not replayed", e: write("/etc/passwd", ""), want: ""},
 	}
