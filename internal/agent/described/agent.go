@@ -315,17 +315,7 @@ func (d *Description) matcher(role string) string {
 	case "none":
 		return ""
 	}
-	var names []string
-	for _, t := range d.Tools {
-		switch t.Tool.Class {
-		case hook.ClassWrite, hook.ClassDelete, hook.ClassShell:
-			names = append(names, t.Name)
-		case hook.ClassRead:
-			if role != RolePre {
-				names = append(names, t.Name)
-			}
-		}
-	}
+	names := d.governedTools(role)
 	if role == RolePre {
 		names = append(names, "select_active_intent", "mcp__.*__select_active_intent")
 	}
