@@ -12,6 +12,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -63,6 +64,15 @@ func (e *Env) now() time.Time {
 		return time.Now()
 	}
 	return e.Now()
+}
+
+// home is the user's home directory, where a link spelt ~/… points.
+func (e *Env) home() string {
+	getenv := e.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
 }
 
 // Gate is one hook call's view of its workspace: the call, the session it

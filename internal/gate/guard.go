@@ -345,7 +345,7 @@ func (c *guardCall) Committed(rel string) bool {
 	if c.madeBy(rel) != "" {
 		return false // committed by the command itself: excuses nothing
 	}
-	out, err := c.g.git(c.context(), "rev-parse", "-q", "--verify", "HEAD:"+rel)
+	out, err := c.git("rev-parse", "-q", "--verify", "HEAD:"+rel)
 	blob := strings.TrimSpace(string(out))
 	_, statErr := os.Lstat(filepath.Join(c.root, filepath.FromSlash(rel)))
 	gone := errors.Is(statErr, fs.ErrNotExist)
@@ -355,13 +355,13 @@ func (c *guardCall) Committed(rel string) bool {
 	if gone {
 		return false
 	}
-	now, err := c.g.git(c.context(), "hash-object", "--", rel)
+	now, err := c.git("hash-object", "--", rel)
 	return err == nil && strings.TrimSpace(string(now)) == blob
 }
 
 // headBlob is HEAD's version of rel, to put a segment back from.
 func (c *guardCall) headBlob(rel string) ([]byte, bool) {
-	b, err := c.g.git(c.context(), "cat-file", "blob", "HEAD:"+rel)
+	b, err := c.git("cat-file", "blob", "HEAD:"+rel)
 	return b, err == nil
 }
 
@@ -375,8 +375,8 @@ func (c *guardCall) context() context.Context {
 // git runs git in the root with arguments only: no event data reaches a
 // shell; its environment is git.CleanEnv's (GIT_OPTIONAL_LOCKS=0 keeps git
 // from taking the index lock under the agent's own git commands).
-func (g *Gate) git(ctx context.Context, args ...string) ([]byte, error) {
-	return git.Output(ctx, g.Root, g.gitEnv(), args...)
+func (c *guardCall) git(args ...string) ([]byte, error) {
+	return git.Output(c.context(), c.root, c.g.gitEnv(), args...)
 }
 
 // gitEnv is the environment of the hook's git processes (git.CleanEnv),

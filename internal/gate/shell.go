@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -154,16 +153,7 @@ func (g *Gate) analyse() shell.Analysis {
 		st, err := os.Stat(p)
 		return err == nil && st.IsDir()
 	}
-	return shell.AnalyseIn(g.call.Command, shell.Env{IsDir: isDir, Home: g.home()})
-}
-
-// home is the user's home directory, where a link spelt ~/… points.
-func (g *Gate) home() string {
-	getenv := g.env.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	return cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
+	return shell.AnalyseIn(g.call.Command, shell.Env{IsDir: isDir, Home: g.env.home()})
 }
 
 // cwd is the directory the call runs in.

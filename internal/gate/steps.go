@@ -7,6 +7,7 @@ import (
 	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/judge"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/selection"
@@ -136,21 +137,22 @@ func (g *Gate) denyRules(t *target, v judge.Verdict) hook.Decision {
 	case judge.StepRole:
 		return roleRules{g}.denyTarget(t, v.RoleClass)
 	case judge.StepProtected:
-		return g.denyProtected(t, v)
+		return denyProtected(t, v, g.evidence(t))
 	case judge.StepIntent:
-		return g.denyNoIntent(t)
+		return denyNoIntent(t, g.Catalog, g.Budget(), g.evidence(t))
 	case judge.StepStatus:
-		return g.denyStatus(t, v.Code)
+		return denyStatus(t, v.Code, g.Catalog, g.Budget(), g.evidence(t))
 	case judge.StepRoleIntent:
 		return *g.roleIntent(t.intentID)
 	case judge.StepTools:
-		return g.denyTool(t)
+		return denyTool(t, g.evidence(t))
 	}
-	return g.denyScope(t)
+	mcp := g.env.MCPWired != nil && g.env.MCPWired(g.Root)
+	return denyScope(t, widerScope(mcp, t.intent.ID), g.evidence(t))
 }
 
 // denyProtected denies a write to a governance file, even in scope.
-func (g *Gate) denyProtected(t *target, v judge.Verdict) hook.Decision {
+func denyProtected(t *target, v judge.Verdict, evidence []string) hook.Decision {
 	why := fmt.Sprintf("%s is governance state (matches %s); agents may not change it", t.res.Rel, v.Match)
 	switch {
 	case v.Nested:
@@ -163,7 +165,7 @@ func (g *Gate) denyProtected(t *target, v judge.Verdict) hook.Decision {
 		Headline: fmt.Sprintf("%s to %q: the file is protected", t.tool, t.res.Rel),
 		Why:      why,
 		Instead:  "leave governance files to the user; ask the user to make this change",
-		Evidence: g.evidence(t),
+		Evidence: evidence,
 	}.Decision()
 }
 
@@ -175,17 +177,19 @@ func (g *Gate) checkIntentSelected(t *target) *hook.Decision {
 		g.explain.step("intent-selected", "pass", hook.Ev("intent", t.intentID), hook.Ev("from", t.from))
 		return nil
 	}
-	d := g.denyNoIntent(t)
+	d := denyNoIntent(t, g.Catalog, g.Budget(), g.evidence(t))
 	return &d
 }
 
-func (g *Gate) denyNoIntent(t *target) hook.Decision {
+// denyNoIntent denies a change no intent is selected for, listing the
+// catalog's selectable intents within half the text budget.
+func denyNoIntent(t *target, cat *intents.Catalog, budget int, evidence []string) hook.Decision {
 	return hook.Denial{
 		Code:     hook.CodeIntentRequired,
 		Headline: fmt.Sprintf("%s needs an active intent, and this session has none", subject(t)),
-		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selection.Selectable(g.Catalog, g.Budget()/2),
+		Why:      "every change must be traceable to a declared intent; intents you can select:\n" + selection.Selectable(cat, budget/2),
 		Instead:  "select the intent this work belongs to by running the shell command `intenthook select <ID>`, then retry",
-		Evidence: g.evidence(t),
+		Evidence: evidence,
 	}.Decision()
 }
 
@@ -197,47 +201,50 @@ func (g *Gate) checkIntentStatus(t *target) *hook.Decision {
 		g.explain.step("intent-status", "pass", hook.Ev("intent", t.intentID), hook.Ev("status", string(t.intent.Status)))
 		return nil
 	}
-	d := g.denyStatus(t, code)
+	d := denyStatus(t, code, g.Catalog, g.Budget(), g.evidence(t))
 	return &d
 }
 
-func (g *Gate) denyStatus(t *target, code string) hook.Decision {
+// denyStatus denies a change under an intent that is missing, invalid or
+// not in progress (code, judge.Status's).
+func denyStatus(t *target, code string, cat *intents.Catalog, budget int, evidence []string) hook.Decision {
 	switch code {
 	case hook.CodeIntentNotFound:
-		return selection.NotFound(g.Catalog, t.intentID, g.Budget(), g.evidence(t))
+		return selection.NotFound(cat, t.intentID, budget, evidence)
 	case hook.CodeCatalogInvalid:
-		return selection.Invalid(t.intent, g.evidence(t))
+		return selection.Invalid(t.intent, evidence)
 	}
-	return selection.NotInProgress(t.intent, g.evidence(t))
+	return selection.NotInProgress(t.intent, evidence)
 }
 
 // denyTool denies a tool the intent's allowed_tools leaves out.
-func (g *Gate) denyTool(t *target) hook.Decision {
+func denyTool(t *target, evidence []string) hook.Decision {
 	return hook.Denial{
 		Code:     hook.CodeToolNotAllowed,
 		Headline: fmt.Sprintf("%s may not write under intent %s", t.tool, t.intent.ID),
 		Why:      fmt.Sprintf("%s allows only %s to write", t.intent.ID, strings.Join(t.intent.AllowedTools, ", ")),
 		Instead:  "make the change with one of those tools",
-		Evidence: g.evidence(t),
+		Evidence: evidence,
 	}.Decision()
 }
 
-// denyScope denies a path outside the intent's owned_scope.
-func (g *Gate) denyScope(t *target) hook.Decision {
+// denyScope denies a path outside the intent's owned_scope, saying how to
+// ask for a wider one.
+func denyScope(t *target, wider string, evidence []string) hook.Decision {
 	return hook.Denial{
 		Code:     hook.CodeScopeViolation,
 		Headline: fmt.Sprintf("%s to %q is outside intent %s's owned_scope", t.tool, t.res.Rel, t.intent.ID),
 		Why:      fmt.Sprintf("%s (%s) owns %s", t.intent.ID, t.intent.Name, t.intent.ScopeSummary()),
-		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or " + g.widerScope(t.intent.ID),
-		Evidence: g.evidence(t),
+		Instead:  "change only files in that scope, select another intent (intenthook select <ID>), or " + wider,
+		Evidence: evidence,
 	}.Decision()
 }
 
-// widerScope says how to ask for a wider scope: through intenthook's MCP
-// server where it is registered for the calling agent, else through a
-// person.
-func (g *Gate) widerScope(id string) string {
-	if g.env.MCPWired != nil && g.env.MCPWired(g.Root) {
+// widerScope says how to ask for a wider scope of intent id: through
+// intenthook's MCP server where it is registered for the calling agent
+// (mcp), else through a person.
+func widerScope(mcp bool, id string) string {
+	if mcp {
 		return "ask for a wider scope (the request_scope_change tool of intenthook's MCP server; a person approves it)"
 	}
 	return "ask the user to widen it (a person runs: intenthook intents scope " + id + " --add GLOB)"
