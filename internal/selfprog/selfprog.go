@@ -114,15 +114,21 @@ func (h Home) installedAt(p string) bool {
 
 // sameFile reports whether two paths name one file or directory, through
 // any links.
-func sameFile(a, b string) bool {
+func sameFile(a, b string) bool { return same(a, b, os.Stat) }
+
+// sameEntry reports whether two paths name one directory entry: the same
+// link, not only links to the same file.
+func sameEntry(a, b string) bool { return same(a, b, os.Lstat) }
+
+func same(a, b string, stat func(string) (os.FileInfo, error)) bool {
 	if a == b {
 		return true
 	}
-	sa, err := os.Stat(a)
+	sa, err := stat(a)
 	if err != nil {
 		return false
 	}
-	sb, err := os.Stat(b)
+	sb, err := stat(b)
 	return err == nil && os.SameFile(sa, sb)
 }
 
@@ -158,20 +164,6 @@ func (h Home) runnerFinds(dir string) (found string, ok bool, why string) {
 		}
 		d = parent
 	}
-}
-
-// sameEntry reports whether two paths name one directory entry: the same
-// link, not only links to the same file.
-func sameEntry(a, b string) bool {
-	if a == b {
-		return true
-	}
-	sa, err := os.Lstat(a)
-	if err != nil {
-		return false
-	}
-	sb, err := os.Lstat(b)
-	return err == nil && os.SameFile(sa, sb)
 }
 
 // declaresBin reports whether the package.json at path declares a program
