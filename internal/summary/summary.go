@@ -325,43 +325,6 @@ func Mark(root, session string, now time.Time) error {
 	return werr
 }
 
-// Intent sums up what every session of this machine counted under intent:
-// the result recorded when it is submitted or completed. It reads the
-// sessions' logs (local state), never the ledger.
-func Intent(root, intent string) (Summary, error) {
-	entries, err := os.ReadDir(state.Path(root, dir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return Summary{}, nil
-	}
-	if err != nil {
-		return Summary{}, err
-	}
-	a := newAcc()
-	sessions := map[string]bool{}
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".log")
-		if !ok || e.IsDir() {
-			continue
-		}
-		data, err := osfile.ReadFile(filepath.Join(state.Path(root, dir), e.Name()))
-		if err != nil {
-			continue
-		}
-		for _, l := range bytes.Split(data, []byte("\n")) {
-			if pl, ok := parse(l); ok && pl.kind != kindSummary && pl.intent == intent {
-				a.add(pl)
-				sessions[name] = true
-			}
-		}
-	}
-	for s := range sessions {
-		a.s.Sessions = append(a.s.Sessions, s)
-	}
-	sort.Strings(a.s.Sessions)
-	a.s.Intents = nil
-	return a.done(), nil
-}
-
 // Recount sums up what the ledger holds under intent: every record of it
 // (denials, violations, checks, files, from every machine whose records the
 // ledger holds), each at its timestamp. A person reviews this, not the

@@ -60,13 +60,6 @@ func TestSessionAndIntent(t *testing.T) {
 	if _, changed, _ := Session(root, "s1"); changed {
 		t.Error("changed after Mark")
 	}
-	in, err := Intent(root, "INT-001")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(in.Sessions, []string{"s1", "s2"}) || len(in.Files) != 2 || in.Intents != nil {
-		t.Errorf("Intent: %+v", in)
-	}
 	if s, changed, err := Session(root, "nobody"); err != nil || changed || !s.Empty() {
 		t.Errorf("no log: %+v %v %v", s, changed, err)
 	}
