@@ -350,13 +350,27 @@ func (c *guardCall) Committed(rel string) bool {
 	_, statErr := os.Lstat(filepath.Join(c.root, filepath.FromSlash(rel)))
 	gone := errors.Is(statErr, fs.ErrNotExist)
 	if err != nil || blob == "" {
-		return gone
+		// Absent from HEAD and from the work tree: a checkout took it away
+		// only if the HEAD the command started from held it. A file git
+		// never held (state, rules not committed yet) was removed by the
+		// command, whatever it did to HEAD besides.
+		return gone && c.heldBefore(rel)
 	}
 	if gone {
 		return false
 	}
 	now, err := c.git("hash-object", "--", rel)
 	return err == nil && strings.TrimSpace(string(now)) == blob
+}
+
+// heldBefore reports whether the commit HEAD named when the command
+// started holds rel.
+func (c *guardCall) heldBefore(rel string) bool {
+	if c.s.Head == "" {
+		return false
+	}
+	out, err := c.git("rev-parse", "-q", "--verify", c.s.Head+":"+rel)
+	return err == nil && strings.TrimSpace(string(out)) != ""
 }
 
 // headBlob is HEAD's version of rel, to put a segment back from.
