@@ -24,16 +24,24 @@ import (
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
+	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // guardTargets lists what the guard watches in this workspace, and for
-// the call's session: its selection and its denial log, which hooks alone
-// write (only the session's own: one file per session of the workspace
-// would make every picture grow with them).
+// the call's session: its selection, its denial log and its counters,
+// which hooks alone write (only the session's own: one file per session of
+// the workspace would make every picture grow with them).
 func (g *Gate) guardTargets() ([]guard.Target, string) {
 	targets, hooks := watched(g.Governance, g.Root)
 	targets = lessonsTarget(targets, g.Config.LessonsFile)
+	for i, t := range targets {
+		if t.Kind == guard.Mirrored && t.Rel == summary.Dir {
+			// The session's own counters: another session's are read
+			// from their copies (summary.Session).
+			targets[i].Log = summary.LogName(g.call.SessionID)
+		}
+	}
 	return append(targets,
 		guard.Target{Rel: state.SessionFile(g.call.SessionID), Kind: guard.Whole, Fresh: true},
 		guard.Target{Rel: state.DenialsFile(g.call.SessionID), Kind: guard.Whole, Fresh: true},

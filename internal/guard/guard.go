@@ -137,6 +137,10 @@ type Target struct {
 	// Fresh: read at every picture, not remembered in state/guard/index
 	// (a session's own state: one file per session would grow the index).
 	Fresh bool
+	// Log, for Mirrored: the one log of the directory watched, by its
+	// name; "" watches every log (one per session: the check would grow
+	// with the sessions the workspace has had).
+	Log string
 }
 
 // File is one watched path's picture.
@@ -501,7 +505,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		case Program:
 			continue // ComparePrograms
 		case Mirrored:
-			out = append(out, mirrorChanges(root, t.Rel, s)...)
+			out = append(out, mirrorChanges(root, t, s)...)
 			continue
 		case Files:
 			for rel, f := range s.Files {

@@ -95,29 +95,36 @@ func filesAdded(root, dir string, s *Snapshot) []Change {
 	return out
 }
 
-// mirrorChanges lists the logs of the Mirrored directory dir that are no
-// prefix of their copies, those added without a copy, and those removed
-// while a copy remains. Only logs changed since the picture are read.
-func mirrorChanges(root, dir string, s *Snapshot) []Change {
+// mirrorChanges lists the logs of the Mirrored directory t.Rel (t.Log
+// alone when it names one) that are no prefix of their copies, those added
+// without a copy, and those removed while a copy remains. Only logs
+// changed since the picture are read.
+func mirrorChanges(root string, t Target, s *Snapshot) []Change {
 	if s.At == 0 {
 		return nil
 	}
+	dir := t.Rel
 	mirror := MirrorDir(root, dir)
+	var logs, copies []string
+	if t.Log != "" {
+		logs, copies = []string{t.Log}, []string{t.Log}
+	} else {
+		logs, copies = names(abs(root, dir)), names(mirror)
+	}
 	var out []Change
-	logs, _ := os.ReadDir(abs(root, dir))
 	present := map[string]bool{}
-	for _, e := range logs {
-		if e.IsDir() {
+	for _, name := range logs {
+		rel := dir + "/" + name
+		st, err := os.Lstat(abs(root, rel))
+		if err != nil {
 			continue
 		}
-		present[e.Name()] = true
-		rel := dir + "/" + e.Name()
-		st, err := os.Lstat(abs(root, rel))
-		if err != nil || (osfile.ChangeTime(st) < s.At && st.Mode().IsRegular()) {
+		present[name] = true
+		if osfile.ChangeTime(st) < s.At && st.Mode().IsRegular() {
 			continue
 		}
 		after, content, _ := look(abs(root, rel), Mirrored)
-		copyOf, err := osfile.ReadFile(filepath.Join(mirror, e.Name()))
+		copyOf, err := osfile.ReadFile(filepath.Join(mirror, name))
 		switch {
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			continue
@@ -130,19 +137,30 @@ func mirrorChanges(root, dir string, s *Snapshot) []Change {
 		}
 		out = append(out, Change{Rel: rel, Before: before, After: after})
 	}
-	copies, _ := os.ReadDir(mirror)
-	for _, e := range copies {
-		if e.IsDir() || present[e.Name()] {
+	for _, name := range copies {
+		if present[name] {
 			continue
 		}
-		copyOf, err := osfile.ReadFile(filepath.Join(mirror, e.Name()))
+		copyOf, err := osfile.ReadFile(filepath.Join(mirror, name))
 		if err != nil {
 			continue
 		}
-		rel := dir + "/" + e.Name()
+		rel := dir + "/" + name
 		out = append(out, Change{Rel: rel, Before: File{Kind: Mirrored, FP: "mirror", Hash: hashBytes(copyOf)}, After: File{Kind: Mirrored}})
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
+	return out
+}
+
+// names lists the names of the entries of dir that are not directories.
+func names(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
 	return out
 }
 

@@ -97,11 +97,16 @@ func counted(r *ledger.Record, add func(kind, intent string, fields ...string)) 
 }
 
 func path(root, session string) string {
+	return state.Path(root, dir, LogName(session))
+}
+
+// LogName is the name of session's log in Dir (and of its copy).
+func LogName(session string) string {
 	key := state.Key(session)
 	if key == "" {
 		key = state.NoSession
 	}
-	return state.Path(root, dir, key+".log")
+	return key + ".log"
 }
 
 // Count appends the counters of recs to session's log: one append, no lock
@@ -280,7 +285,7 @@ func (a *acc) done() Summary {
 // Session sums up session's log. changed reports whether anything was
 // counted since the last summary Mark recorded.
 func Session(root, session string) (s Summary, changed bool, err error) {
-	data, err := osfile.ReadFile(path(root, session))
+	data, err := read(root, session)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Summary{}, false, nil
 	}
@@ -305,6 +310,19 @@ func Session(root, session string) (s Summary, changed bool, err error) {
 		a.s.Sessions = []string{session}
 	}
 	return a.done(), changed, sc.Err()
+}
+
+// read returns session's counters: the guard's copy of its log, which the
+// hooks append to first, else the log (one an older intenthook began). The
+// guard compares only the calling session's log with its copy, so another
+// session's log, which a program may have rewritten unseen, is not what
+// its summary is made from.
+func read(root, session string) ([]byte, error) {
+	data, err := osfile.ReadFile(filepath.Join(guard.MirrorDir(root, Dir), LogName(session)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return osfile.ReadFile(path(root, session))
+	}
+	return data, err
 }
 
 // Mark notes in session's log that a summary was recorded.

@@ -41,7 +41,7 @@ var own = governed.Table{
 	// Not read-only in a sandbox: submit, run in an agent's shell, writes
 	// the review state, and every hook appends to the counters.
 	{Path: ".orchestration/state/reviews", Use: governed.Guarded, Watch: governed.Journaled, Reason: "the review state: the submissions the hook vouched for, what submit hands the hook after it, and the notes naming a person's reject record; written by hooks, submit and a person's reject, each write journaled"},
-	{Path: ".orchestration/state/summary", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "the sessions' counters, which the ledger's session summaries are made from: only hooks append to them, each line first to the guard's copy"},
+	{Path: ".orchestration/state/summary", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "the sessions' counters: only hooks append to them, each line first to the guard's copy, which the ledger's session summaries are made from; the guard compares the calling session's log alone"},
 	// Each file a hook reads has a row of its own, with who writes it and
 	// why it may be believed (TestHookReadersHaveRows holds the hooks to
 	// it); state/** above only says what no agent writes.
