@@ -33,3 +33,18 @@ func TestDecodeEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowed: the written-out answer to an allow is the encoder's, and
+// an allow with context still carries it as the reason.
+func TestAllowed(t *testing.T) {
+	if want := protocol.JSON(answer{Decision: "allow"}); allowed != want {
+		t.Errorf("allowed = %q, the encoder gives %q", allowed, want)
+	}
+	call := &hook.Call{Event: hook.PreToolUse}
+	if got := Encode(call, hook.Decision{}, 1000); got.Stdout != allowed || got.Exit != 0 {
+		t.Errorf("an allow answers %+v", got)
+	}
+	if got := Encode(call, hook.Decision{Context: "INT-001 selected"}, 1000); got.Stdout != `{"decision":"allow","reason":"INT-001 selected"}`+"\n" {
+		t.Errorf("an allow with context answers %q", got.Stdout)
+	}
+}

@@ -138,3 +138,13 @@ func TestGovernanceNamesEveryScript(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowed: the written-out answer to an allow is the encoder's.
+func TestAllowed(t *testing.T) {
+	if want := protocol.JSON(answer{}); allowed != want {
+		t.Errorf("allowed = %q, the encoder gives %q", allowed, want)
+	}
+	if got := Encode(&hook.Call{Event: hook.PreToolUse}, hook.Decision{}, 1000); got.Stdout != allowed || got.Exit != 0 {
+		t.Errorf("an allow answers %+v", got)
+	}
+}

@@ -157,10 +157,16 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 	case c.Event == hook.PreToolUse && d.Verdict == hook.Ask:
 		a.Stdout = protocol.JSON(answer{Permission: "ask", UserMessage: msg, AgentMessage: msg, UserMsg: msg, AgentMsg: msg})
 	case c.Event == hook.PreToolUse:
-		a.Stdout = protocol.JSON(answer{Permission: "allow"})
+		a.Stdout = allowed
 	}
 	return a
 }
+
+// allowed is the answer to an allowed call, the answer to nearly every
+// call, written out: encoding/json's reflection over answer would cost
+// the hook's path more than the rest of the answer (TestAllowed holds it
+// to the encoder's).
+const allowed = `{"permission":"allow"}` + "\n"
 
 // Hooks is the wiring init writes.
 func Hooks() []protocol.FlatHook {
