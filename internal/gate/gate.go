@@ -66,13 +66,28 @@ func (e *Env) now() time.Time {
 	return e.Now()
 }
 
+// getenv is Getenv, or the process's environment.
+func (e *Env) getenv(key string) string {
+	if e.Getenv == nil {
+		return os.Getenv(key)
+	}
+	return e.Getenv(key)
+}
+
 // home is the user's home directory, where a link spelt ~/… points.
 func (e *Env) home() string {
-	getenv := e.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	return cmp.Or(e.getenv("HOME"), e.getenv("USERPROFILE"))
+}
+
+// projectDir is the first of the calling agent's project directory
+// variables that is set, "" when none is.
+func (e *Env) projectDir() string {
+	for _, v := range e.ProjectDirVars {
+		if dir := e.getenv(v); dir != "" {
+			return dir
+		}
 	}
-	return cmp.Or(getenv("HOME"), getenv("USERPROFILE"))
+	return ""
 }
 
 // Gate is one hook call's view of its workspace: the call, the session it
@@ -110,18 +125,11 @@ type Gate struct {
 // nil Gate (and no error) when the call is ungoverned. A Gate with a non-nil
 // Config is returned alongside load errors so that the fail mode is known.
 func Open(env *Env, call *hook.Call) (*Gate, error) {
-	getenv := env.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
+	getenv := env.getenv
 	explain := newExplainer(env.Explain)
 	projectDir := ""
 	if env.Hook {
-		for _, v := range env.ProjectDirVars {
-			if projectDir = getenv(v); projectDir != "" {
-				break
-			}
-		}
+		projectDir = env.projectDir()
 	}
 	root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
 	if root == "" && call.AfterTool() {

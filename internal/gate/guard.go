@@ -239,7 +239,7 @@ func (g *Gate) reloadUndone(undone []guard.Change) bool {
 		return false
 	}
 	_ = os.Remove(filepath.Join(g.Root, filepath.FromSlash(".orchestration/state/catalog.cache")))
-	if ws, err := workspace.Load(g.Root, g.Governance, g.env.Getenv, g.env.now); err == nil {
+	if ws, err := workspace.Load(g.Root, g.Governance, g.env.getenv, g.env.now); err == nil {
 		ws.Sessions.By = g.Sessions.By
 		g.Workspace = ws
 		cwd := g.call.Cwd

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/intenthook/intenthook/internal/hook"
@@ -31,17 +30,7 @@ func GovernanceMissing(env *Env, call *hook.Call) (hook.Decision, bool) {
 			return hook.Decision{}, false
 		}
 	}
-	getenv := env.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	projectDir := ""
-	for _, v := range env.ProjectDirVars {
-		if projectDir = getenv(v); projectDir != "" {
-			break
-		}
-	}
-	root := workspace.Missing(env.Root, projectDir, call.Cwd, env.Wd)
+	root := workspace.Missing(env.Root, env.projectDir(), call.Cwd, env.Wd)
 	if root == "" {
 		return hook.Decision{}, false
 	}
