@@ -30,6 +30,16 @@ func Journal(root, rel string, content []byte) { JournalBy(root, rel, content, "
 // names the call as "<session>/<tool_use_id>" ("" when there is none). The
 // line is "<rel> <sha256>[ <by>]".
 func JournalBy(root, rel string, content []byte, by string) {
+	line := rel + " " + hashBytes(content)
+	if by = strings.Map(noSpace, by); by != "" {
+		line += " " + by
+	}
+	appendJournal(root, line)
+}
+
+// appendJournal appends line to the journal, and cuts the journal back to
+// its newest journalRead bytes when it has grown past journalCut.
+func appendJournal(root, line string) {
 	path := journalPath(root)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
@@ -37,10 +47,6 @@ func JournalBy(root, rel string, content []byte, by string) {
 	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
-	}
-	line := rel + " " + hashBytes(content)
-	if by = strings.Map(noSpace, by); by != "" {
-		line += " " + by
 	}
 	_, _ = f.WriteString(line + "\n")
 	st, err := f.Stat()

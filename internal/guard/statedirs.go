@@ -32,18 +32,7 @@ import (
 const RemovedHash = "-"
 
 // JournalRemoved notes that a hook process removed rel.
-func JournalRemoved(root, rel string) {
-	path := journalPath(root)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return
-	}
-	f, err := osfile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	_, _ = f.WriteString(rel + " " + RemovedHash + "\n")
-	_ = f.Close()
-}
+func JournalRemoved(root, rel string) { appendJournal(root, rel+" "+RemovedHash) }
 
 // MirrorDir is where the copies of the logs of the Mirrored directory rel
 // (root-relative) are kept, absolute.

@@ -116,7 +116,12 @@ func Count(root, session string, recs []*ledger.Record, now time.Time) error {
 	if len(b) == 0 {
 		return nil
 	}
-	p := path(root, session)
+	return appendLog(root, path(root, session), b)
+}
+
+// appendLog appends b to the log at p: to the guard's copy first, then to
+// the log.
+func appendLog(root, p string, b []byte) error {
 	if err := appendMirror(root, p, b); err != nil {
 		return err
 	}
@@ -327,20 +332,7 @@ func read(root, session string) ([]byte, error) {
 
 // Mark notes in session's log that a summary was recorded.
 func Mark(root, session string, now time.Time) error {
-	p := path(root, session)
-	b := []byte(kindSummary + " " + strconv.FormatInt(now.Unix(), 10) + "\n")
-	if err := appendMirror(root, p, b); err != nil {
-		return err
-	}
-	f, err := osfile.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	return werr
+	return appendLog(root, path(root, session), []byte(kindSummary+" "+strconv.FormatInt(now.Unix(), 10)+"\n"))
 }
 
 // Recount sums up what the ledger holds under intent: every record of it
