@@ -155,6 +155,19 @@ func redactRecord(m *Meta) {
 	}
 }
 
+// stampBefore reports whether timestamp a is earlier than b: compared as
+// strings when both are written as FormatTime writes them, else parsed.
+// A stamp that does not parse is never earlier.
+func stampBefore(a, b string) bool {
+	const n = len("2006-01-02T15:04:05.000Z")
+	if len(a) == n && len(b) == n && a[n-1] == 'Z' && b[n-1] == 'Z' {
+		return a < b
+	}
+	ta, errA := time.Parse(time.RFC3339Nano, a)
+	tb, errB := time.Parse(time.RFC3339Nano, b)
+	return errA == nil && errB == nil && ta.Before(tb)
+}
+
 // FormatTime writes t as records do: UTC, RFC 3339 with milliseconds.
 func FormatTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
@@ -190,7 +203,7 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 		if err != nil {
 			return recs, err
 		}
-		a.tip, a.lastID, a.size, repair = t.Head, t.id, t.size, rep
+		a.tip, a.stamp, a.lastID, a.size, repair = t.Head, t.stamp, t.id, t.size, rep
 		if !active {
 			a.closeFile()
 		}
@@ -199,10 +212,8 @@ func (l *Ledger) appendLocked(recs []*Record) (unwritten []*Record, err error) {
 		if err != nil {
 			return recs, err
 		}
-		a.tip, a.lastID, repair = t.Head, t.id, rep
-		if from != "" {
-			a.from = &Sealed{Segment: from, LastSeq: t.Seq, LastHash: t.Hash}
-		}
+		a.tip, a.stamp, a.lastID, repair = t.Head, t.stamp, t.id, rep
+		a.continueFrom(from, t.Head)
 	}
 	if repair != nil {
 		l.stamp(repair, l.now())
@@ -265,10 +276,11 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 		return tail{}, false, nil, fmt.Errorf("open ledger: %w", err)
 	}
 	if err != nil {
-		t, _, rep, err := l.startingPoint(a.wr)
+		t, from, rep, err := l.startingPoint(a.wr)
 		if err != nil {
 			return tail{}, false, nil, err
 		}
+		a.continueFrom(from, t.Head)
 		if hf.Seq > 0 && rep == nil {
 			moved := a.branch.commit != "" && committed(l.Root, hf.Seg)
 			rep = lostRecord(hf, t.Head, moved, fmt.Sprintf("the segment %s is gone (the last append ended at seq %d, %s)", hf.Seg, hf.Seq, hf.Hash))
@@ -295,7 +307,25 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 			Fragment: rel,
 			Reason:   fmt.Sprintf("torn tail: %d bytes after the last newline of %s moved to %s", len(fragment), hf.Seg, rel),
 		}}}
-	} else {
+	}
+	if t.size == 0 {
+		// No whole line: the process that opened the segment died before
+		// its first record was down. A segment is opened by the process
+		// that writes its first line, in that line's month; this one
+		// stays empty, and the chain goes on from the writer's newest
+		// record, in a segment of its own.
+		st, from, rep, err := l.startingPoint(a.wr)
+		if err != nil {
+			return tail{}, false, nil, err
+		}
+		a.continueFrom(from, st.Head)
+		if repair == nil {
+			repair = cmp.Or(rep, l.lostTail(st.Head, hb, a.branch, hf.Seg))
+		}
+		st.size = 0
+		return st, false, repair, nil
+	}
+	if fragment == nil {
 		// A torn tail is a crash mid-write, after the head's line: only a
 		// whole tail can be lost.
 		repair = l.lostTail(t.Head, hb, a.branch, hf.Seg)
@@ -303,7 +333,7 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 	seg, _ := ParseSegment(hf.Seg)
 	active = hf.Start == a.branch.commit && a.wr.ID == seg.Writer && a.wr.N == seg.N &&
 		a.wr.Root == rootDigest(l.Root) && t.size < a.limit
-	if !active && t.size > 0 {
+	if !active {
 		// The segment is sealed now if it is the writer's newest: at the
 		// last record this branch appended to it, or at its tip when
 		// that is further (the head file is a cache).
@@ -316,7 +346,8 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 }
 
 // startingPoint is the record a branch with no active segment continues:
-// the newest segment of this writer in the work tree (from names it), else
+// the newest segment of this writer in the work tree that holds a line
+// (from names it), else
 // the legacy file's last line, else the newest record of another writer's
 // segments (a work tree's first record continues the ledger it finds),
 // else nothing: the first record of the repository has seq 1. A torn tail
@@ -324,10 +355,8 @@ func (a *appender) openSegment(hb []byte, hf headFile) (t tail, active bool, rep
 // segment's would be: the fragment is no line, and goes to state/.
 func (l *Ledger) startingPoint(wr writerFile) (t tail, from string, repair *Record, err error) {
 	if wr.ID != "" && wr.Root == rootDigest(l.Root) {
-		if rel := newestOfWriter(l.Root, wr.ID); rel != "" {
-			if t, ok := tipOf(l.Root, rel); ok && t.size > 0 {
-				return t, rel, nil, nil
-			}
+		if t, rel := newestTipOfWriter(l.Root, wr.ID); rel != "" {
+			return t, rel, nil, nil
 		}
 	}
 	last := lastLegacy(l.Root)
@@ -377,6 +406,7 @@ type appender struct {
 	size   int64    // its size
 	limit  int64
 	tip    Head
+	stamp  string // the tip's timestamp: no record goes below it
 	lastID string
 	fsync  bool
 	branch branchHead
@@ -387,8 +417,19 @@ type appender struct {
 	// from is the segment the tip was read from and the furthest record
 	// known of it: what the next segment says it sealed, when it is the
 	// writer's newest. seal is that claim, for the new segment's first
-	// record.
+	// record. fromNewest says from is the writer's newest segment that
+	// holds a line: the ones numbered after it are empty.
 	from, seal *Sealed
+	fromNewest bool
+}
+
+// continueFrom makes the segment from (root-relative, "" for none), the
+// writer's newest that holds a line, the one the chain goes on from.
+func (a *appender) continueFrom(from string, tip Head) {
+	if from != "" {
+		a.from = &Sealed{Segment: from, LastSeq: tip.Seq, LastHash: tip.Hash}
+		a.fromNewest = true
+	}
 }
 
 func (a *appender) closeFile() {
@@ -404,6 +445,13 @@ func (a *appender) close() { a.closeFile() }
 // the whole line: with O_APPEND, lines of concurrent writers (should the
 // lock ever be bypassed) never interleave.
 func (a *appender) write(rec *Record) error {
+	if a.stamp != "" && stampBefore(rec.Timestamp, a.stamp) {
+		// A repair, a spooled record or a call that waited on the lock
+		// (a clock stepped back) is stamped no earlier than the line it
+		// follows: the chain's time never goes back, and a segment's
+		// first record is never in a month before its predecessor's.
+		rec.Timestamp = a.stamp
+	}
 	if a.w == nil || a.size >= a.limit {
 		if a.w != nil {
 			a.from = &Sealed{Segment: a.seg, LastSeq: a.tip.Seq, LastHash: a.tip.Hash}
@@ -439,6 +487,7 @@ func (a *appender) write(rec *Record) error {
 	}
 	a.size += int64(n)
 	a.tip = Head{Seq: m.Seq, Hash: digest.Bytes(line[:len(line)-1])}
+	a.stamp = rec.Timestamp
 	a.lastID = rec.ID
 	if a.l.Placed != nil {
 		a.l.Placed(rec, a.seg, a.size)
@@ -507,7 +556,7 @@ func (a *appender) sealing() *Sealed {
 		return nil
 	}
 	if f := a.from; f != nil {
-		if s, ok := ParseSegment(f.Segment); ok && s.Writer == a.wr.ID && s.N == a.wr.N {
+		if s, ok := ParseSegment(f.Segment); ok && s.Writer == a.wr.ID && (s.N == a.wr.N || a.fromNewest) {
 			return f
 		}
 	}
@@ -525,8 +574,9 @@ func (a *appender) sealing() *Sealed {
 // tail is the newest complete line and the ledger's size up to its newline.
 type tail struct {
 	Head
-	id   string
-	size int64
+	id    string
+	stamp string
+	size  int64
 }
 
 // readTip finds the last complete line by reading backwards from the end, so
@@ -574,6 +624,7 @@ func readTip(r *os.File) (t tail, fragment []byte, err error) {
 		t.Seq = *c.Metadata.Intenthook.Seq
 	}
 	t.id = recordID(line)
+	t.stamp = string(stampBytes(line))
 	return t, fragment, nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -242,20 +241,10 @@ func recentFiles(root string) []string {
 		if !validWriter(w.Name()) {
 			continue
 		}
-		months, _ := os.ReadDir(filepath.Join(base, w.Name()))
 		var names []string
-		for i := len(months) - 1; i >= 0 && len(names) < 2; i-- {
-			m := months[i].Name()
-			if !validMonth(m) {
-				continue
-			}
-			files, _ := os.ReadDir(filepath.Join(base, w.Name(), m))
-			for j := len(files) - 1; j >= 0 && len(names) < 2; j-- {
-				rel := path.Join(SegmentDir, w.Name(), m, files[j].Name())
-				if _, ok := ParseSegment(rel); ok {
-					names = append(names, rel)
-				}
-			}
+		segs := writerSegments(root, w.Name())
+		for i := len(segs) - 1; i >= 0 && len(names) < 2; i-- {
+			names = append(names, segs[i].Rel)
 		}
 		for _, rel := range names {
 			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {

@@ -205,29 +205,24 @@ func firstStamp(root, rel string) (time.Time, bool) {
 	return stampOf(buf[:n])
 }
 
-// previousSegment is the segment its writer wrote before rel: the number
-// before, in rel's month or an earlier one; "" when there is none.
+// previousSegment is the segment its writer wrote before rel: the one
+// numbered next below it, in whatever month ("" when there is none). The
+// usual case, number n-1 in rel's own month, is one lstat.
 func previousSegment(root, rel string) string {
 	s, ok := ParseSegment(rel)
 	if !ok || s.N <= 1 {
 		return ""
 	}
-	dir := filepath.Join(root, filepath.FromSlash(SegmentDir), s.Writer)
-	this := path.Base(path.Dir(rel))
-	if prev := segmentRel(s.Writer, this, s.N-1); exists(root, prev) {
+	if prev := segmentRel(s.Writer, segMonth(rel), s.N-1); exists(root, prev) {
 		return prev
 	}
-	months, _ := os.ReadDir(dir) // sorted: yyyy-mm sorts by time
-	for i := len(months) - 1; i >= 0; i-- {
-		m := months[i].Name()
-		if !validMonth(m) || m >= this {
-			continue
-		}
-		if prev := segmentRel(s.Writer, m, s.N-1); exists(root, prev) {
-			return prev
+	prev := ""
+	for _, x := range writerSegments(root, s.Writer) {
+		if x.N < s.N {
+			prev = x.Rel
 		}
 	}
-	return ""
+	return prev
 }
 
 func exists(root, rel string) bool {

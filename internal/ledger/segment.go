@@ -251,29 +251,54 @@ func fieldInt(b []byte, key string) (int64, bool) {
 	return n, err == nil
 }
 
-// newestOfWriter returns the path of the newest segment of writer w in the
-// work tree ("" when it has none): read on the rare path of a branch with
-// no head file yet.
-func newestOfWriter(root, w string) string {
+// writerSegments lists the segments of writer w in the work tree, by
+// number: a writer's segments follow their numbers alone, whatever month
+// each was opened in (a clock that stepped back opens a November segment
+// after a December one). It lists directories, read on rare paths only.
+func writerSegments(root, w string) []Segment {
 	dir := filepath.Join(root, filepath.FromSlash(SegmentDir), w)
 	months, err := os.ReadDir(dir)
 	if err != nil {
-		return ""
+		return nil
 	}
-	best, bestN := "", 0
+	var segs []Segment
 	for _, m := range months {
 		if !validMonth(m.Name()) {
 			continue
 		}
 		files, _ := os.ReadDir(filepath.Join(dir, m.Name()))
 		for _, f := range files {
-			rel := path.Join(SegmentDir, w, m.Name(), f.Name())
-			if s, ok := ParseSegment(rel); ok && s.N > bestN {
-				best, bestN = rel, s.N
+			if s, ok := ParseSegment(path.Join(SegmentDir, w, m.Name(), f.Name())); ok && f.Type().IsRegular() {
+				segs = append(segs, s)
 			}
 		}
 	}
-	return best
+	slices.SortFunc(segs, func(a, b Segment) int { return cmp.Or(cmp.Compare(a.N, b.N), strings.Compare(a.Rel, b.Rel)) })
+	return segs
+}
+
+// newestOfWriter returns the path of the newest segment of writer w in the
+// work tree ("" when it has none): read on the rare path of a branch with
+// no head file yet.
+func newestOfWriter(root, w string) string {
+	segs := writerSegments(root, w)
+	if len(segs) == 0 {
+		return ""
+	}
+	return segs[len(segs)-1].Rel
+}
+
+// newestTipOfWriter is the last line of writer w's newest segment that
+// holds one, and that segment: a segment whose opener died before its
+// first line is left empty, and the chain goes on from the one before.
+func newestTipOfWriter(root, w string) (tail, string) {
+	segs := writerSegments(root, w)
+	for i := len(segs) - 1; i >= 0; i-- {
+		if t, ok := tipOf(root, segs[i].Rel); ok && t.size > 0 {
+			return t, segs[i].Rel
+		}
+	}
+	return tail{}, ""
 }
 
 // newestOfLedger is the newest record among the newest segments of every
@@ -291,12 +316,8 @@ func newestOfLedger(root string) (tail, string) {
 		if !w.IsDir() || !validWriter(w.Name()) {
 			continue
 		}
-		rel := newestOfWriter(root, w.Name())
+		t, rel := newestTipOfWriter(root, w.Name())
 		if rel == "" {
-			continue
-		}
-		t, ok := tipOf(root, rel)
-		if !ok || t.size == 0 {
 			continue
 		}
 		stamp := ""
