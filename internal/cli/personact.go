@@ -13,10 +13,11 @@ import (
 )
 
 // personAct refuses a person's lever (what, the command line line, on
-// intent) that runs in a
-// process of an agent's, whatever variables the process cleared
-// (state.AgentAct: a process the agent's shell command left running, or
-// one in the group of an agent run in a terminal), and records the attempt
+// intent) that runs in a process of an agent's, whatever variables the
+// process cleared (state.AgentAct, the one answer: a process descending
+// from the agent's own through its command, one in a headless agent's
+// session while its command runs, one its command left running, one in
+// the group of an agent run in a terminal), and records the attempt
 // against that agent's session: a lever_by_agent violation. It reads the
 // recorded command windows and the process's ancestors: a person's
 // command, never a hook, pays for it.
@@ -36,5 +37,5 @@ func (a *app) personAct(ctx context.Context, ws *workspace.Workspace, what, line
 		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
 	}
 	return withHint(fmt.Errorf("%s is a person's command, and this process is session %s's: %s; refused and recorded (%s)", what, safetext.Quote(w.Session), why, state.CodeLeverByAgent),
-		"run it from your own terminal; an agent asks the user instead")
+		"run it from a terminal of your own, not the agent's (a command typed in the agent's shell mode runs as the agent's process); an agent asks the user instead")
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -32,6 +34,12 @@ git pre-commit hook, and init's lines in .gitignore and .gitattributes.`,
 			}
 			root, err := a.uninstallRoot()
 			if err != nil {
+				return err
+			}
+			// The catalog may be gone: the windows and the ledger are read
+			// and written with the defaults.
+			ws := &workspace.Workspace{Root: root, Config: config.Default(), Sessions: state.Sessions{Root: root}}
+			if err := a.personAct(cmd.Context(), ws, "intenthook uninstall", "uninstall", ""); err != nil {
 				return err
 			}
 			path, removed, err := workspace.Unmark(root)

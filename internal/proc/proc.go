@@ -9,6 +9,7 @@ package proc
 
 import (
 	"os"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,10 @@ type Info struct {
 	// Start is when the process started (to the clock tick on Linux).
 	Start time.Time
 }
+
+// Tick is how finely a process's start time is known: a clock tick
+// (USER_HZ) on Linux; start times are rounded down to it.
+const Tick = 10 * time.Millisecond
 
 // Self is the calling process.
 func Self() (Info, bool) { return Get(os.Getpid()) }
@@ -38,6 +43,48 @@ func Orphaned(p Info) bool {
 	}
 	parent, ok := get(p.PPID)
 	return ok && (parent.Name == "systemd" || parent.Name == "init" || parent.Name == "launchd")
+}
+
+// Host is the process that started the caller's parent chain: the
+// nearest ancestor that is not a shell or a launcher that only passes a
+// call on (sh -c, env, nice, the npm package's node launcher, intenthook
+// itself). An agent runs its hooks and its shell commands as children of
+// its own process, so for a hook the host is the agent, and every process
+// of the agent's commands descends from it. ok is false where the platform
+// tells nothing or no such ancestor is left.
+func Host() (Info, bool) {
+	pid := os.Getppid()
+	for range maxDepth {
+		if pid <= 1 {
+			return Info{}, false
+		}
+		p, ok := get(pid)
+		if !ok {
+			return Info{}, false
+		}
+		if !passesOn(p) {
+			return p, true
+		}
+		pid = p.PPID
+	}
+	return Info{}, false
+}
+
+// passesOn reports whether p only starts the program after it: a shell
+// running a hook's command line, a program that sets up how another runs,
+// or intenthook's own launchers.
+func passesOn(p Info) bool {
+	switch p.Name {
+	case "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "ash", "busybox",
+		"env", "nice", "nohup", "timeout", "stdbuf", "setsid", "sudo", "doas",
+		"cmd.exe", "powershell.exe", "pwsh", "pwsh.exe",
+		"intenthook", "intenthook-full", "npx":
+		return true
+	case "node", "node.exe", "bun":
+		// The npm package's launcher runs the binary and waits for it.
+		return strings.Contains(cmdline(p.PID), "intenthook/launcher.js")
+	}
+	return false
 }
 
 // maxDepth bounds a walk up the process tree.

@@ -6,13 +6,26 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // clockTicks is USER_HZ, in which /proc/<pid>/stat counts: 100 on every
 // Linux architecture Go builds for.
 const clockTicks = 100
 
+// bootTime is when the system booted, on the wall clock: now less the
+// time since boot (CLOCK_BOOTTIME, which /proc/<pid>/stat's start time
+// counts from, suspend included), to the nanosecond; /proc/stat's btime,
+// whole seconds, where that clock cannot be read. A start time computed
+// from btime is up to a second early, which would put a process started
+// just after an agent's command inside it.
 var bootTime = sync.OnceValue(func() time.Time {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts); err == nil {
+		now := time.Now()
+		return now.Add(-time.Duration(ts.Nano())).Round(0)
+	}
 	data, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return time.Time{}
@@ -61,4 +74,13 @@ func get(pid int) (Info, bool) {
 		name = s[open+1 : end]
 	}
 	return Info{PID: pid, Name: name, PPID: num(1), PGID: num(2), SID: num(3), TTY: num(4) != 0, Start: start}, true
+}
+
+// cmdline is the process's arguments, separated by NUL ("" when unknown).
+func cmdline(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	return string(data)
 }

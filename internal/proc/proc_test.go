@@ -1,9 +1,11 @@
 package proc
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -39,5 +41,26 @@ func TestChain(t *testing.T) {
 		if !ok || p.TTY || p.SID != p.PID || p.PPID != os.Getpid() {
 			t.Errorf("setsid child = %+v, %v", p, ok)
 		}
+	}
+}
+
+// The host of a process run through a shell and env is the process that
+// ran the shell: the shell and env only pass the call on.
+func TestHost(t *testing.T) {
+	if os.Getenv("INTENTHOOK_PROC_HOST") == "1" {
+		h, ok := Host()
+		fmt.Printf("host %d %v\n", h.PID, ok)
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("process names are read from /proc here")
+	}
+	// "; true" keeps the shell from replacing itself with env.
+	out, err := exec.Command("sh", "-c", `env INTENTHOOK_PROC_HOST=1 "$0" -test.run='^TestHost$' -test.count=1; true`, os.Args[0]).Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := fmt.Sprintf("host %d true\n", os.Getpid()); !strings.HasPrefix(string(out), want) {
+		t.Errorf("helper printed %q, want %q first", out, want)
 	}
 }

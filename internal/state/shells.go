@@ -28,18 +28,29 @@ type Window struct {
 	Start, End    time.Time // End is zero while the command runs
 	PGID, SID     int       // of the agent (the hook's own)
 	TTY           bool      // the agent had a controlling terminal
+	// Host is the agent's own process, found from the hook's parent
+	// chain (proc.Host): its PID and start time; zero when unknown (an
+	// older version's line, a platform that tells nothing).
+	HostPID   int
+	HostStart time.Time
 }
 
 // OpenWindow records that session's command call starts now (its pre),
-// with the hook process's group, session and terminal: the agent's.
+// with the hook process's group, session and terminal, and the process
+// that ran the hook: the agent's. The host goes on a line of its own
+// ("@ call pid start"), which an older version's reader skips.
 func (ss Sessions) OpenWindow(session, call string, now time.Time) error {
 	self, _ := proc.Self()
 	tty := 0
 	if self.TTY {
 		tty = 1
 	}
-	line := fmt.Sprintf("+ %s %s %d %d %d %d\n", b64.EncodeToString([]byte(call)), b64.EncodeToString([]byte(session)), now.UnixNano(), self.PGID, self.SID, tty)
-	return ss.appendShells([]byte(line))
+	c := b64.EncodeToString([]byte(call))
+	line := fmt.Appendf(nil, "+ %s %s %d %d %d %d\n", c, b64.EncodeToString([]byte(session)), now.UnixNano(), self.PGID, self.SID, tty)
+	if host, ok := proc.Host(); ok {
+		line = fmt.Appendf(line, "@ %s %d %d\n", c, host.PID, host.Start.UnixNano())
+	}
+	return ss.appendShells(line)
 }
 
 // CloseWindow records that command call ended now (its post).
@@ -92,6 +103,15 @@ func parseWindows(data []byte, now time.Time) []Window {
 			}
 			at[string(call)] = len(out)
 			out = append(out, Window{Session: string(session), Call: string(call), Start: time.Unix(0, start), PGID: pgid, SID: sid, TTY: string(f[6]) == "1"})
+		case len(f) == 4 && string(f[0]) == "@":
+			call, err1 := b64.DecodeString(string(f[1]))
+			pid, err2 := strconv.Atoi(string(f[2]))
+			start, err3 := strconv.ParseInt(string(f[3]), 10, 64)
+			i, ok := at[string(call)]
+			if err1 != nil || err2 != nil || err3 != nil || !ok || pid <= 1 {
+				continue
+			}
+			out[i].HostPID, out[i].HostStart = pid, time.Unix(0, start)
 		case len(f) == 3 && string(f[0]) == "-":
 			call, err1 := b64.DecodeString(string(f[1]))
 			end, err2 := strconv.ParseInt(string(f[2]), 10, 64)
@@ -120,43 +140,94 @@ func parseWindows(data []byte, now time.Time) []Window {
 	return out
 }
 
+// startSlack is how much earlier than a window's start a process may
+// seem to start and still be inside it: a clock tick, and the jitter
+// between the wall clock and the boot clock read by two processes.
+const startSlack = 50 * time.Millisecond
+
+// sameStart reports whether two readings of a process's start, made by
+// two processes, are the same process's: each computes it from the boot
+// time as it reads it, which the wall clock's adjustments move a little.
+// Another process under the same PID started within that margin would
+// need the PIDs to wrap around in the meantime.
+func sameStart(a, b time.Time) bool {
+	d := a.Sub(b)
+	return d > -2*time.Second && d < 2*time.Second
+}
+
 // CodeLeverByAgent is the violation recorded against a session when a
 // person's lever (approve, reject, a scope request's approval, a binding
 // of another session) runs in a process of that session's agent.
 const CodeLeverByAgent = "lever_by_agent"
 
 // AgentAct says whether a process chain (the caller first, then its
-// ancestors: proc.Chain) is an agent's, by the recorded windows: a process
-// with no controlling terminal, up the chain to the first that has one,
-// that started while a command ran and was handed to init since (orphaned:
-// a nohup … & or setsid child the agent's shell left behind: the window
-// tells, not the variables it cleared); or a process of the chain in the
-// process group of an agent that has a terminal (an agent run in a
-// person's terminal: its shell's background children keep the terminal,
-// and the group). A person's own terminal, opened while an agent's tests
-// ran, has a controlling terminal and another group: it stays a person's;
-// so does a terminal-less program a person runs (a test runner, an
-// editor's task), whose parent is still there. A terminal-less agent's
-// process group is not used: people's commands run beside it in the same
-// group, tests among them. It returns the window and why.
+// ancestors: proc.Chain) is an agent's, by the recorded windows. It is the
+// one answer every person's command asks. A process is the agent's when
+//
+//   - a process with no controlling terminal, up the chain to the first
+//     that has one, started while a command ran and was handed to init
+//     since (orphaned: a nohup … & or setsid child the agent's shell left
+//     behind);
+//   - the chain reaches the agent's own process (the window's host, the
+//     process that ran its hooks) through a child the host started during
+//     one of its commands: whatever its recipe runs (make → sh →
+//     intenthook-full), with its variables cleared, in a session of its
+//     own, with a terminal it made;
+//   - the agent has no terminal (claude -p, codex exec, CI) and one of its
+//     commands is running now, and a process of the chain, up to the first
+//     that has a controlling terminal, is in the agent's session (the
+//     kernel's): a child whose line to the host is lost;
+//   - or a process of the chain is in the process group of an agent that
+//     has a terminal (an agent run in a person's terminal: its shell's
+//     background children keep the terminal, and the group; so does a
+//     command typed in the agent's own shell mode).
+//
+// A person's own terminal, opened while an agent's tests ran, has a
+// controlling terminal, another session and another group, and does not
+// descend from the agent: it stays a person's; so does a terminal-less
+// program a person runs (a test runner, an editor's task) while no
+// command of a terminal-less agent in its session runs. It returns the
+// window and why.
 func AgentAct(windows []Window, chain []proc.Info, now time.Time) (Window, string, bool) {
 	return agentAct(windows, chain, now, proc.Orphaned)
 }
 
 func agentAct(windows []Window, chain []proc.Info, now time.Time, orphaned func(proc.Info) bool) (Window, string, bool) {
+	// A process's start is read to the clock tick, rounded down: a tick
+	// and some slack before the window count, and a process started in
+	// the last tick before a closed window's end does not (the agent's
+	// command ended before its post hook started, well before its end).
+	during := func(p proc.Info, w Window) bool {
+		if p.Start.Before(w.Start.Add(-startSlack)) {
+			return false
+		}
+		return w.End.IsZero() || p.Start.Before(w.End.Add(-proc.Tick))
+	}
 	for _, p := range chain {
 		if p.TTY {
 			break
 		}
 		for _, w := range windows {
-			end := w.End
-			if end.IsZero() {
-				end = now
-			}
-			// The start is read to the second of the boot time: a second's
-			// slack before the window.
-			if !p.Start.Before(w.Start.Add(-time.Second)) && !p.Start.After(end) && orphaned(p) {
+			if during(p, w) && orphaned(p) {
 				return w, fmt.Sprintf("process %d (%s) has no controlling terminal, started while the session's shell command ran and outlived it", p.PID, p.Name), true
+			}
+		}
+	}
+	for i := 1; i < len(chain); i++ {
+		host := chain[i]
+		for _, w := range windows {
+			if w.HostPID == host.PID && sameStart(host.Start, w.HostStart) && during(chain[i-1], w) {
+				return w, fmt.Sprintf("process %d (%s) descends from the agent's process %d (%s) through process %d (%s), which the session's shell command started", chain[0].PID, chain[0].Name, host.PID, host.Name, chain[i-1].PID, chain[i-1].Name), true
+			}
+		}
+	}
+	for _, p := range chain {
+		if p.TTY {
+			break
+		}
+		for _, w := range windows {
+			if !w.TTY && w.SID > 1 && w.End.IsZero() && p.SID == w.SID {
+				return w, fmt.Sprintf("process %d (%s) is in the session (%d) of an agent without a terminal, while its shell command runs", p.PID, p.Name, w.SID), true
 			}
 		}
 	}

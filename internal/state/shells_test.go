@@ -15,11 +15,18 @@ func TestAgentAct(t *testing.T) {
 		"+ YjE czE "+itoa(at(0))+" 500 400 0\n"+ // s1's command b1, 10:00:00 to 10:00:10
 			"- YjE "+itoa(at(10))+"\n"+
 			"+ YjI czI "+itoa(at(100))+" 700 700 1\n"+ // s2's, run in a terminal, never closed
-			"+ YjM czI "+itoa(at(200))+" 700 700 1\n", // s2's next: b2 ends here
+			"+ YjM czI "+itoa(at(200))+" 700 700 1\n"+ // s2's next: b2 ends here
+			"+ YjQ czM "+itoa(at(250))+" 900 900 0\n"+ // s3's, headless (no terminal), still running
+			"@ YjQ 90 "+itoa(at(-1000))+"\n"+ // its host: process 90
+			"@ Yjk 91 "+itoa(at(-1000))+"\n", // a host line for no command: skipped
 	), at(300))
-	if len(windows) != 3 || !windows[1].End.Equal(at(200)) || !windows[2].End.IsZero() {
+	if len(windows) != 4 || !windows[1].End.Equal(at(200)) || !windows[2].End.IsZero() || !windows[3].End.IsZero() {
 		t.Fatalf("windows %+v", windows)
 	}
+	if w := windows[3]; w.HostPID != 90 || !w.HostStart.Equal(at(-1000)) || windows[0].HostPID != 0 {
+		t.Fatalf("hosts %+v", windows)
+	}
+	host := proc.Info{PID: 90, PPID: 80, PGID: 90, SID: 900, Start: at(-1000)}
 	orphan := func(p proc.Info) bool { return p.PPID == 1 }
 	for _, c := range []struct {
 		name    string
@@ -33,6 +40,16 @@ func TestAgentAct(t *testing.T) {
 		{"in the group of s2's agent, which has a terminal", []proc.Info{{PID: 9, PPID: 1, PGID: 700, SID: 7, TTY: true, Start: at(1000)}}, "s2"},
 		{"in the group of s1's agent, which has none", []proc.Info{{PID: 9, PPID: 3, PGID: 500, SID: 400, Start: at(1000)}}, ""},
 		{"an open window runs until now", []proc.Info{{PID: 9, PPID: 1, Start: at(250)}}, "s2"},
+		{"make -> sh -> intenthook-full under a headless agent, variables cleared", []proc.Info{
+			{PID: 13, PPID: 12, PGID: 11, SID: 900, Start: at(260)}, {PID: 12, PPID: 11, PGID: 11, SID: 900, Start: at(259)},
+			{PID: 11, PPID: 90, PGID: 11, SID: 900, Start: at(251)}, host}, "s3"},
+		{"a session of its own and a terminal it made, still under the host", []proc.Info{
+			{PID: 13, PPID: 12, PGID: 13, SID: 13, TTY: true, Start: at(260)}, {PID: 12, PPID: 11, PGID: 12, SID: 12, Start: at(259)},
+			{PID: 11, PPID: 90, PGID: 11, SID: 900, Start: at(251)}, host}, "s3"},
+		{"a process whose pid the host's had, started later", []proc.Info{
+			{PID: 13, PPID: 90, PGID: 13, SID: 13, Start: at(260)}, {PID: 90, PPID: 1, SID: 90, Start: at(-5)}}, ""},
+		{"the headless agent's session while its command runs", []proc.Info{{PID: 13, PPID: 50, PGID: 13, SID: 900, Start: at(290)}, {PID: 50, PPID: 1, SID: 900, Start: at(-10)}}, "s3"},
+		{"the same session, behind a person's terminal", []proc.Info{{PID: 13, PPID: 50, PGID: 13, SID: 13, TTY: true, Start: at(290)}, {PID: 50, PPID: 1, SID: 900, Start: at(-10)}}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w, why, ok := agentAct(windows, c.chain, at(300), orphan)
