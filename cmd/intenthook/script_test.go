@@ -77,6 +77,9 @@ func runScripts(t *testing.T, bin string, update bool) {
 				e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 			}
 			e.Setenv("HOME", e.WorkDir+"/.home")
+			// Records are stamped in UTC whatever the zone: a script that
+			// shows another zone sets TZ itself.
+			e.Setenv("TZ", "UTC")
 			// The repository's own files (scripts/ run by action.yml).
 			src, err := filepath.Abs("../..")
 			if err != nil {
