@@ -104,3 +104,36 @@ func TestCommandsRunning(t *testing.T) {
 		t.Errorf("CommandsRunning = %v, want %v", got, want)
 	}
 }
+
+// TestEndThenClockBack: a call after a session's end, on a clock stepped
+// an hour back over the end of a month, is activity after the end as on a
+// clock that went on; one at the end's very stamp is not.
+func TestEndThenClockBack(t *testing.T) {
+	end := time.Date(2026, 12, 1, 0, 31, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		call  time.Time
+		ended bool
+	}{
+		{"an hour back", end.Add(-time.Hour), false},
+		{"a millisecond back", end.Add(-time.Millisecond), false},
+		{"at the end's stamp", end, true},
+		{"after", end.Add(time.Minute), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ss := Sessions{Root: t.TempDir(), Timeout: time.Second}
+			ctx := context.Background()
+			if err := ss.Update(ctx, "e1", end, func(s *Session) error { s.End(end, nil); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if err := ss.Update(ctx, "e1", tt.call, func(*Session) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ss.Read("e1")
+			if err != nil || got.Ended() != tt.ended || got.Released() != tt.ended {
+				t.Errorf("after a call at %s: ended %v, released %v (%+v, %v); want %v", tt.call, got.Ended(), got.Released(), got, err, tt.ended)
+			}
+		})
+	}
+}

@@ -233,7 +233,8 @@ func strMap(raw json.RawMessage) map[string]string {
 	return out
 }
 
-// Update runs fn on the session's state under its lock and writes the result.
+// Update runs fn on the session's state under its lock and writes the
+// result, seen at now.
 func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func(*Session) error) error {
 	if err := Ensure(ss.Root, "sessions"); err != nil {
 		return err
@@ -247,8 +248,15 @@ func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func
 	if err != nil {
 		return err
 	}
+	ended := s.EndedAt
 	if err := fn(s); err != nil {
 		return err
+	}
+	if !ended.IsZero() && s.EndedAt.Equal(ended) && now.Before(ended) {
+		// Activity after the end, on a clock that has stepped back behind
+		// the end's stamp: the end no longer counts (Ended), as it would
+		// not had the clock gone on.
+		s.Resume()
 	}
 	s.LastSeen = now.UTC()
 	data, err := json.Marshal(s)
