@@ -53,7 +53,7 @@ func checkHookReplaced(root string) []Check {
 		return nil
 	}
 	return []Check{{Status: Fail, Name: "hook program",
-		Detail: strings.Join(still, ", ") + " replaced during session " + safetext.Quote(r.Session) + "'s shell command `" + safetext.Quote(safetext.Clip(r.Command, 120)) + "` (" + r.At.Format("2006-01-02 15:04:05Z") + "): the hooks deny every call that may change anything (hook_replaced)",
+		Detail: strings.Join(still, ", ") + " replaced during session " + safetext.Quote(r.Session) + "'s shell command `" + safetext.Quote(safetext.Clip(r.Command, 120)) + "` (" + r.At.UTC().Format("2006-01-02 15:04:05Z") + "): the hooks deny every call that may change anything (hook_replaced)",
 		Hint:   reinstallHint}}
 }
 

@@ -78,7 +78,7 @@ func (h hookProgram) check() (hook.Decision, bool) {
 		Headline: "the program the hooks run was replaced during an agent's shell command: " + strings.Join(still, ", "),
 		Why:      "session " + safetext.OneLine(r.Session) + "'s command `" + safetext.Clip(safetext.OneLine(r.Command), 120) + "` changed it (recorded as " + guard.CodeGovernanceTampered + "); a replaced program may decide nothing it claims to, and nothing can put a program back, so every call that may change anything is refused until a person reinstalls intenthook",
 		Instead:  "stop, and ask the user to reinstall intenthook from their own terminal: " + reinstall,
-		Evidence: []string{hook.Ev("path", still[0]), hook.Ev("session", g.call.SessionID), hook.Ev("replaced_by", r.Session), hook.Ev("at", r.At.Format("2006-01-02T15:04:05Z"))},
+		Evidence: []string{hook.Ev("path", still[0]), hook.Ev("session", g.call.SessionID), hook.Ev("replaced_by", r.Session), hook.Ev("at", r.At.UTC().Format("2006-01-02T15:04:05Z"))},
 	}.Decision(), true
 }
 
