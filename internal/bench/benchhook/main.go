@@ -2,7 +2,10 @@
 // program (SPEC §15): pre and post on a catalog of 200 intents and a ledger of
 // 100 000 records, and post on an empty ledger versus one of 1 000 000. Runs
 // alternate between the measured program and the floor, after a warm-up, and
-// medians are reported with their ratio.
+// medians are reported with their ratio, each beside the minor and major page
+// faults per run (from the rusage wait4 reports). The floor is built with the
+// hook's release flags and both are written with read and write calls: one
+// ruler for every row.
 package main
 
 import (
@@ -63,8 +66,7 @@ func run(bin string, runs, warm int, only string) error {
 	if bin, err = installSet(bin, filepath.Join(dir, "bin")); err != nil {
 		return err
 	}
-	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
-	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n\n", runs, warm)
+	preamble(runs, warm)
 
 	main := filepath.Join(dir, "ws")
 	if err := bench.Workspace(main, 200, 100_000); err != nil {
@@ -86,7 +88,7 @@ func run(bin string, runs, warm int, only string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-44s %10s %10s %7s\n", "workload", "median", "floor", "ratio")
+	fmt.Print(ratioHeader("median", "floor"))
 	ratioRow("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
 	ratioRow("post (same tool_use_id, 200 intents, 100k)", post, floorT)
 	if only == "hot" {
@@ -123,7 +125,7 @@ func ledgerRows(bin, floor, dir string, runs, warm int) error {
 	}
 	ratioRow("post, empty ledger", postEmpty, floorE)
 	ratioRow("post, 1 000 000-record ledger (150 segments)", postBig, floorB)
-	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig)/float64(postEmpty))
+	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig.d)/float64(postEmpty.d))
 	return nil
 }
 
@@ -133,7 +135,7 @@ func ledgerRows(bin, floor, dir string, runs, warm int) error {
 // people's reading commands on the 1 000 000-record ledger, and audit over
 // 100 commits on a 100 000-record packed repository.
 func commitRows(bin, dir string) error {
-	fmt.Printf("%-52s %10s\n", "workload", "time")
+	fmt.Print(timeHeader())
 	for _, records := range []int{100_000, 1_000_000} {
 		ws := filepath.Join(dir, fmt.Sprintf("pc%d", records))
 		if err := bench.History(ws, records, 0); err != nil {
@@ -152,11 +154,11 @@ func commitRows(bin, dir string) error {
 			return err
 		}
 		for _, run := range []string{"first run", "next run"} {
-			d, err := timeCmd(bin, []string{"precommit"}, ws)
+			r, err := timeCmd(bin, []string{"precommit"}, ws)
 			if err != nil {
 				return fmt.Errorf("precommit: %w", err)
 			}
-			fmt.Printf("%-52s %10s\n", fmt.Sprintf("precommit, 1 staged file, %d records (%s)", records, run), round(d))
+			fmt.Print(timeLine(fmt.Sprintf("precommit, 1 staged file, %d records (%s)", records, run), summarize([]timed{r})))
 		}
 		if records == 1_000_000 {
 			if err := readingRows(bin, ws); err != nil {
@@ -168,17 +170,15 @@ func commitRows(bin, dir string) error {
 	if err := bench.History(ws, 100_000, 100); err != nil {
 		return err
 	}
-	var ds []time.Duration
+	var rs []timed
 	for range 3 {
-		cmd := exec.Command(bin, "audit", "HEAD~100..HEAD")
-		cmd.Dir = ws
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("audit: %v: %s", err, out)
+		r, err := timeCmd(bin, []string{"audit", "HEAD~100..HEAD"}, ws)
+		if err != nil {
+			return fmt.Errorf("audit: %w", err)
 		}
-		ds = append(ds, time.Since(start))
+		rs = append(rs, r)
 	}
-	fmt.Printf("%-52s %10s\n", "audit, 100 commits, 100 000 records, packed (median of 3)", round(median(ds)))
+	fmt.Print(timeLine("audit, 100 commits, 100 000 records, packed (median of 3)", summarize(rs)))
 	return nil
 }
 
@@ -200,15 +200,15 @@ func readingRows(bin, ws string) error {
 		{"ledger query --intent, 1000000 records (0.5%)", []string{"ledger", "query", "--intent", "INT-150"}},
 		{"replay --catalog, 1000000 records (half newly denied)", []string{"replay", "--catalog", cand}},
 	} {
-		var ds []time.Duration
+		var rs []timed
 		for range 3 {
-			d, err := timeCmd(bin, c.args, ws)
+			r, err := timeCmd(bin, c.args, ws)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
-			ds = append(ds, d)
+			rs = append(rs, r)
 		}
-		fmt.Printf("%-52s %10s\n", c.name, round(median(ds)))
+		fmt.Print(timeLine(c.name, summarize(rs)))
 	}
 	return nil
 }
@@ -252,11 +252,12 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 		return err
 	}
 	fmt.Println()
-	for _, ws := range []struct{ name, dir string }{{"100k-record ledger", ledgerWS}, {"50 000-file repository", big}} {
+	fmt.Print(ratioHeader("pre+post", "against"))
+	for _, ws := range []struct{ name, dir string }{{"100k-record ledger", ledgerWS}, {"50 000 files", big}} {
 		if err := gitRepo(ws.dir); err != nil {
 			return err
 		}
-		var writes, lists, builds, statuses []time.Duration
+		var writes, lists, builds, statuses []timed
 		for i := 0; i < warm+runs; i++ {
 			w, err := writePair(bin, ws.dir, fmt.Sprintf("toolu_w_%d", i))
 			if err != nil {
@@ -278,9 +279,8 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 				writes, lists, builds, statuses = append(writes, w), append(lists, l), append(builds, b), append(statuses, st)
 			}
 		}
-		write, list, build, status := median(writes), median(lists), median(builds), median(statuses)
-		fmt.Printf("%s: read-only Bash pre+post %s = %.2fx a Write's pre+post (%s); build-like Bash pre+post %s = %.2fx one git status (%s)\n",
-			ws.name, round(list), float64(list)/float64(write), round(write), round(build), float64(build)/float64(status), round(status))
+		fmt.Print(ratioLine("read-only Bash / a Write's, "+ws.name, summarize(lists), summarize(writes)))
+		fmt.Print(ratioLine("build-like Bash / one git status, "+ws.name, summarize(builds), summarize(statuses)))
 	}
 	return nil
 }
@@ -292,41 +292,49 @@ func writePairOnce(bin, ws string) error {
 }
 
 // writePair times a Write's pre and post (the edit between them).
-func writePair(bin, ws, id string) (time.Duration, error) {
+func writePair(bin, ws, id string) (timed, error) {
 	p, err := timeRun(bin, []string{"pre"}, ws, bench.Event(ws, "PreToolUse", id), false)
 	if err != nil {
-		return 0, fmt.Errorf("pre: %w", err)
+		return timed{}, fmt.Errorf("pre: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(id+"\n"), 0o644); err != nil {
-		return 0, err
+		return timed{}, err
 	}
 	q, err := timeRun(bin, []string{"post"}, ws, bench.Event(ws, "PostToolUse", id), false)
 	if err != nil {
-		return 0, fmt.Errorf("post: %w", err)
+		return timed{}, fmt.Errorf("post: %w", err)
 	}
-	return p + q, nil
+	return p.plus(q), nil
 }
 
 // bashPair times one Bash command's pre and post.
-func bashPair(bin, ws, command, id string) (time.Duration, error) {
+func bashPair(bin, ws, command, id string) (timed, error) {
 	p, err := timeRun(bin, []string{"pre"}, ws, bench.BashEvent(ws, "PreToolUse", id, command), false)
 	if err != nil {
-		return 0, fmt.Errorf("pre %q: %w", command, err)
+		return timed{}, fmt.Errorf("pre %q: %w", command, err)
 	}
 	q, err := timeRun(bin, []string{"post"}, ws, bench.BashEvent(ws, "PostToolUse", id, command), false)
 	if err != nil {
-		return 0, fmt.Errorf("post %q: %w", command, err)
+		return timed{}, fmt.Errorf("post %q: %w", command, err)
 	}
-	return p + q, nil
+	return p.plus(q), nil
 }
 
 // timeCmd times one run of a command in dir.
-func timeCmd(prog string, args []string, dir string) (time.Duration, error) {
+func timeCmd(prog string, args []string, dir string) (timed, error) {
 	cmd := exec.Command(prog, args...)
 	cmd.Dir = dir
 	start := time.Now()
-	err := cmd.Run()
-	return time.Since(start), err
+	if err := cmd.Run(); err != nil {
+		return timed{}, err
+	}
+	return ranFor(cmd.ProcessState, time.Since(start)), nil
+}
+
+// ranFor is a run of d that ended in ps.
+func ranFor(ps *os.ProcessState, d time.Duration) timed {
+	minflt, majflt, ok := pageFaults(ps)
+	return timed{d: d, minflt: minflt, majflt: majflt, faults: ok}
 }
 
 // gitRepo makes ws a git repository with everything committed, the ledger
@@ -368,7 +376,7 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 	agents = append(agents, d.Agent())
 	for _, a := range agents {
 		name := a.Name
-		var pres, floors []time.Duration
+		var pres, floors []timed
 		for i := 0; i < warm+runs; i++ {
 			ev := a.Sample(ws, bench.File, "bench", fmt.Sprintf("toolu_agent_%d", i))
 			f, err := timeRun(floor, nil, ws, ev, false)
@@ -383,7 +391,7 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 				floors, pres = append(floors, f), append(pres, p)
 			}
 		}
-		ratioRow("pre --agent "+name+" (its own payload)", median(pres), median(floors))
+		ratioRow("pre --agent "+name+" (its own payload)", summarize(pres), summarize(floors))
 	}
 	return nil
 }
@@ -396,45 +404,45 @@ const benchAgent = `{"name": "benchagent", "settings": {"project": ".benchagent/
 
 // measurePair alternates floor, pre and post runs on one workspace; each
 // pre/post pair shares a fresh tool_use_id, as in a real session.
-func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl time.Duration, err error) {
+func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl summary, err error) {
 	bench.Settle(ws)
-	var pres, posts, floors []time.Duration
+	var pres, posts, floors []timed
 	for i := 0; i < warm+runs; i++ {
 		id := fmt.Sprintf("toolu_bench_%d", i)
 		preEv := bench.Event(ws, "PreToolUse", id)
 		postEv := bench.Event(ws, "PostToolUse", id)
 		f, err := timeRun(floor, nil, ws, preEv, false)
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("floor: %w", err)
+			return pre, post, fl, fmt.Errorf("floor: %w", err)
 		}
 		p, err := timeRun(bin, []string{"pre"}, ws, preEv, false)
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("pre: %w", err)
+			return pre, post, fl, fmt.Errorf("pre: %w", err)
 		}
 		// The edit itself, between the hooks.
 		if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(fmt.Sprintf("x%d\n", i)), 0o644); err != nil {
-			return 0, 0, 0, err
+			return pre, post, fl, err
 		}
 		q, err := timeRun(bin, []string{"post"}, ws, postEv, false)
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("post: %w", err)
+			return pre, post, fl, fmt.Errorf("post: %w", err)
 		}
 		if i >= warm {
 			floors, pres, posts = append(floors, f), append(pres, p), append(posts, q)
 		}
 	}
-	return median(pres), median(posts), median(floors), nil
+	return summarize(pres), summarize(posts), summarize(floors), nil
 }
 
 // timeRun runs prog once and times it. The call must be an allow: a
 // silent one, or (answered) one whose answer is only JSON on stdout, for the
 // agents that answer every call.
-func timeRun(prog string, args []string, dir string, stdin []byte, answered bool) (time.Duration, error) {
+func timeRun(prog string, args []string, dir string, stdin []byte, answered bool) (timed, error) {
 	return timeRunEnv(prog, args, nil, dir, stdin, answered)
 }
 
 // timeRunEnv is timeRun with env added to the environment.
-func timeRunEnv(prog string, args, env []string, dir string, stdin []byte, answered bool) (time.Duration, error) {
+func timeRunEnv(prog string, args, env []string, dir string, stdin []byte, answered bool) (timed, error) {
 	cmd := exec.Command(prog, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
@@ -445,26 +453,24 @@ func timeRunEnv(prog string, args, env []string, dir string, stdin []byte, answe
 	out, err := cmd.Output()
 	d := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("%v: %s", err, stderr.String())
+		return timed{}, fmt.Errorf("%v: %s", err, stderr.String())
 	}
 	if (len(out) > 0 && !answered) || stderr.Len() > 0 {
-		return 0, fmt.Errorf("unexpected output (the call should be a silent allow): %s%s", out, stderr.String())
+		return timed{}, fmt.Errorf("unexpected output (the call should be a silent allow): %s%s", out, stderr.String())
 	}
-	return d, nil
+	return ranFor(cmd.ProcessState, d), nil
 }
 
-// ratioRow prints a workload's median, the floor's and their ratio.
-func ratioRow(name string, d, floor time.Duration) {
-	fmt.Printf("%-44s %10s %10s %6.2fx\n", name, round(d), round(floor), float64(d)/float64(floor))
-}
+// ratioRow prints a workload's row against the floor's runs.
+func ratioRow(name string, s, floor summary) { fmt.Print(ratioLine(name, s, floor)) }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
+// preamble prints what a table's figures were measured on and how.
+func preamble(runs, warm int) {
+	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
+	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n", runs, warm)
+	fmt.Printf("floor: go build %s with CGO_ENABLED=0, as a release builds the hook; both written with read and write calls\n", quoteArgs(floorFlags))
+	fmt.Printf("%s\n\n", faultsLegend)
 }
-
-func round(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }
 
 func cpuModel() string {
 	data, err := os.ReadFile("/proc/cpuinfo")
@@ -523,11 +529,10 @@ func npmRun(bin, dist string, runs, warm int) error {
 		return err
 	}
 	bench.Settle(ws)
-	fmt.Printf("machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel())
-	fmt.Printf("runs: %d per program per workload after %d warm-up runs, alternating with the floor\n\n", runs, warm)
+	preamble(runs, warm)
 	wired := `"$CLAUDE_PROJECT_DIR"/` + hookconfig.NPMBinary
 	env := []string{"CLAUDE_PROJECT_DIR=" + ws}
-	var floors, npmPre, npmPost, binPre []time.Duration
+	var floors, npmPre, npmPost, binPre []timed
 	for i := 0; i < warm+runs; i++ {
 		id := fmt.Sprintf("toolu_npm_%d", i)
 		preEv, postEv := bench.Event(ws, "PreToolUse", id), bench.Event(ws, "PostToolUse", id)
@@ -556,12 +561,26 @@ func npmRun(bin, dist string, runs, warm int) error {
 			floors, binPre, npmPre, npmPost = append(floors, f), append(binPre, b), append(npmPre, p), append(npmPost, q)
 		}
 	}
-	fmt.Printf("%-44s %10s %10s %7s\n", "workload", "median", "floor", "ratio")
-	ratioRow("pre  via sh -c, the binary by its path", median(binPre), median(floors))
-	ratioRow("pre  via sh -c, npm's node_modules/intenthook", median(npmPre), median(floors))
-	ratioRow("post via sh -c, npm's node_modules/intenthook", median(npmPost), median(floors))
-	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", float64(median(npmPre))/float64(median(binPre)))
+	fmt.Print(ratioHeader("median", "floor"))
+	fl := summarize(floors)
+	pre := summarize(npmPre)
+	ratioRow("pre  via sh -c, the binary by its path", summarize(binPre), fl)
+	ratioRow("pre  via sh -c, npm's node_modules/intenthook", pre, fl)
+	ratioRow("post via sh -c, npm's node_modules/intenthook", summarize(npmPost), fl)
+	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", float64(pre.d)/float64(summarize(binPre).d))
 	return nil
+}
+
+// quoteArgs is args as a shell command line writes them.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if strings.ContainsAny(a, " '\"$") {
+			q[i] = shellQuote(a)
+		}
+	}
+	return strings.Join(q, " ")
 }
 
 // shellQuote quotes s for sh.
