@@ -253,7 +253,7 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 	}
 	fmt.Println()
 	fmt.Print(ratioHeader("pre+post", "against"))
-	for _, ws := range []struct{ name, dir string }{{"100k-record ledger", ledgerWS}, {"50 000 files", big}} {
+	for _, ws := range []struct{ name, dir string }{{"100k ledger", ledgerWS}, {"50 000 files", big}} {
 		if err := gitRepo(ws.dir); err != nil {
 			return err
 		}
