@@ -590,10 +590,9 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // binary (.goreleaser.yaml, make build), less the -X settings and the
 // noyaml tag, which the floor has nothing for. A floor built without -s -w
 // carries a symbol table and DWARF the hook does not (2.9 MB against
-// 2.0 MB), faults in about 11 more pages per run and takes a few per cent
-// longer, which flattered the ratio: pre read 1.34–1.39× against it and
-// 1.43–1.55× against a floor built alike. TestFloorBuiltAsRelease holds
-// these flags to the release's.
+// 2.0 MB) and faults in about 11 more pages per run, so it starts slower
+// than a stripped one and flatters the ratio (docs/performance.md, "The
+// ruler"). TestFloorBuiltAsRelease holds these flags to the release's.
 var floorFlags = []string{"-trimpath", "-ldflags", "-s -w"}
 
 // buildFloor builds the floor program into dir, as a release builds the
