@@ -78,7 +78,8 @@ func lessonsTarget(targets []guard.Target, file string) []guard.Target {
 
 func watched(governance governed.Table, root string) ([]guard.Target, string) {
 	config, hooks := git.ConfigAndHooks(root)
-	return guard.Watch(root, governance.Guarded(), config), hooks
+	marker, _, _ := workspace.MarkerPath(root)
+	return guard.Watch(root, governance.Guarded(), guard.GitFiles{Config: config, Marker: marker}), hooks
 }
 
 // rescueRules puts back the rules a shell command left unreadable (the

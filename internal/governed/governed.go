@@ -82,6 +82,10 @@ const (
 	// call (the sessions' counters): the hooks append to a copy of each
 	// first, and a log that is no prefix of its copy is put back from it.
 	Mirrored
+	// GitMarker: a file under the work tree's git directory, wherever
+	// git keeps it (a linked work tree's is outside the workspace); the
+	// row's path names it under ".git/". Any change counts.
+	GitMarker
 	// Session: a directory of one file per session, which only hooks
 	// write; the gate pictures the calling session's own file whole
 	// around its commands (one file per session would make every picture

@@ -187,11 +187,18 @@ type Snapshot struct {
 	Programs map[string]string `json:"programs,omitempty"`
 }
 
+// GitFiles are the files of git's a GitConfig and a GitMarker row name,
+// where git keeps them (absolute, "" outside git): git's config, and the
+// work tree's governed marker.
+type GitFiles struct {
+	Config, Marker string
+}
+
 // Watch lists the files to watch from the governance table's Guarded rows
-// (workspace.Governance); git's config file is at gitConfig (absolute, ""
-// outside git). The hook files are found by Take and Compare, the ledger's
-// marks by Take and LedgerIntact.
-func Watch(root string, files []governed.File, gitConfig string) []Target {
+// (workspace.Governance), git's files where gits says they are. The hook
+// files are found by Take and Compare, the ledger's marks by Take and
+// LedgerIntact.
+func Watch(root string, files []governed.File, gits GitFiles) []Target {
 	var ts []Target
 	for _, f := range files {
 		switch f.Watch {
@@ -210,8 +217,12 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 		case governed.HookSettings:
 			ts = append(ts, Target{Rel: f.Path, Kind: Wiring, Hooks: f.Hooks})
 		case governed.GitConfig:
-			if gitConfig != "" {
-				ts = append(ts, Target{Rel: relTo(root, gitConfig), Kind: GitConfig})
+			if gits.Config != "" {
+				ts = append(ts, Target{Rel: relTo(root, gits.Config), Kind: GitConfig})
+			}
+		case governed.GitMarker:
+			if gits.Marker != "" {
+				ts = append(ts, Target{Rel: relTo(root, gits.Marker), Kind: Whole})
 			}
 		}
 	}

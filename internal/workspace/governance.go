@@ -99,7 +99,7 @@ var gits = governed.Table{
 	{Path: ".git/config", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitConfig, Reason: "git's config: hooksPath, aliases, filters make git run programs"},
 	// Under .git/** (protected); in a linked work tree, under its own git
 	// directory, outside the workspace.
-	{Path: ".git/" + GovernedMarker, Use: governed.ReadOnly, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it"},
+	{Path: ".git/" + GovernedMarker, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it, and a command that removes or changes it is put back"},
 }
 
 // Governance is the one table of governance files: intenthook's own rows,
