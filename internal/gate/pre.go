@@ -129,6 +129,8 @@ type target struct {
 	tool     string
 	delete   bool // a delete tool (not a shell delete): asks
 	removes  bool // a shell command deletes it
+	shell    bool // a shell command's target
+	dir      bool // a shell command makes it a directory
 	res      workspace.Resolved
 	intent   *intents.Intent
 	intentID string

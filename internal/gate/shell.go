@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/backstop"
@@ -69,11 +70,13 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	g.reverting = g.revertable(a)
 	var targets []*target
 	for _, w := range a.Writes {
-		targets = append(targets, g.newTarget(w, g.call.ToolName, false))
+		t := g.newTarget(w, g.call.ToolName, false)
+		t.shell, t.dir = true, slices.Contains(a.Dirs, w)
+		targets = append(targets, t)
 	}
 	for _, p := range a.Deletes {
 		t := g.newTarget(p, g.call.ToolName, false)
-		t.removes = true
+		t.shell, t.removes = true, true
 		targets = append(targets, t)
 	}
 	d, pass, err := g.decideTargets(targets)

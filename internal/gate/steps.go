@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/backstop"
@@ -70,6 +71,7 @@ func (g *Gate) checkRules(t *target) *hook.Decision {
 	rules.Alias = func(string) (string, bool) { return g.Protected.Alias(g.Root, t.res.Abs) }
 	v := judge.Judge(rules, judge.Write{
 		Path:   t.res.Rel,
+		Dir:    t.dir || t.shell && isDir(t.res.Abs),
 		Tool:   t.tool,
 		Delete: t.delete || t.removes,
 		Role:   roleRules{g}.name(),
@@ -295,4 +297,11 @@ func (g *Gate) checkApproval(t *target) *hook.Decision {
 	t.scope = "PASS"
 	d := ask(headline, why, g.evidence(t))
 	return &d
+}
+
+// isDir reports whether path is a directory (not through a final link):
+// a shell command's target that is one is matched as a directory.
+func isDir(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.IsDir()
 }

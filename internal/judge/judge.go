@@ -57,6 +57,7 @@ type Rules struct {
 // Write is one write (or deletion) to judge.
 type Write struct {
 	Path   string // root-relative, "/" separators
+	Dir    bool   // the path is a directory, or one the write makes: .intentignore's dir/ patterns match it
 	Tool   string // the writing tool's name (allowed_tools)
 	Delete bool   // a deletion: the role needs delete rather than write
 	// Role is the call's role name (roles.Name); "" when none applies.
@@ -131,7 +132,7 @@ func Judge(r *Rules, w Write) Verdict {
 			return deny(v, StepProtected, hook.CodeProtectedPath)
 		}
 	}
-	if r.Ignore.Match(w.Path, false) {
+	if r.Ignore.Match(w.Path, w.Dir) {
 		v.Step, v.Scope = StepIgnored, ScopeIgnored
 		return v
 	}

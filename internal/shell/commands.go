@@ -253,7 +253,7 @@ func (w *walker) dispatch(c *call) {
 	case "truncate":
 		w.targets(c, writes, options{short: "sr", long: []string{"size", "reference"}}.parse(c.args).operands)
 	case "mkdir":
-		w.targets(c, writes, options{short: "m", long: []string{"mode"}}.parse(c.args).operands)
+		w.targets(c, makesDir, options{short: "m", long: []string{"mode"}}.parse(c.args).operands)
 	case "tee":
 		w.targets(c, writes, options{}.parse(c.args).operands)
 	case "sed":

@@ -21,6 +21,7 @@ import (
 // literal `cd DIR` that precedes them; they are not cleaned or resolved.
 type Analysis struct {
 	Writes      []string // files and directories the command creates or changes
+	Dirs        []string // the Writes the command makes as directories (mkdir, python -m venv), existing or not
 	Deletes     []string // files and directories it removes
 	LinkSources []string // files and directories it gives another name by a hard link (ln, link, cp -l)
 	Destructive []string // why the command is destructive, e.g. "rm -rf build"

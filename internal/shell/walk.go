@@ -298,6 +298,7 @@ const (
 	writes      effect = iota
 	deletes            // the path is removed
 	linkSources        // the path gets another name by a hard link, which the link name can write
+	makesDir           // the path is written as a directory (mkdir, python -m venv)
 )
 
 // String names the path in reasons: "write target", "delete target", "link source".
@@ -332,6 +333,9 @@ func (w *walker) target(f *frame, who string, e effect, a arg) {
 			w.delete(p)
 		case e == linkSources:
 			w.linkSource(p)
+		case e == makesDir:
+			w.write(p)
+			w.found.Dirs = append(w.found.Dirs, p)
 		default:
 			w.write(p)
 		}

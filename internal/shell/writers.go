@@ -272,7 +272,7 @@ func (w *walker) venv(c *call, who string, args []arg) {
 			w.destructive(c.text())
 			w.target(c.f, who, deletes, dir)
 		}
-		w.target(c.f, who, writes, dir)
+		w.target(c.f, who, makesDir, dir)
 	}
 }
 
