@@ -413,3 +413,44 @@ func BranchTips(root string) (head string, tips []string, ok bool) {
 	}
 	return head, tips, true
 }
+
+// CommonDir returns the repository's common git directory for the work
+// tree holding dir (what git rev-parse --git-common-dir names), without
+// running git: .git itself in a repository's main work tree, the
+// directory a linked work tree's gitdir names in its commondir file. It
+// reads the .git file of a linked work tree and its commondir, nothing
+// more; ok is false outside a repository.
+func CommonDir(dir string) (string, bool) {
+	gitDir, ok := findGitDir(dir)
+	if !ok {
+		return "", false
+	}
+	return readCommonDir(gitDir), true
+}
+
+// WorkTrees lists the tops of the repository's work trees from its common
+// directory, without running git: the main one (the directory holding a
+// common directory named .git), then each linked one its worktrees/<name>/gitdir
+// file names, in name order. A work tree whose directory is gone is left
+// out.
+func WorkTrees(common string) []string {
+	var out []string
+	if filepath.Base(common) == ".git" {
+		out = append(out, filepath.Dir(common))
+	}
+	entries, _ := os.ReadDir(filepath.Join(common, "worktrees"))
+	for _, e := range entries {
+		b, err := osfile.ReadFile(filepath.Join(common, "worktrees", e.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		dotGit := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(dotGit) {
+			dotGit = filepath.Join(common, "worktrees", e.Name(), dotGit)
+		}
+		if _, err := os.Stat(dotGit); err == nil {
+			out = append(out, filepath.Dir(dotGit))
+		}
+	}
+	return out
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -105,8 +106,46 @@ func (s *Selector) Clear(ctx context.Context, who Who) error {
 	if who.Default {
 		return s.WS.SetDefault("")
 	}
-	_, err := s.update(ctx, who, func(ss *state.Session) { ss.Select(who.Agent, "") })
+	_, err := s.selectFor(ctx, who, "")
 	return err
+}
+
+// selectFor binds id (or with "" unbinds) for who in its session state,
+// then moves who's claim in the repository's claims (state.Claims) from
+// the intent it held to id: the session state first, so that a claim file
+// never names an intent its session does not hold but for a moment.
+func (s *Selector) selectFor(ctx context.Context, who Who, id string) (*state.Session, error) {
+	before := ""
+	sess, err := s.update(ctx, who, func(ss *state.Session) {
+		before = ss.ActiveIntent(who.Agent)
+		if who.Agent != "" && ss.AgentIntents[who.Agent] == "" {
+			before = "" // the session's own, which stays
+		}
+		ss.Select(who.Agent, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.WS.Claims().Put(who.Session, who.Agent, before, id, s.WS.Now()); err != nil {
+		return sess, err
+	}
+	return sess, nil
+}
+
+// lockClaims takes the work tree's catalog lock, then the repository's
+// claims lock (state.Claims.Lock): a selection in another work tree of
+// the same repository waits on the second.
+func (s *Selector) lockClaims(ctx context.Context) (state.Unlock, error) {
+	unlock, err := state.Lock(ctx, s.WS.Root, state.LockCatalog, s.WS.Config.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	unlockRepo, err := s.WS.Claims().Lock(ctx, s.WS.Config.LockTimeout)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	return func() { unlockRepo(); unlock() }, nil
 }
 
 // activate checks that id can be worked on, starting it when PENDING. It
@@ -172,13 +211,13 @@ func claimed(id string, holders, evidence []string) hook.Decision {
 // at once cannot both win.
 func (s *Selector) bind(ctx context.Context, who Who, in *intents.Intent) (*state.Session, *hook.Decision, error) {
 	set := func() (*state.Session, *hook.Decision, error) {
-		sess, err := s.update(ctx, who, func(ss *state.Session) { ss.Select(who.Agent, in.ID) })
+		sess, err := s.selectFor(ctx, who, in.ID)
 		return sess, nil, err
 	}
 	if !s.WS.Config.ExclusiveIntents {
 		return set()
 	}
-	unlock, err := state.Lock(ctx, s.WS.Root, state.LockCatalog, s.WS.Config.LockTimeout)
+	unlock, err := s.lockClaims(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -288,7 +327,32 @@ func (s *Selector) liveHolders(who Who, id string) ([]string, error) {
 			}
 		}
 	}
+	for _, c := range s.WS.Claims().Of(id) {
+		if name, ok := ClaimHolds(c, who.Session, now); ok {
+			out = append(out, name)
+		}
+	}
 	return out, nil
+}
+
+// ClaimHolds reports whether c, a claim another work tree of the
+// repository made, holds its intent against session who at now, and names
+// its holder with the work tree for a message: the holder's session state
+// in that work tree must still select the intent, and hold it (holds).
+// A work tree or a session that is gone holds nothing.
+func ClaimHolds(c state.Claim, who string, now time.Time) (string, bool) {
+	ss := state.Claims{}.Holder(c)
+	if ss == nil || ss.ActiveIntent(c.Agent) != c.Intent || c.Agent != "" && ss.AgentIntents[c.Agent] != c.Intent {
+		return "", false
+	}
+	name, ok := holds(ss, who, now)
+	if !ok {
+		return "", false
+	}
+	if c.Agent != "" {
+		name += " agent " + c.Agent
+	}
+	return name + " in the work tree " + safetext.Quote(c.Root), true
 }
 
 // holds reports whether ss's selections hold their intents against
@@ -321,7 +385,7 @@ func holds(ss *state.Session, who string, now time.Time) (string, bool) {
 func (s *Selector) Resume(ctx context.Context, who Who) (sess *state.Session, told []string, err error) {
 	exclusive := s.WS.Config.ExclusiveIntents
 	if exclusive {
-		unlock, err := state.Lock(ctx, s.WS.Root, state.LockCatalog, s.WS.Config.LockTimeout)
+		unlock, err := s.lockClaims(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -350,7 +414,16 @@ func (s *Selector) Resume(ctx context.Context, who Who) (sess *state.Session, to
 			}
 		}
 	})
-	return sess, told, err
+	if err != nil {
+		return sess, told, err
+	}
+	cl := s.WS.Claims()
+	for _, c := range drop {
+		if err := cl.Drop(who.Session, c.Agent, c.Intent); err != nil {
+			return sess, told, err
+		}
+	}
+	return sess, told, nil
 }
 
 // claim is one selection a session holds: its own (Agent "") or one of

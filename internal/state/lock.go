@@ -65,15 +65,22 @@ func (b *lockBudget) spend(d time.Duration) {
 // deleted: deleting one would let two processes hold "the same" lock on
 // different inodes.
 func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock, error) {
-	fl := &fileLock{path: filepath.Join(Path(root, "locks"), name+".lock")}
+	path := filepath.Join(Path(root, "locks"), name+".lock")
+	return lockFile(ctx, path, name, timeout, func() error { return Ensure(root, "locks") })
+}
+
+// lockFile takes the lock file at path; mkdir makes its directory when
+// the first try finds none.
+func lockFile(ctx context.Context, path, name string, timeout time.Duration, mkdir func() error) (Unlock, error) {
+	fl := &fileLock{path: path}
 	budget, _ := ctx.Value(budgetKey{}).(*lockBudget)
 	wait := budget.allow(timeout)
 	start := time.Now()
 	defer func() { budget.spend(time.Since(start)) }()
 	ok, err := fl.tryLock()
 	if errors.Is(err, fs.ErrNotExist) {
-		// The first lock of a workspace: make state/locks/ and try again.
-		if err := Ensure(root, "locks"); err != nil {
+		// The first lock of a workspace: make its directory and try again.
+		if err := mkdir(); err != nil {
 			return nil, err
 		}
 		ok, err = fl.tryLock()

@@ -47,6 +47,19 @@ type Workspace struct {
 
 	defaultID *string
 	rev       *string
+	claims    *state.Claims
+}
+
+// Claims returns the repository's claims (state.Claims), its common git
+// directory resolved on the first call: only selections, resumes and
+// people's commands ask, so a hook call that does not select reads
+// nothing for it.
+func (w *Workspace) Claims() state.Claims {
+	if w.claims == nil {
+		c := state.RepoClaims(w.Root)
+		w.claims = &c
+	}
+	return *w.claims
 }
 
 // Locate applies the root rule of every command a person runs: an explicit
