@@ -296,7 +296,7 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 // checkAgents checks every agent whose hooks are configured here; with none
 // configured, the default agent's checks say what is missing.
 func checkAgents(root string, env Env) []Check {
-	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnly(workspace.Governance(agent.Governance()))}
+	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root)}
 	var checks, fallback []Check
 	for _, a := range agent.All() {
 		configured, cs := a.Check(root, cenv)

@@ -3,6 +3,7 @@ package gate
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,6 +24,7 @@ import (
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/summary"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -329,6 +331,8 @@ func (gc *guardCall) Wrote(c guard.Change) bool {
 		// The hooks' appends never differ from the copy: nothing excuses
 		// a log that does.
 		return false
+	case c.Before.Kind == guard.Files && claimFile(c.Rel):
+		return gc.claimLetGo(c)
 	case c.Before.Kind == guard.Files && c.After.FP == "":
 		return journaled(root, s, c.Rel, guard.RemovedHash)
 	}
@@ -494,4 +498,32 @@ func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
 	e := lifecycle.NewEditor(g.Workspace, session, tool, toolVersion)
 	e.Hook, e.ToolUse = true, g.call.ToolUseID
 	return e
+}
+
+// claimFile reports whether rel, a change the guard found, is one of the
+// repository's claims (state.ClaimsDir, in the common git directory).
+func claimFile(rel string) bool {
+	return strings.Contains("/"+filepath.ToSlash(rel), "/"+state.ClaimsDir+"/")
+}
+
+// claimLetGo judges a change to a claim by its effect, not by the
+// journal: hooks of other work trees write claims and journal in their
+// own. A claim added holds nothing by itself (its holder's session state
+// must confirm it); one removed or changed excuses itself only when the
+// claim it held no longer holds (its session ended, lapsed or selected
+// another intent), else it is put back.
+func (gc *guardCall) claimLetGo(c guard.Change) bool {
+	if c.Before.FP == "" {
+		return true
+	}
+	before, ok := guard.Kept(gc.root, c.Before)
+	if !ok {
+		return false
+	}
+	var cl state.Claim
+	if json.Unmarshal(before, &cl) != nil {
+		return true
+	}
+	_, holds := selection.ClaimHolds(cl, "", gc.g.env.now())
+	return !holds
 }

@@ -26,7 +26,13 @@ func (g sessionEnds) endSession(ctx context.Context) error {
 	} else {
 		g.explain.step("context", "end", "releases nothing: shell commands of other sessions are running ("+strings.Join(during, ", ")+")")
 	}
-	return g.updateSessionAt(ctx, now, func(s *state.Session) { s.End(now, during) })
+	if err := g.updateSessionAt(ctx, now, func(s *state.Session) { s.End(now, during) }); err != nil {
+		return err
+	}
+	if len(during) == 0 {
+		selection.Release(g.Workspace, g.session)
+	}
+	return nil
 }
 
 // holdsAnything reports whether the call's session has an end or a

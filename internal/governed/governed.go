@@ -91,6 +91,14 @@ const (
 	// around its commands (one file per session would make every picture
 	// grow), and the guard lists the directory for nothing else.
 	Session
+	// Claims: the repository's claims, one file per holder below a
+	// directory under the common git directory, wherever git keeps it
+	// (the row names it under .git/, as a main work tree has it). Each
+	// file is pictured whole; one removed or changed is put back unless
+	// its holder no longer holds the intent (whose state the gate reads);
+	// one added stays: a claim is a pointer its holder's session state
+	// must confirm.
+	Claims
 )
 
 // File is one governance file.

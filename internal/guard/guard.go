@@ -224,6 +224,11 @@ func Watch(root string, files []governed.File, gits GitFiles) []Target {
 			if gits.Marker != "" {
 				ts = append(ts, Target{Rel: relTo(root, gits.Marker), Kind: Whole})
 			}
+		case governed.Claims:
+			// Beside git's config, in the common git directory.
+			if dir, ok := strings.CutPrefix(f.Path, ".git/"); ok && gits.Config != "" {
+				ts = append(ts, Target{Rel: relTo(root, filepath.Join(filepath.Dir(gits.Config), filepath.FromSlash(dir))), Kind: Files})
+			}
 		}
 	}
 	return ts

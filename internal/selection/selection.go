@@ -327,12 +327,31 @@ func (s *Selector) liveHolders(who Who, id string) ([]string, error) {
 			}
 		}
 	}
-	for _, c := range s.WS.Claims().Of(id) {
+	cl := s.WS.Claims()
+	for _, c := range cl.Of(id) {
 		if name, ok := ClaimHolds(c, who.Session, now); ok {
 			out = append(out, name)
+		} else if c.Session != who.Session {
+			// Its holder let go of it (an end, another selection, 30
+			// minutes unseen) or is gone: a resume puts it back.
+			_ = state.Claims{Dir: cl.Dir, Root: c.Root}.Drop(c.Session, c.Agent, c.Intent)
 		}
 	}
 	return out, nil
+}
+
+// Release takes back the repository's claims of session's selections
+// (its own and its agents'): its end released them. A resume puts back
+// those it keeps.
+func Release(ws *workspace.Workspace, ss *state.Session) {
+	cs := claims(ss)
+	if len(cs) == 0 {
+		return
+	}
+	cl := ws.Claims()
+	for _, c := range cs {
+		_ = cl.Drop(ss.ID, c.Agent, c.Intent)
+	}
 }
 
 // ClaimHolds reports whether c, a claim another work tree of the
@@ -418,8 +437,14 @@ func (s *Selector) Resume(ctx context.Context, who Who) (sess *state.Session, to
 		return sess, told, err
 	}
 	cl := s.WS.Claims()
-	for _, c := range drop {
-		if err := cl.Drop(who.Session, c.Agent, c.Intent); err != nil {
+	for _, c := range cs {
+		var err error
+		if slices.Contains(drop, c) {
+			err = cl.Drop(who.Session, c.Agent, c.Intent)
+		} else {
+			err = cl.Put(who.Session, c.Agent, "", c.Intent, s.WS.Now())
+		}
+		if err != nil {
 			return sess, told, err
 		}
 	}

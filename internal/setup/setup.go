@@ -147,7 +147,7 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 			return nil, fmt.Errorf("%s has no OS sandbox intenthook can configure (Claude Code and Codex do)", ag.Title)
 		}
 		steps = append(steps, func() (Change, error) {
-			c, err := ag.Sandbox(opts.Root, workspace.SandboxReadOnly(workspace.Governance(agent.Governance())))
+			c, err := ag.Sandbox(opts.Root, workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), opts.Root))
 			return fromAgent(c, err)
 		})
 	}

@@ -1,9 +1,15 @@
 package workspace
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/state"
 )
 
 // own are intenthook's governance files. Each agent adds its own rows
@@ -99,6 +105,10 @@ var gits = governed.Table{
 	{Path: ".git/config", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitConfig, Reason: "git's config: hooksPath, aliases, filters make git run programs"},
 	// Under .git/** (protected); in a linked work tree, under its own git
 	// directory, outside the workspace.
+	// One per repository, in the common git directory (in a linked work
+	// tree, outside the workspace): the guard watches it there, and the
+	// sandbox's list names it there (SandboxReadOnlyAt).
+	{Path: ".git/" + state.ClaimsDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.Claims, Reason: "the sessions' claims of every work tree of the repository (exclusive_intents): a claim removed lets another work tree's session take the intent; only hooks and a person's select write them, each a pointer its holder's session state confirms"},
 	{Path: ".git/" + GovernedMarker, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it, and a command that removes or changes it is put back"},
 }
 
@@ -127,6 +137,42 @@ func GovernanceChange(t governed.Table, rel string) (reason string, ok bool) {
 // SandboxReadOnly lists what an OS sandbox must keep read-only for the
 // rules of t to hold.
 func SandboxReadOnly(t governed.Table) []string { return t.Paths(governed.ReadOnly) }
+
+// SandboxReadOnlyAt is SandboxReadOnly for the work tree at root: in a
+// linked work tree (git worktree add), whose .git is a file, git's rows
+// name where git keeps those files, relative to root: git's config, its
+// hooks and the claims in the common git directory, the governed marker
+// in the work tree's own. In a repository's main work tree the list is
+// SandboxReadOnly's.
+func SandboxReadOnlyAt(t governed.Table, root string) []string {
+	list := SandboxReadOnly(t)
+	if st, err := os.Lstat(filepath.Join(root, ".git")); err != nil || st.IsDir() {
+		return list
+	}
+	top, gitDir, ok := git.Top(root)
+	common, _ := git.CommonDir(root)
+	if !ok || filepath.Clean(top) != filepath.Clean(root) {
+		return list
+	}
+	out := make([]string, 0, len(list))
+	for _, p := range list {
+		rest, isGit := strings.CutPrefix(p, ".git/")
+		if !isGit {
+			out = append(out, p)
+			continue
+		}
+		dir := common
+		if p == ".git/"+GovernedMarker {
+			dir = gitDir
+		}
+		rel, err := filepath.Rel(root, filepath.Join(dir, filepath.FromSlash(rest)))
+		if err != nil {
+			rel = filepath.Join(dir, filepath.FromSlash(rest))
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	return out
+}
 
 // initFiles are the git files init writes lines into: not governance
 // files, but a commit that adopts the rules holds them for that reason.
