@@ -76,6 +76,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv), checkIgnore(root))
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
+	checks = append(checks, checkClaims(root)...)
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkHookBinary(root)...)
 	checks = append(checks, checkHookReplaced(root)...)
@@ -330,4 +331,17 @@ func checkAgents(root string, env Env) []Check {
 		return fallback
 	}
 	return checks
+}
+
+// checkClaims warns, when the repository has more than one work tree and
+// its common git directory holds claims, that they are shared by its work trees only among intenthook
+// versions that read them: an older intenthook wired in another work tree
+// reads only its own state/ (docs/workspace.md, mixed versions).
+func checkClaims(root string) []Check {
+	cl := state.RepoClaims(root)
+	if !cl.Any() || len(git.WorkTrees(filepath.Dir(filepath.Dir(cl.Dir)))) < 2 {
+		return nil
+	}
+	return []Check{{Status: Warn, Name: "claims", Detail: "the repository's claims are shared by its work trees under " + safetext.Quote(cl.Dir) + ": an intenthook from before shared claims, wired in another work tree, reads only its own state/ and lets its sessions select intents held here",
+		Hint: "upgrade intenthook in every work tree and clone together (docs/workspace.md#many-work-trees-one-repository)"}}
 }
