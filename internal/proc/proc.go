@@ -87,6 +87,11 @@ func passesOn(p Info) bool {
 	return false
 }
 
+// Children lists the running processes whose parent is pid; nil where
+// the platform tells nothing. It reads every process's entry: for a
+// person's command, never a hook.
+func Children(pid int) []Info { return children(pid) }
+
 // maxDepth bounds a walk up the process tree.
 const maxDepth = 64
 

@@ -30,3 +30,20 @@ func get(pid int) (Info, bool) {
 
 // cmdline is not read here: a launcher is known by its name alone.
 func cmdline(int) string { return "" }
+
+// children lists the processes whose parent is pid.
+func children(pid int) []Info {
+	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil
+	}
+	var out []Info
+	for _, kp := range kps {
+		if int(kp.Eproc.Ppid) == pid {
+			if p, ok := get(int(kp.Proc.P_pid)); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

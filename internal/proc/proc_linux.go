@@ -84,3 +84,24 @@ func cmdline(pid int) string {
 	}
 	return string(data)
 }
+
+// children lists the processes whose parent is pid, from /proc (the
+// kernel's per-task children lists need a kernel option; a scan does
+// not).
+func children(pid int) []Info {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []Info
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil || n <= 1 {
+			continue
+		}
+		if p, ok := get(n); ok && p.PPID == pid {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -141,9 +141,38 @@ func parseWindows(data []byte, now time.Time) []Window {
 }
 
 // startSlack is how much earlier than a window's start a process may
-// seem to start and still be inside it: a clock tick, and the jitter
-// between the wall clock and the boot clock read by two processes.
-const startSlack = 50 * time.Millisecond
+// seem to start and still be inside it: a clock tick, and the drift of
+// the wall clock against the boot clock between the window's stamp and
+// the reading (NTP slews the wall clock by up to half a millisecond a
+// second).
+const startSlack = 250 * time.Millisecond
+
+// Running returns the newest open window whose command still runs: its
+// agent's process is alive and has a child that started during the
+// window. A window with no recorded host counts while it is open; one
+// whose post never came (a call the user declined) stops counting once
+// its agent has no such child.
+func Running(windows []Window) (Window, bool) {
+	for i := len(windows) - 1; i >= 0; i-- {
+		w := windows[i]
+		if !w.End.IsZero() {
+			continue
+		}
+		if w.HostPID == 0 {
+			return w, true
+		}
+		host, ok := proc.Get(w.HostPID)
+		if !ok || !sameStart(host.Start, w.HostStart) {
+			continue
+		}
+		for _, c := range proc.Children(w.HostPID) {
+			if !c.Start.Before(w.Start.Add(-startSlack)) {
+				return w, true
+			}
+		}
+	}
+	return Window{}, false
+}
 
 // sameStart reports whether two readings of a process's start, made by
 // two processes, are the same process's: each computes it from the boot

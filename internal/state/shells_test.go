@@ -1,6 +1,7 @@
 package state
 
 import (
+	"os/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -61,3 +62,41 @@ func TestAgentAct(t *testing.T) {
 }
 
 func itoa(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
+
+// A window's command runs while its agent's process has a child started
+// during it; a window closed, or one whose agent has no such child (a
+// call the user declined), does not; one with no recorded host counts
+// while it is open.
+func TestRunning(t *testing.T) {
+	self, ok := proc.Self()
+	if !ok {
+		t.Skip("no process information here")
+	}
+	start := time.Now()
+	open := Window{Session: "s1", Call: "b1", Start: start, HostPID: self.PID, HostStart: self.Start}
+	if _, running := Running([]Window{open}); running {
+		t.Error("running with no child started during the window")
+	}
+	cmd := exec.Command("sleep", "5")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep")
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	time.Sleep(50 * time.Millisecond)
+	if w, running := Running([]Window{open}); !running || w.Call != "b1" {
+		t.Error("not running with a child started during the window")
+	}
+	closed := open
+	closed.End = time.Now()
+	if _, running := Running([]Window{closed}); running {
+		t.Error("a closed window runs")
+	}
+	later := open
+	later.Start = time.Now().Add(time.Second)
+	if _, running := Running([]Window{later}); running {
+		t.Error("running on a child started before the window")
+	}
+	if _, running := Running([]Window{{Session: "s2", Call: "b2", Start: start}}); !running {
+		t.Error("an open window with no host does not run")
+	}
+}
