@@ -81,6 +81,22 @@ const (
 	ShellAll     = "all"
 )
 
+// People holds what the commit-time check does with people's own commits.
+type People struct {
+	// Commits: "scoped", every commit is judged as an agent's (the
+	// default: a workspace made before the setting keeps its rule);
+	// "free", a commit that runs in no agent's process tree is a person's:
+	// its untraced changes are listed, not refused, and the commit is
+	// marked (the Intenthook-Person trailer) for audit.
+	Commits string `yaml:"commits"`
+}
+
+// Values of people.commits.
+const (
+	CommitsScoped = "scoped"
+	CommitsFree   = "free"
+)
+
 // Export holds the settings of `intenthook export otlp`. The standard
 // OTEL_EXPORTER_OTLP_* variables, where set, win over Endpoint and Protocol;
 // headers come from the environment only (a committed file holds no token).
@@ -127,6 +143,7 @@ type Config struct {
 	Review                 Review            `yaml:"review"`
 	Delegation             Delegation        `yaml:"delegation"`
 	Export                 Export            `yaml:"export"`
+	People                 People            `yaml:"people"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -150,6 +167,7 @@ func Default() *Config {
 		Loop:                   loop.Default(),
 		Delegation:             Delegation{MaxDepth: DefaultDelegationDepth},
 		Export:                 DefaultExport(),
+		People:                 People{Commits: CommitsScoped},
 	}
 }
 
@@ -164,7 +182,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true,
+	"export": true, "people": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -224,6 +242,13 @@ func (c *Config) clamp() {
 			}
 			c.Roles[name] = r
 		}
+	}
+	switch c.People.Commits {
+	case CommitsScoped, CommitsFree:
+	default:
+		// The stricter rule: a typo must not let commits through.
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: people.commits is %q, want free or scoped: scoped is used", File, c.People.Commits))
+		c.People.Commits = CommitsScoped
 	}
 	d := &c.Delegation.MaxDepth
 	if v := min(max(*d, MinDelegationDepth), MaxDelegationDepth); v != *d {

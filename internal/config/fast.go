@@ -112,6 +112,10 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.fields(map[string]func(*fnode) bool{
 			"max_depth": func(n *fnode) (ok bool) { c.Delegation.MaxDepth, ok = n.int(); return },
 		})
+	case "people":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"commits": func(n *fnode) (ok bool) { c.People.Commits, ok = n.str(); return },
+		})
 	case "loop":
 		ok = v.loop(&c.Loop)
 	case "roles":
