@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -67,6 +68,10 @@ const (
 	// AttributesChanged: a .gitattributes changed what git does with a
 	// governance file's bytes (listed; a warning).
 	AttributesChanged = precommit.CodeAttributesChanged
+	// PersonChange: an untraced change of a commit marked a person's
+	// (precommit.PersonTrailer) where the parent's settings say
+	// people.commits: free: a warning (an error with strict).
+	PersonChange = precommit.CodePersonChange
 )
 
 // String is the finding's line; a path or message holding what a terminal
@@ -157,6 +162,9 @@ type commit struct {
 	parents []string
 	author  string
 	paths   []string
+	// person is the commit's precommit.PersonTrailer value, "" for none:
+	// what the commit-msg step wrote on a person's commit, or a forgery.
+	person string
 }
 
 // Run audits the commits of rng (a rev-list range). Untraced content is a
@@ -291,7 +299,7 @@ func Run(ctx context.Context, g *git.Repo, rng string, strict bool) (*Result, er
 // combined diff: merging the default branch in brings nothing already
 // judged.
 func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
-	out, err := logRange(ctx, g, rng, "%H%x00%P%x00%an <%ae>")
+	out, err := logRange(ctx, g, rng, "%H%x00%P%x00%an <%ae>%x00%(trailers:key="+precommit.PersonTrailer+",valueonly,unfold,separator=%x01)")
 	if err != nil {
 		return nil, err
 	}
@@ -300,11 +308,12 @@ func list(ctx context.Context, g *git.Repo, rng string) ([]commit, error) {
 	var ids strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Split(line, "\x00")
-		if len(f) != 3 || f[0] == "" {
+		if len(f) != 4 || f[0] == "" {
 			continue
 		}
 		index[f[0]] = len(commits)
-		commits = append(commits, commit{id: f[0], parents: strings.Fields(f[1]), author: f[2]})
+		person, _, _ := strings.Cut(f[3], "\x01")
+		commits = append(commits, commit{id: f[0], parents: strings.Fields(f[1]), author: f[2], person: strings.TrimSpace(person)})
 		ids.WriteString(f[0] + "\n")
 	}
 	if len(commits) == 0 {
@@ -645,13 +654,58 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 	if err := historyRules(ctx, g, commits, reads); err != nil {
 		return nil, err
 	}
+	free, err := peopleFree(ctx, g, commits)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]judged, len(commits))
 	for k, c := range commits {
 		reads[k].parent.Ignore = workspace.ParseIgnore(ignores[k][0]...)
 		reads[k].own.Ignore = workspace.ParseIgnore(ignores[k][1]...)
+		if !free[k] {
+			c.person = "" // the mark means nothing where the parent's settings say scoped
+		}
 		out[k] = judge(c, reads[k], traced, untraced)
 	}
 	return out, nil
+}
+
+// peopleFree tells, for each commit marked a person's, whether its first
+// parent's settings say people.commits: free (a commit cannot loosen the
+// rule it is judged by): one git process, only when the range has a
+// marked commit.
+func peopleFree(ctx context.Context, g *git.Repo, commits []commit) ([]bool, error) {
+	free := make([]bool, len(commits))
+	var names []string
+	var which []int
+	for k, c := range commits {
+		if c.person != "" && len(c.parents) > 0 {
+			names = append(names, c.parents[0]+":"+config.File)
+			which = append(which, k)
+		}
+	}
+	if len(names) == 0 {
+		return free, nil
+	}
+	seen := map[string]bool{} // by the settings' object id
+	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
+		if obj == nil {
+			return nil
+		}
+		if f, ok := seen[obj.ID]; ok {
+			free[which[i]] = f
+			return nil
+		}
+		data, err := io.ReadAll(obj.Body)
+		if err != nil {
+			return err
+		}
+		c, err := config.Parse(data)
+		f := err == nil && c.People.Commits == config.CommitsFree
+		seen[obj.ID], free[which[i]] = f, f
+		return nil
+	})
+	return free, err
 }
 
 // commitRules is what judgeAll read for one commit: the rules it is judged
@@ -775,7 +829,18 @@ func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced 
 			jp.digest = r.hashes[i]
 		}
 		jp.traced = traced[p][jp.digest]
-		if !jp.traced {
+		if !jp.traced && c.person != "" && r.parent.Removed == "" && r.parent.Catalog != nil {
+			// A person's change: what was said of its scope above was
+			// said of an agent's.
+			if n := len(j.findings); n > 0 && j.findings[n-1].Path == p && (j.findings[n-1].Code == OutOfScope || j.findings[n-1].Code == SelfWidening) {
+				j.findings = j.findings[:n-1]
+			}
+			what := "no ledger record"
+			if len(jp.owners) == 0 {
+				what = "outside every intent, " + what
+			}
+			j.findings = append(j.findings, Finding{c.id, p, untraced, PersonChange, "a person's change (marked " + precommit.PersonTrailer + ": " + c.person + "): " + what})
+		} else if !jp.traced {
 			what := "content not traced: no ledger record ends in it"
 			if !r.present[i] {
 				what = "deletion not traced: no ledger record deletes it"

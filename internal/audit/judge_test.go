@@ -51,3 +51,46 @@ func TestJudgeByParentRules(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgePerson: a commit marked a person's (whose parent says free:
+// peopleFree cleared the mark otherwise) has its untraced changes listed as
+// person_change, in scope or not, self-widening included; its traced
+// changes are judged as an agent's.
+func TestJudgePerson(t *testing.T) {
+	cat, err := intents.Parse([]byte(`active_intents: [{id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: ["src/**"], constraints: [], acceptance_criteria: [], created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := workspace.ParseIgnore(nil)
+	rules := commitRules{parent: precommit.Rules{Catalog: cat, Ignore: none}, own: precommit.Rules{Catalog: cat, Ignore: workspace.ParseIgnore([]byte("out/\n"))}}
+	tests := []struct {
+		name   string
+		person string
+		paths  []string
+		traced bool
+		codes  []string
+	}{
+		{"outside every intent", "P <p@x>", []string{"out/x"}, false, []string{PersonChange}},
+		{"in scope", "P <p@x>", []string{"src/a"}, false, []string{PersonChange}},
+		{"self-widening", "P <p@x>", []string{workspace.IgnoreFile, "out/x"}, false, []string{PersonChange}},
+		{"traced outside every intent", "P <p@x>", []string{"out/x"}, true, []string{OutOfScope}},
+		{"unmarked", "", []string{"out/x"}, false, []string{OutOfScope, Untraced}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := rules
+			r.hashes, r.present = make([]string, len(tt.paths)), make([]bool, len(tt.paths))
+			traced := map[string]map[string]bool{}
+			for _, p := range tt.paths {
+				traced[p] = map[string]bool{"": tt.traced}
+			}
+			var codes []string
+			for _, f := range judge(commit{id: "c1", paths: tt.paths, person: tt.person}, r, traced, Warning).findings {
+				codes = append(codes, f.Code)
+			}
+			if !reflect.DeepEqual(codes, tt.codes) {
+				t.Errorf("codes %v, want %v", codes, tt.codes)
+			}
+		})
+	}
+}

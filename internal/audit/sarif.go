@@ -11,6 +11,7 @@ func sarifRules() []sarifRule {
 	return []sarifRule{
 		{ID: OutOfScope, Short: sarifText{"Change outside every active intent's scope"}, Full: sarifText{"A commit changed a file that no IN_PROGRESS, IN_REVIEW or COMPLETE intent of its first parent's catalog owns."}},
 		{ID: Untraced, Short: sarifText{"Change not traced by the ledger"}, Full: sarifText{"No ledger record ends in the committed content (or deletion) of the file: it was changed without the hooks."}},
+		{ID: PersonChange, Short: sarifText{"A person's change, not bound to an intent"}, Full: sarifText{"A commit marked Intenthook-Person (the commit-msg hook's mark of a commit no agent's process made), whose first parent's settings say people.commits: free, changed a file no ledger record ends in. A commit made with --no-verify can carry the mark forged."}},
 		{ID: CatalogUnreadable, Short: sarifText{"Catalog cannot be read"}, Full: sarifText{"The .orchestration/active_intents.yaml of the commit's first parent, which the commit is judged by, is missing or does not parse."}},
 		{ID: CatalogRemoved, Short: sarifText{"Rules removed"}, Full: sarifText{"The commit's first parent has no .orchestration/active_intents.yaml, but the history it descends from held one: the rules were taken away, which adopts nothing."}},
 		{ID: Unruled, Short: sarifText{"Commit made without rules merged into governed history"}, Full: sarifText{"A commit whose history never held the catalog (a branch forked before the rules were adopted) reached a range with rules: nothing judged it."}},

@@ -7,10 +7,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/precommit"
+	"github.com/intenthook/intenthook/internal/safetext"
 )
 
 func (a *app) precommitCommand() *cobra.Command {
 	var strict bool
+	var commitMsg string
 	cmd := &cobra.Command{
 		Use:   "precommit",
 		Short: "Check staged changes against the intents and the ledger (for a git pre-commit hook)",
@@ -22,7 +24,14 @@ staged catalog must validate and the ledger must verify.
 
 It catches what the agent hooks could not: hand edits, agents run without
 hooks, hook calls Claude Code skipped. It reads only, and exits 1 on any error.
-Outside a governed workspace it exits 0 silently.`,
+Outside a governed workspace it exits 0 silently.
+
+Under people.commits: free (HEAD's config.yaml), a commit that runs in no
+agent's process tree is a person's: its untraced changes, inside or outside
+any intent, are listed as person_change warnings. With --commit-msg FILE it
+is git's commit-msg step instead: it marks such a commit's message with the
+trailer Intenthook-Person: Name <email>, which audit reads, and refuses an
+agent's commit whose message carries it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := a.root
@@ -31,12 +40,25 @@ Outside a governed workspace it exits 0 silently.`,
 			} else if _, err := a.workspaceRoot(); err != nil {
 				return err // an explicit --root must be governed
 			}
+			if commitMsg != "" {
+				mark, err := precommit.Mark(cmd.Context(), precommit.MarkOptions{Start: start, Message: commitMsg})
+				if err != nil {
+					return err
+				}
+				if mark != "" {
+					fmt.Fprintln(a.stderr, "precommit: a person's commit: marked "+mark)
+				}
+				return nil
+			}
 			res, err := precommit.Run(cmd.Context(), precommit.Options{Start: start, Strict: strict})
 			if err != nil {
 				return withHint(err, "intenthook precommit runs in a git work tree, with git on PATH")
 			}
 			if !res.Governed {
 				return nil
+			}
+			for _, w := range res.Warnings {
+				fmt.Fprintf(a.stderr, "intenthook: warning: %s\n", safetext.OneLine(w))
 			}
 			for _, f := range res.Findings {
 				fmt.Fprintln(a.stdout, f)
@@ -49,11 +71,15 @@ Outside a governed workspace it exits 0 silently.`,
 			}
 			fmt.Fprintln(a.stdout, res.Summary())
 			if res.Failed() {
+				for _, h := range res.Hints() {
+					fmt.Fprintf(a.stderr, "intenthook: hint: %s\n", h)
+				}
 				return exitError{exitFail}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat untraced changes as errors")
+	cmd.Flags().StringVar(&commitMsg, "commit-msg", "", "git's commit-msg step: mark a person's commit in the message FILE (people.commits: free)")
 	return cmd
 }

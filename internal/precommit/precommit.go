@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -31,6 +32,10 @@ const (
 	// CodeRulesCommittedByAgent: HEAD holds a governance file as a commit
 	// an agent's command made left it.
 	CodeRulesCommittedByAgent = "rules_committed_by_agent"
+	// CodePersonChange is an untraced change of a person's commit under
+	// people.commits: free: listed, not refused; the commit-msg step
+	// marks the commit (PersonTrailer) for audit.
+	CodePersonChange = "person_change"
 )
 
 // RulesFiles are the files whose content decides what a change needs: the
@@ -139,7 +144,20 @@ type Snapshot struct {
 	// Author is the commit's author ("Name <email>"), for the governance
 	// changes it lists.
 	Author string
+	// People is HEAD's people.commits (config.Commits…): "free" lets a
+	// person's commit through with its untraced changes listed.
+	People string
+	// Agent is empty for a commit that runs in no agent's process tree;
+	// else who and why ("session s1: process … descends from …"). Asked
+	// only under people.commits: free.
+	Agent string
+	// Warnings are HEAD's settings' warnings (a value clamped).
+	Warnings []string
 }
+
+// Person reports whether the commit is judged as a person's: free, and no
+// agent's process tree runs it.
+func (s *Snapshot) Person() bool { return s.People == config.CommitsFree && s.Agent == "" }
 
 // GovernanceChange is a staged change to a governance file a person makes
 // (agents' wiring, the settings, the ignore files): no intent is needed,
@@ -164,7 +182,34 @@ type Result struct {
 	Governance []GovernanceChange
 	// Adopted lists what the commit that adopts the rules holds.
 	Adopted []Adoption
+	// Who the commit was judged as, under people.commits: free: "a
+	// person's commit", or "an agent's commit (session …): why"; empty
+	// under scoped.
+	Who    string
+	People string // HEAD's people.commits
+	// Warnings are the settings' warnings, for stderr.
+	Warnings []string
 }
+
+// Hints are what to do about a refusal for scope: the three ways on, and,
+// under scoped, the setting that lets a person's own commits through.
+func (r *Result) Hints() []string {
+	scope := false
+	for _, f := range r.Findings {
+		scope = scope || f.Severity == Error && (f.Code == CodeOutOfScope || f.Code == CodeSelfWidening)
+	}
+	if !scope {
+		return nil
+	}
+	out := []string{WaysOn}
+	if r.People != config.CommitsFree {
+		out = append(out, "people.commits: free in "+config.File+" lets a person's own commits through, marked "+PersonTrailer+" for audit; a commit an agent's process makes is judged as now")
+	}
+	return out
+}
+
+// WaysOn is the hint of a commit refused for scope.
+const WaysOn = "three ways on: an intent that owns the path (a person adds or widens one in " + intents.File + ", in a commit of its own); a line in " + workspace.IgnoreFile + " for files no intent governs; or git commit --no-verify, which skips this check: audit then reports the commit's changes as out_of_scope errors"
 
 // Failed reports whether any finding is an error.
 func (r *Result) Failed() bool {
@@ -190,6 +235,9 @@ func (r *Result) Summary() string {
 	if errs > 0 {
 		verdict = "commit refused"
 	}
+	if r.Who != "" {
+		verdict += ": " + r.Who
+	}
 	if len(r.Adopted) > 0 {
 		gov := 0
 		for _, a := range r.Adopted {
@@ -210,7 +258,13 @@ const maxLedgerFindings = 10
 
 // Check judges a snapshot. With strict, an untraced path is an error.
 func Check(s *Snapshot, strict bool) *Result {
-	r := &Result{Governed: true}
+	r := &Result{Governed: true, People: s.People, Warnings: s.Warnings}
+	switch {
+	case s.Person():
+		r.Who = "a person's commit"
+	case s.People == config.CommitsFree:
+		r.Who = "an agent's commit (" + s.Agent + ")"
+	}
 	r.Findings = append(r.Findings, catalogFindings(s)...)
 	r.Findings = append(r.Findings, ledgerFindings(&s.Ledger)...)
 	r.Findings = append(r.Findings, s.Extends...)
@@ -244,6 +298,12 @@ func Check(s *Snapshot, strict bool) *Result {
 			continue
 		}
 		r.Checked++
+		if s.Person() && s.Parent.Catalog != nil {
+			if msg := personProblem(st, s.Traces, len(Owners(s.Parent.Catalog, s.Catalog, st.Path)) == 0); msg != "" {
+				r.Findings = append(r.Findings, Finding{untraced, CodePersonChange, st.Path, msg})
+				continue
+			}
+		}
 		if s.Parent.Catalog != nil && len(Owners(s.Parent.Catalog, s.Catalog, st.Path)) == 0 {
 			if len(s.RulesChanged) > 0 && widenedFor(s, st.Path) {
 				r.Findings = append(r.Findings, Finding{Error, CodeSelfWidening, st.Path, SelfWideningMessage(s.RulesChanged)})
@@ -410,6 +470,23 @@ func attribution(st Staged, traces, attributed map[string]Trace) string {
 		return ""
 	}
 	return fmt.Sprintf("; it is what %s left (seq %d), an MCP tool intenthook does not classify: attributed, not traced (give it a class in config.yaml's tools:)", safetext.Quote(a.Tool), a.Seq)
+}
+
+// personProblem is the finding's text for a person's untraced change
+// (outside every intent or not), or "" when the change is traced: an
+// agent's work the person commits is judged as the agent's.
+func personProblem(st Staged, traces map[string]Trace, outside bool) string {
+	if traceProblem(st, traces) == "" {
+		return ""
+	}
+	what := "no ledger record"
+	if t, ok := traces[st.Path]; ok {
+		what = fmt.Sprintf("not what the newest ledger record (seq %d) left", t.Seq)
+	}
+	if outside {
+		what = "outside every intent, " + what
+	}
+	return "a person's change (people.commits: free): " + what + "; the commit is marked " + PersonTrailer
 }
 
 // traceProblem says why a staged path is not traced, or "" when the newest

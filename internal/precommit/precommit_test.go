@@ -272,3 +272,76 @@ func TestAdoptionLists(t *testing.T) {
 		t.Errorf("summary %q", sum)
 	}
 }
+
+// TestCheckPeople: under people.commits: free a person's commit lists its
+// untraced changes, in scope or not, as person_change; traced work and an
+// agent's commit are judged as under scoped.
+func TestCheckPeople(t *testing.T) {
+	cat, err := intents.Parse([]byte(testCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := digest.String("a"), digest.String("b")
+	traces := map[string]Trace{"src/hooks/a.go": {Seq: 3, PostHash: a}, "src/api/t.go": {Seq: 4, PostHash: a}}
+	const mark = "; the commit is marked " + PersonTrailer
+	tests := []struct {
+		name   string
+		people string
+		agent  string
+		staged Staged
+		want   []Finding
+		who    string
+	}{
+		{name: "outside every intent", people: "free", staged: Staged{Path: "README.md", Hash: b}, who: "a person's commit",
+			want: []Finding{{Warning, CodePersonChange, "README.md", "a person's change (people.commits: free): outside every intent, no ledger record" + mark}}},
+		{name: "in scope, changed after the record", people: "free", staged: Staged{Path: "src/hooks/a.go", Hash: b}, who: "a person's commit",
+			want: []Finding{{Warning, CodePersonChange, "src/hooks/a.go", "a person's change (people.commits: free): not what the newest ledger record (seq 3) left" + mark}}},
+		{name: "traced in scope", people: "free", staged: Staged{Path: "src/hooks/a.go", Hash: a}, who: "a person's commit"},
+		{name: "an agent's traced work outside every intent stays refused", people: "free", staged: Staged{Path: "src/api/t.go", Hash: a}, who: "a person's commit",
+			want: []Finding{{Error, CodeOutOfScope, "src/api/t.go", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"}}},
+		{name: "an agent's commit", people: "free", agent: "session s1: why", staged: Staged{Path: "README.md", Hash: b}, who: "an agent's commit (session s1: why)",
+			want: []Finding{
+				{Error, CodeOutOfScope, "README.md", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+				{Warning, CodeUntraced, "README.md", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+			}},
+		{name: "scoped", people: "scoped", staged: Staged{Path: "README.md", Hash: b},
+			want: []Finding{
+				{Error, CodeOutOfScope, "README.md", "not inside the owned_scope of any IN_PROGRESS or COMPLETE intent"},
+				{Warning, CodeUntraced, "README.md", "no ledger record: changed without the hooks (by hand, or by an agent they did not run for)"},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Snapshot{Staged: []Staged{tt.staged}, Parent: Rules{Catalog: cat}, Catalog: cat, Traces: traces, People: tt.people, Agent: tt.agent}
+			r := Check(s, false)
+			var got []Finding
+			for _, f := range r.Findings {
+				if f.Code != CodeCatalogInvalid {
+					got = append(got, f)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("findings\n%v\nwant\n%v", got, tt.want)
+			}
+			if r.Who != tt.who {
+				t.Errorf("who %q, want %q", r.Who, tt.who)
+			}
+			if hints := r.Hints(); (len(hints) > 0) != (len(tt.want) > 0 && tt.want[0].Code == CodeOutOfScope) {
+				t.Errorf("hints %q", hints)
+			}
+		})
+	}
+}
+
+func TestHasTrailer(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"x\n\nIntenthook-Person: P <p@x>\n": true,
+		"x\n\nintenthook-person : P\n":      true,
+		"x\n\nSigned-off-by: P <p@x>\n":     false,
+		"Intenthook-Person mentioned\n":     false,
+	} {
+		if got := hasTrailer([]byte(msg)); got != want {
+			t.Errorf("hasTrailer(%q) = %v", msg, got)
+		}
+	}
+}

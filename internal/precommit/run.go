@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -45,6 +46,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if snap.People == config.CommitsFree && !snap.Parent.None {
+		snap.Agent = agentCommit(root)
+	}
 	r := Check(snap, opts.Strict)
 	r.Findings = append(r.Findings, HookBinary(root)...)
 	return r, nil
@@ -67,8 +71,8 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 		return nil, err
 	}
 	s := &Snapshot{}
-	var catalog, headCatalog []byte
-	var catalogStaged, headFound, headCatalogFound bool
+	var catalog, headCatalog, headConfig []byte
+	var catalogStaged, headFound, headCatalogFound, headConfigFound bool
 	ignores := make([][]byte, len(workspace.IgnoreFiles))
 	ignoreStaged := make([]bool, len(workspace.IgnoreFiles))
 	headIgnores := make([][]byte, len(workspace.IgnoreFiles))
@@ -79,6 +83,9 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	}}}
 	if p, ok := rp.ToGit(intents.File); ok {
 		reqs = append(reqs, request{":0:" + p, readAll(&catalog, &catalogStaged)}, request{"HEAD:" + p, readAll(&headCatalog, &headCatalogFound)})
+	}
+	if p, ok := rp.ToGit(config.File); ok {
+		reqs = append(reqs, request{"HEAD:" + p, readAll(&headConfig, &headConfigFound)})
 	}
 	for i, f := range workspace.IgnoreFiles {
 		if p, ok := rp.ToGit(f); ok {
@@ -110,6 +117,7 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 	if err := g.ReadObjects(ctx, requestNames(reqs), func(i int, obj *git.Object) error { return reqs[i].handle(obj) }); err != nil {
 		return nil, err
 	}
+	s.People, s.Warnings = headPeople(headConfig, headConfigFound)
 	if err := loadCatalog(s, root, catalog, catalogStaged); err != nil {
 		return nil, err
 	}

@@ -24,6 +24,52 @@ export:
   when: session_end
 `
 
+// peopleBlock is what init writes into a new workspace's config.yaml.
+const peopleBlock = `# People's own commits (docs/ci.md#peoples-commits): free, a commit no
+# agent's process makes passes, its untraced changes listed and the commit
+# marked Intenthook-Person for audit (warnings); scoped, every commit is
+# judged as an agent's. A commit made with --no-verify can carry the mark
+# forged: a team that needs every change bound to an intent says scoped.
+people:
+  commits: free
+`
+
+// writePeople adds the people block to a new workspace's config.yaml,
+// unless it has one.
+func writePeople(root string) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(config.File))
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	c := Change{Path: config.File}
+	for _, line := range bytes.Split(old, []byte("\n")) {
+		if bytes.HasPrefix(line, []byte("people:")) {
+			c.Action, c.Note = Kept, "has a people: block"
+			return c, nil
+		}
+	}
+	data := old
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	if len(data) > 0 {
+		data = append(data, '\n')
+	}
+	data = append(data, peopleBlock...)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Change{}, err
+	}
+	if err := state.WriteFile(path, data, modeOf(path, 0o644), true); err != nil {
+		return Change{}, err
+	}
+	c.Action, c.Note = Created, "people.commits: free: a person's own commits pass, marked Intenthook-Person; agents' commits are judged"
+	if len(old) > 0 {
+		c.Action = Updated
+	}
+	return c, nil
+}
+
 // sessionEndWired are the agents whose end of session init wires to
 // intenthook context, which starts the export.
 var sessionEndWired = map[string]bool{"claude": true, "gemini": true, "codex": true, "qwen": true, "droid": true, "copilot": true}

@@ -129,6 +129,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	// A workspace init makes (no catalog yet) lets people's own commits
+	// through; one made before the setting keeps its rule.
+	fresh := !exists(filepath.Join(opts.Root, filepath.FromSlash(intents.File)))
 	steps := []func() (Change, error){
 		func() (Change, error) { return writeCatalog(opts.Root, opts.Now()) },
 		func() (Change, error) { return writeIntentIgnore(opts.Root, opts.Force) },
@@ -152,7 +155,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		})
 	}
 	if opts.GitHook {
-		steps = append(steps, func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) })
+		steps = append(steps,
+			func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) },
+			func() (Change, error) { return installCommitMsgHook(ctx, opts.Root, opts.Force) })
 	}
 	if opts.Roles {
 		for _, ra := range roleAgents {
@@ -165,6 +170,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		steps = append(steps, func() (Change, error) { return writeExport(opts.Root, ag) })
 	default:
 		return nil, fmt.Errorf("--export %q: the only export is otlp", opts.Export)
+	}
+	if fresh {
+		steps = append(steps, func() (Change, error) { return writePeople(opts.Root) })
 	}
 	var changes []Change
 	var conflicts Conflicts
