@@ -605,6 +605,7 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 	type parse struct {
 		catalog *intents.Catalog
 		err     error
+		data    []byte
 	}
 	parsed := map[string]parse{} // catalogs by object id
 	err := g.ReadObjects(ctx, names, func(i int, obj *git.Object) error {
@@ -626,7 +627,7 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 		}
 		if catalog {
 			if p, ok := parsed[obj.ID]; ok {
-				rules.Catalog, rules.Err = p.catalog, p.err
+				rules.Catalog, rules.Err, r.catalogData[side] = p.catalog, p.err, p.data
 				return nil
 			}
 		}
@@ -640,7 +641,8 @@ func judgeAll(ctx context.Context, g *git.Repo, commits []commit, traced map[str
 			if rules.Err != nil {
 				rules.Catalog = nil
 			}
-			parsed[obj.ID] = parse{rules.Catalog, rules.Err}
+			parsed[obj.ID] = parse{rules.Catalog, rules.Err, data}
+			r.catalogData[side] = data
 		case s.item < rulesItems:
 			ignores[s.commit][side][j-1] = data
 		default:
@@ -714,6 +716,7 @@ func peopleFree(ctx context.Context, g *git.Repo, commits []commit) ([]bool, err
 type commitRules struct {
 	parent, own precommit.Rules
 	catalogs    [2]bool // whether the parent, and the commit, hold a catalog
+	catalogData [2][]byte
 	hashes      []string
 	present     []bool
 }
@@ -772,10 +775,13 @@ func historyRules(ctx context.Context, g *git.Repo, commits []commit, reads []co
 type judged struct {
 	findings []Finding
 	rules    commitRules
-	changed  []string // the RulesFiles the commit changes
-	paths    []judgedPath
-	adopted  []precommit.Adoption // the commit adopts the rules
-	before   bool                 // no rules before the commit, and it adopts none
+	changed  []string // the RulesFiles the commit changes, less a catalog changed by transitions only
+	// transitions: the catalog's change is only what hooks' transitions
+	// write (precommit.Transitions).
+	transitions []precommit.Transition
+	paths       []judgedPath
+	adopted     []precommit.Adoption // the commit adopts the rules
+	before      bool                 // no rules before the commit, and it adopts none
 }
 
 // judgedPath is one changed path that is neither governance nor ignored.
@@ -794,6 +800,12 @@ func judge(c commit, r commitRules, traced map[string]map[string]bool, untraced 
 	for _, p := range c.paths {
 		if precommit.IsRules(p) {
 			j.changed = append(j.changed, p)
+		}
+	}
+	if slices.Contains(j.changed, intents.File) {
+		if tr, ok := precommit.Transitions(r.catalogData[0], r.catalogData[1], r.parent.Catalog, r.own.Catalog); ok {
+			j.transitions = tr
+			j.changed = slices.DeleteFunc(j.changed, func(f string) bool { return f == intents.File })
 		}
 	}
 	switch {

@@ -69,6 +69,9 @@ agent's commit whose message carries it.`,
 			for _, c := range res.Adopted {
 				fmt.Fprintln(a.stdout, c)
 			}
+			for _, t := range res.Transitions {
+				fmt.Fprintln(a.stdout, t)
+			}
 			fmt.Fprintln(a.stdout, res.Summary())
 			if res.Failed() {
 				for _, h := range res.Hints() {

@@ -130,9 +130,13 @@ type Snapshot struct {
 	Catalog    *intents.Catalog
 	CatalogErr error
 	Ignore     *workspace.Ignore
-	// RulesChanged lists the RulesFiles the commit stages.
+	// RulesChanged lists the RulesFiles the commit stages, less a catalog
+	// whose only change is Transitions.
 	RulesChanged []string
-	Traces       map[string]Trace // by path; absent: no record
+	// Transitions are the catalog's changes when they are only what a
+	// hook's transitions write (Transitions).
+	Transitions []Transition
+	Traces      map[string]Trace // by path; absent: no record
 	// Attributed holds, by path, the newest ATTRIBUTED record: named when
 	// the staged content is otherwise untraced.
 	Attributed map[string]Trace
@@ -182,6 +186,9 @@ type Result struct {
 	Governance []GovernanceChange
 	// Adopted lists what the commit that adopts the rules holds.
 	Adopted []Adoption
+	// Transitions lists the catalog's changes when they are a hook's
+	// transitions only (no rules_changed).
+	Transitions []Transition
 	// Who the commit was judged as, under people.commits: free: "a
 	// person's commit", or "an agent's commit (session …): why"; empty
 	// under scoped.
@@ -258,7 +265,7 @@ const maxLedgerFindings = 10
 
 // Check judges a snapshot. With strict, an untraced path is an error.
 func Check(s *Snapshot, strict bool) *Result {
-	r := &Result{Governed: true, People: s.People, Warnings: s.Warnings}
+	r := &Result{Governed: true, People: s.People, Warnings: s.Warnings, Transitions: s.Transitions}
 	switch {
 	case s.Person():
 		r.Who = "a person's commit"

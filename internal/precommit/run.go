@@ -138,6 +138,13 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 			s.Parent.Removed = last
 		}
 	}
+	if catalogStaged && headCatalogFound {
+		if tr, ok := Transitions(headCatalog, catalog, s.Parent.Catalog, s.Catalog); ok {
+			// What a hook's select or submission writes: no rules change.
+			s.Transitions = tr
+			s.RulesChanged = slices.DeleteFunc(s.RulesChanged, func(f string) bool { return f == intents.File })
+		}
+	}
 	if err := loadIgnore(s, root, ignores, ignoreStaged); err != nil {
 		return nil, err
 	}
