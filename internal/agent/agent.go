@@ -27,6 +27,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/qwen"
 	"github.com/intenthook/intenthook/internal/agent/windsurf"
 	"github.com/intenthook/intenthook/internal/governed"
+	"github.com/intenthook/intenthook/internal/guard"
 )
 
 // Default is the agent assumed when nothing says otherwise.
@@ -119,6 +120,22 @@ func LookupIn(root, name string) (protocol.Agent, error) {
 		return protocol.Agent{}, fmt.Errorf("%w: %w", ErrBadDescription, derr)
 	}
 	return d.Agent(), nil
+}
+
+// KeptDescription is the description of the workspace's agent name as the
+// guard kept it at its last picture (state/guard/), for a hook after a
+// tool whose command took the description away: the guard's check that
+// follows puts it back.
+func KeptDescription(root, name string) (protocol.Agent, bool) {
+	src, ok := guard.KeptFile(root, described.Dir+"/"+name+".json")
+	if !ok {
+		return protocol.Agent{}, false
+	}
+	d, err := described.Parse(src)
+	if err != nil || d.Name != name {
+		return protocol.Agent{}, false
+	}
+	return d.Agent(), true
 }
 
 // ErrBadDescription marks a workspace's description that exists and does

@@ -546,6 +546,21 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 	return out
 }
 
+// KeptFile returns the content of the watched file rel (root-relative)
+// as last copied under Dir, checked against the hash the index keeps.
+func KeptFile(root, rel string) ([]byte, bool) {
+	f, ok := readIndex(root)[rel]
+	if !ok {
+		return nil, false
+	}
+	b, ok := Kept(root, f)
+	if !ok {
+		return nil, false
+	}
+	sum := sha256.Sum256(b)
+	return b, hex.EncodeToString(sum[:]) == f.Hash
+}
+
 // Kept returns the content f had in the picture, from the copy kept under
 // Dir; ok is false when no copy was kept (the file was absent, or too big to
 // keep).

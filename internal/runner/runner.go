@@ -11,12 +11,15 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/gate"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
@@ -61,11 +64,16 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	var cfg *config.Config
 	call := &hook.Call{Event: h.Event} // until the event is decoded
 	ag, err := agent.Lookup(orDefault(h.Agent))
+	ownAgent := err != nil // the workspace's own description names it
 	if err != nil {
 		// A workspace's own agent (.orchestration/agents/NAME.json), found
 		// from --root or the hook's working directory: its description
 		// says where the event names the cwd, so the event cannot tell.
-		ag, err = agent.LookupIn(workspace.HookRoot(env.Root, "", "", env.Wd), h.Agent)
+		root := workspace.HookRoot(env.Root, "", "", env.Wd)
+		ag, err = agent.LookupIn(root, h.Agent)
+		if err != nil && root != "" && !errors.Is(err, agent.ErrBadDescription) {
+			ag, err = undescribed(h, root, err)
+		}
 	}
 	if errors.Is(err, agent.ErrBadDescription) {
 		return badDescription(h, err, std)
@@ -96,6 +104,17 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	env.ProjectDirVars = ag.ProjectDirVars
 	env.AgentRows = agent.Governance()
 	env.RootRows = agent.WorkspaceRows
+	if ownAgent {
+		// The calling agent's description is watched even when a command
+		// took it away: the guard puts it back.
+		env.RootRows = func(root string) governed.Table {
+			rows := agent.WorkspaceRows(root)
+			if !slices.Contains(described.List(root), h.Agent) {
+				rows = append(rows, described.Rows(h.Agent)...)
+			}
+			return rows
+		}
+	}
 	if w := ag.MCP; w != nil && w.Command != nil {
 		env.MCPWired = func(root string) bool { _, ok := w.Command(root); return ok }
 	}
@@ -197,6 +216,21 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 // (what every Claude-shaped agent reads as one), whatever the fail mode: a
 // person's typo in a rules file must not turn governance off; any other
 // event passes, the error on stderr.
+// undescribed answers --agent NAME in a governed workspace where no
+// description of NAME loads (a program renamed it away): never a usage
+// error, which the default fail mode would let through with governance
+// off. Before a tool the call is denied (badDescription); after one, the
+// description the guard pictured before the command decodes the event, so
+// that the guard runs and puts the description back.
+func undescribed(h Hook, root string, err error) (protocol.Agent, error) {
+	if h.Event != hook.PreToolUse {
+		if ag, ok := agent.KeptDescription(root, h.Agent); ok {
+			return ag, nil
+		}
+	}
+	return protocol.Agent{}, fmt.Errorf("%w: %w (this work tree is governed: --agent must name a description under %s)", agent.ErrBadDescription, err, described.Dir)
+}
+
 func badDescription(h Hook, err error, std IO) int {
 	msg := safetext.Flat(err.Error())
 	if h.Event != hook.PreToolUse || h.AlwaysOpen {

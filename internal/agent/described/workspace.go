@@ -58,10 +58,20 @@ func Load(root, name string) (*Description, error) {
 		return nil, fmt.Errorf("%w: %q is not an agent name", ErrNotDescribed, name)
 	}
 	rel := Dir + "/" + name + ".json"
-	src, err := osfile.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	st, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNotDescribed, rel)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		// A link (to /dev/null, to a file under an agent's scope), a FIFO:
+		// only a file of its own is a description.
+		return nil, fmt.Errorf("%s is not a regular file (%s)", rel, st.Mode().Type())
+	}
+	src, err := osfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
