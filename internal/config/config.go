@@ -122,6 +122,30 @@ const (
 	WhenNever        = "never"
 )
 
+// Asks holds what becomes of a decision of ask (docs/asks.md): the host's
+// own prompt, where it has one (via host, the default), or a pending ask
+// the hook waits on, answered by a person's intenthook ask (via wait),
+// for Timeout at most.
+type Asks struct {
+	Via     string        `yaml:"via"`
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// Values of ask.via, and the bounds of ask.timeout: a value outside them
+// is clamped. Every host's hook timeout is above the least; the most is
+// what a person can be kept waiting for before the host's own prompt, or
+// approval_required, takes over.
+const (
+	AskHost           = "host"
+	AskWait           = "wait"
+	DefaultAskTimeout = 120 * time.Second
+	MinAskTimeout     = time.Second
+	MaxAskTimeout     = 30 * time.Minute
+)
+
+// Waits reports whether an ask waits for a person's answer.
+func (a Asks) Waits() bool { return a.Via == AskWait }
+
 // Config is the effective settings of one workspace.
 type Config struct {
 	FailMode               string            `yaml:"fail_mode"`
@@ -144,6 +168,7 @@ type Config struct {
 	Delegation             Delegation        `yaml:"delegation"`
 	Export                 Export            `yaml:"export"`
 	People                 People            `yaml:"people"`
+	Ask                    Asks              `yaml:"ask"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -168,6 +193,7 @@ func Default() *Config {
 		Delegation:             Delegation{MaxDepth: DefaultDelegationDepth},
 		Export:                 DefaultExport(),
 		People:                 People{Commits: CommitsScoped},
+		Ask:                    Asks{Via: AskHost, Timeout: DefaultAskTimeout},
 	}
 }
 
@@ -182,7 +208,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true, "people": true,
+	"export": true, "people": true, "ask": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -254,6 +280,17 @@ func (c *Config) clamp() {
 	if v := min(max(*d, MinDelegationDepth), MaxDelegationDepth); v != *d {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: delegation.max_depth %d is out of range %d to %d: %d is used", File, *d, MinDelegationDepth, MaxDelegationDepth, v))
 		*d = v
+	}
+	switch c.Ask.Via {
+	case AskHost, AskWait:
+	default:
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.via is %q, want host or wait: host is used (the host's prompt, or approval_required)", File, c.Ask.Via))
+		c.Ask.Via = AskHost
+	}
+	if t := c.Ask.Timeout; t < MinAskTimeout || t > MaxAskTimeout {
+		v := min(max(t, MinAskTimeout), MaxAskTimeout)
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.timeout %s is out of range %s to %s: %s is used", File, t, MinAskTimeout, MaxAskTimeout, v))
+		c.Ask.Timeout = v
 	}
 	switch n := c.Ledger.SegmentBytes; {
 	case n > MaxSegmentBytes:

@@ -59,6 +59,16 @@ func TestLoad(t *testing.T) {
 		{name: "people commits clamped", content: "people: {commits: open}\n", warn: `people.commits is "open", want free or scoped: scoped is used`,
 			check: func(c *Config) bool { return c.People.Commits == CommitsScoped }},
 		{name: "people commits not a string (yaml.v3)", content: "people: {commits: [free]}\n", wantErr: "cannot unmarshal"},
+		{name: "ask default", check: func(c *Config) bool {
+			return c.Ask.Via == AskHost && !c.Ask.Waits() && c.Ask.Timeout == 120*time.Second
+		}},
+		{name: "ask wait", content: "ask: {via: wait, timeout: 2s}\n", check: func(c *Config) bool { return c.Ask.Waits() && c.Ask.Timeout == 2*time.Second }},
+		{name: "ask via clamped", content: "ask: {via: console}\n", warn: `ask.via is "console", want host or wait: host is used`,
+			check: func(c *Config) bool { return c.Ask.Via == AskHost }},
+		{name: "ask timeout clamped low", content: "ask: {via: wait, timeout: 10ms}\n", warn: "ask.timeout 10ms is out of range 1s to 30m0s: 1s is used",
+			check: func(c *Config) bool { return c.Ask.Waits() && c.Ask.Timeout == time.Second }},
+		{name: "ask timeout clamped high", content: "ask:\n  via: wait\n  timeout: 5h\n", warn: "ask.timeout 5h0m0s is out of range 1s to 30m0s: 30m0s is used",
+			check: func(c *Config) bool { return c.Ask.Timeout == 30*time.Minute }},
 		{name: "delegation depth default", check: func(c *Config) bool { return c.Delegation.MaxDepth == 3 }},
 		{name: "delegation depth", content: "delegation: {max_depth: 2}\n", check: func(c *Config) bool { return c.Delegation.MaxDepth == 2 }},
 		{name: "delegation depth clamped low", content: "delegation: {max_depth: 0}\n", warn: "delegation.max_depth 0 is out of range 1 to 10: 1 is used",

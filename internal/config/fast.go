@@ -122,6 +122,11 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.roles(&c.Roles)
 	case "export":
 		ok = v.export(&c.Export)
+	case "ask":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"via":     func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },
+			"timeout": func(n *fnode) (ok bool) { c.Ask.Timeout, ok = n.duration(); return },
+		})
 	default:
 		return false
 	}

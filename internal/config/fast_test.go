@@ -85,6 +85,13 @@ func TestFastParseAgrees(t *testing.T) {
 		{"export:\n  when: off\n", false},
 		{"export:\n  timeout: 10\n", false},
 		{"export: grpc\n", false},
+		{"ask: {via: wait, timeout: 2s}\n", true},
+		{"ask:\n  via: wait\n  timeout: 10m\n  other: x\n", true},
+		{"ask: {via: console}\n", true}, // clamped by Load, not by the parse
+		{"ask: {timeout: 0s}\n", true},  // clamped by Load
+		{"ask: {via: yes}\n", false},
+		{"ask: {timeout: 120}\n", false},
+		{"ask: wait\n", false},
 		// Left to yaml.v3.
 		{"fail_mode: \"clo\\\"sed\"\n", false},
 		{"fail_mode: yes\n", false},
@@ -163,7 +170,7 @@ func TestFastParseAgreesRandom(t *testing.T) {
 		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
 		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
 	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
-	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "x"}
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "via", "timeout", "x"}
 	var value func(depth int, indent string) string
 	value = func(depth int, indent string) string {
 		switch k := rng.IntN(8); {
