@@ -30,10 +30,13 @@ import (
 
 // Env is what a pipeline takes from its process: flags, environment, clock.
 type Env struct {
-	Root    string // --root
-	Getenv  func(string) string
-	Wd      string
-	Now     func() time.Time
+	Root   string // --root
+	Getenv func(string) string
+	Wd     string
+	Now    func() time.Time
+	// Sleep is the clock's sleep, for a hook that waits on a person's
+	// answer (ask.via: wait); nil is time.Sleep.
+	Sleep   func(time.Duration)
 	Explain io.Writer // non-nil with --explain
 	Version string    // stamped on ledger records
 	// Hook is set for the hook commands: only they look for the root in

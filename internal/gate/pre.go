@@ -39,6 +39,11 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 	if err == nil && d.Verdict == hook.Deny {
 		d = g.checkLoop(ctx, d)
 	}
+	if err == nil && d.Verdict == hook.Ask {
+		// Every lock of the decision is released by now: the wait holds
+		// none.
+		d = g.waitForPerson(ctx, d)
+	}
 	if err == nil && d.Verdict == hook.Deny {
 		g.recordDenial(ctx, g.denied, d)
 	}

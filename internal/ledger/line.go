@@ -143,6 +143,7 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendList(b, "commits", m.Commits)
 	b = appendRaw(b, "summary", m.Summary)
 	b = appendRaw(b, "result", m.Result)
+	b = appendRaw(b, "answer", m.Answer)
 	if s := m.Sealed; s != nil {
 		b = append(b, `,"sealed":{"segment":`...)
 		b = appendString(b, s.Segment)

@@ -48,6 +48,11 @@ const (
 	EventSubmit         = "submit"
 	EventApprove        = "approve"
 	EventReject         = "reject"
+	// EventAskAnswer is a person's answer to a pending ask (ask.via:
+	// wait): the call asked about (session, tool, tool_use_id), the
+	// verdict in Decision, the person's reason in Reason, who answered and
+	// how long the ask waited in Answer.
+	EventAskAnswer = "ask_answer"
 )
 
 // Record is one ledger line: an Agent Trace record. Field order is the order
@@ -166,6 +171,9 @@ type Meta struct {
 	// JSON objects (package summary's shape), capped by their writers.
 	Summary json.RawMessage `json:"summary,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
+	// Answer is an ask_answer record's who, when and how long: a JSON
+	// object (package asks' shape).
+	Answer json.RawMessage `json:"answer,omitempty"`
 	// Sealed is set on the first record of a segment that a writer began
 	// when it sealed its newest one: that segment, and the last record it
 	// held. Verify holds the sealed segment to it: a line after that

@@ -48,6 +48,9 @@ var own = governed.Table{
 	// the review state, and every hook appends to the counters.
 	{Path: ".orchestration/state/reviews", Use: governed.Guarded, Watch: governed.Journaled, Reason: "the review state: the submissions the hook vouched for, what submit hands the hook after it, and the notes naming a person's reject record; written by hooks, submit and a person's reject, each write journaled"},
 	{Path: ".orchestration/state/summary", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "the sessions' counters: only hooks append to them, each line first to the guard's copy, which the ledger's session summaries are made from; the guard compares the calling session's log alone"},
+	// Read-only in a sandbox: only the waiting hook and a person's
+	// intenthook ask write there, both outside it.
+	{Path: ".orchestration/state/asks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "pending asks (ask.via: wait) and a person's answers to them: an answer lets a call run or denies it; written by the waiting hook and a person's intenthook ask, each write journaled, and the hook believes an answer only with its journal line; this work tree's (docs/asks.md)"},
 	// Each file a hook reads has a row of its own, with who writes it and
 	// why it may be believed (TestHookReadersHaveRows holds the hooks to
 	// it); state/** above only says what no agent writes.

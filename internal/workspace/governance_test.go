@@ -58,13 +58,13 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
-		".orchestration/state/agents.cache",
+		".orchestration/state/agents.cache", ".orchestration/state/asks",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
 	})
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/state/pending", ".orchestration/state/shells.log",
+		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed",

@@ -1,0 +1,281 @@
+// Package asks holds pending asks (.orchestration/state/asks/): a decision
+// of ask that, with ask.via: wait, waits for a person's answer instead of
+// the host's prompt. One file per ask, <id>.json, written by the hook that
+// waits; one file per answer, <id>.answer, written by a person's intenthook
+// ask. The hook polls for the answer holding no lock, and removes both
+// files when it stops waiting. Every write and removal is journaled: the
+// directory is a governance row the guard watches (a change an agent's
+// command made is put back at its post). It decides nothing: what an ask
+// is about, and what an answer does, are the gate's.
+package asks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/state"
+)
+
+// Dir is the asks' directory, relative to the workspace root: one per work
+// tree until the parallel issue moves it under the common git directory.
+const Dir = state.StateDir + "/asks"
+
+// Verdicts of an answer.
+const (
+	Allow = "allow"
+	Deny  = "deny"
+)
+
+// Ask is one pending ask: what a person is asked about, by whom, until
+// when. Session, Agent, Tool, Target and Why come from the agent's call
+// and the gate's decision: a person's terminal shows them quoted, the
+// agent's text fenced.
+type Ask struct {
+	ID        string    `json:"id"`
+	Session   string    `json:"session"`
+	Agent     string    `json:"agent,omitempty"`    // the agent's name (claude, codex, …)
+	AgentID   string    `json:"agent_id,omitempty"` // a subagent's id
+	Intent    string    `json:"intent,omitempty"`
+	Tool      string    `json:"tool"`
+	ToolUseID string    `json:"tool_use_id,omitempty"`
+	Target    string    `json:"target,omitempty"` // the files, or the command
+	Code      string    `json:"code,omitempty"`   // the decision's code, if it has one
+	Why       string    `json:"why"`              // the decision's message: headline, why, evidence
+	Created   time.Time `json:"created"`
+	Deadline  time.Time `json:"deadline"` // after it the hook no longer waits
+	PID       int       `json:"pid,omitempty"`
+}
+
+// Answer is a person's answer to an ask, and who gave it: an attribution
+// (the git identity and OS user of the process that wrote it), not an
+// authentication.
+type Answer struct {
+	Verdict string    `json:"verdict"` // allow, deny
+	Reason  string    `json:"reason,omitempty"`
+	By      string    `json:"by,omitempty"`   // git's user.name <user.email>
+	User    string    `json:"user,omitempty"` // the OS user
+	At      time.Time `json:"at"`
+}
+
+// Store is one workspace's asks.
+type Store struct{ Root string }
+
+// ErrNoAsk says no pending ask has the id.
+var ErrNoAsk = errors.New("no pending ask")
+
+func (s Store) dir() string { return filepath.Join(s.Root, filepath.FromSlash(Dir)) }
+
+func (s Store) path(id, ext string) string { return filepath.Join(s.dir(), id+ext) }
+
+func rel(id, ext string) string { return Dir + "/" + id + ext }
+
+// validID is the shape of an id Open gives: a person types it, and it
+// names a file.
+func validID(id string) bool {
+	if len(id) != 8 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Open files a as a pending ask under a new id, journaled under by (the
+// waiting hook's call, guard.By), and returns it with its id.
+func (s Store) Open(a Ask, by string) (Ask, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return a, err
+	}
+	a.ID = hex.EncodeToString(b[:])
+	data, err := json.Marshal(a)
+	if err != nil {
+		return a, err
+	}
+	if err := state.Ensure(s.Root, "asks"); err != nil {
+		return a, err
+	}
+	s.sweep(a.Created)
+	// Journaled first: the guard of a command running meanwhile may look
+	// as soon as the file is written.
+	guard.JournalBy(s.Root, rel(a.ID, ".json"), data, by)
+	if err := state.WriteFile(s.path(a.ID, ".json"), data, 0o644, false); err != nil {
+		return a, fmt.Errorf("pending ask: %w", err)
+	}
+	return a, nil
+}
+
+// Close removes the ask and its answer, journaled: the hook stopped
+// waiting.
+func (s Store) Close(id string) {
+	for _, ext := range []string{".answer", ".json"} {
+		if _, err := os.Lstat(s.path(id, ext)); err == nil {
+			guard.JournalRemoved(s.Root, rel(id, ext))
+			_ = os.Remove(s.path(id, ext))
+		}
+	}
+}
+
+// sweep removes the asks past their deadline at now: their hooks were
+// stopped by the host before they could close them.
+func (s Store) sweep(now time.Time) {
+	entries, _ := os.ReadDir(s.dir())
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !validID(id) {
+			continue
+		}
+		if a, err := s.load(id); err == nil && !now.Before(a.Deadline) {
+			s.Close(id)
+		}
+	}
+}
+
+// Poll is how often a waiting hook looks for an answer: a stat of one
+// file, no lock, no read until it is there.
+const Poll = 150 * time.Millisecond
+
+// Wait waits for the answer to a until its deadline (or ctx's end),
+// looking every poll, and returns it; ok is false when none came in time,
+// or the ask was taken away. An answer is believed when the journal names
+// its content as written (a person's intenthook ask journals it; a write
+// an agent's command made by hand does not, and is put back at the
+// command's post). now and sleep are the clock's.
+func (s Store) Wait(ctx context.Context, a Ask, poll time.Duration, now func() time.Time, sleep func(time.Duration)) (Answer, bool) {
+	answer, ask := s.path(a.ID, ".answer"), s.path(a.ID, ".json")
+	for {
+		if _, err := os.Stat(answer); err == nil {
+			if ans, ok := s.read(a.ID); ok {
+				return ans, true
+			}
+		}
+		if _, err := os.Stat(ask); err != nil {
+			return Answer{}, false
+		}
+		left := a.Deadline.Sub(now())
+		if left <= 0 || ctx.Err() != nil {
+			return Answer{}, false
+		}
+		sleep(min(poll, left))
+	}
+}
+
+// read reads id's answer, when it is one a person's command journaled.
+func (s Store) read(id string) (Answer, bool) {
+	data, err := osfile.ReadFile(s.path(id, ".answer"))
+	if err != nil || !guard.Journaled(s.Root, rel(id, ".answer"), guard.Hash(data)) {
+		return Answer{}, false
+	}
+	var ans Answer
+	if json.Unmarshal(data, &ans) != nil || (ans.Verdict != Allow && ans.Verdict != Deny) {
+		return Answer{}, false
+	}
+	return ans, true
+}
+
+// Get returns the pending ask id: filed, unanswered, before its deadline.
+func (s Store) Get(id string, now time.Time) (Ask, error) {
+	if !validID(id) {
+		return Ask{}, fmt.Errorf("%w %q: an id is 8 hexadecimal digits, as intenthook ask lists them", ErrNoAsk, id)
+	}
+	a, err := s.load(id)
+	if err != nil {
+		return Ask{}, fmt.Errorf("%w %s", ErrNoAsk, id)
+	}
+	if _, err := os.Lstat(s.path(id, ".answer")); err == nil {
+		return a, fmt.Errorf("ask %s is answered already", id)
+	}
+	if !now.Before(a.Deadline) {
+		return a, fmt.Errorf("ask %s timed out at %s: the hook no longer waits for it", id, a.Deadline.UTC().Format(time.RFC3339))
+	}
+	return a, nil
+}
+
+func (s Store) load(id string) (Ask, error) {
+	data, err := osfile.ReadFile(s.path(id, ".json"))
+	if err != nil {
+		return Ask{}, err
+	}
+	var a Ask
+	if err := json.Unmarshal(data, &a); err != nil {
+		return Ask{}, err
+	}
+	if a.ID != id {
+		return Ask{}, fmt.Errorf("ask file %s names ask %q", id, a.ID)
+	}
+	return a, nil
+}
+
+// Answer writes the answer to the pending ask id, journaled as a person's
+// command's write (no call), atomically: the waiting hook reads it whole
+// or not at all.
+func (s Store) Answer(id string, ans Answer, now time.Time) (Ask, error) {
+	a, err := s.Get(id, now)
+	if err != nil {
+		return a, err
+	}
+	data, err := json.Marshal(ans)
+	if err != nil {
+		return a, err
+	}
+	guard.Journal(s.Root, rel(id, ".answer"), data)
+	if err := state.WriteFile(s.path(id, ".answer"), data, 0o644, false); err != nil {
+		return a, fmt.Errorf("answer ask %s: %w", id, err)
+	}
+	return a, nil
+}
+
+// Pending lists the pending asks, oldest first: filed, unanswered, before
+// their deadline. A workspace that never waited has no directory: nothing
+// is read.
+func (s Store) Pending(now time.Time) ([]Ask, error) {
+	entries, err := os.ReadDir(s.dir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Ask
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !validID(id) {
+			continue
+		}
+		if a, err := s.Get(id, now); err == nil {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(x, y Ask) int { return x.Created.Compare(y.Created) })
+	return out, nil
+}
+
+// Record is what an ask_answer ledger record holds of the answer (its
+// answer field): the ask, who answered, and how long the ask waited.
+type Record struct {
+	Ask      string    `json:"ask"`
+	By       string    `json:"by,omitempty"`
+	User     string    `json:"user,omitempty"`
+	Asked    time.Time `json:"asked"`
+	WaitedMS int64     `json:"waited_ms"`
+}
+
+// RecordOf is the ledger's account of ans, given to a at its time.
+func RecordOf(a Ask, ans Answer) Record {
+	return Record{Ask: a.ID, By: ans.By, User: ans.User, Asked: a.Created, WaitedMS: max(ans.At.Sub(a.Created).Milliseconds(), 0)}
+}

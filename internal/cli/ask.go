@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+func (a *app) askCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ask",
+		Short: "List the asks waiting for a person's answer (ask.via: wait); answer one with allow or deny",
+		Long: `With ask.via: wait in .orchestration/config.yaml, a call intenthook would ask
+about waits for a person's answer, up to ask.timeout. intenthook ask lists the
+asks waiting; intenthook ask allow ID lets the call run, intenthook ask deny ID
+--reason TEXT denies it and tells the agent why. Answering is a person's
+command: refused from an agent's process. See docs/asks.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			pending, err := asks.Store{Root: ws.Root}.Pending(nowFunc())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if pending == nil {
+					pending = []asks.Ask{}
+				}
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(pending)
+			}
+			a.printAsks(pending, nowFunc())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the pending asks as JSON")
+	cmd.AddCommand(a.answerCommand(asks.Allow), a.answerCommand(asks.Deny))
+	return cmd
+}
+
+// printAsks prints each pending ask: what intenthook asks, and what the
+// agent's call names (its command or files), labelled as the agent's.
+func (a *app) printAsks(pending []asks.Ask, now time.Time) {
+	if len(pending) == 0 {
+		fmt.Fprintln(a.stdout, "no pending asks")
+		return
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tWAITING\tLEFT\tSESSION\tINTENT\tTOOL")
+	for _, p := range pending {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, now.Sub(p.Created).Round(time.Second), p.Deadline.Sub(now).Round(time.Second),
+			safetext.Quote(p.Session), dash(p.Intent), safetext.Quote(p.Tool))
+	}
+	tw.Flush()
+	for _, p := range pending {
+		fmt.Fprintf(a.stdout, "\n%s:\n", p.ID)
+		for _, line := range strings.Split(p.Why, "\n") {
+			fmt.Fprintf(a.stdout, "  %s\n", safetext.Quote(line))
+		}
+		if p.Target != "" {
+			fmt.Fprintf(a.stdout, "  the call, as the agent wrote it: %s\n", safetext.Quote(p.Target))
+		}
+		fmt.Fprintf(a.stdout, "  answer: intenthook ask allow %s | intenthook ask deny %s --reason \"…\"\n", p.ID, p.ID)
+	}
+}
+
+func (a *app) answerCommand(verdict string) *cobra.Command {
+	var reason string
+	short := "Let the call a pending ask is about run (a person's command)"
+	if verdict == asks.Deny {
+		short = "Deny the call a pending ask is about, telling the agent why (a person's command)"
+	}
+	cmd := &cobra.Command{
+		Use:   verdict + " ID",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if verdict == asks.Deny && strings.TrimSpace(reason) == "" {
+				return errors.New("ask deny needs --reason: the agent is told why")
+			}
+			what := "intenthook ask " + verdict
+			if err := a.personOnly(what); err != nil {
+				return err
+			}
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			store := asks.Store{Root: ws.Root}
+			id := args[0]
+			pending, err := store.Get(id, nowFunc())
+			if err != nil {
+				return err
+			}
+			if err := a.personAct(cmd.Context(), ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
+				return err
+			}
+			ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(cmd.Context(), ws.Root), User: osUser(a.getenv), At: nowFunc().UTC()}
+			asked, err := store.Answer(id, ans, ans.At)
+			if err != nil {
+				return err
+			}
+			a.recordAnswer(cmd.Context(), ws, asked, ans)
+			fmt.Fprintf(a.stdout, "ask %s: %s (waited %s)\n", id, verdict, ans.At.Sub(asked.Created).Round(time.Millisecond))
+			return nil
+		},
+	}
+	help := "why, told to the agent (optional)"
+	if verdict == asks.Deny {
+		help = "why, told to the agent (required)"
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", help)
+	return cmd
+}
+
+// recordAnswer appends the ask_answer record: the call asked about, the
+// verdict, the reason, who answered and how long the ask waited.
+func (a *app) recordAnswer(ctx context.Context, ws *workspace.Workspace, asked asks.Ask, ans asks.Answer) {
+	var answer bytes.Buffer
+	enc := json.NewEncoder(&answer)
+	enc.SetEscapeHTML(false) // an identity's <email> stays as git writes it
+	_ = enc.Encode(asks.RecordOf(asked, ans))
+	rec := ledger.NewRecord(ws.Revision(), ledger.Meta{
+		Event: ledger.EventAskAnswer, IntentID: ledger.NullString(asked.Intent), SessionID: asked.Session,
+		AgentID: ledger.NullString(asked.AgentID), ToolName: asked.Tool, ToolUseID: asked.ToolUseID,
+		ScopeValidation: ledger.ScopeExempt, Decision: ans.Verdict, Success: true, Reason: ans.Reason, Answer: answer.Bytes(),
+	})
+	if err := ws.Ledger(Version).Append(ctx, rec); err != nil {
+		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
+	}
+}
+
+// gitIdentity is git's user.name <user.email> in root, "" when neither is
+// set: who answered, as git would name them in a commit.
+func gitIdentity(ctx context.Context, root string) string {
+	name, _ := git.Line(ctx, root, "config", "user.name")
+	email, _ := git.Line(ctx, root, "config", "user.email")
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case email != "":
+		return "<" + email + ">"
+	}
+	return name
+}
+
+// osUser names the OS user this command runs as.
+func osUser(getenv func(string) string) string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	for _, v := range []string{"USER", "USERNAME", "LOGNAME"} {
+		if s := getenv(v); s != "" {
+			return s
+		}
+	}
+	return fmt.Sprint(os.Getuid())
+}

@@ -1,0 +1,95 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/intentctx"
+	"github.com/intenthook/intenthook/internal/safetext"
+)
+
+// CodeAskDenied: a person answered the call's pending ask (ask.via: wait)
+// with deny; their reason is in the message, fenced as a person's words.
+const CodeAskDenied = "ask_denied"
+
+// waitForPerson turns an ask into a pending ask when the settings say so
+// (ask.via: wait), and waits for a person's intenthook ask, holding no
+// lock: allow lets the call run, deny denies it with the person's reason,
+// and no answer within ask.timeout leaves the ask as it was (the host's
+// prompt, or approval_required where the host has none). Without the
+// setting it reads nothing.
+func (g *Gate) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision {
+	if d.Verdict != hook.Ask || !g.Config.Ask.Waits() || g.call.Event != hook.PreToolUse {
+		return d
+	}
+	now := g.env.now().UTC().Truncate(time.Millisecond)
+	intent, _ := g.activeIntent()
+	target := g.call.Command
+	if target == "" {
+		target = strings.Join(g.call.Paths, " ")
+	}
+	store := asks.Store{Root: g.Root}
+	a, err := store.Open(asks.Ask{
+		Session: g.call.SessionID, Agent: g.call.Agent, AgentID: g.call.AgentID, Intent: intent,
+		Tool: g.call.ToolName, ToolUseID: g.call.ToolUseID, Target: target, Code: d.Code, Why: d.Message,
+		Created: now, Deadline: now.Add(g.Config.Ask.Timeout), PID: os.Getpid(),
+	}, g.Sessions.By)
+	if err != nil {
+		g.note(fmt.Errorf("pending ask: %w: the host asks instead", err))
+		return d
+	}
+	defer store.Close(a.ID)
+	g.explain.step("ask", "wait", fmt.Sprintf("ask=%s timeout=%s", a.ID, g.Config.Ask.Timeout))
+	sleep := g.env.Sleep
+	if sleep == nil {
+		sleep = time.Sleep
+	}
+	ans, ok := store.Wait(ctx, a, asks.Poll, g.env.now, sleep)
+	switch {
+	case !ok:
+		g.explain.step("ask", "timeout", "ask="+a.ID)
+		d.Notes = append(d.Notes, fmt.Sprintf("intenthook: no one answered ask %s within %s (ask.timeout): the call is asked about as without ask.via: wait", a.ID, g.Config.Ask.Timeout))
+		return d
+	case ans.Verdict == asks.Allow:
+		g.explain.step("ask", "allow", "ask="+a.ID)
+		who := answeredBy(ans)
+		return hook.Decision{Verdict: hook.AllowWithContext,
+			Message: fmt.Sprintf("intenthook: %s allowed this call (ask %s)", who, a.ID),
+			Context: fmt.Sprintf("intenthook: a person (%s) allowed this call through `intenthook ask allow %s`.", who, a.ID)}
+	}
+	g.explain.step("ask", "deny", "ask="+a.ID)
+	head, _, _ := strings.Cut(d.Message, "\n")
+	head = strings.TrimPrefix(head, "intenthook: ")
+	why := fmt.Sprintf("it needed a person's approval (%s), and %s answered ask %s with deny", head, answeredBy(ans), a.ID)
+	if r := strings.TrimSpace(ans.Reason); r != "" {
+		why += "; their reason, in their own words:\n" + fmt.Sprintf("<ask_answer ask=%q written_by=\"person\">\n%s\n</ask_answer>", a.ID, intentctx.Text(safetext.Clip(r, g.Budget()/4)))
+	}
+	return hook.Denial{
+		Code:     CodeAskDenied,
+		Headline: "a person denied this call: " + head,
+		Why:      why,
+		Instead:  "do not retry this call; do what the person's reason asks, or ask the user how to go on",
+		Evidence: []string{hook.Ev("ask", a.ID), hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)},
+	}.Decision()
+}
+
+// answeredBy names who answered, as the answer says: an attribution, not
+// an authentication.
+func answeredBy(ans asks.Answer) string {
+	who := safetext.OneLine(ans.By)
+	if ans.User != "" {
+		if who != "" {
+			who += ", "
+		}
+		who += "OS user " + safetext.OneLine(ans.User)
+	}
+	if who == "" {
+		return "a person"
+	}
+	return who
+}
