@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -89,6 +90,8 @@ type workspaceStatus struct {
 	// Undone are the versions the guard displaced when it put the rules
 	// back, newest first.
 	Undone []string `json:"undone,omitempty"`
+	// Asks are the asks waiting for a person's answer (ask.via: wait).
+	Asks []asks.Ask `json:"pending_asks,omitempty"`
 }
 
 func (a *app) statusCommand() *cobra.Command {
@@ -116,6 +119,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			st.Undone = guard.Undone(root)
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
+			st.Asks, _ = asks.Store{Root: root}.Pending(now)
 			for _, s := range ss {
 				// Live: it holds its selections against other sessions.
 				sst := sessionStatus{
@@ -132,6 +136,13 @@ here are what 'intenthook select ID --session SID' takes.`,
 				return a.printJSON(st)
 			}
 			a.printStatus(st, now)
+			if len(st.Asks) > 0 {
+				fmt.Fprintf(a.stdout, "\nasks waiting for a person (%d; intenthook ask shows each):\n", len(st.Asks))
+				for _, p := range st.Asks {
+					fmt.Fprintf(a.stdout, "  %s: session %s, %s, waiting %s, %s left\n", p.ID, safetext.Quote(p.Session), safetext.Quote(p.Tool),
+						now.Sub(p.Created).Round(time.Second), p.Deadline.Sub(now).Round(time.Second))
+				}
+			}
 			writeScopeRequests(a.stdout, root, "")
 			return nil
 		},
