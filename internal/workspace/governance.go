@@ -106,8 +106,8 @@ var gits = governed.Table{
 	{Path: "**/.git/**", Use: governed.Protected, Reason: "a nested repository's git files"},
 	{Path: ".git/hooks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitHooks, Reason: "git's hooks, wherever core.hooksPath puts them: precommit runs from there"},
 	{Path: ".git/config", Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitConfig, Reason: "git's config: hooksPath, aliases, filters make git run programs"},
-	// Under .git/** (protected); in a linked work tree, under its own git
-	// directory, outside the workspace.
+	// Under .git/** (protected); one per repository, in the common git
+	// directory (in a linked work tree, outside the workspace).
 	// One per repository, in the common git directory (in a linked work
 	// tree, outside the workspace): the guard watches it there, and the
 	// sandbox's list names it there (SandboxReadOnlyAt).
@@ -144,15 +144,14 @@ func SandboxReadOnly(t governed.Table) []string { return t.Paths(governed.ReadOn
 // SandboxReadOnlyAt is SandboxReadOnly for the work tree at root: in a
 // linked work tree (git worktree add), whose .git is a file, git's rows
 // name where git keeps those files, relative to root: git's config, its
-// hooks and the claims in the common git directory, the governed marker
-// in the work tree's own. In a repository's main work tree the list is
-// SandboxReadOnly's.
+// hooks, the claims and the governed marker, in the common git directory.
+// In a repository's main work tree the list is SandboxReadOnly's.
 func SandboxReadOnlyAt(t governed.Table, root string) []string {
 	list := SandboxReadOnly(t)
 	if st, err := os.Lstat(filepath.Join(root, ".git")); err != nil || st.IsDir() {
 		return list
 	}
-	top, gitDir, ok := git.Top(root)
+	top, _, ok := git.Top(root)
 	common, _ := git.CommonDir(root)
 	if !ok || filepath.Clean(top) != filepath.Clean(root) {
 		return list
@@ -164,13 +163,9 @@ func SandboxReadOnlyAt(t governed.Table, root string) []string {
 			out = append(out, p)
 			continue
 		}
-		dir := common
-		if p == ".git/"+GovernedMarker {
-			dir = gitDir
-		}
-		rel, err := filepath.Rel(root, filepath.Join(dir, filepath.FromSlash(rest)))
+		rel, err := filepath.Rel(root, filepath.Join(common, filepath.FromSlash(rest)))
 		if err != nil {
-			rel = filepath.Join(dir, filepath.FromSlash(rest))
+			rel = filepath.Join(common, filepath.FromSlash(rest))
 		}
 		out = append(out, filepath.ToSlash(rel))
 	}

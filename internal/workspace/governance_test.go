@@ -1,6 +1,9 @@
 package workspace
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -205,4 +208,40 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// In a linked work tree, git's rows name where git keeps the files, all
+// of them in the common git directory: the governed marker too, one per
+// repository.
+func TestSandboxReadOnlyAtWorkTree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	main := filepath.Join(dir, "main")
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = main
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(main, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("init", "-q")
+	run("commit", "-q", "--allow-empty", "-m", "base")
+	run("worktree", "add", "-q", "../wt2")
+	list := SandboxReadOnlyAt(gits, filepath.Join(dir, "wt2"))
+	for _, want := range []string{"../main/.git/config", "../main/.git/intenthook/governed", "../main/.git/intenthook/claims"} {
+		if !slices.Contains(list, want) {
+			t.Errorf("read-only list %q lacks %s", list, want)
+		}
+	}
+	if path, _, ok := MarkerPath(filepath.Join(dir, "wt2")); !ok || path != filepath.Join(main, ".git", GovernedMarker) {
+		t.Errorf("MarkerPath(wt2) = %q, %v; want the common directory's", path, ok)
+	}
 }

@@ -25,11 +25,17 @@ import (
 // path reads it: when no catalog is found.
 const GovernedMarker = "intenthook/governed"
 
-// MarkerPath returns the marker of the work tree holding dir and the root
-// relative to its top, as a line of the marker; ok is false outside a git
-// work tree.
+// MarkerPath returns the marker of the repository holding dir, under its
+// common git directory (one for all its work trees: a work tree git
+// worktree add makes is governed from its first hook call), and the root
+// relative to the work tree's top, as a line of the marker; ok is false
+// outside a git work tree.
 func MarkerPath(dir string) (path, line string, ok bool) {
-	top, gitDir, ok := git.Top(dir)
+	top, _, ok := git.Top(dir)
+	if !ok {
+		return "", "", false
+	}
+	common, ok := git.CommonDir(top)
 	if !ok {
 		return "", "", false
 	}
@@ -41,7 +47,18 @@ func MarkerPath(dir string) (path, line string, ok bool) {
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return "", "", false
 	}
-	return filepath.Join(gitDir, filepath.FromSlash(GovernedMarker)), filepath.ToSlash(rel), true
+	return filepath.Join(common, filepath.FromSlash(GovernedMarker)), filepath.ToSlash(rel), true
+}
+
+// ownMarker is where an older version kept a linked work tree's marker:
+// under the work tree's own git directory ("" when that is the common
+// one). It is still read, and uninstall takes a root out of it too.
+func ownMarker(gitDir, marker string) string {
+	own := filepath.Join(gitDir, filepath.FromSlash(GovernedMarker))
+	if own == marker {
+		return ""
+	}
+	return own
 }
 
 // markerLines reads the marker's roots; a missing marker holds none.
@@ -91,6 +108,22 @@ func Unmark(root string) (path string, removed bool, err error) {
 	if !ok {
 		return "", false, nil
 	}
+	if _, gitDir, ok := git.Top(root); ok {
+		if own := ownMarker(gitDir, path); own != "" {
+			if _, ownRemoved, err := unmarkAt(own, line); err != nil {
+				return own, false, err
+			} else if ownRemoved {
+				removed = true
+			}
+		}
+	}
+	_, common, err := unmarkAt(path, line)
+	return path, removed || common, err
+}
+
+// unmarkAt takes line out of the marker at path, removing the file when
+// no line is left.
+func unmarkAt(path, line string) (string, bool, error) {
 	lines, err := markerLines(path)
 	if err != nil || !slices.Contains(lines, line) {
 		return path, false, err
@@ -126,7 +159,15 @@ func Marked(dir string) string {
 	if !ok {
 		return ""
 	}
-	lines, err := markerLines(filepath.Join(gitDir, filepath.FromSlash(GovernedMarker)))
+	marker, _, ok := MarkerPath(top)
+	if !ok {
+		return ""
+	}
+	lines, err := markerLines(marker)
+	if own := ownMarker(gitDir, marker); own != "" {
+		older, _ := markerLines(own)
+		lines = append(lines, older...)
+	}
 	if err != nil || len(lines) == 0 {
 		return ""
 	}
