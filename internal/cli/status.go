@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -34,6 +38,9 @@ type sessionStatus struct {
 	Ended       bool      `json:"ended,omitempty"`
 	EndedAt     time.Time `json:"ended_at,omitzero"`
 	EndedDuring []string  `json:"ended_during,omitempty"`
+	// WorkTree is the work tree the session runs in, in a repository
+	// with more than one (its claims are shared).
+	WorkTree string `json:"work_tree,omitempty"`
 }
 
 // delegationStatus is one delegation of a session, with the command a
@@ -110,9 +117,18 @@ here are what 'intenthook select ID --session SID' takes.`,
 				return err
 			}
 			cfg, _ := config.Load(root, a.getenv)
-			ss, err := state.Sessions{Root: root, Timeout: cfg.LockTimeout}.List()
-			if err != nil {
-				return err
+			roots := workTreeRoots(root)
+			var ss []*state.Session
+			var in []string
+			for _, r := range roots {
+				list, err := state.Sessions{Root: r.root, Timeout: cfg.LockTimeout}.List()
+				if err != nil && r.root == root {
+					return err
+				}
+				for range list {
+					in = append(in, r.top)
+				}
+				ss = append(ss, list...)
 			}
 			st := workspaceStatus{Root: root, Default: state.ReadDefault(root), Sessions: []sessionStatus{}}
 			st.LedgerHead, _ = ledger.ReadHead(root)
@@ -120,7 +136,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
 			st.Asks, _ = asks.Store{Root: root}.Pending(now)
-			for _, s := range ss {
+			for i, s := range ss {
 				// Live: it holds its selections against other sessions.
 				sst := sessionStatus{
 					SessionID: s.ID, LastSeen: s.LastSeen, Live: now.Sub(s.LastSeen) <= selection.LiveWindow && !s.Released(),
@@ -129,6 +145,9 @@ here are what 'intenthook select ID --session SID' takes.`,
 				}
 				if s.Ended() {
 					sst.Ended, sst.EndedAt, sst.EndedDuring = true, s.EndedAt, s.EndedDuring
+				}
+				if len(roots) > 1 {
+					sst.WorkTree = in[i]
 				}
 				st.Sessions = append(st.Sessions, sst)
 			}
@@ -171,7 +190,12 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 		return
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tLAST SEEN\tLIVE\tAGENT\tINTENT")
+	trees := slices.ContainsFunc(st.Sessions, func(s sessionStatus) bool { return s.WorkTree != "" })
+	if trees {
+		fmt.Fprintln(tw, "SESSION\tLAST SEEN\tLIVE\tAGENT\tINTENT\tWORK TREE")
+	} else {
+		fmt.Fprintln(tw, "SESSION\tLAST SEEN\tLIVE\tAGENT\tINTENT")
+	}
 	for _, s := range st.Sessions {
 		live := "no"
 		switch {
@@ -181,7 +205,11 @@ func (a *app) printStatus(st workspaceStatus, now time.Time) {
 			live = "yes"
 		}
 		ago := now.Sub(s.LastSeen).Round(time.Second).String() + " ago"
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Quote(s.SessionID), ago, live, "(session)", dash(safetext.Quote(s.Intent)))
+		tree := ""
+		if trees {
+			tree = "\t" + safetext.Quote(s.WorkTree)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s\n", safetext.Quote(s.SessionID), ago, live, "(session)", dash(safetext.Quote(s.Intent)), tree)
 		agents := make([]string, 0, len(s.AgentIntents))
 		for agent := range s.AgentIntents {
 			agents = append(agents, agent)
@@ -225,4 +253,37 @@ func sessionsWord(keys []string) string {
 		return "session " + quoted[0]
 	}
 	return "sessions " + strings.Join(quoted, ", ")
+}
+
+// workTreeRoot is one work tree's workspace root and the work tree's top.
+type workTreeRoot struct{ root, top string }
+
+// workTreeRoots lists the workspace root of every work tree of root's
+// repository that has one at the same place (root's path from its work
+// tree's top), root's own first; root alone outside git or in a
+// repository with one work tree.
+func workTreeRoots(root string) []workTreeRoot {
+	top, _, ok := git.Top(root)
+	common, okc := git.CommonDir(root)
+	if !ok || !okc {
+		return []workTreeRoot{{root, ""}}
+	}
+	rel, err := filepath.Rel(top, root)
+	if err != nil {
+		return []workTreeRoot{{root, ""}}
+	}
+	out := []workTreeRoot{{root, top}}
+	for _, t := range git.WorkTrees(common) {
+		if filepath.Clean(t) == filepath.Clean(top) {
+			continue
+		}
+		r := filepath.Join(t, rel)
+		if st, err := os.Stat(filepath.Join(r, ".orchestration", "state")); err == nil && st.IsDir() {
+			out = append(out, workTreeRoot{r, t})
+		}
+	}
+	if len(git.WorkTrees(common)) < 2 {
+		return out[:1]
+	}
+	return out
 }
