@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/clocktest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,18 +16,6 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
-
-// clock is a test clock read by a ledger: each reading moves it by step;
-// a test sets now anywhere, backwards too.
-type clock struct {
-	now  time.Time
-	step time.Duration
-}
-
-func (c *clock) read() time.Time {
-	c.now = c.now.Add(c.step)
-	return c.now
-}
 
 // An audit of traced work whose records were stamped across the year's
 // last millisecond, a leap day, the end of a February without one, and a
@@ -51,13 +40,13 @@ func TestAuditAcrossCalendar(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &clock{now: start, step: tt.step}
+			c := &clocktest.Clock{Now: start, Step: tt.step}
 			dir := filepath.Join(t.TempDir(), "repo")
 			run := func(args ...string) string {
 				t.Helper()
 				cmd := exec.Command("git", args...)
 				cmd.Dir = dir
-				date := c.now.Format(time.RFC3339)
+				date := c.Now.Format(time.RFC3339)
 				cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "TZ=UTC",
 					"GIT_AUTHOR_NAME=Dev", "GIT_AUTHOR_EMAIL=dev@example.com", "GIT_COMMITTER_NAME=Dev", "GIT_COMMITTER_EMAIL=dev@example.com",
 					"GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
@@ -85,11 +74,11 @@ func TestAuditAcrossCalendar(t *testing.T) {
 			run("commit", "-qm", "catalog")
 			base := run("rev-parse", "HEAD")
 
-			l := &ledger.Ledger{Root: dir, ToolVersion: "test", Now: c.read}
+			l := &ledger.Ledger{Root: dir, ToolVersion: "test", Now: c.Read}
 			const writes = 6
 			for i := range writes {
 				if i == 3 {
-					c.now = c.now.Add(-tt.back)
+					c.Now = c.Now.Add(-tt.back)
 				}
 				rel, content := fmt.Sprintf("src/f%d.go", i), fmt.Sprintf("package src // %d\n", i)
 				write(rel, content)

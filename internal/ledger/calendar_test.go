@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"github.com/intenthook/intenthook/internal/clocktest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,27 +10,6 @@ import (
 	"testing"
 	"time"
 )
-
-// clock is a test clock read by a ledger: each reading moves it by step;
-// set puts it anywhere, backwards too.
-type clock struct {
-	now  time.Time
-	step time.Duration
-}
-
-func (c *clock) read() time.Time {
-	c.now = c.now.Add(c.step)
-	return c.now
-}
-
-func at(t testing.TB, s string) time.Time {
-	t.Helper()
-	tm, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tm
-}
 
 // checkCalendar verifies the ledger and holds every segment to the rules
 // of the calendar: its first line is stamped in the segment's month, the
@@ -80,9 +60,9 @@ func TestCalendarEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &clock{now: at(t, tt.start), step: tt.step}
+			c := &clocktest.Clock{Now: clocktest.At(t, tt.start), Step: tt.step}
 			l := newLedger(t)
-			l.Now = c.read
+			l.Now = c.Read
 			l.SegmentBytes = 2500
 			for i := range 12 {
 				mustAppend(t, l, writeRecord("s", "a.go"))
@@ -124,27 +104,27 @@ func tear(t *testing.T, root string) {
 func TestStampNoEarlierThanTip(t *testing.T) {
 	t.Run("spool", func(t *testing.T) {
 		l := newLedger(t)
-		c := &clock{now: at(t, "2026-12-01T00:00:05Z"), step: time.Second}
-		l.Now = c.read
+		c := &clocktest.Clock{Now: clocktest.At(t, "2026-12-01T00:00:05Z"), Step: time.Second}
+		l.Now = c.Read
 		late := writeRecord("late", "a.go")
 		late.Timestamp = "2026-11-30T23:59:58.000Z" // stamped before a wait
 		if err := l.spool([]*Record{late}, context.DeadlineExceeded); err != nil {
 			t.Fatal(err)
 		}
 		mustAppend(t, l, writeRecord("s1", "a.go"))
-		c.now = at(t, "2026-11-30T23:59:50Z") // another process, behind
-		l.SegmentBytes = 1                    // every record opens a segment
+		c.Now = clocktest.At(t, "2026-11-30T23:59:50Z") // another process, behind
+		l.SegmentBytes = 1                              // every record opens a segment
 		mustAppend(t, l, writeRecord("s2", "a.go"))
 		checkCalendar(t, l.Root)
 	})
 	t.Run("repair", func(t *testing.T) {
 		l := newLedger(t)
-		l.Now = (&clock{now: at(t, "2026-11-30T23:59:50Z"), step: time.Second}).read
+		l.Now = (&clocktest.Clock{Now: clocktest.At(t, "2026-11-30T23:59:50Z"), Step: time.Second}).Read
 		mustAppend(t, l, writeRecord("s1", "a.go"))
 		// Another process opens the next segment in December and dies
 		// in its first line.
 		other := &Ledger{Root: l.Root, ToolVersion: "0.1.0", SegmentBytes: 1,
-			Now: (&clock{now: at(t, "2026-12-01T00:00:01Z"), step: time.Second}).read}
+			Now: (&clocktest.Clock{Now: clocktest.At(t, "2026-12-01T00:00:01Z"), Step: time.Second}).Read}
 		mustAppend(t, other, writeRecord("s2", "a.go"))
 		tear(t, l.Root)
 		if err := os.Truncate(filepath.Join(l.Root, filepath.FromSlash(ActiveSegment(l.Root))), 10); err != nil {
@@ -165,8 +145,8 @@ func TestClockStepsBackAcrossMonth(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	l := newLedger(t)
-	c := &clock{now: at(t, "2026-11-30T23:50:00Z"), step: time.Second}
-	l.Now = c.read
+	c := &clocktest.Clock{Now: clocktest.At(t, "2026-11-30T23:50:00Z"), Step: time.Second}
+	l.Now = c.Read
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -181,9 +161,9 @@ func TestClockStepsBackAcrossMonth(t *testing.T) {
 	git("commit", "-q", "--allow-empty", "-m", "base")
 	mustAppend(t, l, writeRecord("s1", "a.go"))
 	git("checkout", "-q", "-b", "topic")
-	c.now = at(t, "2026-12-01T00:10:00Z")
+	c.Now = clocktest.At(t, "2026-12-01T00:10:00Z")
 	mustAppend(t, l, writeRecord("s2", "a.go"))
-	c.now = at(t, "2026-11-30T23:10:00Z") // NTP steps the clock back
+	c.Now = clocktest.At(t, "2026-11-30T23:10:00Z") // NTP steps the clock back
 	git("checkout", "-q", "main")
 	mustAppend(t, l, writeRecord("s3", "a.go"))
 	mustAppend(t, l, writeRecord("s4", "a.go"))
@@ -203,7 +183,7 @@ func TestClockStepsBackAcrossMonth(t *testing.T) {
 	// A head file naming the third segment (main's) reads back through
 	// the second (topic's, December) to the first; the records come in
 	// the order of their stamps, main's raised to its tip's (23:50:01).
-	recs, err := ReadSince(l.Root, at(t, "2026-11-30T00:00:00Z"), 0, 1<<20)
+	recs, err := ReadSince(l.Root, clocktest.At(t, "2026-11-30T00:00:00Z"), 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

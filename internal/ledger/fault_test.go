@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/clocktest"
 	"os"
 	"os/exec"
 	"strings"
@@ -28,8 +29,8 @@ func TestHelperFault(t *testing.T) {
 	if err != nil {
 		t.Fatalf("helper clock: %v", err)
 	}
-	c := &clock{now: start, step: time.Second}
-	l := &Ledger{Root: root, ToolVersion: "test", SegmentBytes: 2500, Now: c.read}
+	c := &clocktest.Clock{Now: start, Step: time.Second}
+	l := &Ledger{Root: root, ToolVersion: "test", SegmentBytes: 2500, Now: c.Read}
 	if err := l.Append(context.Background(), writeRecord("killed", "k.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +58,8 @@ func TestKilled(t *testing.T) {
 
 func killed(t *testing.T, point string, full, ahead bool) {
 	l := newLedger(t)
-	c := &clock{now: at(t, "2026-11-30T23:59:50Z"), step: time.Second}
-	l.Now = c.read
+	c := &clocktest.Clock{Now: clocktest.At(t, "2026-11-30T23:59:50Z"), Step: time.Second}
+	l.Now = c.Read
 	l.SegmentBytes = 2500
 	n := 1
 	if full {
@@ -67,9 +68,9 @@ func killed(t *testing.T, point string, full, ahead bool) {
 	for i := range n {
 		mustAppend(t, l, writeRecord(fmt.Sprint("s", i), "a.go"))
 	}
-	helperStart := c.now
+	helperStart := c.Now
 	if ahead {
-		helperStart = at(t, "2026-12-01T00:00:00Z")
+		helperStart = clocktest.At(t, "2026-12-01T00:00:00Z")
 	}
 	before := ledgerBytes(t, l.Root)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperFault$", "-test.count=1")

@@ -2,34 +2,13 @@ package selection
 
 import (
 	"context"
+	"github.com/intenthook/intenthook/internal/clocktest"
 	"testing"
-	"time"
 
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/state"
 )
-
-// clock is a test clock read by a workspace: each reading moves it by
-// step; a test sets now anywhere, backwards too.
-type clock struct {
-	now  time.Time
-	step time.Duration
-}
-
-func (c *clock) read() time.Time {
-	c.now = c.now.Add(c.step)
-	return c.now
-}
-
-func at(t testing.TB, s string) time.Time {
-	t.Helper()
-	tm, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tm
-}
 
 // The 30-minute rule across the year's last millisecond, a leap day, the
 // end of a February without one, and a clock that steps an hour back over
@@ -58,8 +37,8 @@ func TestHoldsAcrossCalendar(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ss := &state.Session{ID: "e1", Intent: "INT-006", LastSeen: at(t, tt.seen)}
-			if _, ok := holds(ss, "e2", at(t, tt.now)); ok != tt.holds {
+			ss := &state.Session{ID: "e1", Intent: "INT-006", LastSeen: clocktest.At(t, tt.seen)}
+			if _, ok := holds(ss, "e2", clocktest.At(t, tt.now)); ok != tt.holds {
 				t.Errorf("holds = %v at %s for a session seen at %s, want %v", ok, tt.now, tt.seen, tt.holds)
 			}
 		})
@@ -94,26 +73,26 @@ func TestClaimsAcrossCalendar(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := load(t, "exclusive_intents: true\n")
-			c := &clock{now: at(t, tt.seen)}
-			ws.Now = c.read
+			c := &clocktest.Clock{Now: clocktest.At(t, tt.seen)}
+			ws.Now = c.Read
 			ctx := context.Background()
 			sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "", "", "test")}
 			if res, err := sel.Select(ctx, Who{Session: "e1"}, "INT-006"); err != nil || res.Decision.Code != "" {
 				t.Fatalf("e1's selection: %+v, %v", res.Decision, err)
 			}
 			if tt.end != "" {
-				c.now = at(t, tt.end)
-				if err := ws.Sessions.Update(ctx, "e1", c.read(), func(s *state.Session) error { s.End(c.now, nil); return nil }); err != nil {
+				c.Now = clocktest.At(t, tt.end)
+				if err := ws.Sessions.Update(ctx, "e1", c.Read(), func(s *state.Session) error { s.End(c.Now, nil); return nil }); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if tt.act != "" {
-				c.now = at(t, tt.act)
-				if err := ws.Sessions.Update(ctx, "e1", c.read(), func(*state.Session) error { return nil }); err != nil {
+				c.Now = clocktest.At(t, tt.act)
+				if err := ws.Sessions.Update(ctx, "e1", c.Read(), func(*state.Session) error { return nil }); err != nil {
 					t.Fatal(err)
 				}
 			}
-			c.now = at(t, tt.now)
+			c.Now = clocktest.At(t, tt.now)
 			res, err := sel.Select(ctx, Who{Session: "e2"}, "INT-006")
 			if err != nil {
 				t.Fatal(err)

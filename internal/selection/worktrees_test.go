@@ -3,6 +3,7 @@ package selection
 import (
 	"context"
 	"fmt"
+	"github.com/intenthook/intenthook/internal/clocktest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,8 +53,8 @@ func TestSingleWorkTreeDecidesAsBefore(t *testing.T) {
 // returns every answer.
 func script(t *testing.T, ws *workspace.Workspace) []string {
 	t.Helper()
-	clk := &clock{now: at(t, "2026-03-01T10:00:00Z"), step: time.Second}
-	ws.Now = clk.read
+	clk := &clocktest.Clock{Now: clocktest.At(t, "2026-03-01T10:00:00Z"), Step: time.Second}
+	ws.Now = clk.Read
 	ctx := context.Background()
 	sel := Selector{WS: ws, Editor: lifecycle.NewEditor(ws, "", "", "test")}
 	var out []string
@@ -89,7 +90,7 @@ func script(t *testing.T, ws *workspace.Workspace) []string {
 		t.Fatal(err)
 	}
 	pick(Who{Session: "s4"}, "INT-006")
-	clk.now = clk.now.Add(LiveWindow + time.Minute)
+	clk.Now = clk.Now.Add(LiveWindow + time.Minute)
 	pick(Who{Session: "s5"}, "INT-006")
 	pick(Who{Session: "s1"}, "INT-002")
 	return out
