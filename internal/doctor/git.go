@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/githooks"
 )
 
 func checkGit(ctx context.Context, env Env) Check {
@@ -45,9 +47,12 @@ func gitVersion(s string) (major, minor int, ok bool) {
 }
 
 // checkPreCommit looks for intenthook precommit in the places a commit runs
-// checks from: the git hook, pre-commit's and lefthook's configuration.
-// Missing, it is advice rather than a failure: the agent hooks govern
-// without it, but hand edits and skipped hooks then go unnoticed.
+// checks from: the git hook (where git looks for it: core.hooksPath,
+// husky 9's scripts), pre-commit's and lefthook's configuration. The git
+// hook is read as sh runs it: a line after an exit, or one whose status
+// the hook ignores, refuses nothing and fails the check. Missing, it is
+// advice rather than a failure: the agent hooks govern without it, but
+// hand edits and skipped hooks then go unnoticed.
 func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 	const name = "git pre-commit"
 	if !gitOK {
@@ -57,23 +62,28 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 	if err != nil {
 		return Check{Status: Skip, Name: name, Detail: "not a git repository"}
 	}
-	hooks, err := git.Line(ctx, root, "rev-parse", "--git-path", "hooks")
+	place, _, err := githooks.Where(ctx, root, "pre-commit")
 	if err != nil {
 		return Check{Status: Skip, Name: name, Detail: err.Error()}
 	}
-	if !filepath.IsAbs(hooks) {
-		hooks = filepath.Join(root, hooks)
+	if data, err := os.ReadFile(place.Path); err == nil {
+		v := githooks.Read(data, "intenthook precommit", place.Husky)
+		switch {
+		case v.Runs && bytes.Contains(data, []byte(githooks.ChainSuffix)):
+			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + place.Path + ", after the hook chained before it (pre-commit" + githooks.ChainSuffix + ")"}
+		case v.Runs && place.Husky:
+			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + place.Path + " (husky runs it with sh -e)"}
+		case v.Runs:
+			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + place.Path}
+		case v.Found:
+			return Check{Status: Fail, Name: name, Detail: fmt.Sprintf("%s: intenthook precommit at line %d %s", place.Path, v.Line, v.Why),
+				Hint: "intenthook init --git-hook chains the hook that is there and runs intenthook precommit after it, its status deciding the commit"}
+		}
 	}
-	candidates := []struct{ path, needle string }{
-		{filepath.Join(hooks, "pre-commit"), "intenthook precommit"},
-		{filepath.Join(top, ".pre-commit-config.yaml"), "intenthook"},
-		{filepath.Join(top, "lefthook.yml"), "intenthook precommit"},
-		{filepath.Join(top, "lefthook.yaml"), "intenthook precommit"},
-		{filepath.Join(top, ".lefthook.yml"), "intenthook precommit"},
-	}
-	for _, c := range candidates {
-		if data, err := os.ReadFile(c.path); err == nil && bytes.Contains(data, []byte(c.needle)) {
-			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + c.path}
+	for _, c := range []string{".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml"} {
+		path := filepath.Join(top, c)
+		if data, err := os.ReadFile(path); err == nil && bytes.Contains(data, []byte("intenthook precommit")) || c == ".pre-commit-config.yaml" && bytes.Contains(data, []byte("id: intenthook")) {
+			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + path}
 		}
 	}
 	return Check{Status: Warn, Name: name, Detail: "no pre-commit hook runs intenthook precommit", Hint: "intenthook init --git-hook installs one; docs/ci.md shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}

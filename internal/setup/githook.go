@@ -10,60 +10,22 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/intenthook/intenthook/internal/git"
-
+	"github.com/intenthook/intenthook/internal/githooks"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
 // installGitHook writes the git pre-commit hook that runs intenthook
-// precommit. The hooks directory comes from git (core.hooksPath, worktrees).
-// A hook that already runs intenthook precommit is kept; any other hook is
-// someone's and is replaced only with force.
+// precommit, where git looks for it (core.hooksPath, worktrees, husky).
 func installGitHook(ctx context.Context, root string, force bool) (Change, error) {
-	dir, prefix, err := hooksDir(ctx, root)
-	if err != nil {
-		return Change{}, err
-	}
-	path := filepath.Join(dir, "pre-commit")
-	show := displayPath(root, path)
-	script := preCommitScript(prefix)
-	action := Created
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return Change{}, err
-	case bytes.Equal(old, script):
-		return Change{Action: Kept, Path: show, Note: ""}, nil
-	case bytes.Contains(old, []byte("intenthook precommit")):
-		return Change{Action: Kept, Path: show, Note: "it already runs intenthook precommit"}, nil
-	case !force:
-		return Change{}, &ConflictError{Path: show, Reason: "a different pre-commit hook is installed",
-			Hint: "add the line 'intenthook precommit' to it, or run intenthook init --git-hook --force to replace it"}
-	default:
-		action = Replaced
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Change{}, err
-	}
-	if err := state.WriteFile(path, script, 0o755, true); err != nil {
-		return Change{}, err
-	}
-	return Change{Action: action, Path: show, Note: "runs intenthook precommit"}, nil
-}
-
-// hooksDir is where git looks for hooks (core.hooksPath, worktrees), and
-// the workspace root's path from the top of the work tree.
-func hooksDir(ctx context.Context, root string) (dir, prefix string, err error) {
-	dir, err = git.Line(ctx, root, "rev-parse", "--git-path", "hooks")
-	if err != nil {
-		return "", "", fmt.Errorf("--git-hook needs a git repository: %w", err)
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	prefix, err = git.Line(ctx, root, "rev-parse", "--show-prefix")
-	return dir, strings.TrimSuffix(prefix, "/"), err
+	return installHook(ctx, root, force, hookSpec{
+		name:    "pre-commit",
+		needle:  "intenthook precommit",
+		command: "intenthook precommit",
+		comment: `refuse a commit whose staged
+# changes lie outside every active intent's owned_scope (and warn about
+# changes the ledger has no record of). Skip once with git commit --no-verify.`,
+		note: "runs intenthook precommit",
+	})
 }
 
 // commitMsgLine is what the commit-msg hook runs.
@@ -71,61 +33,112 @@ const commitMsgLine = "intenthook precommit --commit-msg"
 
 // installCommitMsgHook writes the git commit-msg hook that marks a
 // person's commit (intenthook precommit --commit-msg, which does nothing
-// unless people.commits is free). Another commit-msg hook (a Change-Id
-// hook, a message linter) is kept, with a note: without the mark a
-// person's commit passes precommit but audit judges it as an agent's.
+// unless people.commits is free): without the mark a person's commit
+// passes precommit but audit judges it as an agent's.
 func installCommitMsgHook(ctx context.Context, root string, force bool) (Change, error) {
-	dir, prefix, err := hooksDir(ctx, root)
-	if err != nil {
-		return Change{}, err
-	}
-	path := filepath.Join(dir, "commit-msg")
-	show := displayPath(root, path)
-	cmd := "exec " + commitMsgLine + ` "$1"`
-	if prefix != "" {
-		cmd = "exec " + commitMsgLine + ` "$1" --root ` + shellQuote(prefix)
-	}
-	script := []byte(`#!/bin/sh
-# Installed by "intenthook init --git-hook": under people.commits: free, mark
-# a person's commit (Intenthook-Person: name <email>) for intenthook audit.
-` + cmd + "\n")
-	action := Created
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return Change{}, err
-	case bytes.Equal(old, script):
-		return Change{Action: Kept, Path: show}, nil
-	case bytes.Contains(old, []byte(commitMsgLine)):
-		return Change{Action: Kept, Path: show, Note: "it already runs " + commitMsgLine}, nil
-	case !force:
-		return Change{Action: Kept, Path: show, Note: "a different commit-msg hook",
-			Notes: []string{"add the line '" + commitMsgLine + ` "$1"' to it (its status must fail the hook): under people.commits: free, a person's commit is marked for audit only by it`}}, nil
-	default:
-		action = Replaced
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Change{}, err
-	}
-	if err := state.WriteFile(path, script, 0o755, true); err != nil {
-		return Change{}, err
-	}
-	return Change{Action: action, Path: show, Note: "marks a person's commit: " + commitMsgLine}, nil
+	return installHook(ctx, root, force, hookSpec{
+		name:    "commit-msg",
+		needle:  commitMsgLine,
+		command: commitMsgLine + ` "$1"`,
+		comment: `under people.commits: free, mark
+# a person's commit (Intenthook-Person: name <email>) for intenthook audit.`,
+		note: "marks a person's commit: " + commitMsgLine,
+	})
 }
 
-// preCommitScript is the hook. Git runs hooks at the top of the work tree;
-// a workspace root below it is passed with --root.
-func preCommitScript(rootFromTop string) []byte {
-	cmd := "exec intenthook precommit"
-	if rootFromTop != "" {
-		cmd = "exec intenthook precommit --root " + shellQuote(rootFromTop)
+// hookSpec is one git hook init installs.
+type hookSpec struct {
+	name    string // the hook: pre-commit, commit-msg
+	needle  string // what a hook that runs intenthook's step contains
+	command string // the command line, without --root
+	comment string // the installed script's comment, after its first words
+	note    string // init's note on a hook it wrote
+}
+
+// installHook writes spec's hook. A hook whose reading says it already
+// runs the command with its status deciding the hook's is kept. Someone's
+// own hook is chained: moved to <name>.intenthook-chained and run first by
+// the hook init writes (githooks.Chain); --force replaces it instead.
+// Under husky 9 the command is added to husky's script (.husky/<name>),
+// which husky runs with sh -e.
+func installHook(ctx context.Context, root string, force bool, spec hookSpec) (Change, error) {
+	place, prefix, err := githooks.Where(ctx, root, spec.name)
+	if err != nil {
+		return Change{}, fmt.Errorf("--git-hook: %w", err)
 	}
-	return []byte(`#!/bin/sh
-# Installed by "intenthook init --git-hook": refuse a commit whose staged
-# changes lie outside every active intent's owned_scope (and warn about
-# changes the ledger has no record of). Skip once with git commit --no-verify.
-` + cmd + "\n")
+	line := spec.command
+	if prefix != "" {
+		line += " --root " + shellQuote(prefix)
+	}
+	show := displayPath(root, place.Path)
+	old, err := os.ReadFile(place.Path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, err
+	}
+	if place.Husky {
+		return addToHusky(place, show, old, line, spec)
+	}
+	script := []byte("#!/bin/sh\n# Installed by \"intenthook init --git-hook\": " + spec.comment + "\nexec " + line + "\n")
+	chain := githooks.Chain(spec.name, line)
+	action := Created
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case bytes.Equal(old, script), bytes.Equal(old, chain):
+		return Change{Action: Kept, Path: show}, nil
+	case githooks.Read(old, spec.needle, false).Runs:
+		return Change{Action: Kept, Path: show, Note: "it already runs " + spec.needle}, nil
+	case force:
+		action = Replaced
+	default:
+		return chainHook(place, show, chain, spec)
+	}
+	if err := os.MkdirAll(place.Dir, 0o755); err != nil {
+		return Change{}, err
+	}
+	if err := state.WriteFile(place.Path, script, 0o755, true); err != nil {
+		return Change{}, err
+	}
+	return Change{Action: action, Path: show, Note: spec.note}, nil
+}
+
+// chainHook moves someone's hook aside and writes the chain that runs it
+// first. A chained hook already there (the chain replaced since) is not
+// overwritten: a person sorts the two out.
+func chainHook(place githooks.Place, show string, chain []byte, spec hookSpec) (Change, error) {
+	moved := place.Path + githooks.ChainSuffix
+	if exists(moved) {
+		return Change{}, &ConflictError{Path: show, Reason: "a different " + spec.name + " hook is installed, and " + filepath.Base(moved) + " is taken",
+			Hint: "merge the two into " + filepath.Base(moved) + " and remove " + show + ", or run intenthook init --git-hook --force to replace it"}
+	}
+	if err := os.Rename(place.Path, moved); err != nil {
+		return Change{}, fmt.Errorf("chain the %s hook: %w", spec.name, err)
+	}
+	if err := state.WriteFile(place.Path, chain, 0o755, true); err != nil {
+		return Change{}, err
+	}
+	return Change{Action: Updated, Path: show, Note: "chained: the hook that was here runs first, from " + show + githooks.ChainSuffix + ", then " + spec.needle + ", even when it failed"}, nil
+}
+
+// addToHusky appends the command to husky's script for the hook (husky 9
+// runs .husky/<name> with sh -e, so its status decides the hook's),
+// creating the script when there is none.
+func addToHusky(place githooks.Place, show string, old []byte, line string, spec hookSpec) (Change, error) {
+	if githooks.Read(old, spec.needle, true).Runs {
+		return Change{Action: Kept, Path: show, Note: "it already runs " + spec.needle}, nil
+	}
+	action := Updated
+	if old == nil {
+		action = Created
+	}
+	data := old
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		data = append(data, '\n')
+	}
+	data = append(data, line+"\n"...)
+	if err := state.WriteFile(place.Path, data, modeOf(place.Path, 0o755), true); err != nil {
+		return Change{}, err
+	}
+	return Change{Action: action, Path: show, Note: "husky runs it: added " + line}, nil
 }
 
 // shellQuote quotes s for sh in single quotes; a quote inside s closes the

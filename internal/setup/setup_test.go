@@ -256,29 +256,41 @@ func TestInitConflicts(t *testing.T) {
 
 	changes, err := Init(context.Background(), Options{Root: dir, GitHook: true, Now: fixedNow})
 	var cs Conflicts
-	if !errors.As(err, &cs) || len(cs) != 2 {
-		t.Fatalf("err = %v, want two conflicts", err)
+	if !errors.As(err, &cs) || len(cs) != 1 || cs[0].Path != ".claude/settings.json" {
+		t.Fatalf("err = %v, want the settings' conflict", err)
 	}
-	if cs[0].Path != ".claude/settings.json" || cs[1].Path != ".git/hooks/pre-commit" {
-		t.Errorf("conflicts %v", cs)
-	}
-	if len(changes) != 8 { // the commit-msg hook and config.yaml's people block among them
+	if len(changes) != 9 { // the chained pre-commit, the commit-msg hook and config.yaml's people block among them
 		t.Errorf("the other steps were not all done: %v", changes)
 	}
-	if b, _ := os.ReadFile(hook); string(b) != "#!/bin/sh\nmake lint\n" {
-		t.Error("the user's hook was overwritten")
+	if b, _ := os.ReadFile(hook + ".intenthook-chained"); string(b) != "#!/bin/sh\nmake lint\n" {
+		t.Error("the user's hook was not chained as it was")
+	}
+	if b, _ := os.ReadFile(hook); !strings.Contains(string(b), "pre-commit.intenthook-chained") {
+		t.Errorf("the hook does not run the chained one: %q", b)
 	}
 	if b, _ := os.ReadFile(settings); string(b) != "{not json" {
 		t.Error("the broken settings were overwritten")
 	}
 
-	// --force replaces the hook; the broken settings still need a person.
+	// --force replaces someone's hook instead of chaining it; the broken
+	// settings still need a person.
+	_ = os.WriteFile(hook, []byte("#!/bin/sh\nmake lint\n"), 0o755)
 	_, err = Init(context.Background(), Options{Root: dir, GitHook: true, Force: true, Now: fixedNow})
 	if !errors.As(err, &cs) || len(cs) != 1 {
 		t.Fatalf("forced: err = %v", err)
 	}
 	if b, _ := os.ReadFile(hook); !strings.Contains(string(b), "exec intenthook precommit") {
 		t.Errorf("forced hook %q", b)
+	}
+
+	// A chained hook already there is not overwritten: a conflict.
+	_ = os.WriteFile(hook, []byte("#!/bin/sh\nmake vet\n"), 0o755)
+	_, err = Init(context.Background(), Options{Root: dir, GitHook: true, Now: fixedNow})
+	if !errors.As(err, &cs) || len(cs) != 2 || cs[1].Path != ".git/hooks/pre-commit" {
+		t.Fatalf("taken: err = %v", err)
+	}
+	if b, _ := os.ReadFile(hook); string(b) != "#!/bin/sh\nmake vet\n" {
+		t.Errorf("the hook was overwritten: %q", b)
 	}
 }
 
