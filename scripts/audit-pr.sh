@@ -8,7 +8,7 @@
 #   STRICT               true: untraced changes are errors too
 #   ATTEST               true: also write what actions/attest attests, in
 #                        ATTEST_DIR: range.json (the range's commit ids and
-#                        ledger heads, canonical JSON: the subject) and
+#                        segment heads, canonical JSON: the subject) and
 #                        predicate.json, named in $GITHUB_OUTPUT as
 #                        subject-path, predicate-path and predicate-type
 #   GITHUB_STEP_SUMMARY  where the summary is appended (default: none)

@@ -282,7 +282,7 @@ func TestVerifyKeylessCommand(t *testing.T) {
 	byAction, _ := marshal(Statement{Type: StatementType, Subject: []Subject{sub}, PredicateType: PredicateType, Predicate: pred})
 	os.WriteFile(bundleFile, keylessBundle(t, vs, ciIdentity, ciIssuer, byAction), 0o644)
 	code, so, se = run("--trusted-root", rootFile, "--certificate-identity-regexp", `^ci@`, "--certificate-oidc-issuer", ciIssuer, "main..work")
-	if code != 0 || !strings.Contains(so, "statement: its subject is the range file of the commits and ledger heads its predicate lists") || !strings.Contains(so, "subjects: the 1 commit(s) of main..work, in order") {
+	if code != 0 || !strings.Contains(so, "statement: its subject is the range file of the commits and segment heads its predicate lists") || !strings.Contains(so, "subjects: the 1 commit(s) of main..work, in order") {
 		t.Fatalf("verify the range file's attestation: %d\n%s\n%s", code, so, se)
 	}
 	// Another range file (another history) is no subject of it.

@@ -42,7 +42,7 @@ findings by code and the rules changes with their author and signature.
   --strict           judge as audit --strict does (untraced is an error)
   --predicate        write the predicate alone (actions/attest's
                      predicate-path)
-  --range-file FILE  also write the range's commit ids and ledger heads as
+  --range-file FILE  also write the range's commit ids and segment heads as
                      canonical JSON (actions/attest's subject-path)
   --root DIR         the repository (default: the working directory)
 
@@ -53,7 +53,7 @@ attest verify checks FILE offline: its signature with PUB (a PEM public
 key, or an SSH public key for an SSH-signed envelope), its predicate
 against the schema, that its commit subjects are RANGE's commits in order
 (a history rewritten after the attestation fails, naming the first commit
-that differs), and that the ledger heads it names are still lines of the
+that differs), and that the segment heads it names are still lines of the
 ledger at RANGE's last commit. --subject FILE checks that the file is a
 subject. A branch named verify is refs/heads/verify here.
 
@@ -219,7 +219,7 @@ func runAttest(args []string, stdout, stderr io.Writer, version string) error {
 	if o.output != "" {
 		where = "to " + safetext.Quote(o.output)
 	}
-	fmt.Fprintf(stderr, "intenthook: attest: %s of %s (%d commit(s), ledger heads %s) written %s\n", what, safetext.Quote(rng), res.Commits, orNone(pred.Ledger.Digest), where)
+	fmt.Fprintf(stderr, "intenthook: attest: %s of %s (%d commit(s), segment heads %s) written %s\n", what, safetext.Quote(rng), res.Commits, orNone(pred.Ledger.Digest), where)
 	if res.Failed() {
 		fmt.Fprintf(stderr, "intenthook: attest: the audit of the range failed (%d error(s)): the predicate says so; intenthook audit %s lists them\n", pred.Audit.Errors, safetext.Quote(rng))
 	}

@@ -70,7 +70,7 @@ type Outcome struct {
 
 // Ledger is the ledger at the range's last commit: each file's newest line
 // (the legacy file first, then the segments by name) and one digest over
-// them (audit's "ledger heads"). attest verify checks that each head is
+// them (audit's "segment heads"). attest verify checks that each head is
 // still a line of the ledger.
 type Ledger struct {
 	Digest string            `json:"digest"`

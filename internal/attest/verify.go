@@ -76,7 +76,7 @@ func checkKeyless(name string, data []byte, path string, id identity) (*signed, 
 
 // verifyAttestation checks, offline, an attestation's signature with the
 // key (or a keyless bundle's against the trusted root), its statement and predicate (against the schema), that its commit
-// subjects are the range's commits in order, and that the ledger heads it
+// subjects are the range's commits in order, and that the segment heads it
 // names are still lines of the ledger at the range's last commit. It
 // prints what it checked to out.
 func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) error {
@@ -101,7 +101,7 @@ func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) erro
 	}
 	fmt.Fprintf(out, "statement: in-toto Statement v1 of %s; the predicate matches its schema\n", PredicateType)
 	if len(st.Commits()) == 0 && len(pred.Commits) > 0 {
-		fmt.Fprintf(out, "statement: its subject is the range file of the commits and ledger heads its predicate lists (as actions/attest signs it)\n")
+		fmt.Fprintf(out, "statement: its subject is the range file of the commits and segment heads its predicate lists (as actions/attest signs it)\n")
 	}
 	for _, f := range o.files {
 		if err := hasSubject(st, f); err != nil {
@@ -134,9 +134,9 @@ func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) erro
 		return err
 	}
 	if len(pred.Ledger.Heads) == 0 {
-		fmt.Fprintf(out, "ledger: the attestation names no ledger head (no ledger at %s)\n", short(last))
+		fmt.Fprintf(out, "ledger: the attestation names no segment head (no ledger at %s)\n", short(last))
 	} else {
-		fmt.Fprintf(out, "ledger: the %d head(s) the attestation names are still in the ledger at %s (heads %s)\n", len(pred.Ledger.Heads), short(last), pred.Ledger.Digest)
+		fmt.Fprintf(out, "ledger: the %d segment head(s) the attestation names are still in the ledger at %s (segment heads %s)\n", len(pred.Ledger.Heads), short(last), pred.Ledger.Digest)
 	}
 	verdict := "passed"
 	if !pred.Audit.Passed {
@@ -232,7 +232,7 @@ func (p *Predicate) commitIDs() []string {
 // hasRangeFile reports whether a subject of st is the range file of pred:
 // actions/attest signs a statement whose subject is that file, not the
 // commits, and the file's bytes follow from the predicate's commits and
-// ledger heads.
+// segment heads.
 func hasRangeFile(st *Statement, pred *Predicate) bool {
 	b, err := NewRangeFile(pred).Bytes()
 	if err != nil {

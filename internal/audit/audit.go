@@ -1155,9 +1155,10 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "`", "'", "<", "&lt;", ">", "&gt;").Replace(safetext.Quote(s))
 }
 
-// ledgerHead names the ledger's state at the range's end: its head
-// (SEQ:HASH, what ledger verify --checkpoint takes) when it is one file,
-// the digest over every file's head when it has segments.
+// ledgerHead names the ledger's state at the range's end: its tip (the
+// newest record, SEQ:HASH, what ledger verify --checkpoint takes) when it
+// is one file; with segments, the segment heads (one digest over every
+// file's newest line) and the tip.
 func (r *Result) ledgerHead(word, tick string) string {
 	if word == "" {
 		word = "ledger"
@@ -1166,7 +1167,7 @@ func (r *Result) ledgerHead(word, tick string) string {
 		return fmt.Sprintf("%s: no records", word)
 	}
 	if r.Digest == "" {
-		return fmt.Sprintf("%s head %s%d:%s%s", word, tick, r.Head.Seq, r.Head.Hash, tick)
+		return fmt.Sprintf("%s tip %s%d:%s%s", word, tick, r.Head.Seq, r.Head.Hash, tick)
 	}
-	return fmt.Sprintf("%s heads %s%s%s (%d file(s); newest %s%d:%s%s)", word, tick, r.Digest, tick, len(r.Heads), tick, r.Head.Seq, r.Head.Hash, tick)
+	return fmt.Sprintf("%s segment heads %s%s%s (%d file(s); tip %s%d:%s%s)", word, tick, r.Digest, tick, len(r.Heads), tick, r.Head.Seq, r.Head.Hash, tick)
 }

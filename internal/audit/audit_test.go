@@ -22,7 +22,7 @@ func TestMarkdown(t *testing.T) {
 		{
 			name: "clean",
 			res:  Result{IncrementsChecked: true, Range: "a..b", Commits: 2, Head: head},
-			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n",
+			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger tip `7:sha256:ab`.\n",
 		},
 		{
 			name: "findings escaped",
@@ -30,7 +30,7 @@ func TestMarkdown(t *testing.T) {
 				{Commit: "0123456789abcdef", Path: "x|y.go", Severity: Error, Message: "out"},
 				{Commit: "0123456789abcdef", Path: "z.go", Severity: Warning, Message: "un`traced"},
 			}},
-			want: "### intenthook audit failed\n\n`a..b`: 1 commit(s), 1 error(s), 1 warning(s). Ledger head `7:sha256:ab`.\n\n" +
+			want: "### intenthook audit failed\n\n`a..b`: 1 commit(s), 1 error(s), 1 warning(s). Ledger tip `7:sha256:ab`.\n\n" +
 				"**Findings**\n\n| commit | path | severity | finding |\n| --- | --- | --- | --- |\n" +
 				"| `0123456789ab` | `x\\|y.go` | error | out |\n" +
 				"| `0123456789ab` | `z.go` | warning | un'traced |\n",
@@ -46,7 +46,7 @@ func TestMarkdown(t *testing.T) {
 				},
 				Catalog: []CatalogChange{{Commit: "0123456789abcdef", Author: "Dev <d@x>", Intent: "INT-001", Change: ScopeWidened, Detail: "+src/x/**"}},
 			},
-			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger head `7:sha256:ab`.\n\n" +
+			want: "### intenthook audit passed\n\n`a..b`: 2 commit(s), 0 error(s), 0 warning(s). Ledger tip `7:sha256:ab`.\n\n" +
 				"| intent | files | traced | sessions | models | denials | violations | scope changes | findings |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" +
 				"| `INT-001` Hooks | 2 | 66% (2/3) | 2 | anthropic/claude-x | scope_violation ×2, intent_required ×1 | — | scope widened +src/x/** | 1 |\n" +
 				"| no intent | 1 | 0% (0/1) | — | — | — | out_of_scope_change ×1 | — | 0 |\n" +

@@ -20,7 +20,7 @@ the ledger's heads, signed with --key as a DSSE envelope or, with --bundle, as
 a Sigstore bundle; or check one offline with 'attest verify FILE --key PUB
 [RANGE]' (a keyless bundle, as actions/attest makes, with --trusted-root
 JSON --certificate-identity ID --certificate-oidc-issuer ISSUER): its
-signature, its commits against the range's, and the ledger heads it names
+signature, its commits against the range's, and the segment heads it names
 against the ledger. Run by intenthook-attest, installed beside
 intenthook; 'intenthook attest --help' lists its flags. See docs/attest.md.`,
 		DisableFlagParsing: true,

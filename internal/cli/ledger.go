@@ -229,13 +229,13 @@ func (a *app) ledgerVerifyCommand() *cobra.Command {
 					state = fmt.Sprintf("%d error(s)", len(rep.Errors))
 				}
 				if len(rep.Segments) == 0 {
-					fmt.Fprintf(a.stdout, "%s: %d records, head seq %d, %d fork(s): %s\n", ledger.FileName, rep.Records, rep.Head.Seq, len(rep.Forks), state)
+					fmt.Fprintf(a.stdout, "%s: %d records, tip seq %d, %d fork(s): %s\n", ledger.FileName, rep.Records, rep.Head.Seq, len(rep.Forks), state)
 				} else {
 					legacy := ""
 					if rep.Size > 0 {
 						legacy = " and " + ledger.FileName
 					}
-					fmt.Fprintf(a.stdout, "%s: %d records in %d segment(s)%s, head seq %d, heads %s, %d fork(s): %s\n", ledger.SegmentDir, rep.Records, len(rep.Segments), legacy, rep.Head.Seq, rep.Digest, len(rep.Forks), state)
+					fmt.Fprintf(a.stdout, "%s: %d records in %d segment(s)%s, tip seq %d, segment heads %s, %d fork(s): %s\n", ledger.SegmentDir, rep.Records, len(rep.Segments), legacy, rep.Head.Seq, rep.Digest, len(rep.Forks), state)
 				}
 			}
 			if !rep.OK() {

@@ -105,7 +105,7 @@ func (a *app) statusCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "Show sessions (last activity, active intent per agent), the workspace default and the ledger head",
+		Short: "Show sessions (last activity, active intent per agent), the workspace default and the ledger tip",
 		Long: `Show what a person needs to steer agents: every session intenthook has seen,
 when it was last active and which intent it (or each of its agents) works on;
 the workspace default intent; and the newest ledger record. Session ids shown
@@ -173,7 +173,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 func (a *app) printStatus(st workspaceStatus, now time.Time) {
 	fmt.Fprintf(a.stdout, "workspace: %s\n", st.Root)
 	fmt.Fprintf(a.stdout, "default intent: %s\n", dash(safetext.Quote(st.Default)))
-	fmt.Fprintf(a.stdout, "ledger head: seq %d %s\n\n", st.LedgerHead.Seq, dash(st.LedgerHead.Hash))
+	fmt.Fprintf(a.stdout, "ledger tip: seq %d %s\n\n", st.LedgerHead.Seq, dash(st.LedgerHead.Hash))
 	if len(st.Undone) > 0 {
 		fmt.Fprintf(a.stdout, "put back by the guard (%d; the displaced versions, newest first; re-apply one with cp <file> <path>):\n", len(st.Undone))
 		for i, u := range st.Undone {

@@ -254,7 +254,7 @@ func checkLedger(root string) Check {
 	if rep.Lines == 0 {
 		return Check{Status: Pass, Name: "ledger", Detail: "no records yet"}
 	}
-	return Check{Status: Pass, Name: "ledger", Detail: fmt.Sprintf("%d record(s) in %d segment(s), head seq %d, %d fork(s)", rep.Records, len(rep.Segments), rep.Head.Seq, len(rep.Forks))}
+	return Check{Status: Pass, Name: "ledger", Detail: fmt.Sprintf("%d record(s) in %d segment(s), ledger tip seq %d, %d fork(s)", rep.Records, len(rep.Segments), rep.Head.Seq, len(rep.Forks))}
 }
 
 // legacyWarnBytes is the size past which the single-file ledger is worth
