@@ -70,7 +70,8 @@ func Run(ctx context.Context, env Env) []Check {
 		for _, name := range []string{"catalog", "config", "state directory", "lock", "claude hooks", "ledger"} {
 			checks = append(checks, Check{Status: Skip, Name: name, Detail: "no workspace root"})
 		}
-		return append(checks, checkGit(ctx, env))
+		checks = append(checks, checkGit(ctx, env))
+		return append(checks, checkLeftovers(ctx, env)...)
 	}
 	checks = append(checks, Check{Status: Pass, Name: "workspace root", Detail: root})
 	checks = append(checks, checkCatalog(root), checkConfig(root, env.Getenv), checkIgnore(root))
