@@ -115,6 +115,8 @@ type Gate struct {
 	// learned is the model read from the transcript's tail, once per call,
 	// for sessions whose events do not name it ("" when none was found).
 	learned *string
+	// usageAdded: the call's usage is on a record already (addUsage).
+	usageAdded bool
 	// stateErr is why the session's state could not be read, if it could
 	// not: the call is then decided as a fresh session's.
 	stateErr error

@@ -175,6 +175,10 @@ func (g *Gate) rememberModel(ctx context.Context) {
 // by the ledger, so an error here means even the spool failed. Decisions
 // stand regardless: the error becomes a note on stderr.
 func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error {
+	if len(recs) > 0 && g.call.AfterTool() && !g.usageAdded {
+		g.usageAdded = true
+		g.addUsage(ctx, recs[0])
+	}
 	if err := g.Ledger(g.env.Version).Append(ctx, recs...); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}

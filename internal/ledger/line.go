@@ -144,6 +144,21 @@ func (m *Meta) appendJSON(b []byte) []byte {
 	b = appendRaw(b, "summary", m.Summary)
 	b = appendRaw(b, "result", m.Result)
 	b = appendRaw(b, "answer", m.Answer)
+	if u := m.Usage; u != nil {
+		b = append(b, `,"usage":{`...)
+		if u.Model != "" {
+			b = append(appendString(append(b, `"model":`...), u.Model), ',')
+		}
+		b = strconv.AppendInt(append(b, `"calls":`...), u.Calls, 10)
+		b = appendCount(b, "input_tokens", u.InputTokens)
+		b = appendCount(b, "output_tokens", u.OutputTokens)
+		b = appendCount(b, "cache_creation_input_tokens", u.CacheCreationInputTokens)
+		b = appendCount(b, "cache_read_input_tokens", u.CacheReadInputTokens)
+		b = append(b, '}')
+	}
+	if m.UsageReset {
+		b = append(b, `,"usage_reset":true`...)
+	}
 	if s := m.Sealed; s != nil {
 		b = append(b, `,"sealed":{"segment":`...)
 		b = appendString(b, s.Segment)
@@ -166,6 +181,14 @@ func appendRaw(b []byte, key string, value []byte) []byte {
 		return b
 	}
 	return append(append(append(append(b, `,"`...), key...), `":`...), c.Bytes()...)
+}
+
+// appendCount appends ,"key":n unless n is 0 (omitempty).
+func appendCount(b []byte, key string, n int64) []byte {
+	if n == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(append(append(b, `,"`...), key...), `":`...), n, 10)
 }
 
 // appendField appends ,"key":"value".

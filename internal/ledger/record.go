@@ -174,6 +174,14 @@ type Meta struct {
 	// Answer is an ask_answer record's who, when and how long: a JSON
 	// object (package asks' shape).
 	Answer json.RawMessage `json:"answer,omitempty"`
+	// Usage is what the call's agent spent since its session's previous
+	// record, on the first record of each call post records: the call
+	// itself, and the tokens its transcript records (none for an agent
+	// whose transcript has no usage). UsageReset: the transcript shrank
+	// or was rewritten since it was last read, and counting began again
+	// at its end.
+	Usage      *Usage `json:"usage,omitempty"`
+	UsageReset bool   `json:"usage_reset,omitempty"`
 	// Sealed is set on the first record of a segment that a writer began
 	// when it sealed its newest one: that segment, and the last record it
 	// held. Verify holds the sealed segment to it: a line after that
@@ -186,6 +194,24 @@ type Sealed struct {
 	Segment  string `json:"segment"`   // root-relative
 	LastSeq  int64  `json:"last_seq"`  // the seq of its last record
 	LastHash string `json:"last_hash"` // sha256: of its last line's bytes
+}
+
+// Usage is what an agent spent: tool calls, and tokens by kind as Claude's
+// usage names them (input_tokens excludes the cached kinds; a Codex input
+// count is split into input and cache reads), with the model they were
+// spent on. Token kinds the transcript did not record are absent.
+type Usage struct {
+	Model                    string `json:"model,omitempty"`
+	Calls                    int64  `json:"calls"`
+	InputTokens              int64  `json:"input_tokens,omitempty"`
+	OutputTokens             int64  `json:"output_tokens,omitempty"`
+	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
+}
+
+// Tokens is every kind of token u counts.
+func (u *Usage) Tokens() int64 {
+	return u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 // NullString is a string written as JSON null when empty: the ledger's way of

@@ -83,6 +83,10 @@ func TestSchema(t *testing.T) {
 	odd.Files[0].Conversations[0].Related = append(odd.Files[0].Conversations[0].Related,
 		Related{Type: "specification", URL: "spec:.specify/specs/a%20b.md"},
 		Related{Type: "specification", URL: "https://example.com/spec?x=1"})
+	spent := writeRecord("s", "spent.go")
+	spent.Metadata.Intenthook.Usage = &Usage{Model: "claude-sonnet-4-5", Calls: 1, InputTokens: 3, OutputTokens: 10,
+		CacheCreationInputTokens: 100, CacheReadInputTokens: 1000}
+	spent.Metadata.Intenthook.UsageReset = true
 	empty := writeRecord("s", "empty.txt")
 	empty.Files[0].Conversations[0].Ranges = nil
 	empty.Files[0].Conversations[0].URL = ""
@@ -91,6 +95,7 @@ func TestSchema(t *testing.T) {
 		"write":                        writeRecord("s", "a.go"),
 		"edit with odd names and urls": odd,
 		"empty file, no transcript":    empty,
+		"write with usage":             spent,
 		"denial": {Metadata: Metadata{Intenthook: Meta{Event: EventPreToolUse, SessionID: "s", ToolName: "Write",
 			ToolUseID: "t", ScopeValidation: "FAIL", Decision: "deny", Code: "scope_violation", Success: false,
 			Error: "src/x.go is outside INT-001's owned_scope"}}},

@@ -46,6 +46,33 @@ type Session struct {
 	// command could have sent the end, so it releases nothing (Released).
 	EndedAt     time.Time `json:"ended_at,omitzero"`
 	EndedDuring []string  `json:"ended_during,omitempty"`
+	// Usage is where counting the tokens spent stopped in each transcript
+	// of the session (its own, its subagents'), by path: a mark of package
+	// transcript, at most MaxUsageMarks.
+	Usage map[string]string `json:"usage,omitempty"`
+}
+
+// MaxUsageMarks bounds Session.Usage.
+const MaxUsageMarks = 32
+
+// SetUsageMark keeps mark for the transcript at path. A new path beyond
+// MaxUsageMarks first drops another (the first in path order that is not
+// keep, the session's own transcript): a subagent's transcript whose mark
+// was dropped counts again from its start when it is seen next.
+func (s *Session) SetUsageMark(path, mark, keep string) {
+	if s.Usage == nil {
+		s.Usage = map[string]string{}
+	}
+	if _, ok := s.Usage[path]; !ok && len(s.Usage) >= MaxUsageMarks {
+		drop := ""
+		for p := range s.Usage {
+			if p != keep && (drop == "" || p < drop) {
+				drop = p
+			}
+		}
+		delete(s.Usage, drop)
+	}
+	s.Usage[path] = mark
 }
 
 // End marks the session ended at at, while the shell commands of the
@@ -201,6 +228,7 @@ func decodeSession(data []byte, s *Session) error {
 	s.AgentIntents = strMap(m["agent_intents"])
 	s.Agents = strMap(m["agents"])
 	s.Reverts = strMap(m["reverts"])
+	s.Usage = strMap(m["usage"])
 	if raw := m["mcp_tools"]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &s.MCPTools)
 	}

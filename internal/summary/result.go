@@ -10,13 +10,14 @@ import (
 
 // Result is what was done under an intent, recorded on the ledger record of
 // its submission or completion: files changed, checks run and how they
-// ended, anchors created, the sessions and models that worked on it, when
+// ended, what was spent, anchors created, the sessions and models that worked on it, when
 // the work started (the first thing counted) and when it completed.
 type Result struct {
 	Files       []string       `json:"files,omitempty"`
 	Checks      []Check        `json:"checks,omitempty"`
 	Denials     map[string]int `json:"denials,omitempty"`
 	Violations  map[string]int `json:"violations,omitempty"`
+	Usage       *Spend         `json:"usage,omitempty"`
 	Anchors     []string       `json:"anchors,omitempty"`
 	Sessions    []string       `json:"sessions,omitempty"`
 	Models      []string       `json:"models,omitempty"`
@@ -36,7 +37,7 @@ func Gather(root, intent string, completed time.Time) (json.RawMessage, error) {
 		return nil, err
 	}
 	s = s.Capped()
-	r := Result{Files: s.Files, Checks: s.Checks, Denials: s.Denials, Violations: s.Violations, Sessions: s.Sessions,
+	r := Result{Files: s.Files, Checks: s.Checks, Denials: s.Denials, Violations: s.Violations, Usage: s.Usage, Sessions: s.Sessions,
 		StartedAt: s.Started, CompletedAt: completed.UTC().Format(time.RFC3339)}
 	for _, a := range anchors.Newest(root, intent, 50) {
 		if a.Intent == intent {

@@ -42,6 +42,7 @@ const (
 	kindViolation = "v"
 	kindSelect    = "s"
 	kindCheck     = "k"
+	kindUsage     = "u" // model, calls, input, output, cache creation, cache read
 	kindSummary   = "S" // a summary was recorded: what follows is news
 )
 
@@ -68,8 +69,8 @@ func lines(recs []*ledger.Record, now time.Time) []byte {
 
 // counted calls add for each thing r counts: a violation, a denial, a
 // selection, each check it ran with its outcome, each file an allowed
-// change wrote. The counters and a recount from the ledger (Recount) count
-// alike.
+// change wrote, and what the call spent (its usage). The counters and a
+// recount from the ledger (Recount) count alike.
 func counted(r *ledger.Record, add func(kind, intent string, fields ...string)) {
 	m := &r.Metadata.Intenthook
 	intent := string(m.IntentID)
@@ -93,6 +94,10 @@ func counted(r *ledger.Record, add func(kind, intent string, fields ...string)) 
 				add(kindFile, intent, f.Path)
 			}
 		}
+	}
+	if u := m.Usage; u != nil {
+		n := func(v int64) string { return strconv.FormatInt(v, 10) }
+		add(kindUsage, intent, u.Model, n(u.Calls), n(u.InputTokens), n(u.OutputTokens), n(u.CacheCreationInputTokens), n(u.CacheReadInputTokens))
 	}
 }
 
@@ -182,6 +187,7 @@ type Summary struct {
 	Denials    map[string]int `json:"denials,omitempty"`
 	Violations map[string]int `json:"violations,omitempty"`
 	Checks     []Check        `json:"checks,omitempty"`
+	Usage      *Spend         `json:"usage,omitempty"`
 	Sessions   []string       `json:"sessions,omitempty"`
 	Started    string         `json:"started_at,omitempty"`
 	Ended      string         `json:"ended_at,omitempty"`
@@ -189,7 +195,47 @@ type Summary struct {
 
 // Empty reports whether nothing was counted.
 func (s *Summary) Empty() bool {
-	return len(s.Intents)+len(s.Files)+len(s.Denials)+len(s.Violations)+len(s.Checks) == 0
+	return len(s.Intents)+len(s.Files)+len(s.Denials)+len(s.Violations)+len(s.Checks) == 0 && s.Usage == nil
+}
+
+// Spend is what was spent: the tool calls post recorded and the tokens
+// their agents' transcripts recorded, by kind, with the tokens of each
+// model (every kind together). A kind with none is absent.
+type Spend struct {
+	Calls                    int64            `json:"calls"`
+	InputTokens              int64            `json:"input_tokens,omitempty"`
+	OutputTokens             int64            `json:"output_tokens,omitempty"`
+	CacheCreationInputTokens int64            `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int64            `json:"cache_read_input_tokens,omitempty"`
+	Models                   map[string]int64 `json:"models,omitempty"`
+}
+
+// Tokens is every kind of token s counts.
+func (s *Spend) Tokens() int64 {
+	return s.InputTokens + s.OutputTokens + s.CacheCreationInputTokens + s.CacheReadInputTokens
+}
+
+// add adds a usage line's fields: model, calls and the four kinds.
+func (s *Spend) add(fields []string) {
+	var v [5]int64
+	for i := range v {
+		n, err := strconv.ParseInt(fields[i+1], 10, 64)
+		if err != nil || n < 0 {
+			return
+		}
+		v[i] = n
+	}
+	s.Calls += v[0]
+	s.InputTokens += v[1]
+	s.OutputTokens += v[2]
+	s.CacheCreationInputTokens += v[3]
+	s.CacheReadInputTokens += v[4]
+	if t := v[1] + v[2] + v[3] + v[4]; t > 0 && fields[0] != "" {
+		if s.Models == nil {
+			s.Models = map[string]int64{}
+		}
+		s.Models[fields[0]] += t
+	}
 }
 
 // line is one parsed counter line.
@@ -276,6 +322,11 @@ func (a *acc) add(l line) {
 			c.Failed++
 		}
 		c.Last = l.fields[1]
+	case l.kind == kindUsage && len(l.fields) == 6:
+		if a.s.Usage == nil {
+			a.s.Usage = &Spend{}
+		}
+		a.s.Usage.add(l.fields)
 	}
 }
 
@@ -399,6 +450,13 @@ func (s Summary) Line() string {
 	count("violations", s.Violations)
 	for _, c := range s.Checks {
 		parts = append(parts, "check "+strconv.Quote(c.Command)+": "+strconv.Itoa(c.Passed)+" passed, "+strconv.Itoa(c.Failed)+" failed, last "+c.Last)
+	}
+	if u := s.Usage; u != nil {
+		spent := strconv.FormatInt(u.Calls, 10) + " call(s)"
+		if t := u.Tokens(); t > 0 {
+			spent += ", " + strconv.FormatInt(t, 10) + " token(s)"
+		}
+		parts = append(parts, spent)
 	}
 	return strings.Join(parts, "; ")
 }

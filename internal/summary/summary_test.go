@@ -76,3 +76,38 @@ func BenchmarkCount(b *testing.B) {
 		}
 	}
 }
+
+// What post records as spent grows the session's counters, by kind and
+// by model; a record without usage (a denial, a select) spends nothing.
+func TestUsageCounted(t *testing.T) {
+	root := t.TempDir()
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	spent := func(model string, in, out, cc, cr int64, files ...string) *ledger.Record {
+		r := rec(ledger.EventPostToolUse, "INT-001", "", true, "allow", nil, files...)
+		r.Metadata.Intenthook.Usage = &ledger.Usage{Model: model, Calls: 1, InputTokens: in, OutputTokens: out,
+			CacheCreationInputTokens: cc, CacheReadInputTokens: cr}
+		return r
+	}
+	for i, recs := range [][]*ledger.Record{
+		{spent("claude-sonnet-4-5", 3, 10, 100, 1000, "a.go"), rec(ledger.EventPostToolUse, "INT-001", "", true, "allow", nil, "b.go")},
+		{rec(ledger.EventSelect, "INT-001", "", true, "allow", nil)},
+		{spent("claude-opus-4-5", 5, 20, 0, 2000)},
+		{spent("", 0, 0, 0, 0, "c.go")}, // an agent whose transcript has no usage: a call
+	} {
+		if err := Count(root, "s1", recs, at.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := Session(root, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Spend{Calls: 3, InputTokens: 8, OutputTokens: 30, CacheCreationInputTokens: 100, CacheReadInputTokens: 3000,
+		Models: map[string]int64{"claude-sonnet-4-5": 1113, "claude-opus-4-5": 2025}}
+	if !reflect.DeepEqual(got.Usage, want) {
+		t.Errorf("usage %+v, want %+v", got.Usage, want)
+	}
+	if got.Usage.Tokens() != 3138 {
+		t.Errorf("tokens %d", got.Usage.Tokens())
+	}
+}

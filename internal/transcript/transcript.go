@@ -1,8 +1,10 @@
 // Package transcript reads what intenthook needs from an agent's
 // conversation transcript (a JSONL file the agent names in its events):
-// today, the model of the newest assistant message, for sessions whose
-// events do not carry it (Claude Code's -p runs). It reads a bounded tail,
-// never the whole file, and returns only a model id of a safe shape.
+// the model of the newest assistant message, for sessions whose events do
+// not carry it (Claude Code's -p runs), read from a bounded tail; and the
+// tokens spent since a mark kept in the session's state (Usage), read from
+// the bytes appended since, bounded too. It never reads a whole file, and
+// returns only model and message ids of a safe shape.
 package transcript
 
 import (
