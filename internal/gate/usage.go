@@ -20,7 +20,10 @@ func (g *Gate) addUsage(ctx context.Context, r *ledger.Record) {
 	m.Usage = u
 	path := g.transcript()
 	var spent transcript.Spent
-	if path != "" {
+	// What the session's state said when the call began: a transcript
+	// with nothing new costs no lock and no write.
+	snap, snapKnown := transcript.ParseMark(g.session.Usage[path])
+	if path != "" && !transcript.Unchanged(path, snap, snapKnown) {
 		own := g.call.TranscriptPath
 		if own == "" {
 			own = g.session.Transcript

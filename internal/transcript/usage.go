@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"hash/crc32"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -152,6 +153,21 @@ func Usage(path string, mark Mark, known, fromStart bool) (Spent, Mark) {
 	sp, mark = count(buf, n == MaxRead, mark)
 	mark.Check = checkOf(f, mark.Offset)
 	return sp, mark
+}
+
+// Unchanged reports, without reading it, whether the transcript at path
+// has nothing to count since mark: it is no regular .jsonl file (none to
+// read), or it ends where mark does. A caller skips Usage, and the
+// session's lock it is read under, when it has.
+func Unchanged(path string, mark Mark, known bool) bool {
+	if !strings.HasSuffix(path, ".jsonl") {
+		return true
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return true
+	}
+	return known && st.Size() == mark.Offset
 }
 
 // endMark is a mark at the end of a transcript of size bytes: inside a line

@@ -167,3 +167,33 @@ func TestParseMarkRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Unchanged lets a call skip the session's lock: no transcript to read, or
+// nothing appended since the mark.
+func TestUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "t.jsonl")
+	if err := os.WriteFile(p, []byte(userLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, at := Usage(p, Mark{}, false, false)
+	for _, tt := range []struct {
+		name, path  string
+		mark        Mark
+		known, want bool
+	}{
+		{"missing", filepath.Join(dir, "none.jsonl"), Mark{}, false, true},
+		{"not jsonl", filepath.Join(dir, "t.txt"), Mark{}, false, true},
+		{"a directory", filepath.Join(dir, "d.jsonl"), Mark{}, false, true},
+		{"never counted", p, Mark{}, false, false},
+		{"nothing appended", p, at, true, true},
+		{"appended", p, Mark{}, true, false},
+	} {
+		if got := Unchanged(tt.path, tt.mark, tt.known); got != tt.want {
+			t.Errorf("%s: Unchanged = %v", tt.name, got)
+		}
+	}
+}
