@@ -124,8 +124,9 @@ const (
 
 // Asks holds what becomes of a decision of ask (docs/asks.md): the host's
 // own prompt, where it has one (via host, the default), or a pending ask
-// the hook waits on, answered by a person's intenthook ask (via wait),
-// for Timeout at most.
+// the hook waits on, answered by a person's intenthook ask or intenthook
+// console (via wait, or via console: the same for the hook), for Timeout
+// at most.
 type Asks struct {
 	Via     string        `yaml:"via"`
 	Timeout time.Duration `yaml:"timeout"`
@@ -138,13 +139,15 @@ type Asks struct {
 const (
 	AskHost           = "host"
 	AskWait           = "wait"
+	AskConsole        = "console" // as wait: intenthook console answers too
 	DefaultAskTimeout = 120 * time.Second
 	MinAskTimeout     = time.Second
 	MaxAskTimeout     = 30 * time.Minute
 )
 
-// Waits reports whether an ask waits for a person's answer.
-func (a Asks) Waits() bool { return a.Via == AskWait }
+// Waits reports whether an ask waits for a person's answer: via wait, or
+// via console, the same pending ask answered in intenthook console's page.
+func (a Asks) Waits() bool { return a.Via == AskWait || a.Via == AskConsole }
 
 // Config is the effective settings of one workspace.
 type Config struct {
@@ -282,9 +285,9 @@ func (c *Config) clamp() {
 		*d = v
 	}
 	switch c.Ask.Via {
-	case AskHost, AskWait:
+	case AskHost, AskWait, AskConsole:
 	default:
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.via is %q, want host or wait: host is used (the host's prompt, or approval_required)", File, c.Ask.Via))
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.via is %q, want host, wait or console: host is used (the host's prompt, or approval_required)", File, c.Ask.Via))
 		c.Ask.Via = AskHost
 	}
 	if t := c.Ask.Timeout; t < MinAskTimeout || t > MaxAskTimeout {

@@ -63,7 +63,8 @@ func TestLoad(t *testing.T) {
 			return c.Ask.Via == AskHost && !c.Ask.Waits() && c.Ask.Timeout == 120*time.Second
 		}},
 		{name: "ask wait", content: "ask: {via: wait, timeout: 2s}\n", check: func(c *Config) bool { return c.Ask.Waits() && c.Ask.Timeout == 2*time.Second }},
-		{name: "ask via clamped", content: "ask: {via: console}\n", warn: `ask.via is "console", want host or wait: host is used`,
+		{name: "ask via console waits", content: "ask: {via: console}\n", check: func(c *Config) bool { return c.Ask.Via == AskConsole && c.Ask.Waits() }},
+		{name: "ask via clamped", content: "ask: {via: browser}\n", warn: `ask.via is "browser", want host, wait or console: host is used`,
 			check: func(c *Config) bool { return c.Ask.Via == AskHost }},
 		{name: "ask timeout clamped low", content: "ask: {via: wait, timeout: 10ms}\n", warn: "ask.timeout 10ms is out of range 1s to 30m0s: 1s is used",
 			check: func(c *Config) bool { return c.Ask.Waits() && c.Ask.Timeout == time.Second }},

@@ -87,7 +87,8 @@ func TestFastParseAgrees(t *testing.T) {
 		{"export: grpc\n", false},
 		{"ask: {via: wait, timeout: 2s}\n", true},
 		{"ask:\n  via: wait\n  timeout: 10m\n  other: x\n", true},
-		{"ask: {via: console}\n", true}, // clamped by Load, not by the parse
+		{"ask: {via: console}\n", true},
+		{"ask: {via: browser}\n", true}, // clamped by Load, not by the parse
 		{"ask: {timeout: 0s}\n", true},  // clamped by Load
 		{"ask: {via: yes}\n", false},
 		{"ask: {timeout: 120}\n", false},
