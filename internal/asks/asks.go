@@ -66,6 +66,7 @@ type Answer struct {
 	Reason  string    `json:"reason,omitempty"`
 	By      string    `json:"by,omitempty"`   // git's user.name <user.email>
 	User    string    `json:"user,omitempty"` // the OS user
+	Via     string    `json:"via,omitempty"`  // where it was given: console; "" for intenthook ask
 	At      time.Time `json:"at"`
 }
 
@@ -271,11 +272,12 @@ type Record struct {
 	Ask      string    `json:"ask"`
 	By       string    `json:"by,omitempty"`
 	User     string    `json:"user,omitempty"`
+	Via      string    `json:"via,omitempty"` // console, for an answer given there
 	Asked    time.Time `json:"asked"`
 	WaitedMS int64     `json:"waited_ms"`
 }
 
 // RecordOf is the ledger's account of ans, given to a at its time.
 func RecordOf(a Ask, ans Answer) Record {
-	return Record{Ask: a.ID, By: ans.By, User: ans.User, Asked: a.Created, WaitedMS: max(ans.At.Sub(a.Created).Milliseconds(), 0)}
+	return Record{Ask: a.ID, By: ans.By, User: ans.User, Via: ans.Via, Asked: a.Created, WaitedMS: max(ans.At.Sub(a.Created).Milliseconds(), 0)}
 }

@@ -106,21 +106,11 @@ func (a *app) answerCommand(verdict string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store := asks.Store{Root: ws.Root}
 			id := args[0]
-			pending, err := store.Get(id, nowFunc())
+			asked, ans, err := a.answerAsk(cmd.Context(), ws, what, "", id, verdict, reason)
 			if err != nil {
 				return err
 			}
-			if err := a.personAct(cmd.Context(), ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
-				return err
-			}
-			ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(cmd.Context(), ws.Root), User: osUser(a.getenv), At: nowFunc().UTC()}
-			asked, err := store.Answer(id, ans, ans.At)
-			if err != nil {
-				return err
-			}
-			a.recordAnswer(cmd.Context(), ws, asked, ans)
 			fmt.Fprintf(a.stdout, "ask %s: %s (waited %s)\n", id, verdict, ans.At.Sub(asked.Created).Round(time.Millisecond))
 			return nil
 		},
@@ -131,6 +121,30 @@ func (a *app) answerCommand(verdict string) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", help)
 	return cmd
+}
+
+// answerAsk answers the pending ask id for the person running this
+// process, what naming the command (intenthook ask allow, intenthook
+// console) and via where the answer was given ("" for intenthook ask): it
+// refuses in an agent's process (personAct), writes the answer the
+// waiting hook reads and records who answered. intenthook ask and the
+// console answer through it alone.
+func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
+	store := asks.Store{Root: ws.Root}
+	pending, err := store.Get(id, nowFunc())
+	if err != nil {
+		return pending, asks.Answer{}, err
+	}
+	if err := a.personAct(ctx, ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
+		return pending, asks.Answer{}, err
+	}
+	ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: via, At: nowFunc().UTC()}
+	asked, err := store.Answer(id, ans, ans.At)
+	if err != nil {
+		return asked, ans, err
+	}
+	a.recordAnswer(ctx, ws, asked, ans)
+	return asked, ans, nil
 }
 
 // recordAnswer appends the ask_answer record: the call asked about, the
