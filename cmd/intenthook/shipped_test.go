@@ -71,6 +71,8 @@ func TestHookBinaryLinks(t *testing.T) {
 		"text/template",          // cobra's help, the report
 		"html/template",          // the report
 		"github.com/intenthook/intenthook/internal/cli",
+		"github.com/intenthook/intenthook/internal/console", // a person's server, in intenthook-full
+		"net/http",
 		"github.com/intenthook/intenthook/internal/export", // OpenTelemetry: intenthook-export
 		"go.opentelemetry.io/otel/sdk/log",
 		"go.opentelemetry.io/collector/pdata/plog",

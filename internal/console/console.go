@@ -1,0 +1,375 @@
+// Package console serves a person's live view of one workspace on
+// 127.0.0.1 (intenthook console): the pending asks, answerable, and the
+// decisions as the hooks record them, through a small JSON API and a page
+// built on it. It holds the login and the session in memory (nothing
+// secret is written to disk) and refuses a request from anything but the
+// person's logged-in browser or script: no session, a missing CSRF token,
+// a foreign Host or Origin. It decides nothing and answers nothing itself:
+// an answer goes through the Answer function its caller gives, the one
+// intenthook ask allow|deny runs.
+package console
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/asks"
+)
+
+//go:embed page/index.html page/app.js
+var page embed.FS
+
+// LoginTTL is how long the login URL works, once.
+const LoginTTL = 5 * time.Minute
+
+// Cookie names: the session's (HttpOnly) and the CSRF token's, which the
+// page and a script read and echo in the X-CSRF-Token header.
+const (
+	SessionCookie = "intenthook_session"
+	CSRFCookie    = "csrf"
+	CSRFHeader    = "X-CSRF-Token"
+)
+
+// DefaultPoll is how often a live feed looks for new records and asks:
+// one read of the ledger's head file, one stat, one read of the asks'
+// directory.
+const DefaultPoll = 250 * time.Millisecond
+
+// AnswerFunc answers the pending ask id for the person running the
+// console, as intenthook ask allow|deny does, and returns the ask and the
+// answer recorded. An error wrapping asks.ErrNoAsk is a 404.
+type AnswerFunc func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)
+
+// Config is what a console serves and how.
+type Config struct {
+	Root   string     // the workspace root
+	Answer AnswerFunc // a person's answer, recorded
+	// Addr is the address the console listens on (host:port), the one
+	// Host a request may name; a loopback address also answers to
+	// localhost and the other loopback spellings of its port.
+	Addr   string
+	TLS    bool             // served over TLS: cookies are Secure, URLs https
+	Now    func() time.Time // nil: time.Now
+	Poll   time.Duration    // zero: DefaultPoll
+	Random io.Reader        // nil: crypto/rand
+}
+
+// Server is one console: its login, its session, its handler.
+type Server struct {
+	cfg   Config
+	hosts map[string]bool
+
+	mu      sync.Mutex
+	login   string    // the one-time login token; "" once used
+	issued  time.Time // when the login URL was made
+	session string    // the logged-in session's token; "" before login
+	csrf    string
+
+	answering sync.Mutex // one answer at a time
+}
+
+// New makes a console for cfg, with a fresh login token.
+func New(cfg Config) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	s := &Server{cfg: cfg, hosts: allowedHosts(cfg.Addr)}
+	var err error
+	if s.login, err = s.token(); err != nil {
+		return nil, err
+	}
+	s.issued = cfg.Now()
+	return s, nil
+}
+
+// token is 32 random bytes, hexadecimal.
+func (s *Server) token() (string, error) {
+	var b [32]byte
+	if _, err := io.ReadFull(s.cfg.Random, b[:]); err != nil {
+		return "", fmt.Errorf("console token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// LoginURL is the one-time URL that logs a browser (or curl -c) in.
+func (s *Server) LoginURL() string {
+	scheme := "http"
+	if s.cfg.TLS {
+		scheme = "https"
+	}
+	return scheme + "://" + s.cfg.Addr + "/login?token=" + s.login
+}
+
+// allowedHosts are the Host values a request may carry: the address, and
+// for a loopback one the other names of the same port (DNS rebinding
+// brings a foreign name to 127.0.0.1).
+func allowedHosts(addr string) map[string]bool {
+	hosts := map[string]bool{strings.ToLower(addr): true}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return hosts
+	}
+	if IsLoopback(host) {
+		for _, h := range []string{"127.0.0.1", "localhost", "::1"} {
+			hosts[net.JoinHostPort(h, port)] = true
+		}
+	}
+	return hosts
+}
+
+// IsLoopback reports whether host (a name or an address) is this
+// machine's own: a console there needs no TLS.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ServeHTTP refuses, in this order: an API request without the session
+// (401), a foreign Host (421) or Origin (403), a state-changing request
+// without the CSRF token (403); then serves.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	api := strings.HasPrefix(r.URL.Path, "/api/")
+	in := s.loggedIn(r)
+	switch {
+	case api && !in:
+		fail(w, http.StatusUnauthorized, "no session: open the login URL intenthook console printed")
+	case !s.hosts[strings.ToLower(r.Host)]:
+		fail(w, http.StatusMisdirectedRequest, "this console does not answer to host "+fmt.Sprintf("%q", r.Host))
+	case r.Header.Get("Origin") != "" && !s.sameOrigin(r.Header.Get("Origin")):
+		fail(w, http.StatusForbidden, "request from another origin")
+	case r.URL.Path == "/login":
+		s.serveLogin(w, r)
+	case !in:
+		fail(w, http.StatusUnauthorized, "no session: open the login URL intenthook console printed")
+	case r.Method != http.MethodGet && r.Method != http.MethodHead && !s.csrfOK(r):
+		fail(w, http.StatusForbidden, "missing or wrong "+CSRFHeader+" header: echo the csrf cookie")
+	default:
+		s.route(w, r)
+	}
+}
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	switch path := r.URL.Path; {
+	case path == "/" && r.Method == http.MethodGet:
+		asset(w, "page/index.html", "text/html; charset=utf-8")
+	case path == "/app.js" && r.Method == http.MethodGet:
+		asset(w, "page/app.js", "text/javascript; charset=utf-8")
+	case path == "/api/pending" && r.Method == http.MethodGet:
+		s.servePending(w)
+	case strings.HasPrefix(path, "/api/pending/") && r.Method == http.MethodPost:
+		s.serveAnswer(w, r, strings.TrimPrefix(path, "/api/pending/"))
+	case path == "/api/events" && r.Method == http.MethodGet:
+		s.serveEvents(w, r)
+	default:
+		fail(w, http.StatusNotFound, "no such page")
+	}
+}
+
+// asset serves an embedded file: the page and its script, nothing from
+// elsewhere (the policy allows no other origin, no inline script).
+func asset(w http.ResponseWriter, name, contentType string) {
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+	w.Header().Set("Content-Type", contentType)
+	b, _ := page.ReadFile(name)
+	w.Write(b)
+}
+
+// sameOrigin reports whether origin is the console's own.
+func (s *Server) sameOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Path != "" || u.User != nil {
+		return false
+	}
+	want := "http"
+	if s.cfg.TLS {
+		want = "https"
+	}
+	return u.Scheme == want && s.hosts[strings.ToLower(u.Host)]
+}
+
+// serveLogin takes the one-time token: once, within LoginTTL; it sets the
+// session and CSRF cookies and sends the browser to the page.
+func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		fail(w, http.StatusMethodNotAllowed, "the login URL is opened with GET")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	got := r.URL.Query().Get("token")
+	switch {
+	case s.login == "" || !equal(got, s.login):
+		fail(w, http.StatusForbidden, "this login URL is not valid, or was used already: restart intenthook console for a new one")
+		return
+	case s.cfg.Now().Sub(s.issued) > LoginTTL:
+		s.login = ""
+		fail(w, http.StatusForbidden, "this login URL expired (it works for 5 minutes): restart intenthook console for a new one")
+		return
+	}
+	session, err := s.token()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	csrf, err := s.token()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	s.login, s.session, s.csrf = "", session, csrf
+	http.SetCookie(w, &http.Cookie{Name: SessionCookie, Value: session, Path: "/", HttpOnly: true, Secure: s.cfg.TLS, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: CSRFCookie, Value: csrf, Path: "/", Secure: s.cfg.TLS, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *Server) loggedIn(r *http.Request) bool {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.session != "" && equal(c.Value, s.session)
+}
+
+// csrfOK: the header echoes the session's CSRF token.
+func (s *Server) csrfOK(r *http.Request) bool {
+	h := r.Header.Get(CSRFHeader)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return h != "" && s.csrf != "" && equal(h, s.csrf)
+}
+
+func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// fail answers with status and a JSON error.
+func fail(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// Pending is a pending ask as the API gives it: intenthook's fields, and
+// what the agent wrote (its command, its files) apart and labelled.
+type Pending struct {
+	ID       string    `json:"id"`
+	Session  string    `json:"session"`
+	Agent    string    `json:"agent,omitempty"`
+	AgentID  string    `json:"agent_id,omitempty"`
+	Intent   string    `json:"intent,omitempty"`
+	Tool     string    `json:"tool"`
+	Code     string    `json:"code,omitempty"`
+	Why      string    `json:"why"` // intenthook's message
+	Created  time.Time `json:"created"`
+	Deadline time.Time `json:"deadline"`
+	// AgentText is the call as the agent wrote it.
+	AgentText AgentText `json:"agent_text"`
+}
+
+// AgentText is text an agent wrote, labelled as such (written_by:
+// "agent"): a page shows it fenced, never as markup.
+type AgentText struct {
+	WrittenBy string `json:"written_by"`
+	Target    string `json:"target,omitempty"`
+}
+
+func pendingOf(a asks.Ask) Pending {
+	return Pending{ID: a.ID, Session: a.Session, Agent: a.Agent, AgentID: a.AgentID, Intent: a.Intent, Tool: a.Tool, Code: a.Code,
+		Why: a.Why, Created: a.Created, Deadline: a.Deadline, AgentText: AgentText{WrittenBy: "agent", Target: a.Target}}
+}
+
+func (s *Server) pending() ([]Pending, error) {
+	list, err := asks.Store{Root: s.cfg.Root}.Pending(s.cfg.Now())
+	out := make([]Pending, 0, len(list))
+	for _, a := range list {
+		out = append(out, pendingOf(a))
+	}
+	return out, err
+}
+
+func (s *Server) servePending(w http.ResponseWriter) {
+	list, err := s.pending()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, list)
+}
+
+// answerBody is POST /api/pending/{id}'s body.
+type answerBody struct {
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
+// Answered is what POST /api/pending/{id} returns: the ask answered and
+// who answered it.
+type Answered struct {
+	ID       string `json:"id"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason,omitempty"`
+	By       string `json:"by,omitempty"`
+	User     string `json:"user,omitempty"`
+	WaitedMS int64  `json:"waited_ms"`
+}
+
+func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request, id string) {
+	var body answerBody
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		fail(w, http.StatusBadRequest, "the body is {\"decision\": \"allow\"|\"deny\", \"reason\": \"…\"}: "+err.Error())
+		return
+	}
+	body.Reason = strings.TrimSpace(body.Reason)
+	switch {
+	case body.Decision != asks.Allow && body.Decision != asks.Deny:
+		fail(w, http.StatusBadRequest, fmt.Sprintf("decision is %q, want allow or deny", body.Decision))
+		return
+	case body.Decision == asks.Deny && body.Reason == "":
+		fail(w, http.StatusBadRequest, "a deny needs a reason: the agent is told why")
+		return
+	}
+	s.answering.Lock()
+	asked, ans, err := s.cfg.Answer(r.Context(), id, body.Decision, body.Reason)
+	s.answering.Unlock()
+	switch {
+	case errors.Is(err, asks.ErrNoAsk):
+		fail(w, http.StatusNotFound, err.Error())
+		return
+	case err != nil:
+		fail(w, http.StatusConflict, err.Error())
+		return
+	}
+	rec := asks.RecordOf(asked, ans)
+	writeJSON(w, Answered{ID: asked.ID, Decision: ans.Verdict, Reason: ans.Reason, By: ans.By, User: ans.User, WaitedMS: rec.WaitedMS})
+}

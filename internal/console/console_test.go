@@ -1,0 +1,367 @@
+package console
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// clock is the console's test clock: the time moves only when a test says.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// fixture is a console on a real listener on 127.0.0.1 over a fresh
+// workspace, with one pending ask filed as a waiting hook files it, and an
+// answer function that answers it as intenthook ask does: the answer file,
+// journaled, and the ask_answer record naming the person.
+type fixture struct {
+	t     *testing.T
+	root  string
+	clock *clock
+	srv   *Server
+	ts    *httptest.Server
+	ask   asks.Ask
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{t: t, root: t.TempDir(), clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
+	store := asks.Store{Root: f.root}
+	var err error
+	f.ask, err = store.Open(asks.Ask{Session: "s1", Intent: "INT-001", Tool: "Bash", ToolUseID: "t1", Target: "rm -rf build </pre><script>alert(1)</script>",
+		Why: "intenthook: destructive command: rm -rf build", Created: f.clock.now(), Deadline: f.clock.now().Add(2 * time.Minute)}, "s1/t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
+		ans := asks.Answer{Verdict: verdict, Reason: reason, By: "P <p@example.com>", User: "p", Via: "console", At: f.clock.now()}
+		asked, err := store.Answer(id, ans, ans.At)
+		if err != nil {
+			return asked, ans, err
+		}
+		b, _ := json.Marshal(asks.RecordOf(asked, ans))
+		rec := ledger.NewRecord("", ledger.Meta{Event: ledger.EventAskAnswer, SessionID: asked.Session, ToolName: asked.Tool, ToolUseID: asked.ToolUseID,
+			Decision: verdict, Reason: reason, Success: true, Answer: b})
+		return asked, ans, (&ledger.Ledger{Root: f.root}).Append(ctx, rec)
+	}
+	f.ts = httptest.NewUnstartedServer(nil)
+	f.srv, err = New(Config{Root: f.root, Answer: answer, Addr: f.ts.Listener.Addr().String(), Now: f.clock.now, Poll: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.ts.Config.Handler = f.srv
+	f.ts.Start()
+	t.Cleanup(f.ts.Close)
+	return f
+}
+
+// client is a cookie-keeping client that does not follow redirects.
+func (f *fixture) client() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// login opens the login URL with c and returns the response's status.
+func (f *fixture) login(c *http.Client) int {
+	f.t.Helper()
+	resp, err := c.Get(f.srv.LoginURL())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func (f *fixture) csrf(c *http.Client) string {
+	u, _ := url.Parse(f.ts.URL)
+	for _, k := range c.Jar.Cookies(u) {
+		if k.Name == CSRFCookie {
+			return k.Value
+		}
+	}
+	return ""
+}
+
+func (f *fixture) do(c *http.Client, method, path, body string, header map[string]string) (*http.Response, string) {
+	f.t.Helper()
+	req, err := http.NewRequest(method, f.ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			// The client's jar keys cookies by the Host: send the
+			// session's as a browser would to the name it asked for.
+			req.Host = v
+			u, _ := url.Parse(f.ts.URL)
+			for _, k := range c.Jar.Cookies(u) {
+				req.AddCookie(k)
+			}
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func TestLogin(t *testing.T) {
+	f := newFixture(t)
+	if !strings.HasPrefix(f.srv.LoginURL(), "http://127.0.0.1:") {
+		t.Fatalf("login URL %s", f.srv.LoginURL())
+	}
+	c := f.client()
+	resp, err := c.Get(f.srv.LoginURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
+		t.Fatalf("login: %d to %q, want 303 to /", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	cookies := map[string]*http.Cookie{}
+	for _, k := range resp.Cookies() {
+		cookies[k.Name] = k
+	}
+	s, x := cookies[SessionCookie], cookies[CSRFCookie]
+	if s == nil || !s.HttpOnly || s.SameSite != http.SameSiteStrictMode || s.Secure || len(s.Value) != 64 {
+		t.Errorf("session cookie %+v: want HttpOnly, SameSite=Strict, not Secure without TLS, 32 random bytes", s)
+	}
+	if x == nil || x.HttpOnly || x.SameSite != http.SameSiteStrictMode || x.Value == s.Value {
+		t.Errorf("csrf cookie %+v: want one scripts read, SameSite=Strict, not the session's", x)
+	}
+	if resp, body := f.do(c, "GET", "/", "", nil); resp.StatusCode != 200 || !strings.Contains(body, "intenthook console") {
+		t.Errorf("the page after login: %d", resp.StatusCode)
+	}
+	// Once only: a second browser, or the same URL again, is refused.
+	if code := f.login(f.client()); code != http.StatusForbidden {
+		t.Errorf("the login URL a second time: %d, want 403", code)
+	}
+}
+
+func TestLoginExpires(t *testing.T) {
+	f := newFixture(t)
+	f.clock.add(LoginTTL + time.Second)
+	c := f.client()
+	if code := f.login(c); code != http.StatusForbidden {
+		t.Fatalf("login after five minutes: %d, want 403", code)
+	}
+	if resp, _ := f.do(c, "GET", "/api/pending", "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no session after an expired login: %d", resp.StatusCode)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	f := newFixture(t)
+	anon := f.client()
+	c := f.client()
+	if code := f.login(c); code != http.StatusSeeOther {
+		t.Fatalf("login: %d", code)
+	}
+	csrf := f.csrf(c)
+	allow := `{"decision":"allow"}`
+	host := strings.TrimPrefix(f.ts.URL, "http://")
+	tests := []struct {
+		name   string
+		c      *http.Client
+		method string
+		path   string
+		header map[string]string
+		want   int
+	}{
+		{"no session: the API is 401", anon, "GET", "/api/pending", nil, 401},
+		{"no session: 401 before the host is looked at", anon, "GET", "/api/events", map[string]string{"Host": "evil.example:80"}, 401},
+		{"no session: a POST is 401, not 403", anon, "POST", "/api/pending/" + f.ask.ID, map[string]string{CSRFHeader: csrf}, 401},
+		{"no session: the page is 401", anon, "GET", "/", nil, 401},
+		{"a forged session cookie", anon, "GET", "/api/pending", map[string]string{"Cookie": SessionCookie + "=" + strings.Repeat("0", 64)}, 401},
+		{"POST without the CSRF header", c, "POST", "/api/pending/" + f.ask.ID, nil, 403},
+		{"POST with a wrong CSRF header", c, "POST", "/api/pending/" + f.ask.ID, map[string]string{CSRFHeader: strings.Repeat("a", 64)}, 403},
+		{"a foreign Host (DNS rebinding)", c, "GET", "/api/pending", map[string]string{"Host": "evil.example:" + strings.Split(host, ":")[1]}, 421},
+		{"a foreign Host on the page", c, "GET", "/", map[string]string{"Host": "evil.example"}, 421},
+		{"a foreign Origin", c, "POST", "/api/pending/" + f.ask.ID, map[string]string{CSRFHeader: csrf, "Origin": "http://evil.example"}, 403},
+		{"a foreign Origin on a GET", c, "GET", "/api/pending", map[string]string{"Origin": "https://" + host}, 403},
+		{"localhost is the same console", c, "GET", "/api/pending", map[string]string{"Host": "localhost:" + strings.Split(host, ":")[1]}, 200},
+		{"its own Origin", c, "GET", "/api/pending", map[string]string{"Origin": "http://" + host}, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := f.do(tt.c, tt.method, tt.path, allow, tt.header)
+			if resp.StatusCode != tt.want {
+				t.Errorf("%s %s: %d %s, want %d", tt.method, tt.path, resp.StatusCode, body, tt.want)
+			}
+		})
+	}
+	// Nothing was answered by the refused requests.
+	if _, err := (asks.Store{Root: f.root}).Get(f.ask.ID, f.clock.now()); err != nil {
+		t.Errorf("the ask after the refusals: %v", err)
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		verdict, reason string
+	}{{asks.Allow, ""}, {asks.Deny, "not before the release"}} {
+		t.Run(tt.verdict, func(t *testing.T) {
+			f := newFixture(t)
+			c := f.client()
+			f.login(c)
+			resp, body := f.do(c, "GET", "/api/pending", "", nil)
+			var list []Pending
+			if err := json.Unmarshal([]byte(body), &list); err != nil || resp.StatusCode != 200 || len(list) != 1 {
+				t.Fatalf("pending: %d %s", resp.StatusCode, body)
+			}
+			p := list[0]
+			if p.ID != f.ask.ID || p.AgentText.WrittenBy != "agent" || p.AgentText.Target != f.ask.Target || p.Why != f.ask.Why {
+				t.Errorf("pending ask %+v: want the ask, the agent's text apart and labelled", p)
+			}
+			f.clock.add(3 * time.Second)
+			b, _ := json.Marshal(map[string]string{"decision": tt.verdict, "reason": tt.reason})
+			resp, body = f.do(c, "POST", "/api/pending/"+p.ID, string(b), map[string]string{CSRFHeader: f.csrf(c), "Content-Type": "application/json"})
+			var got Answered
+			if err := json.Unmarshal([]byte(body), &got); err != nil || resp.StatusCode != 200 {
+				t.Fatalf("answer: %d %s", resp.StatusCode, body)
+			}
+			if got.Decision != tt.verdict || got.By != "P <p@example.com>" || got.WaitedMS != 3000 {
+				t.Errorf("answered %+v", got)
+			}
+			// The waiting hook finds the answer (a journaled one).
+			ans, ok := asks.Store{Root: f.root}.Wait(context.Background(), f.ask, time.Millisecond, f.clock.now, func(time.Duration) {})
+			if !ok || ans.Verdict != tt.verdict || ans.Reason != tt.reason {
+				t.Errorf("the hook reads %+v %v", ans, ok)
+			}
+			recs, _ := ledger.ReadTail(f.root, 1<<20)
+			if len(recs) != 1 || recs[0].Metadata.Intenthook.Event != ledger.EventAskAnswer || !strings.Contains(string(recs[0].Metadata.Intenthook.Answer), `"via":"console"`) {
+				t.Errorf("ledger: %+v", recs)
+			}
+			// Answered once: again is a conflict; an unknown id is 404.
+			if resp, _ := f.do(c, "POST", "/api/pending/"+p.ID, string(b), map[string]string{CSRFHeader: f.csrf(c)}); resp.StatusCode != http.StatusConflict {
+				t.Errorf("answered twice: %d", resp.StatusCode)
+			}
+			if resp, _ := f.do(c, "POST", "/api/pending/0123abcd", string(b), map[string]string{CSRFHeader: f.csrf(c)}); resp.StatusCode != http.StatusNotFound {
+				t.Errorf("no such ask: %d", resp.StatusCode)
+			}
+		})
+	}
+}
+
+func TestAnswerBadBody(t *testing.T) {
+	f := newFixture(t)
+	c := f.client()
+	f.login(c)
+	for _, body := range []string{`{"decision":"maybe"}`, `{"decision":"deny"}`, `{"decision":"deny","reason":"  "}`, `not json`, `{"decision":"allow","by":"someone else"}`} {
+		if resp, got := f.do(c, "POST", "/api/pending/"+f.ask.ID, body, map[string]string{CSRFHeader: f.csrf(c)}); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d %s, want 400", body, resp.StatusCode, got)
+		}
+	}
+}
+
+// TestEvents: the feed sends the pending asks at once, then a record the
+// hooks append after it connected, and the pending asks again once one is
+// answered; never a record from before it connected.
+func TestEvents(t *testing.T) {
+	f := newFixture(t)
+	l := &ledger.Ledger{Root: f.root}
+	old := ledger.NewRecord("", ledger.Meta{Event: ledger.EventPreToolUse, SessionID: "before", ToolName: "Write", Decision: "deny"})
+	if err := l.Append(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client()
+	f.login(c)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events", nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	events := make(chan [2]string)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		var name string
+		for sc.Scan() {
+			line := sc.Text()
+			if n, ok := strings.CutPrefix(line, "event: "); ok {
+				name = n
+			} else if d, ok := strings.CutPrefix(line, "data: "); ok {
+				events <- [2]string{name, d}
+			}
+		}
+		close(events)
+	}()
+	next := func() [2]string {
+		t.Helper()
+		select {
+		case e, ok := <-events:
+			if !ok {
+				t.Fatal("the feed ended")
+			}
+			return e
+		case <-ctx.Done():
+			t.Fatal("no event in time")
+		}
+		return [2]string{}
+	}
+	if e := next(); e[0] != "pending" || !strings.Contains(e[1], `"id":"`+f.ask.ID+`"`) || !strings.Contains(e[1], `"written_by":"agent"`) {
+		t.Fatalf("first event %v: want the pending asks", e)
+	}
+	rec := ledger.NewRecord("", ledger.Meta{Event: ledger.EventPreToolUse, SessionID: "s2", ToolName: "Bash", Decision: "deny", Code: "protected_path", Command: "rm x", Reason: "intenthook: x is protected"})
+	if err := l.Append(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	e := next()
+	var d Decision
+	if e[0] != "decision" || json.Unmarshal([]byte(e[1]), &d) != nil || d.Session != "s2" || d.Code != "protected_path" || d.AgentText.Target != "rm x" || d.WhyBy != "intenthook" {
+		t.Fatalf("event %v: want the record appended after connecting", e)
+	}
+	b := `{"decision":"deny","reason":"no"}`
+	if resp, body := f.do(c, "POST", "/api/pending/"+f.ask.ID, b, map[string]string{CSRFHeader: f.csrf(c)}); resp.StatusCode != 200 {
+		t.Fatalf("answer: %d %s", resp.StatusCode, body)
+	}
+	// The answer's record and the emptied list, in either order.
+	seen := map[string]string{}
+	for len(seen) < 2 {
+		e := next()
+		seen[e[0]] = e[1]
+	}
+	if seen["pending"] != "[]" || !strings.Contains(seen["decision"], `"event":"ask_answer"`) || !strings.Contains(seen["decision"], `"why_by":"person"`) {
+		t.Errorf("after the answer: %v", seen)
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{"127.0.0.1": true, "::1": true, "localhost": true, "127.1.2.3": true, "0.0.0.0": false, "192.168.1.2": false, "example.com": false, "": false} {
+		if got := IsLoopback(host); got != want {
+			t.Errorf("IsLoopback(%q) = %v", host, got)
+		}
+	}
+}

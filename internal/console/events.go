@@ -1,0 +1,125 @@
+package console
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/intenthook/intenthook/internal/ledger"
+)
+
+// Decision is one ledger record as the live feed gives it: when, who,
+// what, and the decision. Why is labelled with its writer (why_by): a
+// person's reason (an answer, a review), an agent's words (an anchor), or
+// intenthook's own; the agent's command and files are apart, labelled.
+type Decision struct {
+	Time      string          `json:"time"`
+	Event     string          `json:"event"`
+	Session   string          `json:"session,omitempty"`
+	AgentID   string          `json:"agent_id,omitempty"`
+	Intent    string          `json:"intent,omitempty"`
+	Tool      string          `json:"tool,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Decision  string          `json:"decision,omitempty"`
+	Code      string          `json:"code,omitempty"`
+	Why       string          `json:"why,omitempty"`
+	WhyBy     string          `json:"why_by,omitempty"` // intenthook, person, agent
+	Answer    json.RawMessage `json:"answer,omitempty"` // an ask_answer's who and how long
+	AgentText AgentText       `json:"agent_text"`
+}
+
+// whyBy names who wrote a record's reason, by its event.
+func whyBy(event string) string {
+	switch event {
+	case ledger.EventAskAnswer, ledger.EventApprove, ledger.EventReject, ledger.EventTransition:
+		return "person"
+	case ledger.EventAnchor:
+		return "agent"
+	}
+	return "intenthook"
+}
+
+func decisionOf(r ledger.Record) Decision {
+	m := r.Metadata.Intenthook
+	target := m.Command
+	if target == "" {
+		var paths []string
+		for _, f := range r.Files {
+			paths = append(paths, f.Path)
+		}
+		target = strings.Join(append(paths, m.Paths...), " ")
+	}
+	d := Decision{Time: r.Timestamp, Event: m.Event, Session: m.SessionID, AgentID: string(m.AgentID), Intent: string(m.IntentID),
+		Tool: m.ToolName, ToolUseID: m.ToolUseID, Decision: m.Decision, Code: string(m.Code), Why: m.Reason, Answer: m.Answer,
+		AgentText: AgentText{WrittenBy: "agent", Target: target}}
+	if d.Why != "" {
+		d.WhyBy = whyBy(m.Event)
+	}
+	return d
+}
+
+// keepAlive is how often an idle feed sends a comment, so that a proxy
+// or the browser keeps the connection.
+const keepAlive = 15 * time.Second
+
+// serveEvents is GET /api/events, server-sent events: "pending" with the
+// pending asks at once and whenever they change, "decision" with each
+// record the hooks append from now on. It follows the ledger's active
+// segment from its end (ledger.Follow): a stat per poll, never the
+// ledger's history.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		fail(w, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	follow := ledger.Follow(s.cfg.Root)
+	var last []string // the pending asks' ids last sent
+	first := true
+	tick := time.NewTicker(s.cfg.Poll)
+	defer tick.Stop()
+	idle := time.Now()
+	for {
+		sent := false
+		if list, err := s.pending(); err == nil {
+			ids := make([]string, 0, len(list))
+			for _, p := range list {
+				ids = append(ids, p.ID)
+			}
+			if first || !slices.Equal(ids, last) {
+				send(w, "pending", list)
+				last, first, sent = ids, false, true
+			}
+		}
+		recs, _ := follow.Next()
+		for _, rec := range recs {
+			send(w, "decision", decisionOf(rec))
+			sent = true
+		}
+		if !sent && time.Since(idle) > keepAlive {
+			fmt.Fprint(w, ": keep-alive\n\n")
+			sent = true
+		}
+		if sent {
+			flusher.Flush()
+			idle = time.Now()
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// send writes one server-sent event: its name and its data, one JSON line.
+func send(w http.ResponseWriter, event string, v any) {
+	b, _ := json.Marshal(v)
+	fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+}

@@ -1,0 +1,60 @@
+"use strict";
+// Everything shown is set as text (textContent), never as markup: the
+// agent's text stays text.
+function csrf() {
+  for (const c of document.cookie.split("; ")) {
+    const i = c.indexOf("=");
+    if (c.slice(0, i) === "csrf") return c.slice(i + 1);
+  }
+  return "";
+}
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+async function answer(id, decision) {
+  let reason = "";
+  if (decision === "deny") {
+    reason = prompt("Why? (told to the agent)") || "";
+    if (!reason.trim()) return;
+  }
+  const r = await fetch("/api/pending/" + encodeURIComponent(id), {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
+    body: JSON.stringify({decision, reason}),
+  });
+  const body = await r.json();
+  document.getElementById("status").textContent = r.ok ? "ask " + id + ": " + body.decision : "error: " + body.error;
+}
+function showPending(list) {
+  const box = document.getElementById("pending");
+  box.replaceChildren();
+  if (!list.length) { box.append(el("p", "none")); return; }
+  for (const a of list) {
+    const d = el("div", undefined, "ask");
+    d.append(el("div", a.id + " · session " + a.session + (a.intent ? " · " + a.intent : "") + " · " + a.tool + " · until " + new Date(a.deadline).toLocaleTimeString(), "meta"));
+    d.append(el("pre", a.why));
+    if (a.agent_text && a.agent_text.target) d.append(el("pre", a.agent_text.target, "agent"));
+    const allow = el("button", "Allow"); allow.onclick = () => answer(a.id, "allow");
+    const deny = el("button", "Deny…"); deny.onclick = () => answer(a.id, "deny");
+    d.append(allow, " ", deny);
+    box.append(d);
+  }
+}
+function showDecision(x) {
+  const tr = document.createElement("tr");
+  const cls = x.decision === "deny" ? "deny" : x.decision === "allow" ? "allow" : x.decision === "ask" ? "ask-d" : "";
+  for (const [v, c] of [[x.time], [x.event], [x.session], [x.intent], [x.tool], [x.decision, cls], [x.code], [x.why ? x.why + (x.why_by !== "intenthook" ? " (" + x.why_by + ")" : "") : ""], [x.agent_text && x.agent_text.target, "agent-cell"]]) {
+    tr.append(el("td", v || "", c));
+  }
+  const feed = document.getElementById("feed");
+  feed.prepend(tr);
+  while (feed.children.length > 500) feed.lastChild.remove();
+}
+const es = new EventSource("/api/events");
+es.addEventListener("pending", e => showPending(JSON.parse(e.data)));
+es.addEventListener("decision", e => showDecision(JSON.parse(e.data)));
+es.onopen = () => { document.getElementById("status").textContent = "live"; };
+es.onerror = () => { document.getElementById("status").textContent = "disconnected: retrying…"; };
