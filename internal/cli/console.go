@@ -48,6 +48,11 @@ process. See docs/console.md.`,
 				return withHint(fmt.Errorf("--listen %s is not a loopback address: a console anyone else can reach is served over TLS only", safetext.Quote(listen)),
 					"give --tls-cert FILE --tls-key FILE, or listen on 127.0.0.1")
 			}
+			if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+				// The console answers only to the Host it serves as.
+				return withHint(fmt.Errorf("--listen %s names no one address: the console answers only requests to its own host name", safetext.Quote(listen)),
+					"name the address or host name browsers will use, such as --listen console.example:8443")
+			}
 			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
