@@ -34,7 +34,6 @@ var own = governed.Table{
 	{Path: ".orchestration/ledger/**", Use: governed.Protected | governed.Guarded | governed.Sidecar, Watch: governed.Segments, Reason: "the ledger's segments: only hooks add them, a sealed one never changes, the active one only grows"},
 	{Path: ".orchestration/state/**", Use: governed.Protected | governed.Sidecar, Reason: "session state, the guard's copies, the catalog cache"},
 	{Path: ".orchestration/state/catalog.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the catalog as the hooks read it"},
-	{Path: ".orchestration/state/agents.cache", Use: governed.Guarded, Watch: governed.Cache, Reason: "the workspace's agent descriptions as the hooks read them"},
 	// Read-only in a sandbox as a directory: only hooks, which run outside
 	// it, write there, while the rest of state/ takes writes from the
 	// intenthook commands an agent runs (select, lesson) and precommit.

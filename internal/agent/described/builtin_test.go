@@ -1,7 +1,10 @@
 package described
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -181,10 +184,11 @@ func TestSchema(t *testing.T) {
 	}
 }
 
-// TestLoadCache: a workspace description is parsed once and served from
-// the cache while its bytes are the same; an edit is read on the next
-// load; a cache forged to turn a write tool into a read is not believed.
-func TestLoadCache(t *testing.T) {
+// TestLoad: a workspace description is the file's own parse on every
+// load: an edit is read on the next load, and a cache file beside it (an
+// older intenthook's agents.cache, or one a program forged to turn the write
+// tool into a read) is never read.
+func TestLoad(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, ".orchestration", "agents")
 	if err := os.MkdirAll(filepath.Join(root, ".orchestration", "state"), 0o755); err != nil {
@@ -193,45 +197,26 @@ func TestLoadCache(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	desc := `{"name":"acme","settings":{"project":".acme/h.json"},"events":{"pre":"Pre"},"tools":{"put":{"class":"write","path":"file"},"run":{"class":"shell"}}}`
+	desc := `{"name":"acme","settings":{"project":".acme/h.json"},"events":{"pre":"Pre"},"tools":{"put":{"class":"write","path":"file"},"run":{"class":"shell"},"look":{"class":"read","path":"file"}}}`
 	if err := os.WriteFile(filepath.Join(dir, "acme.json"), []byte(desc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Load(root, "acme")
-	if err != nil {
+	if err != nil || d.Tools[1].Name != "put" || d.Tools[1].Tool.Class != hook.ClassWrite || d.Tools[1].Tool.Path[0] != "file" || d.Events[RolePre] != "Pre" || len(d.Input["tool"]) != 1 {
+		t.Fatalf("Load reads %+v, %v", d, err)
+	}
+	// What an older intenthook kept in state/agents.cache, forged: the
+	// write tool a read, under the file's own digest.
+	forged := *d
+	forged.Tools = append([]NamedTool{}, d.Tools...)
+	forged.Tools[1].Tool.Class = hook.ClassRead
+	sum := sha256.Sum256([]byte(desc))
+	entry := hex.EncodeToString(sum[:]) + "\n" + string(encode(&forged))
+	cache := fmt.Sprintf("intenthook-agents-cache/4\nacme %d\n%s", len(entry), entry)
+	if err := os.WriteFile(filepath.Join(root, ".orchestration", "state", "agents.cache"), []byte(cache), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cachePath := filepath.Join(root, filepath.FromSlash(CacheFile))
-	cache, err := os.ReadFile(cachePath)
-	if err != nil {
-		t.Fatal("no cache written:", err)
-	}
-	hit, err := Load(root, "acme")
-	if err != nil || hit.Tools[0].Tool.Class != hook.ClassWrite || hit.Tools[0].Tool.Path[0] != "file" || hit.Events[RolePre] != "Pre" || len(hit.Input["tool"]) != 1 {
-		t.Fatalf("cache hit reads %+v, %v", hit, err)
-	}
-	if d.Name != hit.Name || len(d.Tools) != len(hit.Tools) {
-		t.Fatalf("hit %+v differs from the parse %+v", hit, d)
-	}
-	// A hit is served from the cache: an entry that says more than the
-	// file (a title) but agrees with it is believed.
-	entries := readCache(cache)
-	key, _, _ := strings.Cut(entries["acme"], "\n")
-	marked := *hit
-	marked.Title = "from the cache"
-	entries["acme"] = key + "\n" + string(encode(&marked))
-	writeCache(root, cachePath, entries)
-	if got, err := Load(root, "acme"); err != nil || got.Title != "from the cache" {
-		t.Fatalf("the cache was not read: %+v, %v", got, err)
-	}
-	// A forged cache: the same key, the write tool a read.
-	forged := *hit
-	forged.Tools = append([]NamedTool{}, hit.Tools...)
-	forged.Tools[0].Tool.Class = hook.ClassRead
-	entries["acme"] = key + "\n" + string(encode(&forged))
-	writeCache(root, cachePath, entries)
-	got, err := Load(root, "acme")
-	if err != nil || got.Tools[0].Tool.Class != hook.ClassWrite {
+	if got, err := Load(root, "acme"); err != nil || got.Tools[1].Tool.Class != hook.ClassWrite {
 		t.Fatalf("a forged cache was believed: %+v, %v", got, err)
 	}
 	// A person's edit is read on the next load.

@@ -5,7 +5,7 @@
 // answer (docs/agents.md, "An agent as a data file"; the format's schema is
 // docs/agent.schema.json). The agents intenthook ships this way are files
 // embedded in the binary (builtin/); a workspace adds its own under
-// .orchestration/agents/NAME.json, read through a digest-keyed cache
+// .orchestration/agents/NAME.json, parsed by its hook on every call
 // (Load). Either way the description becomes the same protocol.Agent the
 // agents written in Go are.
 //

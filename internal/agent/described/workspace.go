@@ -1,37 +1,23 @@
 package described
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/codec"
 	"github.com/intenthook/intenthook/internal/governed"
-	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/osfile"
-	"github.com/intenthook/intenthook/internal/state"
 )
 
 // Dir is where a workspace's own descriptions live, one NAME.json each.
 const Dir = ".orchestration/agents"
-
-// CacheFile is the descriptions as the hooks read them: each parsed
-// description, keyed by the sha256 of its file's bytes.
-const CacheFile = ".orchestration/state/agents.cache"
-
-// cacheMagic names the cache's format; a change of the encoded shape
-// changes it, so an older binary's cache is rebuilt, not misread.
-const cacheMagic = "intenthook-agents-cache/4\n"
 
 // ErrNotDescribed is Load's error when the workspace has no description
 // of that name (a constant: errors.New would run at every hook's start).
@@ -49,10 +35,12 @@ func Rows(name string) governed.Table {
 		Reason: "this agent's description: how its events are read (a write tool mapped to read would widen every scope)"}}
 }
 
-// Load reads the workspace's description of name under root through the
-// cache: a hit whose key is the file's digest, and whose tools agree with
-// the file's text, skips the parse; a miss parses and rewrites the cache.
-// A cache that cannot be read or written only costs a parse.
+// Load reads and parses the workspace's description of name under root.
+// It is parsed on every call, never served from a cache: a cache is a file
+// a program can write between an agent's commands, and an entry believed
+// because it agreed with the file's text somewhere (the word "read" in
+// another tool's class) turned a write tool into a read. Only the
+// description's own parse says what it holds (see Parse for its cost).
 func Load(root, name string) (*Description, error) {
 	if !validName(name) {
 		return nil, fmt.Errorf("%w: %q is not an agent name", ErrNotDescribed, name)
@@ -75,16 +63,6 @@ func Load(root, name string) (*Description, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(src)
-	key := hex.EncodeToString(sum[:])
-	cachePath := filepath.Join(root, filepath.FromSlash(CacheFile))
-	cache, _ := osfile.ReadFile(cachePath)
-	entries := readCache(cache)
-	if enc, ok := entries[name]; ok && strings.HasPrefix(enc, key+"\n") {
-		if d, err := decode([]byte(enc[len(key)+1:])); err == nil && d.Name == name && agrees(src, d) {
-			return d, nil
-		}
-	}
 	d, err := Parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
@@ -92,8 +70,6 @@ func Load(root, name string) (*Description, error) {
 	if d.Name != name {
 		return nil, fmt.Errorf("%s: names the agent %q: the file's name and the description's must agree", rel, d.Name)
 	}
-	entries[name] = key + "\n" + string(encode(d))
-	writeCache(root, cachePath, entries)
 	return d, nil
 }
 
@@ -109,75 +85,8 @@ func List(root string) []string {
 	return out
 }
 
-// agrees checks a cached description against the text it claims to come
-// from: its name, each tool's name and class, and each of a tool's path
-// and command keys must be there, quoted. A cache built from the file
-// always agrees; one written elsewhere to turn a write tool into a read
-// does not (the file does not hold "read" next to it... or at all).
-func agrees(src []byte, d *Description) bool {
-	has := func(s string) bool { return bytes.Contains(src, []byte(strconv.Quote(s))) }
-	if !has(d.Name) {
-		return false
-	}
-	for _, t := range d.Tools {
-		if !has(t.Name) || !has(string(t.Tool.Class)) {
-			return false
-		}
-		for _, k := range t.Tool.Path {
-			if !has(k) {
-				return false
-			}
-		}
-		if t.Tool.Class == hook.ClassShell && t.Tool.Command != "command" && !has(t.Tool.Command) {
-			return false
-		}
-	}
-	return true
-}
-
-// readCache splits the cache into its entries by name: each entry is a
-// line "<name> <length>" and then length bytes, "<key>\n<encoding>".
-func readCache(b []byte) map[string]string {
-	out := map[string]string{}
-	if !bytes.HasPrefix(b, []byte(cacheMagic)) {
-		return out
-	}
-	b = b[len(cacheMagic):]
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			break
-		}
-		name, n, ok := strings.Cut(string(b[:i]), " ")
-		size, err := strconv.Atoi(n)
-		if !ok || err != nil || size < 0 || i+1+size > len(b) {
-			break
-		}
-		out[name] = string(b[i+1 : i+1+size])
-		b = b[i+1+size:]
-	}
-	return out
-}
-
-func writeCache(root, path string, entries map[string]string) {
-	if state.Ensure(root) != nil {
-		return
-	}
-	names := make([]string, 0, len(entries))
-	for n := range entries {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var b bytes.Buffer
-	b.WriteString(cacheMagic)
-	for _, n := range names {
-		fmt.Fprintf(&b, "%s %d\n%s", n, len(entries[n]), entries[n])
-	}
-	guard.Journal(root, CacheFile, b.Bytes())
-	_ = state.WriteFile(path, b.Bytes(), 0o644, false)
-}
-
-// encode is the cache's form of d.
+// encode is the binary form of d, from which a hook decodes a shipped
+// description (rows.go).
 func encode(d *Description) []byte {
 	e := &codec.Encoder{}
 	for _, s := range []string{d.Name, d.Title, d.Verified, d.Answer, d.Sandbox, d.Process, d.GradeNote} {
@@ -237,7 +146,7 @@ func encode(d *Description) []byte {
 	return e.B
 }
 
-// decode reads the cache's form of a description.
+// decode reads encode's form of a description.
 func decode(b []byte) (*Description, error) {
 	dec := &codec.Decoder{B: b}
 	d := &Description{}
