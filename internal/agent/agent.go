@@ -146,12 +146,19 @@ var ErrBadDescription = errors.New("the agent's description does not load")
 func WorkspaceAgents(root string) []string { return described.List(root) }
 
 // WorkspaceRows are the governance rows of the workspace's own agent
-// descriptions under root, each watched whole by the guard: one directory
-// read, nothing when the workspace has none.
+// descriptions under root: each description, watched whole by the guard,
+// and the wiring it names (its settings file and switches), rows like a
+// built-in agent's wiring, so that no agent rewrites a described agent's
+// hooks. One directory read, nothing when the workspace has none; a
+// description that does not load gives its own row alone (its agent's
+// calls are denied until it loads).
 func WorkspaceRows(root string) governed.Table {
 	var out governed.Table
 	for _, name := range described.List(root) {
 		out = append(out, described.Rows(name)...)
+		if d, err := described.Load(root, name); err == nil {
+			out = append(out, d.Governance()...)
+		}
 	}
 	return out
 }

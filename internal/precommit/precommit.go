@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -70,6 +71,25 @@ type Rules struct {
 	Catalog *intents.Catalog
 	Err     error
 	Ignore  *workspace.Ignore
+	// Agents are the rows of the workspace's agent descriptions as the
+	// parent holds them: the wiring each names (.acme/hooks.json) is
+	// listed and exempt like a built-in agent's, and named by the rules
+	// the commit is judged by, not by a description it stages.
+	Agents governed.Table
+}
+
+// listed says why a change to rel is listed among the commit's governance
+// changes, by every agent's rows and the parent's descriptions'.
+func (r *Rules) listed(rel string) (string, bool) {
+	if reason, ok := Listed(rel); ok {
+		return reason, ok
+	}
+	return workspace.GovernanceChange(r.Agents, rel)
+}
+
+// exempt is Exempt under these rules: a described agent's wiring too.
+func (r *Rules) exempt(rel string) bool {
+	return Exempt(rel, r.Ignore) || r.Agents.Sidecar(rel)
 }
 
 // SelfWideningMessage is the finding's text, naming the rules files the
@@ -297,10 +317,10 @@ func Check(s *Snapshot, strict bool) *Result {
 		r.Findings = append(r.Findings, Finding{Error, CodeCatalogInvalid, intents.File, msg})
 	}
 	for _, st := range s.Staged {
-		if reason, ok := Listed(st.Path); ok {
+		if reason, ok := s.Parent.listed(st.Path); ok {
 			r.Governance = append(r.Governance, GovernanceChange{Path: st.Path, Reason: reason, Author: s.Author})
 		}
-		if Exempt(st.Path, s.Parent.Ignore) {
+		if s.Parent.exempt(st.Path) {
 			r.Exempt++
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -92,6 +93,29 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 			reqs = append(reqs, request{":0:" + p, readAll(&ignores[i], &ignoreStaged[i])}, request{"HEAD:" + p, readAll(&headIgnores[i], &headIgnoreFound[i])})
 		}
 	}
+	// HEAD's descriptions of the workspace's agents (those in the work
+	// tree and those the commit stages) name their wiring.
+	var descNames []string
+	var descs [][]byte
+	var descFound []bool
+	for _, p := range paths {
+		if rel, ok := rp.ToRoot(p); ok {
+			if name, ok := described.NameOf(rel); ok && !slices.Contains(descNames, name) {
+				descNames = append(descNames, name)
+			}
+		}
+	}
+	for _, name := range described.List(root) {
+		if !slices.Contains(descNames, name) {
+			descNames = append(descNames, name)
+		}
+	}
+	descs, descFound = make([][]byte, len(descNames)), make([]bool, len(descNames))
+	for i, name := range descNames {
+		if p, ok := rp.ToGit(described.Dir + "/" + name + ".json"); ok {
+			reqs = append(reqs, request{"HEAD:" + p, readAll(&descs[i], &descFound[i])})
+		}
+	}
 	var gitPaths []string
 	for _, p := range paths {
 		if rel, ok := rp.ToRoot(p); ok { // else outside the workspace: not governed
@@ -145,11 +169,16 @@ func load(ctx context.Context, g *git.Repo, rp git.Paths, root string) (*Snapsho
 			s.RulesChanged = slices.DeleteFunc(s.RulesChanged, func(f string) bool { return f == intents.File })
 		}
 	}
+	for i, name := range descNames {
+		if d, err := described.Parse(descs[i]); descFound[i] && err == nil && d.Name == name {
+			s.Parent.Agents = append(s.Parent.Agents, d.Governance()...)
+		}
+	}
 	if err := loadIgnore(s, root, ignores, ignoreStaged); err != nil {
 		return nil, err
 	}
 	for _, st := range s.Staged {
-		if _, ok := Listed(st.Path); ok || s.Parent.None {
+		if _, ok := s.Parent.listed(st.Path); ok || s.Parent.None {
 			s.Author = author(ctx, g)
 			break
 		}

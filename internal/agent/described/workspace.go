@@ -221,3 +221,14 @@ func sortedStrKeys(m map[string][]string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// NameOf names the workspace description at the root-relative rel, if it
+// is one (.orchestration/agents/NAME.json).
+func NameOf(rel string) (string, bool) {
+	name, ok := strings.CutPrefix(rel, Dir+"/")
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, ".json")
+	return name, ok && validName(name)
+}
