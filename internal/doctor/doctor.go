@@ -87,8 +87,26 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	checks = append(checks, checkExport(root, env.Getenv)...)
 	git := checkGit(ctx, env)
-	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkLegacySize(root), checkAttributes(ctx, root, git.Status == Pass), checkUndone(root))
+	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkLegacySize(root), checkAttributes(ctx, root, git.Status == Pass), checkSecondNames(root), checkUndone(root))
 	return checks
+}
+
+// checkSecondNames warns about a governance file with more than one name:
+// a hard link made outside any agent's command (the guard puts back one a
+// command makes), through which a program could write the file with no
+// row to protect it.
+func checkSecondNames(root string) Check {
+	const name = "governance links"
+	linked := workspace.SecondNames(root, workspace.Governance(append(agent.Governance(), agent.WorkspaceRows(root))))
+	if len(linked) == 0 {
+		return Check{Status: Pass, Name: name, Detail: "every governance file has one name"}
+	}
+	quoted := make([]string, len(linked))
+	for i, rel := range linked {
+		quoted[i] = safetext.Quote(rel)
+	}
+	return Check{Status: Warn, Name: name, Detail: "more than one name (a hard link elsewhere): " + strings.Join(quoted, ", "),
+		Hint: "find the other names (find . -samefile PATH) and remove them, or give the file one name again: cp PATH PATH.tmp && mv PATH.tmp PATH"}
 }
 
 // checkUndone lists what the guard put back: a person's own edit made

@@ -450,6 +450,8 @@ func tampered(res guard.Result) hook.Decision {
 			what = "restored (the hook settings it gained taken out; the rest of the file kept)"
 		case c.Before.FP == "":
 			what = "removed (it did not exist before the command)"
+		case c.Linked:
+			what = "given a second name (a hard link): restored as a file of its own, and the other name left with the old one"
 		case c.Partial:
 			what = "restored (the hooks and the switches that turn them off as before; the rest of the file kept)"
 		}

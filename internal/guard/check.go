@@ -126,6 +126,12 @@ func Check(root string, s *Snapshot, call Call, o Options) Result {
 	moved := o.Head != s.Head && o.Head != ""
 	installer := HookInstaller(o.Command)
 	excused := func(c Change) bool {
+		if c.Linked {
+			// Hooks write through a rename and git checks out files of
+			// one name: nothing excuses a second name, whatever a journal
+			// line says or HEAD did.
+			return false
+		}
 		if call.Wrote(c) {
 			return true
 		}

@@ -56,6 +56,19 @@ func Encode(e *codec.Encoder, s *Snapshot) {
 		e.Str(rel)
 		e.Str(s.Programs[rel])
 	}
+	// The link counts, of the files that have any (most have 1).
+	e.Uint(linksMark)
+	var linked []string
+	for _, rel := range slices.Sorted(maps.Keys(s.Files)) {
+		if s.Files[rel].Links > 0 {
+			linked = append(linked, rel)
+		}
+	}
+	e.Uint(uint64(len(linked)))
+	for _, rel := range linked {
+		e.Str(rel)
+		e.Uint(s.Files[rel].Links)
+	}
 }
 
 // segmentsMark opens the ledger segments' part of a picture (a number no
@@ -74,6 +87,9 @@ const historyMark = 0x5e8
 // programsMark opens the fingerprints of the programs the hook wiring
 // runs, after HEAD's history.
 const programsMark = 0x5e9
+
+// linksMark opens the watched files' link counts, after the programs.
+const linksMark = 0x5ea
 
 // Decode reads what Encode wrote, and what older versions wrote (without
 // the time, the segments or the journal's part).
@@ -121,6 +137,17 @@ func Decode(d *codec.Decoder) *Snapshot {
 			}
 			rel := d.Str()
 			s.Programs[rel] = d.Str()
+		}
+	}
+	if probe := *d; len(d.B) > 0 && probe.Uint() == linksMark {
+		*d = probe
+		for n := d.Count(); n > 0 && d.Err == nil; n-- {
+			rel := d.Str()
+			links := d.Uint()
+			if f, ok := s.Files[rel]; ok {
+				f.Links = links
+				s.Files[rel] = f
+			}
 		}
 	}
 	return s

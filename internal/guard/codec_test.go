@@ -26,7 +26,7 @@ func TestCodecEveryField(t *testing.T) {
 			l.Value.SetBool(true)
 		case reflect.Int, reflect.Int64:
 			l.Value.SetInt(n * 1000)
-		case reflect.Uint8:
+		case reflect.Uint8, reflect.Uint64:
 			l.Value.SetUint(uint64(n))
 		default:
 			t.Fatalf("%s: a field of kind %s: teach this test to set it", l.Path, l.Value.Kind())

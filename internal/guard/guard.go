@@ -149,6 +149,12 @@ type File struct {
 	FP   string `json:"fp,omitempty"`   // size:mtime:ctime:inode:mode; "" when absent
 	Hash string `json:"hash,omitempty"` // sha256 of the content
 	Kept bool   `json:"kept,omitempty"` // a copy is under state/guard/
+	// Links is the file's link count at the picture (0: not known, as on
+	// Windows). A command that raises it gave a governance file a second
+	// name (ln CATALOG src/x), through which a program left running could
+	// write it later with nothing to compare: a change, put back as a
+	// fresh file of one name.
+	Links uint64 `json:"links,omitempty"`
 }
 
 // Snapshot is the picture taken before one shell call.
@@ -264,7 +270,7 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 		path := abs(root, rel)
 		if st, err := os.Lstat(path); err == nil && st.Mode().IsRegular() && !fresh {
 			if known, ok := idx[rel]; ok && known.FP == fingerprint(path, st) {
-				s.Files[rel] = File{Kind: kind, FP: known.FP, Hash: known.Hash, Kept: true}
+				s.Files[rel] = File{Kind: kind, FP: known.FP, Hash: known.Hash, Kept: true, Links: osfile.Links(st)}
 				return
 			}
 		}
@@ -347,7 +353,7 @@ func look(path string, kind Kind) (File, []byte, error) {
 	if err != nil {
 		return File{Kind: kind}, nil, err
 	}
-	f := File{Kind: kind, FP: fingerprint(path, st)}
+	f := File{Kind: kind, FP: fingerprint(path, st), Links: osfile.Links(st)}
 	if !st.Mode().IsRegular() {
 		f.Hash = "!" + st.Mode().Type().String() // a link or directory in a file's place
 		return f, nil, nil
@@ -450,6 +456,10 @@ type Change struct {
 	Undone bool
 	Kept   string
 	Err    error
+	// Linked says the command gave the file another name (its link count
+	// rose); the file goes back as a fresh one, and the other name keeps
+	// the displaced version, no longer the governance file.
+	Linked bool
 	// Partial says only the wiring (Wiring) or the Lessons Learned section
 	// (Lessons) was put back, the rest of the file kept as the command left
 	// it.
@@ -475,12 +485,18 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		before := s.Files[rel]
 		before.Kind = kind
 		path := abs(root, rel)
-		if st, err := os.Lstat(path); err == nil && before.FP == fingerprint(path, st) {
+		if st, err := os.Lstat(path); err == nil && before.FP == fingerprint(path, st) && !linked(before, osfile.Links(st)) {
 			return
 		} else if errors.Is(err, os.ErrNotExist) && before.FP == "" {
 			return
 		}
 		after, content, _ := look(path, kind)
+		if linked(before, after.Links) && after.Hash != "" && !strings.HasPrefix(after.Hash, "!") {
+			// A second name, whatever the content: judged before the
+			// effect, which a link does not change.
+			out = append(out, Change{Rel: rel, Before: before, After: after, Linked: true, keys: wiringKeys(spec)})
+			return
+		}
 		if after.Hash == before.Hash && (after.FP == "") == (before.FP == "") {
 			return
 		}
@@ -596,6 +612,13 @@ func stateWrites(root, dir string, s *Snapshot) []Change {
 		out = append(out, Change{Rel: rel, Before: File{Kind: Whole}, After: after})
 	}
 	return out
+}
+
+// linked reports whether a watched file has more names than at its
+// picture: links, its link count now, is above the picture's (both
+// known).
+func linked(before File, links uint64) bool {
+	return before.Links > 0 && links > before.Links
 }
 
 // Undo puts each change's picture back, unless excused: the displaced

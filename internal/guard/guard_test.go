@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/governed"
+	"github.com/intenthook/intenthook/internal/osfile"
 )
 
 func TestRiskyKeys(t *testing.T) {
@@ -307,5 +308,61 @@ func TestLessonsSection(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLinked: a watched file given a second name during a command is a
+// change (its bytes the same, a wiring file's effect too), put back as a
+// file of one name; a picture taken with the link there counts it, and
+// only a rise is a change.
+func TestLinked(t *testing.T) {
+	root := t.TempDir()
+	const rel = ".orchestration/active_intents.yaml"
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("active_intents: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Lstat(p)
+	if osfile.Links(st) == 0 {
+		t.Skip("link counts are not known here")
+	}
+	targets := []Target{{Rel: rel, Kind: Whole}}
+	s, err := Take(root, targets, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "catlink")
+	if err := os.Link(p, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	changes := Compare(root, s, targets)
+	if len(changes) != 1 || !changes[0].Linked {
+		t.Fatalf("Compare = %+v, want one linked change", changes)
+	}
+	if undone := Undo(root, changes, nil, time.Now()); len(undone) != 1 || !undone[0].Undone {
+		t.Fatalf("Undo = %+v", undone)
+	}
+	if st, _ := os.Lstat(p); osfile.Links(st) != 1 {
+		t.Errorf("after Undo the catalog has %d names", osfile.Links(st))
+	}
+	if err := os.WriteFile(link, []byte("widened\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "active_intents: []\n" {
+		t.Errorf("a write through the old name reached the catalog: %q", got)
+	}
+	// A second name found at the picture is counted: no rise, no change
+	// (precommit and doctor warn about it instead).
+	if err := os.Link(p, filepath.Join(root, "catlink2")); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Take(root, targets, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if changes := Compare(root, s, targets); len(changes) != 0 {
+		t.Errorf("Compare after a picture with the link = %+v", changes)
 	}
 }

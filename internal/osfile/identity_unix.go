@@ -31,3 +31,12 @@ func DeviceID(fi fs.FileInfo) uint64 {
 // Rename is os.Rename: a file another process holds open is replaced all
 // the same (the holder keeps reading the old one).
 func Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+
+// Links returns the file's link count (how many names it has), from fi as
+// os.Lstat or os.Stat returned it; 0 when it is not known.
+func Links(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 0
+}

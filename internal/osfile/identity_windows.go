@@ -62,3 +62,7 @@ func busy(err error) bool {
 	const errorSharingViolation syscall.Errno = 32
 	return errors.Is(err, syscall.ERROR_ACCESS_DENIED) || errors.Is(err, errorSharingViolation)
 }
+
+// Links is not known from a FileInfo on Windows (it would take a handle
+// and GetFileInformationByHandle per file): 0.
+func Links(fs.FileInfo) uint64 { return 0 }

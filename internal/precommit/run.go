@@ -52,6 +52,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	r := Check(snap, opts.Strict)
 	r.Findings = append(r.Findings, HookBinary(root)...)
+	r.Findings = append(r.Findings, SecondNames(root)...)
 	return r, nil
 }
 
