@@ -152,11 +152,18 @@ func WorkspaceAgents(root string) []string { return described.List(root) }
 // hooks. One directory read, nothing when the workspace has none; a
 // description that does not load gives its own row alone (its agent's
 // calls are denied until it loads).
-func WorkspaceRows(root string) governed.Table {
+func WorkspaceRows(root string) governed.Table { return WorkspaceRowsWith(root, protocol.Agent{}) }
+
+// WorkspaceRowsWith is WorkspaceRows where self, an agent its hook already
+// loaded from root's description of it, gives its own rows: a hook parses
+// its description once.
+func WorkspaceRowsWith(root string, self protocol.Agent) governed.Table {
 	var out governed.Table
 	for _, name := range described.List(root) {
 		out = append(out, described.Rows(name)...)
-		if d, err := described.Load(root, name); err == nil {
+		if name == self.Name {
+			out = append(out, self.Governance...)
+		} else if d, err := described.Load(root, name); err == nil {
 			out = append(out, d.Governance()...)
 		}
 	}

@@ -65,12 +65,19 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	call := &hook.Call{Event: h.Event} // until the event is decoded
 	ag, err := agent.Lookup(orDefault(h.Agent))
 	ownAgent := err != nil // the workspace's own description names it
+	var loaded struct {
+		root string
+		ag   protocol.Agent
+	}
 	if err != nil {
 		// A workspace's own agent (.orchestration/agents/NAME.json), found
 		// from --root or the hook's working directory: its description
 		// says where the event names the cwd, so the event cannot tell.
 		root := workspace.HookRoot(env.Root, "", "", env.Wd)
 		ag, err = agent.LookupIn(root, h.Agent)
+		if err == nil {
+			loaded.root, loaded.ag = root, ag
+		}
 		if err != nil && root != "" && !errors.Is(err, agent.ErrBadDescription) {
 			ag, err = undescribed(h, root, err)
 		}
@@ -108,7 +115,11 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		// The calling agent's description is watched even when a command
 		// took it away: the guard puts it back.
 		env.RootRows = func(root string) governed.Table {
-			rows := agent.WorkspaceRows(root)
+			var self protocol.Agent
+			if root == loaded.root {
+				self = loaded.ag // parsed once per call
+			}
+			rows := agent.WorkspaceRowsWith(root, self)
 			if !slices.Contains(described.List(root), h.Agent) {
 				rows = append(rows, described.Rows(h.Agent)...)
 			}

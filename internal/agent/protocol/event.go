@@ -8,6 +8,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxEvent is the largest event accepted on stdin.
@@ -132,11 +133,34 @@ func String(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
+	if s, ok := plainString(raw); ok {
+		return s, true
+	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// plainString decodes a JSON string that needs no unescaping, the common
+// case, without json's reflection: quotes only at its ends, no backslash,
+// no control character, valid UTF-8 (json would replace invalid bytes).
+func plainString(raw []byte) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[n-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : n-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // NativePath converts a Windows-shaped path (C:\… or \\server\…) to /

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -51,5 +52,18 @@ func TestAddedRuns(t *testing.T) {
 				t.Errorf("addedRuns = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestStringPlain: String's path without json agrees with json.Unmarshal,
+// and leaves to json what it does not read itself.
+func TestStringPlain(t *testing.T) {
+	for _, raw := range []string{`""`, `"a"`, `"src/x.go"`, `"héllo"`, `"a\"b"`, `"a\\b"`, `"\u00e9"`, "\"a\x01\"", "\"\xff\"", `"a`, `"a"b"`, `"a""`, `"`} {
+		got, ok := String(json.RawMessage(raw))
+		var want string
+		wantOK := json.Unmarshal([]byte(raw), &want) == nil
+		if ok != wantOK || got != want {
+			t.Errorf("String(%q) = %q, %v; json: %q, %v", raw, got, ok, want, wantOK)
+		}
 	}
 }
