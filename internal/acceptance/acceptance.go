@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -95,11 +96,15 @@ func (r Result) OK() bool {
 // timeout; string criteria pass only when confirmManual is set.
 func Run(ctx context.Context, root string, criteria []intents.Criterion, timeout time.Duration, confirmManual bool) []Result {
 	out := make([]Result, 0, len(criteria))
+	// What a check leaves running (a process of a new session, written to
+	// change a file after the guard's second picture) comes back to this
+	// process as its parent ends, and is ended before the result is read.
+	reaping := Reap && subreaper()
 	for _, c := range criteria {
 		r := Result{Description: c.Description, Check: c.Check}
 		switch {
 		case c.Check != "":
-			runCheck(ctx, root, c.Check, timeout, &r)
+			runCheck(ctx, root, c.Check, timeout, reaping, &r)
 		case confirmManual:
 			r.Outcome = Confirmed
 		default:
@@ -126,6 +131,13 @@ func AllOK(rs []Result) bool {
 // is called once the check ended.
 var Confine func(root string) (args []string, done func())
 
+// Reap, when set, makes the process that runs the checks their child
+// subreaper (Linux): after each check, every process it left running is
+// killed and waited for. Only a process that runs one command sets it
+// (intenthook-full): reap takes every child of the process, and a server
+// that starts other programs meanwhile (intenthook-mcp) would lose them.
+var Reap bool
+
 // Confinement says how the checks run, for the people who run them: the
 // checks are code an agent may have written.
 func Confinement() string {
@@ -133,6 +145,18 @@ func Confinement() string {
 		return "confined by Landlock: they may write the workspace but its governance files, temp and the build caches"
 	}
 	return "unconfined (Landlock is not available here): they run with your rights"
+}
+
+// Containment says what becomes of the processes a check starts, for the
+// people who run the checks.
+func Containment() string {
+	switch {
+	case runtime.GOOS == "linux" && Reap:
+		return "every process they start ends with them (a child subreaper kills and reaps what they leave running)"
+	case runtime.GOOS == "windows":
+		return "a process they start may outlive them"
+	}
+	return "what they start in their process group ends with them; a process that leaves the group may outlive them"
 }
 
 // Notice is what a person is told before in's checks run, "" when it has
@@ -143,13 +167,13 @@ func Notice(in *intents.Intent) string {
 	}
 	for _, c := range in.AcceptanceCriteria {
 		if c.Check != "" {
-			return fmt.Sprintf("%s's checks are code an agent may have written; they run %s", in.ID, Confinement())
+			return fmt.Sprintf("%s's checks are code an agent may have written; they run %s; %s", in.ID, Confinement(), Containment())
 		}
 	}
 	return ""
 }
 
-func runCheck(ctx context.Context, root, check string, timeout time.Duration, r *Result) {
+func runCheck(ctx context.Context, root, check string, timeout time.Duration, reaping bool, r *Result) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The check is the catalog author's command, run as written; no event
@@ -170,6 +194,16 @@ func runCheck(ctx context.Context, root, check string, timeout time.Duration, r 
 	cmd.WaitDelay = time.Second
 	start := time.Now()
 	err := cmd.Run()
+	endGroup(cmd)
+	if reaping {
+		if n, clear := reap(); n > 0 || !clear {
+			note := fmt.Sprintf("\n[intenthook: ended %d process(es) the check left running]\n", n)
+			if !clear {
+				note = fmt.Sprintf("\n[intenthook: ended %d process(es) the check left running; some still run]\n", n)
+			}
+			buf.WriteString(note)
+		}
+	}
 	r.Duration = time.Since(start)
 	r.Output = tail(buf.Bytes())
 	var ee *exec.ExitError

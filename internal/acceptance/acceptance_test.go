@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,5 +116,41 @@ func TestLesson(t *testing.T) {
 		if got != tc.want || failed != tc.failed {
 			t.Errorf("%s: Lesson = %q, %v; want %q, %v", tc.name, got, failed, tc.want, tc.failed)
 		}
+	}
+}
+
+// TestReapDetached: a check's process that left its group and session
+// (setsid) is ended and waited for before Run returns, when Reap is set;
+// a check that leaves nothing says nothing.
+func TestReapDetached(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a child subreaper is Linux's")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	defer func(was bool) { Reap = was }(Reap)
+	Reap = true
+	root := t.TempDir()
+	rs := Run(context.Background(), root, []intents.Criterion{
+		{Description: "leaves one", Check: "setsid sh -c 'sleep 30' </dev/null >/dev/null 2>&1 & echo $! > pid; exit 1"},
+		{Description: "leaves none", Check: "true"},
+	}, 10*time.Second, false)
+	if rs[0].Outcome != Failed || !strings.Contains(rs[0].Output, "the check left running]") {
+		t.Fatalf("got %+v", rs[0])
+	}
+	if rs[1].Outcome != Passed || rs[1].Output != "" {
+		t.Fatalf("got %+v", rs[1])
+	}
+	data, err := os.ReadFile(filepath.Join(root, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if processRunning(pid) {
+		t.Fatalf("the detached process %d outlived Run", pid)
 	}
 }

@@ -13,11 +13,15 @@ import (
 // FullMain is intenthook-full's entry point: Main, after the re-executed
 // helper that confines an intent's checks (confine.Arg), and with the
 // checks confined where the kernel has Landlock. Only this binary sets
-// acceptance.Confine: the helper is itself, re-executed.
+// acceptance.Confine (the helper is itself, re-executed) and
+// acceptance.Reap.
 func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == confine.Arg {
 		return confine.Main(args[1:], stderr)
 	}
+	// One command per process: the checks' process may take every child
+	// it has when a check ends.
+	acceptance.Reap = true
 	if self, err := os.Executable(); err == nil && confine.Available() {
 		acceptance.Confine = func(root string) ([]string, func()) {
 			dirs, files := confine.Writable(root, workspace.SandboxReadOnly(workspace.Governance(agent.Governance())))
