@@ -30,8 +30,7 @@ const (
 
 // step is one state of the transcript and what a call then counts.
 type step struct {
-	content string // the whole file; "" with keep: unchanged
-	keep    bool
+	content string // the whole file
 	want    Tokens
 	model   string
 	reset   bool
