@@ -20,6 +20,7 @@ import (
 	"github.com/intenthook/intenthook/internal/attest"
 	"github.com/intenthook/intenthook/internal/cli"
 	"github.com/intenthook/intenthook/internal/confine"
+	"github.com/intenthook/intenthook/internal/consolecmd"
 	"github.com/intenthook/intenthook/internal/export"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
@@ -32,8 +33,9 @@ func TestMain(m *testing.M) {
 		"intenthook-full": func() { os.Exit(cli.FullMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// And the programs the full binary hands commands to, which make
 		// build puts beside them.
-		"intenthook-export": func() { os.Exit(export.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
-		"intenthook-attest": func() { os.Exit(attest.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
+		"intenthook-export":  func() { os.Exit(export.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
+		"intenthook-attest":  func() { os.Exit(attest.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
+		"intenthook-console": func() { os.Exit(consolecmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

@@ -42,7 +42,7 @@ func build() (string, error) {
 		return "", err
 	}
 	shippedDir = dir
-	if err := shipped.Build(dir, shipped.Hook, shipped.Full, shipped.Export, shipped.Attest); err != nil {
+	if err := shipped.Build(dir, shipped.Hook, shipped.Full, shipped.Export, shipped.Attest, shipped.Console); err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, shipped.Hook.Name), nil
@@ -71,7 +71,7 @@ func TestHookBinaryLinks(t *testing.T) {
 		"text/template",          // cobra's help, the report
 		"html/template",          // the report
 		"github.com/intenthook/intenthook/internal/cli",
-		"github.com/intenthook/intenthook/internal/console", // a person's server, in intenthook-full
+		"github.com/intenthook/intenthook/internal/console", // a person's server: intenthook-console
 		"net/http",
 		"github.com/intenthook/intenthook/internal/export", // OpenTelemetry: intenthook-export
 		"go.opentelemetry.io/otel/sdk/log",
@@ -319,7 +319,9 @@ func TestActionAttestStep(t *testing.T) {
 // TestFullBinaryLinks keeps the OpenTelemetry SDK, gRPC and the Collector's
 // pdata out of intenthook-full: a hook starts it (a catalog the cache has
 // not seen), so its start is on the hook path too. They live in
-// intenthook-export; Sigstore's libraries, likewise, in intenthook-attest.
+// intenthook-export; Sigstore's libraries, likewise, in intenthook-attest,
+// and the console's HTTP server (net/http, which nothing else of
+// intenthook-full's needs) in intenthook-console.
 func TestFullBinaryLinks(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "../intenthook-full").Output()
 	if err != nil {
@@ -331,6 +333,8 @@ func TestFullBinaryLinks(t *testing.T) {
 		"go.opentelemetry.io/otel/sdk/log",
 		"go.opentelemetry.io/collector/pdata/plog",
 		"google.golang.org/grpc",
+		"github.com/intenthook/intenthook/internal/console",
+		"net/http",
 	} {
 		if slices.Contains(deps, banned) {
 			t.Errorf("intenthook-full links %s", banned)

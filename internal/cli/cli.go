@@ -56,11 +56,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := a.fastHook(args); ok {
 		return code
 	}
-	root := a.rootCommand()
+	return a.execute(a.rootCommand(), args)
+}
+
+// execute runs root with args and returns the process exit code.
+func (a *app) execute(root *cobra.Command, args []string) int {
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
@@ -74,7 +78,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// through the fail mode like any other hook error.
 		return runner.UsageError(cmd.Annotations["hook"], err, a.env(), a.io())
 	}
-	printError(stderr, err)
+	printError(a.stderr, err)
 	return exitFail
 }
 

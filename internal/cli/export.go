@@ -2,7 +2,10 @@ package cli
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +34,10 @@ beside intenthook. See docs/otel.md.`,
 }
 
 // handOff runs the program name beside this binary with args (and the
-// global --root), with the same streams, and takes its exit code.
+// global --root), with the same streams, and takes its exit code. An
+// interrupt or a termination sent to this process is passed on, and this
+// one waits for the program's end: a console must not outlive the command
+// that was stopped.
 func (a *app) handOff(name string, args []string) error {
 	path, err := full.Beside(name)
 	if err != nil {
@@ -42,7 +48,24 @@ func (a *app) handOff(name string, args []string) error {
 	}
 	c := exec.Command(path, args...)
 	c.Stdin, c.Stdout, c.Stderr = a.stdin, a.stdout, a.stderr
-	err = c.Run()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	if err = c.Start(); err == nil {
+		done := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case sig := <-sigs:
+					c.Process.Signal(sig) // Windows has no interrupt to send: its console sends it to both
+				case <-done:
+					return
+				}
+			}
+		}()
+		err = c.Wait()
+		close(done)
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return exitError{code: ee.ExitCode()}

@@ -119,6 +119,26 @@ func (s *Server) LoginURL() string {
 	return scheme + "://" + s.cfg.Addr + "/login?token=" + s.login
 }
 
+// Serve serves the console on ln until ctx ends, then closes every
+// connection, the live feeds' (which never end by themselves) included:
+// over TLS with the certificate and key files when certFile is not "" (a
+// Config with TLS set), else plain HTTP. An end through ctx is no error.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile string) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	stop := context.AfterFunc(ctx, func() { hs.Close() })
+	defer stop()
+	var err error
+	if certFile != "" {
+		err = hs.ServeTLS(ln, certFile, keyFile)
+	} else {
+		err = hs.Serve(ln)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
 // allowedHosts are the Host values a request may carry: the address, and
 // for a loopback one the other names of the same port (DNS rebinding
 // brings a foreign name to 127.0.0.1).

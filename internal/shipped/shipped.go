@@ -2,7 +2,7 @@
 // for the tests that run the real programs (the testscripts' shipped run,
 // the documentation's examples): the hook binary without YAML (-tags
 // noyaml), the full binary and the programs it hands commands to (the
-// exporter, the attester) beside it, statically linked
+// exporter, the attester, the console) beside it, statically linked
 // (CGO_ENABLED=0) and without the instrumentation of the test that asks
 // (-race makes each process ten times slower). It builds nothing a release
 // ships: make build and GoReleaser do that.
@@ -27,10 +27,11 @@ const module = "github.com/intenthook/intenthook/"
 // The binaries the tests run. intenthook-mcp, a server of its own, is built
 // by its own package's test.
 var (
-	Hook   = Binary{"intenthook", module + "cmd/intenthook", "noyaml"}
-	Full   = Binary{"intenthook-full", module + "cmd/intenthook-full", ""}
-	Export = Binary{"intenthook-export", module + "cmd/intenthook-export", ""}
-	Attest = Binary{"intenthook-attest", module + "cmd/intenthook-attest", ""}
+	Hook    = Binary{"intenthook", module + "cmd/intenthook", "noyaml"}
+	Full    = Binary{"intenthook-full", module + "cmd/intenthook-full", ""}
+	Export  = Binary{"intenthook-export", module + "cmd/intenthook-export", ""}
+	Attest  = Binary{"intenthook-attest", module + "cmd/intenthook-attest", ""}
+	Console = Binary{"intenthook-console", module + "cmd/intenthook-console", ""}
 )
 
 // Build builds each binary into dir, side by side as make build leaves

@@ -1,0 +1,31 @@
+// Package consolecmd is intenthook-console's program: intenthook
+// console's command (cli.ConsoleMain: its flags, the person's checks, the
+// workspace, the answers) served by package console. It is a package, not
+// the binary's main alone, so that the testscripts run the same program in
+// process.
+package consolecmd
+
+import (
+	"context"
+	"io"
+	"net"
+
+	"github.com/intenthook/intenthook/internal/cli"
+	"github.com/intenthook/intenthook/internal/console"
+)
+
+// Main runs `intenthook console`'s command line after the word console
+// and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.ConsoleMain(args, stdin, stdout, stderr, cli.ConsoleServer{IsLoopback: console.IsLoopback, Serve: serve})
+}
+
+// serve serves site with a console of package console's.
+func serve(ctx context.Context, ln net.Listener, site cli.ConsoleSite) error {
+	srv, err := console.New(console.Config{Root: site.Root, Addr: site.Addr, TLS: site.CertFile != "", Answer: site.Answer})
+	if err != nil {
+		return err
+	}
+	site.Ready(srv.LoginURL())
+	return srv.Serve(ctx, ln, site.CertFile, site.KeyFile)
+}
