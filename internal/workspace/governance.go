@@ -80,6 +80,7 @@ var own = governed.Table{
 	{Path: "node_modules/.bin/intenthook-mcp", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the MCP server"},
 	{Path: "node_modules/.bin/intenthook-export", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the exporter the full binary runs"},
 	{Path: "node_modules/.bin/intenthook-attest", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the attestation binary the full binary runs"},
+	{Path: "node_modules/.bin/intenthook-console", Use: governed.Protected | governed.ReadOnly, Reason: "npm's link to the console binary the full binary runs, where a person's answers are checked"},
 	{Path: "node_modules/intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs"},
 	{Path: "node_modules/@intenthook/**", Use: governed.Protected, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
 	{Path: "node_modules/intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs"},

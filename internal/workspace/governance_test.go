@@ -41,7 +41,7 @@ func TestGovernanceLists(t *testing.T) {
 		".windsurf/hooks.json",
 		".orchestration/agents", ".orchestration/agents/**",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
-		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/intenthook/**", "node_modules/@intenthook/**",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/.bin/intenthook-console", "node_modules/intenthook/**", "node_modules/@intenthook/**",
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
@@ -77,7 +77,7 @@ func TestGovernanceLists(t *testing.T) {
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json",
 		".kilo/plugin", ".kilo/plugins", ".kilocode/plugin", ".kilocode/plugins",
 		"node_modules/intenthook", "node_modules/@intenthook",
-		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest",
+		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/.bin/intenthook-console",
 	})
 	for _, c := range []struct {
 		name      string
