@@ -12,8 +12,10 @@ LDFLAGS     := -s -w -X github.com/intenthook/intenthook/internal/hookcmd.Versio
 # package init (about 1 ms) must not be paid by every hook call.
 MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 # intenthook-export (export otlp) links the OpenTelemetry SDK, gRPC and the
-# Collector's pdata, intenthook-attest (attest) Sigstore's libraries: their
-# package init must not reach the hook path either.
+# Collector's pdata, intenthook-attest (attest) Sigstore's libraries,
+# intenthook-console (console) net/http's server: their package init must not
+# reach the hook path either. intenthook-console runs intenthook's person's
+# checks itself (package cli), so it takes the full binary's version flags.
 
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
@@ -26,6 +28,7 @@ build:
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-mcp ./cmd/intenthook-mcp
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-export ./cmd/intenthook-export
 	$(GO) build -trimpath -ldflags '$(MCP_LDFLAGS)' -o $(BIN)-attest ./cmd/intenthook-attest
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)-console ./cmd/intenthook-console
 
 install:
 	$(GO) install -trimpath -tags noyaml -ldflags '$(LDFLAGS)' ./cmd/intenthook
@@ -33,6 +36,7 @@ install:
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-mcp
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-export
 	$(GO) install -trimpath -ldflags '$(MCP_LDFLAGS)' ./cmd/intenthook-attest
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/intenthook-console
 
 # -race needs cgo. make test runs every package under the race detector and
 # every testscript against the binaries as make build makes them (built once

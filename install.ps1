@@ -42,7 +42,7 @@ try {
   if ($got -ne $want.ToLower()) { throw "intenthook install: $archive does not match checksums.txt (sha256 $got, want $want): nothing installed" }
   $x = Join-Path $tmp 'x'
   Expand-Archive -Path $zip -DestinationPath $x
-  $names = 'intenthook.exe', 'intenthook-full.exe', 'intenthook-mcp.exe', 'intenthook-export.exe', 'intenthook-attest.exe'
+  $names = 'intenthook.exe', 'intenthook-full.exe', 'intenthook-mcp.exe', 'intenthook-export.exe', 'intenthook-attest.exe', 'intenthook-console.exe'
   foreach ($b in $names) {
     if (-not (Test-Path (Join-Path $x $b))) { throw "intenthook install: $archive holds no $b: nothing installed" }
   }

@@ -68,13 +68,13 @@ got=$(sha256 "$tmp/$archive")
 
 mkdir "$tmp/x"
 tar -xzf "$tmp/$archive" -C "$tmp/x"
-for b in intenthook intenthook-full intenthook-mcp intenthook-export intenthook-attest; do
+for b in intenthook intenthook-full intenthook-mcp intenthook-export intenthook-attest intenthook-console; do
   [ -f "$tmp/x/$b" ] || die "$archive holds no $b: nothing installed"
 done
 mkdir -p "$dir"
 # Each binary goes in under a temporary name and is renamed over the old
 # one: a hook running during the install runs an old or a new binary whole.
-for b in intenthook intenthook-full intenthook-mcp intenthook-export intenthook-attest; do
+for b in intenthook intenthook-full intenthook-mcp intenthook-export intenthook-attest intenthook-console; do
   cp "$tmp/x/$b" "$dir/.$b.new"
   chmod 755 "$dir/.$b.new"
   mv -f "$dir/.$b.new" "$dir/$b"

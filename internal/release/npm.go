@@ -24,8 +24,9 @@ import (
 
 // Binaries are the programs every package holds, side by side: the hook
 // binary runs intenthook-full from beside itself, which runs
-// intenthook-export and intenthook-attest from beside itself.
-var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export", "intenthook-attest"}
+// intenthook-export, intenthook-attest and intenthook-console from beside
+// itself.
+var Binaries = []string{"intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export", "intenthook-attest", "intenthook-console"}
 
 // Scope is the npm scope of the platform packages.
 const Scope = "@intenthook"

@@ -13,7 +13,7 @@
 const fs = require("fs");
 const path = require("path");
 
-const names = ["intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export", "intenthook-attest"];
+const names = ["intenthook", "intenthook-full", "intenthook-mcp", "intenthook-export", "intenthook-attest", "intenthook-console"];
 const pkg = `@intenthook/${process.platform}-${process.arch}`;
 
 function main() {
