@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/osfile"
 )
@@ -84,6 +85,14 @@ func filesAdded(root, dir string, s *Snapshot) []Change {
 	return out
 }
 
+// coarseSlack is how far behind the wall clock a file's change time may
+// be: the kernel stamps inodes from a coarse clock, up to a tick behind
+// the one a picture reads, so a write just after the picture can carry a
+// change time just before it. A log changed that close to the picture is
+// read and compared all the same (its content decides; reading it costs
+// nothing else).
+const coarseSlack = 100 * time.Millisecond
+
 // mirrorChanges lists the logs of the Mirrored directory t.Rel (t.Log
 // alone when it names one) that are no prefix of their copies, those added
 // without a copy, and those removed while a copy remains. Only logs
@@ -109,7 +118,7 @@ func mirrorChanges(root string, t Target, s *Snapshot) []Change {
 			continue
 		}
 		present[name] = true
-		if osfile.ChangeTime(st) < s.At && st.Mode().IsRegular() {
+		if osfile.ChangeTime(st) < s.At-int64(coarseSlack) && st.Mode().IsRegular() {
 			continue
 		}
 		after, content, _ := look(abs(root, rel), Mirrored)
