@@ -37,6 +37,13 @@ people:
 // writePeople adds the people block to a new workspace's config.yaml,
 // unless it has one.
 func writePeople(root string) (Change, error) {
+	return appendBlock(root, "people", peopleBlock, "has a people: block", "people.commits: free: a person's own commits pass, marked Intenthook-Person; agents' commits are judged")
+}
+
+// appendBlock adds block, the top-level key key's, to config.yaml unless a
+// line already starts it (then kept says so); note says what the block
+// does.
+func appendBlock(root, key, block, kept, note string) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(config.File))
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -44,8 +51,8 @@ func writePeople(root string) (Change, error) {
 	}
 	c := Change{Path: config.File}
 	for _, line := range bytes.Split(old, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("people:")) {
-			c.Action, c.Note = Kept, "has a people: block"
+		if bytes.HasPrefix(line, []byte(key+":")) {
+			c.Action, c.Note = Kept, kept
 			return c, nil
 		}
 	}
@@ -56,14 +63,14 @@ func writePeople(root string) (Change, error) {
 	if len(data) > 0 {
 		data = append(data, '\n')
 	}
-	data = append(data, peopleBlock...)
+	data = append(data, block...)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Change{}, err
 	}
 	if err := state.WriteFile(path, data, modeOf(path, 0o644), true); err != nil {
 		return Change{}, err
 	}
-	c.Action, c.Note = Created, "people.commits: free: a person's own commits pass, marked Intenthook-Person; agents' commits are judged"
+	c.Action, c.Note = Created, note
 	if len(old) > 0 {
 		c.Action = Updated
 	}
@@ -76,38 +83,9 @@ var sessionEndWired = map[string]bool{"claude": true, "gemini": true, "codex": t
 
 // writeExport adds the export block to config.yaml, unless it has one.
 func writeExport(root string, ag protocol.Agent) (Change, error) {
-	path := filepath.Join(root, filepath.FromSlash(config.File))
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Change{}, err
-	}
-	c := Change{Path: config.File}
-	if !sessionEndWired[ag.Name] {
+	c, err := appendBlock(root, "export", exportBlock, "has an export: block", "export: otlp at the end of each session")
+	if err == nil && !sessionEndWired[ag.Name] {
 		c.Notes = append(c.Notes, ag.Title+"'s end of session is not wired to intenthook context: run 'intenthook export otlp' by hand or from CI")
 	}
-	for _, line := range bytes.Split(old, []byte("\n")) {
-		if bytes.HasPrefix(line, []byte("export:")) {
-			c.Action, c.Note = Kept, "has an export: block"
-			return c, nil
-		}
-	}
-	data := old
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(data, '\n')
-	}
-	if len(data) > 0 {
-		data = append(data, '\n')
-	}
-	data = append(data, exportBlock...)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return Change{}, err
-	}
-	if err := state.WriteFile(path, data, modeOf(path, 0o644), true); err != nil {
-		return Change{}, err
-	}
-	c.Action, c.Note = Created, "export: otlp at the end of each session"
-	if len(old) > 0 {
-		c.Action = Updated
-	}
-	return c, nil
+	return c, err
 }
