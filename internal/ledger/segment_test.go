@@ -152,16 +152,7 @@ func TestSealedWhenHeadMoves(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	l := newLedger(t)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = l.Root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); runGit(t, l.Root, args...) }
 	git("init", "-q", "-b", "main")
 	git("commit", "-q", "--allow-empty", "-m", "base")
 	mustAppend(t, l, writeRecord("s1", "a.go"))
