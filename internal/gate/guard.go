@@ -80,8 +80,7 @@ func lessonsTarget(targets []guard.Target, file string) []guard.Target {
 
 func watched(governance governed.Table, root string) ([]guard.Target, string) {
 	config, hooks := git.ConfigAndHooks(root)
-	marker, _, _ := workspace.MarkerPath(root)
-	return guard.Watch(root, governance.Guarded(), guard.GitFiles{Config: config, Marker: marker}), hooks
+	return guard.Watch(root, governance.Guarded(), config), hooks
 }
 
 // rescueRules puts back the rules a shell command left unreadable (the

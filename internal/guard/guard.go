@@ -193,18 +193,12 @@ type Snapshot struct {
 	Programs map[string]string `json:"programs,omitempty"`
 }
 
-// GitFiles are the files of git's a GitConfig and a GitMarker row name,
-// where git keeps them (absolute, "" outside git): git's config, and the
-// work tree's governed marker.
-type GitFiles struct {
-	Config, Marker string
-}
-
 // Watch lists the files to watch from the governance table's Guarded rows
-// (workspace.Governance), git's files where gits says they are. The hook
-// files are found by Take and Compare, the ledger's marks by Take and
-// LedgerIntact.
-func Watch(root string, files []governed.File, gits GitFiles) []Target {
+// (workspace.Governance); git's config file is at gitConfig (absolute, ""
+// outside git), and the rows under the common git directory (the claims,
+// the governed marker) beside it. The hook files are found by Take and
+// Compare, the ledger's marks by Take and LedgerIntact.
+func Watch(root string, files []governed.File, gitConfig string) []Target {
 	var ts []Target
 	for _, f := range files {
 		switch f.Watch {
@@ -223,17 +217,16 @@ func Watch(root string, files []governed.File, gits GitFiles) []Target {
 		case governed.HookSettings:
 			ts = append(ts, Target{Rel: f.Path, Kind: Wiring, Hooks: f.Hooks})
 		case governed.GitConfig:
-			if gits.Config != "" {
-				ts = append(ts, Target{Rel: relTo(root, gits.Config), Kind: GitConfig})
+			if gitConfig != "" {
+				ts = append(ts, Target{Rel: relTo(root, gitConfig), Kind: GitConfig})
 			}
 		case governed.GitMarker:
-			if gits.Marker != "" {
-				ts = append(ts, Target{Rel: relTo(root, gits.Marker), Kind: Whole})
+			if rel, ok := besideConfig(root, gitConfig, f.Path); ok {
+				ts = append(ts, Target{Rel: rel, Kind: Whole})
 			}
 		case governed.Claims:
-			// Beside git's config, in the common git directory.
-			if dir, ok := strings.CutPrefix(f.Path, ".git/"); ok && gits.Config != "" {
-				ts = append(ts, Target{Rel: relTo(root, filepath.Join(filepath.Dir(gits.Config), filepath.FromSlash(dir))), Kind: Files})
+			if rel, ok := besideConfig(root, gitConfig, f.Path); ok {
+				ts = append(ts, Target{Rel: rel, Kind: Files})
 			}
 		}
 	}
@@ -435,6 +428,17 @@ func abs(root, rel string) string {
 		return rel
 	}
 	return filepath.Join(root, filepath.FromSlash(rel))
+}
+
+// besideConfig is where a row under ".git/" is in the common git
+// directory, the one that holds git's config: a linked work tree's is
+// outside the workspace.
+func besideConfig(root, gitConfig, row string) (string, bool) {
+	dir, ok := strings.CutPrefix(row, ".git/")
+	if !ok || gitConfig == "" {
+		return "", false
+	}
+	return relTo(root, filepath.Join(filepath.Dir(gitConfig), filepath.FromSlash(dir))), true
 }
 
 // relTo names p root-relative when it lies in root, else absolutely.

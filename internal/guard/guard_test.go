@@ -65,7 +65,7 @@ func TestUndo(t *testing.T) {
 		{Path: ".claude/settings.json", Use: governed.Guarded},
 		{Path: ".git/hooks", Use: governed.Guarded, Watch: governed.GitHooks},
 		{Path: ".git/config", Use: governed.Guarded, Watch: governed.GitConfig},
-	}, GitFiles{Config: filepath.Join(root, ".git/config")})
+	}, filepath.Join(root, ".git/config"))
 	hooks := filepath.Join(root, ".git/hooks")
 	s, err := Take(root, targets, hooks, "")
 	if err != nil {
@@ -271,7 +271,7 @@ func BenchmarkGuard(b *testing.B) {
 	for _, s := range settings {
 		rows = append(rows, governed.File{Path: s, Use: governed.Guarded})
 	}
-	targets := Watch(root, rows, GitFiles{Config: filepath.Join(root, ".git/config")})
+	targets := Watch(root, rows, filepath.Join(root, ".git/config"))
 	hooks := filepath.Join(root, ".git/hooks")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

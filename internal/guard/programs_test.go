@@ -72,7 +72,7 @@ func TestPrograms(t *testing.T) {
 			if tc.before {
 				write(root, bin, "binary")
 			}
-			targets := Watch(root, rows, GitFiles{})
+			targets := Watch(root, rows, "")
 			s, err := Take(root, targets, "", "")
 			if err != nil {
 				t.Fatal(err)

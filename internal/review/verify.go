@@ -124,8 +124,7 @@ func verifySummary(rs []acceptance.Result) string {
 // and returned.
 func judgedRun(ws *workspace.Workspace, run func() []acceptance.Result) ([]acceptance.Result, []guard.Change) {
 	config, hooks := git.ConfigAndHooks(ws.Root)
-	marker, _, _ := workspace.MarkerPath(ws.Root)
-	targets := guard.Watch(ws.Root, ws.Governance.Guarded(), guard.GitFiles{Config: config, Marker: marker})
+	targets := guard.Watch(ws.Root, ws.Governance.Guarded(), config)
 	before, err := guard.Take(ws.Root, targets, hooks, git.Revision(ws.Root))
 	results := run()
 	if err != nil {
