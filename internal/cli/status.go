@@ -272,8 +272,12 @@ func workTreeRoots(root string) []workTreeRoot {
 	if err != nil {
 		return []workTreeRoot{{root, ""}}
 	}
+	trees := git.WorkTrees(common)
 	out := []workTreeRoot{{root, top}}
-	for _, t := range git.WorkTrees(common) {
+	if len(trees) < 2 {
+		return out
+	}
+	for _, t := range trees {
 		if filepath.Clean(t) == filepath.Clean(top) {
 			continue
 		}
@@ -281,9 +285,6 @@ func workTreeRoots(root string) []workTreeRoot {
 		if st, err := os.Stat(filepath.Join(r, ".orchestration", "state")); err == nil && st.IsDir() {
 			out = append(out, workTreeRoot{r, t})
 		}
-	}
-	if len(git.WorkTrees(common)) < 2 {
-		return out[:1]
 	}
 	return out
 }
