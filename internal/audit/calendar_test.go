@@ -56,16 +56,7 @@ func TestAuditAcrossCalendar(t *testing.T) {
 				}
 				return strings.TrimSpace(string(out))
 			}
-			write := func(rel, content string) {
-				t.Helper()
-				p := filepath.Join(dir, filepath.FromSlash(rel))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			write := func(rel, content string) { t.Helper(); writeFile(t, dir, rel, content) }
 			write(".orchestration/active_intents.yaml", "active_intents:\n  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: [\"src/**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-11-01T00:00:00Z\", updated_at: \"2026-11-01T00:00:00Z\"}\n")
 			write(".gitattributes", ".orchestration/** -text\n")
 			write(".gitignore", ".orchestration/state/\n")

@@ -51,16 +51,7 @@ func history(t *testing.T) string {
 			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { t.Helper(); writeFile(t, dir, rel, content) }
 	catalog := func(scope string) string {
 		return "active_intents:\n  - {id: INT-001, name: Hooks, status: IN_PROGRESS, owned_scope: [" + scope + "], constraints: [], acceptance_criteria: [], created_at: \"2026-11-01T00:00:00Z\", updated_at: \"2026-11-01T00:00:00Z\"}\n"
 	}
@@ -164,5 +155,17 @@ func TestGolden(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from the golden file:\n%s", name, got)
 		}
+	}
+}
+
+// writeFile writes content to rel under dir, making its directories.
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
