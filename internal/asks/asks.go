@@ -275,9 +275,118 @@ type Record struct {
 	Via      string    `json:"via,omitempty"` // console, for an answer given there
 	Asked    time.Time `json:"asked"`
 	WaitedMS int64     `json:"waited_ms"`
+	// A standing answer's: what it allows, and until when.
+	Code  string     `json:"code,omitempty"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// RecordOfGrant is the ledger's account of a standing answer: the
+// grant's id stands for the ask's, and nothing waited.
+func RecordOfGrant(g Grant) Record {
+	until := g.Until
+	return Record{Ask: g.ID, By: g.By, User: g.User, Asked: g.At, Code: g.Code, Until: &until}
 }
 
 // RecordOf is the ledger's account of ans, given to a at its time.
 func RecordOf(a Ask, ans Answer) Record {
 	return Record{Ask: a.ID, By: ans.By, User: ans.User, Via: ans.Via, Asked: a.Created, WaitedMS: max(ans.At.Sub(a.Created).Milliseconds(), 0)}
+}
+
+// Grant is a person's standing answer: one session's calls asked about for
+// one code are allowed until a time, with no ask filed. It is stored as
+// grant-<id>.json beside the asks, journaled as a person's command's write,
+// and believed only with its journal line, as an answer is.
+type Grant struct {
+	ID      string    `json:"id"`
+	Session string    `json:"session"`
+	Code    string    `json:"code"` // what the asks are about (destructive_command, …)
+	Until   time.Time `json:"until"`
+	By      string    `json:"by,omitempty"`
+	User    string    `json:"user,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+const grantPrefix = "grant-"
+
+// MaxGrant is the longest a standing answer may last.
+const MaxGrant = 24 * time.Hour
+
+// Grant files g under a new id and returns it with its id. Grants past
+// their time are removed on the way.
+func (s Store) Grant(g Grant) (Grant, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return g, err
+	}
+	g.ID = hex.EncodeToString(b[:])
+	data, err := json.Marshal(g)
+	if err != nil {
+		return g, err
+	}
+	if err := state.Ensure(s.Root, "asks"); err != nil {
+		return g, err
+	}
+	for _, old := range s.grants() {
+		if !g.At.Before(old.Until) {
+			guard.JournalRemoved(s.Root, rel(grantPrefix+old.ID, ".json"))
+			_ = os.Remove(s.path(grantPrefix+old.ID, ".json"))
+		}
+	}
+	guard.Journal(s.Root, rel(grantPrefix+g.ID, ".json"), data)
+	if err := state.WriteFile(s.path(grantPrefix+g.ID, ".json"), data, 0o644, false); err != nil {
+		return g, fmt.Errorf("standing answer: %w", err)
+	}
+	return g, nil
+}
+
+// Granted returns a standing answer that allows session's asks of code at
+// now. It reads the directory only when asked: an ask is rare.
+func (s Store) Granted(session, code string, now time.Time) (Grant, bool) {
+	if session == "" || code == "" {
+		return Grant{}, false
+	}
+	for _, g := range s.grants() {
+		if g.Session == session && g.Code == code && now.Before(g.Until) {
+			return g, true
+		}
+	}
+	return Grant{}, false
+}
+
+// Grants lists the standing answers in force at now, oldest first.
+func (s Store) Grants(now time.Time) []Grant {
+	var out []Grant
+	for _, g := range s.grants() {
+		if now.Before(g.Until) {
+			out = append(out, g)
+		}
+	}
+	slices.SortFunc(out, func(x, y Grant) int { return x.At.Compare(y.At) })
+	return out
+}
+
+// grants reads every standing answer a person's command journaled; a file
+// written by other means is skipped.
+func (s Store) grants() []Grant {
+	entries, _ := os.ReadDir(s.dir())
+	var out []Grant
+	for _, e := range entries {
+		id, ok := strings.CutPrefix(e.Name(), grantPrefix)
+		if !ok {
+			continue
+		}
+		if id, ok = strings.CutSuffix(id, ".json"); !ok || !validID(id) || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := osfile.ReadFile(s.path(grantPrefix+id, ".json"))
+		if err != nil || !guard.Journaled(s.Root, rel(grantPrefix+id, ".json"), guard.Hash(data)) {
+			continue
+		}
+		var g Grant
+		if json.Unmarshal(data, &g) != nil || g.ID != id {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }

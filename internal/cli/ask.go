@@ -2,12 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -50,6 +53,7 @@ command: refused from an agent's process. See docs/asks.md.`,
 				return enc.Encode(pending)
 			}
 			a.printAsks(pending, nowFunc())
+			a.printGrants(asks.Store{Root: ws.Root}.Grants(nowFunc()))
 			return nil
 		},
 	}
@@ -84,19 +88,39 @@ func (a *app) printAsks(pending []asks.Ask, now time.Time) {
 	}
 }
 
+// printGrants prints the standing answers in force.
+func (a *app) printGrants(grants []asks.Grant) {
+	if len(grants) == 0 {
+		return
+	}
+	fmt.Fprintln(a.stdout, "\nstanding answers:")
+	for _, g := range grants {
+		fmt.Fprintf(a.stdout, "  %s: session %s, %s, until %s, by %s\n", g.ID, safetext.Quote(g.Session), g.Code,
+			g.Until.UTC().Format(time.RFC3339), safetext.Quote(cmp.Or(g.By, g.User)))
+	}
+}
+
 func (a *app) answerCommand(verdict string) *cobra.Command {
-	var reason string
-	short := "Let the call a pending ask is about run (a person's command)"
+	var (
+		reason string
+		ahead  standing
+	)
+	short := "Let the call a pending ask is about run, or allow a session's asks of one kind ahead (a person's command)"
+	use, args := verdict+" ID | --session S --code CODE --for D", cobra.MaximumNArgs(1)
 	if verdict == asks.Deny {
 		short = "Deny the call a pending ask is about, telling the agent why (a person's command)"
+		use, args = verdict+" ID", cobra.ExactArgs(1)
 	}
 	cmd := &cobra.Command{
-		Use:   verdict + " ID",
+		Use:   use,
 		Short: short,
-		Args:  cobra.ExactArgs(1),
+		Args:  args,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if verdict == asks.Deny && strings.TrimSpace(reason) == "" {
 				return errors.New("ask deny needs --reason: the agent is told why")
+			}
+			if err := ahead.check(len(args) > 0); err != nil {
+				return err
 			}
 			what := "intenthook ask " + verdict
 			if err := a.personOnly(what); err != nil {
@@ -105,6 +129,9 @@ func (a *app) answerCommand(verdict string) *cobra.Command {
 			ws, err := a.openWorkspace()
 			if err != nil {
 				return err
+			}
+			if ahead.session != "" {
+				return a.grant(cmd.Context(), ws, ahead)
 			}
 			id := args[0]
 			asked, ans, err := a.answerAsk(cmd.Context(), ws, what, "", id, verdict, reason)
@@ -120,7 +147,62 @@ func (a *app) answerCommand(verdict string) *cobra.Command {
 		help = "why, told to the agent (required)"
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", help)
+	if verdict == asks.Allow {
+		cmd.Flags().StringVar(&ahead.session, "session", "", "allow this session's asks ahead, with --code and --for, instead of one pending ask")
+		cmd.Flags().StringVar(&ahead.code, "code", "", "what the asks are about: "+strings.Join(gate.AskCodes(), ", "))
+		cmd.Flags().DurationVar(&ahead.span, "for", 0, "how long the standing answer holds (at most 24h)")
+	}
 	return cmd
+}
+
+// standing is a standing answer's flags: a session's asks of one code,
+// allowed for a span.
+type standing struct {
+	session, code string
+	span          time.Duration
+}
+
+// check says what is wrong with the flags, given whether an ask id was
+// named too.
+func (s standing) check(withID bool) error {
+	switch {
+	case s.session == "" && (s.code != "" || s.span != 0):
+		return errors.New("--code and --for go with --session")
+	case s.session == "" && !withID:
+		return errors.New("ask allow needs an ask id (intenthook ask lists them) or --session")
+	case s.session == "":
+		return nil
+	case withID:
+		return errors.New("an ask id or --session, not both")
+	case s.code == "":
+		return fmt.Errorf("ask allow --session needs --code: one of %s", strings.Join(gate.AskCodes(), ", "))
+	case !slices.Contains(gate.AskCodes(), s.code):
+		return fmt.Errorf("--code %s: not a code intenthook asks about; one of %s", safetext.Quote(s.code), strings.Join(gate.AskCodes(), ", "))
+	case s.span <= 0:
+		return errors.New("ask allow --session needs --for: how long the answer holds (10m, 2h, at most 24h)")
+	case s.span > asks.MaxGrant:
+		return fmt.Errorf("--for %s: at most 24h", s.span)
+	}
+	return nil
+}
+
+// grant files a person's standing answer and records it: who gave it,
+// for which session and code, until when.
+func (a *app) grant(ctx context.Context, ws *workspace.Workspace, s standing) error {
+	what := "intenthook ask allow --session"
+	if err := a.personAct(ctx, ws, what, "ask allow --session "+s.session+" --code "+s.code, ""); err != nil {
+		return err
+	}
+	now := nowFunc().UTC()
+	g, err := asks.Store{Root: ws.Root}.Grant(asks.Grant{Session: s.session, Code: s.code, Until: now.Add(s.span),
+		By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), At: now})
+	if err != nil {
+		return err
+	}
+	a.appendAnswer(ctx, ws, ledger.Meta{SessionID: g.Session, Decision: asks.Allow}, asks.RecordOfGrant(g))
+	fmt.Fprintf(a.stdout, "session %s: calls asked about for %s are allowed until %s (standing answer %s)\n",
+		safetext.Quote(g.Session), g.Code, g.Until.Format(time.RFC3339), g.ID)
+	return nil
 }
 
 // answerAsk answers the pending ask id for the person running this
@@ -150,16 +232,21 @@ func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via,
 // recordAnswer appends the ask_answer record: the call asked about, the
 // verdict, the reason, who answered and how long the ask waited.
 func (a *app) recordAnswer(ctx context.Context, ws *workspace.Workspace, asked asks.Ask, ans asks.Answer) {
-	var answer bytes.Buffer
-	enc := json.NewEncoder(&answer)
-	enc.SetEscapeHTML(false) // an identity's <email> stays as git writes it
-	_ = enc.Encode(asks.RecordOf(asked, ans))
-	rec := ledger.NewRecord(ws.Revision(), ledger.Meta{
-		Event: ledger.EventAskAnswer, IntentID: ledger.NullString(asked.Intent), SessionID: asked.Session,
+	a.appendAnswer(ctx, ws, ledger.Meta{
+		IntentID: ledger.NullString(asked.Intent), SessionID: asked.Session,
 		AgentID: ledger.NullString(asked.AgentID), ToolName: asked.Tool, ToolUseID: asked.ToolUseID,
-		ScopeValidation: ledger.ScopeExempt, Decision: ans.Verdict, Success: true, Reason: ans.Reason, Answer: answer.Bytes(),
-	})
-	if err := ws.Ledger(Version).Append(ctx, rec); err != nil {
+		Decision: ans.Verdict, Reason: ans.Reason,
+	}, asks.RecordOf(asked, ans))
+}
+
+// appendAnswer appends an ask_answer record of meta carrying answer.
+func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta ledger.Meta, answer asks.Record) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // an identity's <email> stays as git writes it
+	_ = enc.Encode(answer)
+	meta.Event, meta.ScopeValidation, meta.Success, meta.Answer = ledger.EventAskAnswer, ledger.ScopeExempt, true, buf.Bytes()
+	if err := ws.Ledger(Version).Append(ctx, ledger.NewRecord(ws.Revision(), meta)); err != nil {
 		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
 	}
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -16,6 +17,25 @@ import (
 // CodeAskDenied: a person answered the call's pending ask (ask.via: wait)
 // with deny; their reason is in the message, fenced as a person's words.
 const CodeAskDenied = "ask_denied"
+
+// standingAnswer allows an ask a person answered ahead for the session and
+// its code (intenthook ask allow --session S --code C --for D), whatever
+// ask.via says.
+func (g *Gate) standingAnswer(d hook.Decision) hook.Decision {
+	if d.AskCode == "" || g.call.Event != hook.PreToolUse {
+		return d
+	}
+	gr, ok := asks.Store{Root: g.Root}.Granted(g.call.SessionID, d.AskCode, g.env.now().UTC())
+	if !ok {
+		return d
+	}
+	g.explain.step("ask", "standing", "grant="+gr.ID)
+	who := answeredBy(asks.Answer{By: gr.By, User: gr.User})
+	until := gr.Until.UTC().Format(time.RFC3339)
+	return hook.Decision{Verdict: hook.AllowWithContext,
+		Message: fmt.Sprintf("intenthook: %s allowed %s for this session until %s (standing answer %s)", who, d.AskCode, until, gr.ID),
+		Context: fmt.Sprintf("intenthook: a person (%s) allowed calls asked about for %s in this session until %s (`intenthook ask allow --session`).", who, d.AskCode, until)}
+}
 
 // waitForPerson turns an ask into a pending ask when the settings say so
 // (ask.via: wait), and waits for a person's intenthook ask, holding no
@@ -36,7 +56,7 @@ func (g *Gate) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision
 	store := asks.Store{Root: g.Root}
 	a, err := store.Open(asks.Ask{
 		Session: g.call.SessionID, Agent: g.call.Agent, AgentID: g.call.AgentID, Intent: intent,
-		Tool: g.call.ToolName, ToolUseID: g.call.ToolUseID, Target: target, Code: d.Code, Why: d.Message,
+		Tool: g.call.ToolName, ToolUseID: g.call.ToolUseID, Target: target, Code: cmp.Or(d.Code, d.AskCode), Why: d.Message,
 		Created: now, Deadline: now.Add(g.Config.Ask.Timeout), PID: os.Getpid(),
 	}, g.Sessions.By)
 	if err != nil {

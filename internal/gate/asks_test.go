@@ -14,7 +14,7 @@ import (
 )
 
 func TestWaitForPerson(t *testing.T) {
-	askd := ask("destructive command: rm -rf build", "the settings ask", []string{hook.Ev("command", "rm -rf build")})
+	askd := ask(CodeAskDestructive, "destructive command: rm -rf build", "the settings ask", []string{hook.Ev("command", "rm -rf build")})
 	tests := []struct {
 		name    string
 		via     string

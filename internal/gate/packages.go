@@ -93,7 +93,7 @@ func (p packages) question(calls []shell.PackageCall) (hook.Decision, bool) {
 			continue
 		}
 		g.explain.step("packages", "ask", what)
-		return ask(what, "such a package's install scripts and bin links run as the user with nothing a registry vouches for; a package named intenthook, or a bin named intenthook, would replace the program the hooks run",
+		return ask(CodeAskPackageSource, what, "such a package's install scripts and bin links run as the user with nothing a registry vouches for; a package named intenthook, or a bin named intenthook, would replace the program the hooks run",
 			p.evidence()), true
 	}
 	return hook.Decision{}, false

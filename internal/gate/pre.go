@@ -40,6 +40,9 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 		d = g.checkLoop(ctx, d)
 	}
 	if err == nil && d.Verdict == hook.Ask {
+		d = g.standingAnswer(d)
+	}
+	if err == nil && d.Verdict == hook.Ask {
 		// Every lock of the decision is released by now: the wait holds
 		// none.
 		d = g.waitForPerson(ctx, d)

@@ -282,7 +282,7 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 		}.Decision()
 	}
 	g.explain.step("shell", "ask", why)
-	return ask(why, "the workspace settings ask a person about such shell commands (shell.destructive, shell.opaque)",
+	return ask(CodeAskDestructive, why, "the workspace settings ask a person about such shell commands (shell.destructive, shell.opaque)",
 		[]string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
 }
 
@@ -294,14 +294,31 @@ func (g *Gate) shellSetting(setting, why string) hook.Decision {
 func (g *Gate) unsandboxed() hook.Decision {
 	const why = "the command asks to run outside the sandbox (dangerouslyDisableSandbox)"
 	g.explain.step("shell", "ask", why)
-	return ask(why, "the OS sandbox keeps programs the hooks cannot model from writing the rules or outside the workspace; a person decides whether this command may leave it",
+	return ask(CodeAskUnsandboxed, why, "the OS sandbox keeps programs the hooks cannot model from writing the rules or outside the workspace; a person decides whether this command may leave it",
 		[]string{hook.Ev("command", safetext.OneLine(g.call.Command)), hook.Ev("session", g.call.SessionID)})
+}
+
+// What an ask is about (hook.Decision's AskCode): a person's standing
+// answer (intenthook ask allow --session S --code C --for D) names one.
+const (
+	CodeAskDestructive      = "destructive_command" // shell.destructive or shell.opaque: ask
+	CodeAskUnsandboxed      = "unsandboxed_command" // a command that asks to leave the OS sandbox
+	CodeAskPackageSource    = "package_source"      // a package from a path, a tarball, a git URL, or named at run time
+	CodeAskRequiresApproval = "requires_approval"   // a write under an intent with requires_approval: true
+	CodeAskDelete           = "delete_file"         // a delete tool's call
+	CodeAskLinkedFile       = "linked_file"         // a write to a file with more than one name
+)
+
+// AskCodes lists what a person may answer ahead (ask allow --code).
+func AskCodes() []string {
+	return []string{CodeAskDestructive, CodeAskUnsandboxed, CodeAskPackageSource, CodeAskRequiresApproval, CodeAskDelete, CodeAskLinkedFile}
 }
 
 // ask is an ask whose reason carries the same labelled lines as a deny:
 // in headless runs (claude -p) an ask becomes a denial, and the model then
-// reads only this reason, so it must say what to do.
-func ask(headline, why string, evidence []string) hook.Decision {
+// reads only this reason, so it must say what to do. code says what it is
+// about.
+func ask(code, headline, why string, evidence []string) hook.Decision {
 	var b strings.Builder
 	b.WriteString("intenthook: " + safetext.OneLine(headline))
 	b.WriteString("\nwhy: " + why)
@@ -309,7 +326,7 @@ func ask(headline, why string, evidence []string) hook.Decision {
 	if len(evidence) > 0 {
 		b.WriteString("\nevidence: " + strings.Join(evidence, " "))
 	}
-	return hook.Decision{Verdict: hook.Ask, Message: b.String()}
+	return hook.Decision{Verdict: hook.Ask, AskCode: code, Message: b.String()}
 }
 
 // writesNotes reports whether the command calls intenthook anchor or

@@ -279,15 +279,18 @@ func (g *Gate) checkStale(t *target) *hook.Decision {
 // checkApproval asks the human for intents that require approval and for
 // delete tools (step 14).
 func (g *Gate) checkApproval(t *target) *hook.Decision {
-	var headline, why string
+	var code, headline, why string
 	switch {
 	case t.intent.RequiresApproval:
+		code = CodeAskRequiresApproval
 		headline = fmt.Sprintf("intent %s (%s) requires approval for every change: %s %s", t.intent.ID, t.intent.Name, t.tool, t.res.Rel)
 		why = "the intent says requires_approval: true"
 	case t.delete:
+		code = CodeAskDelete
 		headline = fmt.Sprintf("%s deletes %s under intent %s", t.tool, t.res.Rel, t.intent.ID)
 		why = "deleting a file with a delete tool is asked about"
 	case g.call.Class == hook.ClassWrite && workspace.HardLinked(t.res.Abs):
+		code = CodeAskLinkedFile
 		headline = fmt.Sprintf("%s writes %s, a file with more than one name (hard links): the change shows under the other names too", t.tool, t.res.Rel)
 		why = "its other names may lie outside the intent's scope, or outside the workspace"
 	default:
@@ -295,7 +298,7 @@ func (g *Gate) checkApproval(t *target) *hook.Decision {
 		return nil
 	}
 	t.scope = "PASS"
-	d := ask(headline, why, g.evidence(t))
+	d := ask(code, headline, why, g.evidence(t))
 	return &d
 }
 

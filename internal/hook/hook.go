@@ -209,6 +209,11 @@ type Decision struct {
 	// Violation marks a post-hook answer that must block (exit 2, or the
 	// agent's JSON block where it reads one after the tool).
 	Violation bool
+	// AskCode says what an ask is about (destructive_command, …): a
+	// person's standing answer allows one session's asks of one code. It
+	// is not a deny code: a host that cannot ask still denies with
+	// approval_required.
+	AskCode string
 }
 
 // Stricter reports whether d outranks o (deny > ask > allow).
