@@ -318,8 +318,17 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 func checkAgents(root string, env Env) []Check {
 	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root)}
 	var checks, fallback []Check
+	var wait time.Duration
+	if cfg, err := config.Load(root, env.Getenv); err == nil && cfg.Ask.Waits() {
+		wait = cfg.Ask.Timeout
+	}
 	for _, a := range agent.All() {
 		configured, cs := a.Check(root, cenv)
+		if configured && wait > 0 {
+			if c, short := protocol.CheckPreTimeout(root, a, wait); short {
+				cs = append(cs, c)
+			}
+		}
 		switch {
 		case configured:
 			checks = append(checks, cs...)

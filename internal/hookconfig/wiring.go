@@ -219,3 +219,88 @@ func MigrateNPM(settings *Object) []string {
 	}
 	return out
 }
+
+// Timeouts lists the timeout, under key, of every handler of event that
+// runs intenthook's subcommand sub, in the agent's unit; unset stands for a
+// handler without the key (the host's default). It reads both shapes the
+// agents use: matcher groups holding "hooks" (Claude's), and handlers
+// straight in the event's list whose command is "command" or "bash"
+// (Copilot CLI's).
+func Timeouts(settings *Object, event, sub, key string, unset int) []int {
+	var out []int
+	eachRunning(settings, event, sub, func(h *Object) {
+		out = append(out, timeoutOf(h, key, unset))
+	})
+	return out
+}
+
+// RaiseTimeout sets the timeout, under key, of every handler of event that
+// runs sub to at least need (in the agent's unit); a handler without the
+// key waits unset, the host's default. It returns how many it raised.
+func RaiseTimeout(settings *Object, event, sub, key string, need, unset int) int {
+	raised := 0
+	eachRunning(settings, event, sub, func(h *Object) {
+		if timeoutOf(h, key, unset) < need {
+			h.Set(key, json.Number(fmt.Sprint(need)))
+			raised++
+		}
+	})
+	return raised
+}
+
+func timeoutOf(h *Object, key string, unset int) int {
+	v, ok := h.Get(key)
+	if !ok {
+		return unset
+	}
+	var n json.Number
+	switch v := v.(type) {
+	case json.Number:
+		n = v
+	case string:
+		n = json.Number(v)
+	default:
+		return 0
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return 0
+	}
+	return int(f)
+}
+
+// eachRunning calls fn with each handler object of event whose command runs
+// intenthook's subcommand sub.
+func eachRunning(settings *Object, event, sub string, fn func(*Object)) {
+	groups, _ := eventGroups(settings, event)
+	runs := func(v any) {
+		o, ok := v.(*Object)
+		if !ok {
+			return
+		}
+		h, ok := handler(o, nil)
+		if !ok {
+			if bash, isFlat := stringField(o, "bash"); isFlat {
+				h.Invocation, h.Parsed = ParseCommand(bash, nil)
+			}
+		}
+		if h.Parsed && h.Invocation.Subcommand() == sub {
+			fn(o)
+		}
+	}
+	for _, g := range groups {
+		group, ok := g.(*Object)
+		if !ok {
+			continue
+		}
+		list, nested := group.Get("hooks")
+		if !nested {
+			runs(group)
+			continue
+		}
+		handlers, _ := list.([]any)
+		for _, h := range handlers {
+			runs(h)
+		}
+	}
+}

@@ -142,6 +142,11 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		func() (Change, error) { return wire(ag, opts.Root) },
 		func() (Change, error) { return markGoverned(opts.Root) },
 	}
+	if cfg, err := config.Load(opts.Root, nil); err == nil && cfg.Ask.Waits() && ag.PreTimeout != nil {
+		steps = append(steps, func() (Change, error) {
+			return fromAgent(protocol.RaisePreTimeout(opts.Root, ag, cfg.Ask.Timeout))
+		})
+	}
 	if ag.MCP != nil {
 		steps = append(steps, func() (Change, error) { return fromAgent(ag.MCP.Register(opts.Root)) })
 	}

@@ -9,6 +9,7 @@ package claude
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -44,6 +45,7 @@ func Agent() protocol.Agent {
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(".mcp.json"),
 		Wire:           Wire,
+		PreTimeout:     &protocol.PreTimeout{File: SettingsFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second},
 		Check:          Check,
 		Sandbox:        Sandbox,
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -55,6 +56,7 @@ func Agent() protocol.Agent {
 		Governance:   Governance,
 		Sample:       Sample,
 		Wire:         Wire,
+		PreTimeout:   &protocol.PreTimeout{File: HooksFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second},
 		Check:        Check,
 		Sandbox:      Sandbox,
 		MCP:          MCP,

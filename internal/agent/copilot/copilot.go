@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -59,6 +60,7 @@ func Agent() protocol.Agent {
 		Governance:   Governance,
 		Sample:       Sample,
 		Wire:         Wire,
+		PreTimeout:   &protocol.PreTimeout{File: HooksFile, Event: "preToolUse", Key: "timeoutSec", Unit: time.Second, Unset: 30 * time.Second},
 		Check:        Check,
 		MCP:          protocol.MCPServers(".mcp.json"),
 	}

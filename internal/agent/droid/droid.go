@@ -7,6 +7,7 @@ package droid
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -49,6 +50,7 @@ func Agent() protocol.Agent {
 		Governance:   Governance,
 		Sample:       Sample,
 		Wire:         Wire,
+		PreTimeout:   &protocol.PreTimeout{File: SettingsFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 60 * time.Second},
 		Check:        Check,
 		MCP:          protocol.MCPServers(MCPFile),
 	}

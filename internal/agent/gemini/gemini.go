@@ -9,6 +9,7 @@ package gemini
 import (
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -54,6 +55,7 @@ func Agent() protocol.Agent {
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
+		PreTimeout:     &protocol.PreTimeout{File: SettingsFile, Event: "BeforeTool", Key: "timeout", Unit: time.Millisecond, Unset: 60 * time.Second},
 		Check:          Check,
 	}
 }

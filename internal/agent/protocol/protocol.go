@@ -68,6 +68,10 @@ type Agent struct {
 	// temp, the readOnly paths (the governance table's) read-only. Nil: the
 	// agent has none.
 	Sandbox func(root string, readOnly []string) (Change, error)
+	// PreTimeout says where the agent's wiring gives pre its time: a pre
+	// that waits for a person's answer (ask.via) must end before it. Nil:
+	// init does not set it for this agent.
+	PreTimeout *PreTimeout
 }
 
 // Change is what wiring did to one file.

@@ -7,6 +7,7 @@ package qwen
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -54,6 +55,7 @@ func Agent() protocol.Agent {
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(SettingsFile),
 		Wire:           Wire,
+		PreTimeout:     &protocol.PreTimeout{File: SettingsFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 60 * time.Second},
 		Check:          Check,
 	}
 }
