@@ -36,6 +36,8 @@ func TestMain(m *testing.M) {
 		"intenthook-export":  func() { os.Exit(export.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
 		"intenthook-attest":  func() { os.Exit(attest.Main(os.Args[1:], os.Stdout, os.Stderr, "test")) },
 		"intenthook-console": func() { os.Exit(consolecmd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// A webhook's receiver, for the asks' notifications.
+		"webhook-sink": func() { os.Exit(webhookSink()) },
 	})
 }
 

@@ -390,3 +390,37 @@ func (s Store) grants() []Grant {
 	}
 	return out
 }
+
+// Notified is how the last message of a person's notifier (intenthook ask
+// serve-notify, the console) went: doctor says so.
+type Notified struct {
+	At    time.Time `json:"at"`
+	Ask   string    `json:"ask"`
+	Error string    `json:"error,omitempty"` // "" when it was delivered
+}
+
+const notifiedName = "notify"
+
+// NoteNotified keeps n, journaled as a person's command's write.
+func (s Store) NoteNotified(n Notified) error {
+	data, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	if err := state.Ensure(s.Root, "asks"); err != nil {
+		return err
+	}
+	guard.Journal(s.Root, rel(notifiedName, ".json"), data)
+	return state.WriteFile(s.path(notifiedName, ".json"), data, 0o644, false)
+}
+
+// LastNotified returns the notifier's last note, believed only with its
+// journal line.
+func (s Store) LastNotified() (Notified, bool) {
+	data, err := osfile.ReadFile(s.path(notifiedName, ".json"))
+	if err != nil || !guard.Journaled(s.Root, rel(notifiedName, ".json"), guard.Hash(data)) {
+		return Notified{}, false
+	}
+	var n Notified
+	return n, json.Unmarshal(data, &n) == nil
+}

@@ -58,7 +58,15 @@ command: refused from an agent's process. See docs/asks.md.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the pending asks as JSON")
-	cmd.AddCommand(a.answerCommand(asks.Allow), a.answerCommand(asks.Deny))
+	cmd.AddCommand(a.answerCommand(asks.Allow), a.answerCommand(asks.Deny), &cobra.Command{
+		Use:                notifyUse,
+		Short:              notifyShort,
+		Long:               notifyLong,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.handOff(ConsoleName, append([]string{"ask", "serve-notify"}, args...))
+		},
+	})
 	return cmd
 }
 

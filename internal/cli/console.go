@@ -15,6 +15,7 @@ import (
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // ConsoleName is the binary that serves `console`: net/http's server
@@ -70,6 +71,10 @@ type ConsoleServer struct {
 	// Serve serves site on ln until ctx ends; it calls site.Ready with
 	// the login URL before it serves.
 	Serve func(ctx context.Context, ln net.Listener, site ConsoleSite) error
+	// Notify sends each new pending ask of the workspace at root to the
+	// webhook at rawURL until ctx ends, telling report of each; it fails
+	// at once on a URL it cannot send to.
+	Notify func(ctx context.Context, root, rawURL string, report func(asks.Ask, error)) error
 }
 
 // ConsoleSite is one console to serve.
@@ -96,8 +101,11 @@ func ConsoleMain(args []string, stdin io.Reader, stdout, stderr io.Writer, srv C
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withHint(err, "see 'intenthook "+commandPath(c)+" --help'")
 	})
-	root.AddCommand(a.consoleServeCommand(srv))
-	return a.execute(root, append([]string{"console"}, args...))
+	root.AddCommand(a.consoleServeCommand(srv), a.notifyServeCommand(srv))
+	if len(args) == 0 || args[0] != "ask" {
+		args = append([]string{"console"}, args...)
+	}
+	return a.execute(root, args)
 }
 
 // consoleServeCommand is intenthook console itself, in intenthook-console.
@@ -150,6 +158,18 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if name := ws.Config.Notify.WebhookURLEnv; name != "" {
+				rawURL, err := a.webhookURL(ws)
+				if err == nil {
+					go func() {
+						if err := srv.Notify(ctx, ws.Root, rawURL, a.notified(ws)); err != nil {
+							fmt.Fprintf(a.stderr, "intenthook: warning: notify: %v\n", err)
+						}
+					}()
+				} else {
+					fmt.Fprintf(a.stderr, "intenthook: note: %v: no pending ask is sent\n", err)
+				}
+			}
 			return srv.Serve(ctx, ln, ConsoleSite{Root: ws.Root, Addr: addr, CertFile: cert, KeyFile: key,
 				Answer: func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
 					return a.answerAsk(ctx, ws, what, "console", id, verdict, reason)
@@ -165,4 +185,88 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 	}
 	listen, cert, key = consoleFlags(cmd)
 	return cmd
+}
+
+// notifyServeCommand is intenthook ask serve-notify, in intenthook-console
+// (which links net/http): ask's own word around it, so that its help and
+// errors read as intenthook's.
+func (a *app) notifyServeCommand(srv ConsoleServer) *cobra.Command {
+	ask := &cobra.Command{Use: "ask", Short: "Asks waiting for a person", Hidden: true}
+	ask.AddCommand(&cobra.Command{
+		Use:   notifyUse,
+		Short: notifyShort,
+		Long:  notifyLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			const what = "intenthook ask serve-notify"
+			if err := a.personOnly(what); err != nil {
+				return err
+			}
+			ws, err := a.openWorkspace()
+			if err != nil {
+				return err
+			}
+			if err := a.personAct(cmd.Context(), ws, what, "ask serve-notify", ""); err != nil {
+				return err
+			}
+			rawURL, err := a.webhookURL(ws)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			fmt.Fprintf(a.stderr, "intenthook: sending each new pending ask of %s to the webhook in $%s; stop with Ctrl-C\n", safetext.Quote(ws.Root), ws.Config.Notify.WebhookURLEnv)
+			if !ws.Config.Ask.Waits() {
+				fmt.Fprintf(a.stderr, "intenthook: note: ask.via is %s: no ask waits for a person (set ask.via: %s in %s)\n", ws.Config.Ask.Via, config.AskWait, config.File)
+			}
+			return srv.Notify(ctx, ws.Root, rawURL, a.notified(ws))
+		},
+	})
+	return ask
+}
+
+const (
+	notifyUse   = "serve-notify"
+	notifyShort = "Send each new pending ask to the webhook notify.webhook_url_env names, until stopped (a person's command)"
+	notifyLong  = `intenthook ask serve-notify POSTs each new pending ask (ask.via: wait or
+console) as JSON to a webhook: a one-line "text" a chat shows, and the ask's
+fields, the agent's words labelled as the agent's. The URL is read from the
+environment variable notify.webhook_url_env in .orchestration/config.yaml
+names, in your environment: never from a file, never from an agent's.
+A message that fails is tried four times in all, then given up; intenthook
+doctor shows the last failure. The hooks never wait on it. intenthook console
+sends them too, while it runs. Run by intenthook-console, installed beside
+intenthook. See docs/asks.md.`
+)
+
+// webhookURL is the webhook's URL, from the variable the settings name, in
+// this person's environment.
+func (a *app) webhookURL(ws *workspace.Workspace) (string, error) {
+	name := ws.Config.Notify.WebhookURLEnv
+	if name == "" {
+		return "", withHint(errors.New("notify.webhook_url_env is not set in "+config.File),
+			"name the environment variable that holds the webhook's URL: notify: {webhook_url_env: INTENTHOOK_WEBHOOK}")
+	}
+	rawURL := a.getenv(name)
+	if rawURL == "" {
+		return "", withHint(fmt.Errorf("$%s, which notify.webhook_url_env names, is empty in this environment", safetext.Quote(name)),
+			"set it to the webhook's URL in your own shell: it is read from there only")
+	}
+	return rawURL, nil
+}
+
+// notified tells the person of each send, and keeps the last for doctor.
+func (a *app) notified(ws *workspace.Workspace) func(asks.Ask, error) {
+	return func(p asks.Ask, err error) {
+		n := asks.Notified{At: nowFunc().UTC(), Ask: p.ID}
+		if err != nil {
+			n.Error = err.Error()
+			fmt.Fprintf(a.stderr, "intenthook: ask %s: not sent: %v\n", p.ID, err)
+		} else {
+			fmt.Fprintf(a.stderr, "intenthook: ask %s: sent\n", p.ID)
+		}
+		if err := (asks.Store{Root: ws.Root}).NoteNotified(n); err != nil {
+			fmt.Fprintf(a.stderr, "intenthook: warning: %v\n", err)
+		}
+	}
 }

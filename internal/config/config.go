@@ -149,6 +149,15 @@ const (
 // via console, the same pending ask answered in intenthook console's page.
 func (a Asks) Waits() bool { return a.Via == AskWait || a.Via == AskConsole }
 
+// Notify says where a person's side of intenthook (intenthook ask
+// serve-notify, intenthook console) sends each new pending ask
+// (docs/asks.md): WebhookURLEnv names an environment variable, read from
+// that person's environment only, that holds the URL. The hooks read
+// none of it.
+type Notify struct {
+	WebhookURLEnv string `yaml:"webhook_url_env"`
+}
+
 // Config is the effective settings of one workspace.
 type Config struct {
 	FailMode               string            `yaml:"fail_mode"`
@@ -172,6 +181,7 @@ type Config struct {
 	Export                 Export            `yaml:"export"`
 	People                 People            `yaml:"people"`
 	Ask                    Asks              `yaml:"ask"`
+	Notify                 Notify            `yaml:"notify"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -211,7 +221,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true, "people": true, "ask": true,
+	"export": true, "people": true, "ask": true, "notify": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies

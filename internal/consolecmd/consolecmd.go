@@ -7,17 +7,32 @@ package consolecmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
+	"time"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/cli"
 	"github.com/intenthook/intenthook/internal/console"
+	"github.com/intenthook/intenthook/internal/notify"
 )
 
 // Main runs `intenthook console`'s command line after the word console
 // and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.ConsoleMain(args, stdin, stdout, stderr, cli.ConsoleServer{IsLoopback: console.IsLoopback, Serve: serve})
+	return cli.ConsoleMain(args, stdin, stdout, stderr, cli.ConsoleServer{IsLoopback: console.IsLoopback, Serve: serve, Notify: sendAsks})
+}
+
+// sendAsks sends each new pending ask of root to the webhook at rawURL
+// until ctx ends.
+func sendAsks(ctx context.Context, root, rawURL string, report func(asks.Ask, error)) error {
+	s, err := notify.NewSender(rawURL)
+	if err != nil {
+		return fmt.Errorf("the webhook's URL: %w", err)
+	}
+	notify.Watch(ctx, root, s, 500*time.Millisecond, time.Now, report)
+	return nil
 }
 
 // serve serves site with a console of package console's.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
@@ -78,6 +79,7 @@ func Run(ctx context.Context, env Env) []Check {
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
 	checks = append(checks, checkClaims(root)...)
+	checks = append(checks, checkNotify(root, env.Getenv)...)
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkHookBinary(root)...)
 	checks = append(checks, checkHookReplaced(root)...)
@@ -357,6 +359,33 @@ func checkAgents(root string, env Env) []Check {
 	}
 	if len(checks) == 0 {
 		return fallback
+	}
+	return checks
+}
+
+// checkNotify says, when notify.webhook_url_env is set, whether this
+// environment holds the URL, and how the last message went.
+func checkNotify(root string, getenv func(string) string) []Check {
+	cfg, err := config.Load(root, getenv)
+	if err != nil || cfg.Notify.WebhookURLEnv == "" {
+		return nil
+	}
+	const name = "notify"
+	v := cfg.Notify.WebhookURLEnv
+	var checks []Check
+	if getenv(v) == "" {
+		checks = append(checks, Check{Status: Warn, Name: name, Detail: "notify.webhook_url_env names $" + safetext.Quote(v) + ", which is empty here: intenthook ask serve-notify and the console send nothing from this environment",
+			Hint: "set it to the webhook's URL in the shell you run them from"})
+	}
+	last, ok := asks.Store{Root: root}.LastNotified()
+	switch {
+	case ok && last.Error != "":
+		checks = append(checks, Check{Status: Warn, Name: name, Detail: fmt.Sprintf("the last pending ask sent, %s at %s, failed: %s", last.Ask, last.At.UTC().Format(time.RFC3339), oneLine(last.Error)),
+			Hint: "check the webhook's URL and that this machine reaches it; the asks still wait in intenthook ask and the console"})
+	case ok:
+		checks = append(checks, Check{Status: Pass, Name: name, Detail: fmt.Sprintf("the last pending ask sent, %s at %s, was delivered", last.Ask, last.At.UTC().Format(time.RFC3339))})
+	case len(checks) == 0:
+		checks = append(checks, Check{Status: Pass, Name: name, Detail: "$" + v + " is set; no pending ask sent yet"})
 	}
 	return checks
 }
