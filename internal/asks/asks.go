@@ -132,8 +132,52 @@ func (s Store) Close(id string) {
 	}
 }
 
-// sweep removes the asks past their deadline at now: their hooks were
-// stopped by the host before they could close them.
+// Lapse notes that a went unanswered, journaled under by: the host's own
+// question about the same call, which follows at once where the host has
+// a prompt (Claude Code's PermissionRequest), then does not wait again
+// (TakeLapsed).
+func (s Store) Lapse(a Ask, by string) {
+	data, err := json.Marshal(a)
+	if err != nil {
+		return
+	}
+	guard.JournalBy(s.Root, rel(a.ID, ".lapsed"), data, by)
+	_ = state.WriteFile(s.path(a.ID, ".lapsed"), data, 0o644, false)
+}
+
+// LapseWindow is how long after its deadline a lapsed ask stands for the
+// host's question that follows it.
+const LapseWindow = time.Minute
+
+// TakeLapsed reports whether an ask of session about tool and target
+// lapsed within LapseWindow of now, and removes it; older notes are
+// removed on the way.
+func (s Store) TakeLapsed(session, tool, target string, now time.Time) bool {
+	entries, _ := os.ReadDir(s.dir())
+	found := false
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".lapsed")
+		if !ok || !validID(id) || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := osfile.ReadFile(s.path(id, ".lapsed"))
+		var a Ask
+		if err != nil || !guard.Journaled(s.Root, rel(id, ".lapsed"), guard.Hash(data)) || json.Unmarshal(data, &a) != nil {
+			continue
+		}
+		match := !found && session != "" && a.Session == session && a.Tool == tool && a.Target == target
+		if stale := now.After(a.Deadline.Add(LapseWindow)); match || stale {
+			guard.JournalRemoved(s.Root, rel(id, ".lapsed"))
+			_ = os.Remove(s.path(id, ".lapsed"))
+			found = found || match && !stale
+		}
+	}
+	return found
+}
+
+// sweep removes the asks past their deadline at now (their hooks were
+// stopped by the host before they could close them) and the lapsed notes
+// past their window.
 func (s Store) sweep(now time.Time) {
 	entries, _ := os.ReadDir(s.dir())
 	for _, e := range entries {
@@ -145,6 +189,7 @@ func (s Store) sweep(now time.Time) {
 			s.Close(id)
 		}
 	}
+	s.TakeLapsed("", "", "", now) // matches none: removes the old notes
 }
 
 // Poll is how often a waiting hook looks for an answer: a stat of one

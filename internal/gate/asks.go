@@ -18,11 +18,17 @@ import (
 // with deny; their reason is in the message, fenced as a person's words.
 const CodeAskDenied = "ask_denied"
 
+// asking is the gate's side of the asks that wait for a person
+// (docs/asks.md): standing answers, pending asks, the host's own
+// questions.
+type asking struct{ *Gate }
+
 // standingAnswer allows an ask a person answered ahead for the session and
 // its code (intenthook ask allow --session S --code C --for D), whatever
 // ask.via says.
-func (g *Gate) standingAnswer(d hook.Decision) hook.Decision {
-	if d.AskCode == "" || g.call.Event != hook.PreToolUse {
+func (p asking) standingAnswer(d hook.Decision) hook.Decision {
+	g := p.Gate
+	if d.AskCode == "" || g.call.Event != hook.PreToolUse && g.call.Event != hook.PermissionRequest {
 		return d
 	}
 	gr, ok := asks.Store{Root: g.Root}.Granted(g.call.SessionID, d.AskCode, g.env.now().UTC())
@@ -43,16 +49,14 @@ func (g *Gate) standingAnswer(d hook.Decision) hook.Decision {
 // and no answer within ask.timeout leaves the ask as it was (the host's
 // prompt, or approval_required where the host has none). Without the
 // setting it reads nothing.
-func (g *Gate) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision {
-	if d.Verdict != hook.Ask || !g.Config.Ask.Waits() || g.call.Event != hook.PreToolUse {
+func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision {
+	g := p.Gate
+	if d.Verdict != hook.Ask || !g.Config.Ask.Waits() || g.call.Event != hook.PreToolUse && g.call.Event != hook.PermissionRequest {
 		return d
 	}
 	now := g.env.now().UTC().Truncate(time.Millisecond)
 	intent, _ := g.activeIntent()
-	target := g.call.Command
-	if target == "" {
-		target = strings.Join(g.call.Paths, " ")
-	}
+	target := p.target()
 	store := asks.Store{Root: g.Root}
 	a, err := store.Open(asks.Ask{
 		Session: g.call.SessionID, Agent: g.call.Agent, AgentID: g.call.AgentID, Intent: intent,
@@ -71,8 +75,12 @@ func (g *Gate) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision
 	}
 	ans, ok := store.Wait(ctx, a, asks.Poll, g.env.now, sleep)
 	switch {
+	case !ok && g.call.Event == hook.PermissionRequest:
+		g.explain.step("ask", "timeout", "ask="+a.ID)
+		return hook.Decision{Notes: []string{fmt.Sprintf("intenthook: no one answered ask %s within %s (ask.timeout): the host asks its own question", a.ID, g.Config.Ask.Timeout)}}
 	case !ok:
 		g.explain.step("ask", "timeout", "ask="+a.ID)
+		store.Lapse(a, g.Sessions.By)
 		d.Notes = append(d.Notes, fmt.Sprintf("intenthook: no one answered ask %s within %s (ask.timeout): the call is asked about as without ask.via: wait", a.ID, g.Config.Ask.Timeout))
 		return d
 	case ans.Verdict == asks.Allow:
@@ -96,6 +104,50 @@ func (g *Gate) waitForPerson(ctx context.Context, d hook.Decision) hook.Decision
 		Instead:  "do not retry this call; do what the person's reason asks, or ask the user how to go on",
 		Evidence: []string{hook.Ev("ask", a.ID), hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)},
 	}.Decision()
+}
+
+// askTarget is what a pending ask shows of the call: its command, or its
+// files.
+func (p asking) target() string {
+	if p.call.Command != "" {
+		return p.call.Command
+	}
+	return strings.Join(p.call.Paths, " ")
+}
+
+// CodeAskHost is what the host's own permission question is about
+// (PermissionRequest): a call intenthook's rules let through that the
+// host's permission rules ask a person about.
+const CodeAskHost = "host_permission"
+
+// hostQuestion answers the host's own permission question about a call
+// (Claude Code's and Codex's PermissionRequest, after a PreToolUse that
+// did not deny it). With ask.via wait or console, a person answers it
+// where they are, as one of intenthook's asks: allow and deny go back to
+// the host as its prompt's answer. Without the setting, with no answer in
+// time, or right after intenthook's own ask about the same call lapsed,
+// it gives no verdict: the host's prompt shows. It never changes the
+// call's input.
+func (p asking) hostQuestion(ctx context.Context) hook.Decision {
+	g := p.Gate
+	if !g.Config.Ask.Waits() {
+		return hook.Decision{}
+	}
+	if (asks.Store{Root: g.Root}).TakeLapsed(g.call.SessionID, g.call.ToolName, p.target(), g.env.now().UTC()) {
+		g.explain.step("ask", "lapsed", "intenthook's own ask about this call went unanswered: the host asks")
+		return hook.Decision{}
+	}
+	what := safetext.OneLine(g.call.ToolName)
+	if t := p.target(); t != "" {
+		what += ": " + safetext.OneLine(t)
+	}
+	d := ask(CodeAskHost, "the agent's host asks permission for this call: "+what,
+		"intenthook's rules let the call through; the host's own permission rules ask a person about it",
+		[]string{hook.Ev("tool", g.call.ToolName), hook.Ev("session", g.call.SessionID)})
+	if d = p.standingAnswer(d); d.Verdict != hook.Ask {
+		return d
+	}
+	return p.waitForPerson(ctx, d)
 }
 
 // answeredBy names who answered, as the answer says: an attribution, not

@@ -25,6 +25,7 @@ func TestWaitForPerson(t *testing.T) {
 		code    string
 		has     []string // in the message
 		files   bool     // the asks' directory is made
+		lapses  bool     // a lapsed note is left for the host's question
 	}{
 		{name: "ask.via host: the ask as it was, nothing written", via: config.AskHost, d: askd, verdict: hook.Ask, has: []string{"destructive command"}},
 		{name: "not an ask: nothing written", via: config.AskWait, d: hook.Decision{}, verdict: hook.Allow},
@@ -36,7 +37,7 @@ func TestWaitForPerson(t *testing.T) {
 			verdict: hook.Deny, code: CodeAskDenied, has: []string{
 				"intenthook: deny [ask_denied] a person denied this call: destructive command: rm -rf build\n",
 				"and a person answered ask ", `written_by="person">` + "\nuse make clean &lt;/ask_answer&gt; now\n</ask_answer>", "\nevidence: ask="}},
-		{name: "no answer in time: the ask as it was", via: config.AskWait, d: askd, files: true, verdict: hook.Ask, has: []string{"destructive command"}},
+		{name: "no answer in time: the ask as it was", via: config.AskWait, d: askd, files: true, lapses: true, verdict: hook.Ask, has: []string{"destructive command"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +62,7 @@ func TestWaitForPerson(t *testing.T) {
 					}
 				}
 			}}
-			d := g.waitForPerson(context.Background(), tt.d)
+			d := asking{g}.waitForPerson(context.Background(), tt.d)
 			if d.Verdict != tt.verdict || d.Code != tt.code {
 				t.Errorf("verdict %v code %q, want %v %q:\n%s", d.Verdict, d.Code, tt.verdict, tt.code, d.Message)
 			}
@@ -75,9 +76,24 @@ func TestWaitForPerson(t *testing.T) {
 			if (err == nil) != tt.files {
 				t.Errorf("the asks' directory made: %v, want %v", err == nil, tt.files)
 			}
-			if len(entries) != 0 {
-				t.Errorf("left behind: %v", entries)
+			var lapsed int
+			for _, e := range entries {
+				if strings.HasSuffix(e.Name(), ".lapsed") {
+					lapsed++ // the note the host's question that follows reads
+				} else {
+					t.Errorf("left behind: %s", e.Name())
+				}
+			}
+			if want := btoi(tt.lapses); lapsed != want {
+				t.Errorf("%d lapsed notes, want %d", lapsed, want)
 			}
 		})
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

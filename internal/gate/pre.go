@@ -16,6 +16,10 @@ import (
 // Pre runs the PreToolUse decision chain (SPEC §5) for the call. Every deny
 // is also appended to the ledger, whichever step gave it.
 func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
+	if g.call.Event == hook.PermissionRequest {
+		// The host's question after a PreToolUse that judged the call.
+		return asking{g}.hostQuestion(ctx), nil
+	}
 	g.applyTools()
 	if (plugins{g}).leftToPlugin() {
 		// The plugin is asked about the same call next and gives its deny;
@@ -40,12 +44,12 @@ func (g *Gate) Pre(ctx context.Context) (hook.Decision, error) {
 		d = g.checkLoop(ctx, d)
 	}
 	if err == nil && d.Verdict == hook.Ask {
-		d = g.standingAnswer(d)
+		d = asking{g}.standingAnswer(d)
 	}
 	if err == nil && d.Verdict == hook.Ask {
 		// Every lock of the decision is released by now: the wait holds
 		// none.
-		d = g.waitForPerson(ctx, d)
+		d = asking{g}.waitForPerson(ctx, d)
 	}
 	if err == nil && d.Verdict == hook.Deny {
 		g.recordDenial(ctx, g.denied, d)

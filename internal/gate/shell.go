@@ -311,7 +311,7 @@ const (
 
 // AskCodes lists what a person may answer ahead (ask allow --code).
 func AskCodes() []string {
-	return []string{CodeAskDestructive, CodeAskUnsandboxed, CodeAskPackageSource, CodeAskRequiresApproval, CodeAskDelete, CodeAskLinkedFile}
+	return []string{CodeAskDestructive, CodeAskUnsandboxed, CodeAskPackageSource, CodeAskRequiresApproval, CodeAskDelete, CodeAskLinkedFile, CodeAskHost}
 }
 
 // ask is an ask whose reason carries the same labelled lines as a deny:

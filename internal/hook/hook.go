@@ -19,9 +19,13 @@ const (
 	PreToolUse         = "PreToolUse"
 	PostToolUse        = "PostToolUse"
 	PostToolUseFailure = "PostToolUseFailure"
-	SessionStart       = "SessionStart"
-	SubagentStart      = "SubagentStart"
-	UserPromptSubmit   = "UserPromptSubmit"
+	// PermissionRequest is the host's own permission question about a
+	// call (Claude Code, Codex): with ask.via wait, a person answers it
+	// where they are (docs/asks.md).
+	PermissionRequest = "PermissionRequest"
+	SessionStart      = "SessionStart"
+	SubagentStart     = "SubagentStart"
+	UserPromptSubmit  = "UserPromptSubmit"
 	// Stop ends an agent's turn, SessionEnd its session: intenthook records
 	// the session's summary then.
 	Stop       = "Stop"

@@ -304,3 +304,39 @@ func eachRunning(settings *Object, event, sub string, fn func(*Object)) {
 		}
 	}
 }
+
+// WireAlongside adds to event to a handler running intenthook's subcommand
+// sub with the command of the first handler of event from that runs it
+// (its program and flags as the person or init wrote them) and the given
+// timeout under key, unless to already runs sub. It reports whether it
+// added one.
+func WireAlongside(settings *Object, from, to, sub, key string, timeout int) (bool, error) {
+	if len(Runs(settings, to, sub, nil)) > 0 {
+		return false, nil
+	}
+	var command string
+	eachRunning(settings, from, sub, func(h *Object) {
+		if c, ok := stringField(h, "command"); ok && command == "" {
+			command = c
+		}
+	})
+	if command == "" {
+		return false, nil
+	}
+	hooksObj, err := hooksObject(settings)
+	if err != nil {
+		return false, err
+	}
+	groups, err := eventGroups(settings, to)
+	if err != nil {
+		return false, err
+	}
+	handler := &Object{}
+	handler.Set("type", "command")
+	handler.Set("command", command)
+	handler.Set(key, json.Number(fmt.Sprint(timeout)))
+	g := &Object{}
+	g.Set("hooks", []any{handler})
+	hooksObj.Set(to, append(groups, g))
+	return true, nil
+}

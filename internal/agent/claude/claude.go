@@ -45,7 +45,7 @@ func Agent() protocol.Agent {
 		Sample:         Sample,
 		MCP:            protocol.MCPServers(".mcp.json"),
 		Wire:           Wire,
-		PreTimeout:     &protocol.PreTimeout{File: SettingsFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second},
+		PreTimeout:     &protocol.PreTimeout{File: SettingsFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second, Permission: hook.PermissionRequest},
 		Check:          Check,
 		Sandbox:        Sandbox,
 	}

@@ -56,7 +56,7 @@ func Agent() protocol.Agent {
 		Governance:   Governance,
 		Sample:       Sample,
 		Wire:         Wire,
-		PreTimeout:   &protocol.PreTimeout{File: HooksFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second},
+		PreTimeout:   &protocol.PreTimeout{File: HooksFile, Event: "PreToolUse", Key: "timeout", Unit: time.Second, Unset: 600 * time.Second, Permission: hook.PermissionRequest},
 		Check:        Check,
 		Sandbox:      Sandbox,
 		MCP:          MCP,

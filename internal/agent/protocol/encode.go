@@ -41,6 +41,16 @@ type specific struct {
 	AdditionalContext        string `json:"additionalContext,omitempty"`
 }
 
+// permission is the answer to the host's own permission question
+// (PermissionRequest): allow or deny, never a changed input.
+type permission struct {
+	HookEventName string `json:"hookEventName"`
+	Decision      struct {
+		Behavior string `json:"behavior"`
+		Message  string `json:"message,omitempty"`
+	} `json:"decision"`
+}
+
 type output struct {
 	Decision           string    `json:"decision,omitempty"`
 	Reason             string    `json:"reason,omitempty"`
@@ -63,6 +73,9 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 	name := event
 	if n, ok := dl.Events[event]; ok {
 		name = n
+	}
+	if event == hook.PermissionRequest {
+		return dl.permissionAnswer(a, name, d, budget)
 	}
 	if d.Verdict == hook.Deny || d.Violation {
 		if dl.DenyJSON && d.Verdict == hook.Deny && event == hook.PreToolUse {
@@ -106,6 +119,27 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 	if out.HookSpecificOutput != nil || out.SystemMessage != "" {
 		a.Stdout = JSON(out)
 	}
+	return a
+}
+
+// permissionAnswer answers a PermissionRequest, always with exit 0 (the
+// hosts do not read exit 2 there): a person's allow or deny as the
+// prompt's answer, anything else as no answer, so that the host's own
+// prompt shows.
+func (dl Dialect) permissionAnswer(a hook.Answer, name string, d hook.Decision, budget int) hook.Answer {
+	var p permission
+	p.HookEventName = name
+	switch d.Verdict {
+	case hook.Deny:
+		p.Decision.Behavior, p.Decision.Message = "deny", hook.Clip(d.Message, budget)
+	case hook.AllowWithContext:
+		p.Decision.Behavior = "allow"
+	default:
+		return a
+	}
+	a.Stdout = JSON(struct {
+		HookSpecificOutput permission `json:"hookSpecificOutput"`
+	}{p})
 	return a
 }
 

@@ -17,6 +17,11 @@ type PreTimeout struct {
 	Key   string        // the handler's timeout key: timeout, timeoutSec
 	Unit  time.Duration // time.Second or time.Millisecond
 	Unset time.Duration // the host's own limit for a handler without the key
+	// Permission is the host's own permission question's event, in the
+	// same file, that init wires to pre beside it when asks wait: a
+	// person answers the host's questions where they are too. "" when
+	// the host has none.
+	Permission string
 }
 
 // AskMargin is the time a waiting pre keeps beyond ask.timeout: to give
@@ -45,7 +50,15 @@ func RaisePreTimeout(root string, ag Agent, wait time.Duration) (Change, error) 
 		return Change{}, &Conflict{Path: t.File, Reason: "not valid JSON: " + err.Error(), Hint: "fix " + t.File + " and run intenthook init again"}
 	}
 	need := t.need(wait)
-	if hookconfig.RaiseTimeout(settings, t.Event, "pre", t.Key, need, int(t.Unset/t.Unit)) == 0 {
+	raised := hookconfig.RaiseTimeout(settings, t.Event, "pre", t.Key, need, int(t.Unset/t.Unit)) > 0
+	var added bool
+	if t.Permission != "" {
+		if added, err = hookconfig.WireAlongside(settings, t.Event, t.Permission, "pre", t.Key, need); err != nil {
+			return Change{}, &Conflict{Path: t.File, Reason: err.Error(), Hint: "fix " + t.File + " and run intenthook init again"}
+		}
+		raised = hookconfig.RaiseTimeout(settings, t.Permission, "pre", t.Key, need, int(t.Unset/t.Unit)) > 0 || raised
+	}
+	if !raised && !added {
 		return Change{Action: Kept, Path: t.File, Detail: fmt.Sprintf("%s's pre has the %s ask.timeout %s needs", t.Event, fmtUnit(need, t.Unit), wait)}, nil
 	}
 	out, err := hookconfig.Encode(settings)
@@ -55,8 +68,14 @@ func RaisePreTimeout(root string, ag Agent, wait time.Duration) (Change, error) 
 	if err := WriteFile(path, out); err != nil {
 		return Change{}, err
 	}
-	return Change{Action: Updated, Path: t.File, Detail: fmt.Sprintf("%s's pre %s raised to %s: ask.timeout %s and %s to answer",
-		t.Event, t.Key, fmtUnit(need, t.Unit), wait, AskMargin)}, nil
+	detail := fmt.Sprintf("%s's pre %s raised to %s: ask.timeout %s and %s to answer", t.Event, t.Key, fmtUnit(need, t.Unit), wait, AskMargin)
+	if !raised {
+		detail = fmt.Sprintf("%s's pre has the %s ask.timeout %s needs", t.Event, fmtUnit(need, t.Unit), wait)
+	}
+	if added {
+		detail += fmt.Sprintf("; added %s running pre (%s), so that a person answers the host's own questions where they are too", t.Permission, fmtUnit(need, t.Unit))
+	}
+	return Change{Action: Updated, Path: t.File, Detail: detail}, nil
 }
 
 // CheckPreTimeout warns when a handler that runs pre in ag's settings
