@@ -325,6 +325,16 @@ type Record struct {
 	Until *time.Time `json:"until,omitempty"`
 }
 
+// Waited says how long the ask waited, as a person reads it: to the
+// second, or to 10 ms below one.
+func (r Record) Waited() string {
+	d := time.Duration(r.WaitedMS) * time.Millisecond
+	if d < time.Second {
+		return d.Round(10 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
+}
+
 // RecordOfGrant is the ledger's account of a standing answer: the
 // grant's id stands for the ask's, and nothing waited.
 func RecordOfGrant(g Grant) Record {

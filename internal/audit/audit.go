@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/git"
@@ -1049,6 +1050,7 @@ func (r *Result) Markdown(w io.Writer) {
 				countText(len(x.Sessions)), listText(x.Models), codesText(x.Denials), codesText(x.Violations), listText(x.Catalog), x.Findings)
 		}
 	}
+	r.answersMarkdown(&b)
 	if len(r.Catalog) > 0 {
 		b.WriteString("\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n")
 		for _, c := range r.Catalog {
@@ -1170,4 +1172,25 @@ func (r *Result) ledgerHead(word, tick string) string {
 		return fmt.Sprintf("%s tip %s%d:%s%s", word, tick, r.Head.Seq, r.Head.Hash, tick)
 	}
 	return fmt.Sprintf("%s segment heads %s%s%s (%d file(s); tip %s%d:%s%s)", word, tick, r.Digest, tick, len(r.Heads), tick, r.Head.Seq, r.Head.Hash, tick)
+}
+
+// answersMarkdown writes the asks a person answered in the range, each
+// with who answered (an attribution: git's identity or the OS user) and
+// how long the call waited.
+func (r *Result) answersMarkdown(b *bytes.Buffer) {
+	head := false
+	for _, x := range r.Intents {
+		for _, a := range x.Answers {
+			if !head {
+				b.WriteString("\n**Asks a person answered**\n\n| intent | ask | answer | by | waited | reason |\n| --- | --- | --- | --- | --- | --- |\n")
+				head = true
+			}
+			answer := a.Decision
+			if a.Code != "" {
+				answer += " ahead: " + a.Code
+			}
+			fmt.Fprintf(b, "| `%s` | `%s` | %s | %s | %s | %s |\n", cell(x.Intent), cell(a.Ask), cell(answer), cell(a.By),
+				asks.Record{WaitedMS: a.WaitedMS}.Waited(), cell(a.Reason))
+		}
+	}
 }

@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -163,6 +166,21 @@ type IntentSummary struct {
 	Violations map[string]int `json:"violations"` // by code
 	Catalog    []string       `json:"catalog_changes"`
 	Findings   int            `json:"findings"`
+	// Answers are the asks a person answered under the intent, in the
+	// range's records (ask_answer): who, what, how long the call waited.
+	Answers []Answered `json:"answers,omitempty"`
+}
+
+// Answered is one ask_answer record, as audit shows it.
+type Answered struct {
+	Ask      string `json:"ask"`
+	Decision string `json:"decision"` // allow, deny
+	By       string `json:"by"`       // git's identity, else the OS user: an attribution
+	Session  string `json:"session"`
+	Tool     string `json:"tool,omitempty"`
+	WaitedMS int64  `json:"waited_ms"`
+	Code     string `json:"code,omitempty"` // a standing answer's ask code
+	Reason   string `json:"reason,omitempty"`
 }
 
 // summary gathers IntentSummary values as the commits are judged.
@@ -229,6 +247,8 @@ func (s *summary) intents(records []*ledger.Record, catalog []CatalogChange, fin
 			}
 		}
 		switch {
+		case m.Event == ledger.EventAskAnswer:
+			x.Answers = append(x.Answers, answered(m))
 		case m.Event == ledger.EventViolation:
 			x.Violations[orNone(string(m.Code))]++
 		case m.Decision == "deny":
@@ -255,6 +275,14 @@ func (s *summary) intents(records []*ledger.Record, catalog []CatalogChange, fin
 		return out[i].Intent < out[j].Intent
 	})
 	return out
+}
+
+// answered reads an ask_answer record's answer.
+func answered(m *ledger.Meta) Answered {
+	var r asks.Record
+	_ = json.Unmarshal(m.Answer, &r)
+	return Answered{Ask: r.Ask, Decision: m.Decision, By: cmp.Or(r.By, r.User), Session: m.SessionID, Tool: m.ToolName,
+		WaitedMS: r.WaitedMS, Code: r.Code, Reason: m.Reason}
 }
 
 func orNone(code string) string {

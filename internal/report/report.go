@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/audit"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -80,6 +81,7 @@ type Intent struct {
 	Denials          int
 	Violations       int
 	Transitions      int
+	Answers          int // asks a person answered
 	Files            []FileCount
 	Sessions         []string
 	Models           []string
@@ -100,7 +102,7 @@ type FileCount struct {
 // Event is one line of an intent's timeline.
 type Event struct {
 	Time, Date string
-	Kind       string // change, denial, violation, transition, other
+	Kind       string // change, denial, violation, transition, answer, other
 	Tool       string
 	What       string
 	Session    string
@@ -171,6 +173,10 @@ func Build(opt Options) (*Report, error) {
 				named = paths
 			}
 			ev.What = cmp.Or(string(m.Code), "violation") + ": " + strings.Join(named, ", ")
+		case m.Event == ledger.EventAskAnswer:
+			in.Answers++
+			ev.Kind = "answer"
+			ev.What = answerText(m)
 		case m.Decision == "deny":
 			in.Denials++
 			ev.Kind = "denial"
@@ -249,6 +255,25 @@ func Build(opt Options) (*Report, error) {
 	r.Dates = sortedKeys(dates)
 	r.Graph = layout(r.Intents)
 	return r, nil
+}
+
+// answerText says who answered an ask, how, and how long the call waited:
+// who is an attribution (git's identity, else the OS user).
+func answerText(m *ledger.Meta) string {
+	var r asks.Record
+	_ = json.Unmarshal(m.Answer, &r)
+	what := safetext.Quote(m.Decision)
+	if r.Code != "" {
+		what += " ahead (" + safetext.Quote(r.Code) + ")"
+	}
+	what += " by " + safetext.Quote(cmp.Or(r.By, r.User, "a person")) + ", ask " + safetext.Quote(r.Ask)
+	if r.WaitedMS > 0 {
+		what += ", waited " + r.Waited()
+	}
+	if m.Reason != "" {
+		what += ": " + safetext.Quote(safetext.FirstLine(m.Reason))
+	}
+	return what
 }
 
 // columns is the board: a column per status of Statuses, then one per
