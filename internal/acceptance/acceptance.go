@@ -129,7 +129,18 @@ func AllOK(rs []Result) bool {
 // returns the arguments that run a program confined to writing what a
 // check may write under root: they come before the check's `sh -c`. done
 // is called once the check ended.
-var Confine func(root string) (args []string, done func())
+var Confine func(root string) (args []string, offline bool, done func())
+
+// Isolate, when set (by intenthook-full on Linux), starts a check that
+// Confine takes offline in a network namespace of its own; where the
+// kernel refuses it, the check is started without, and the helper falls
+// back on Landlock's network rules. Network says which applies to the
+// checks of the workspace at root ("" when its settings let them reach
+// the network).
+var (
+	Isolate func(*exec.Cmd)
+	Network func(root string) string
+)
 
 // Reap, when set, makes the process that runs the checks their child
 // subreaper (Linux): after each check, every process it left running is
@@ -140,9 +151,15 @@ var Reap bool
 
 // Confinement says how the checks run, for the people who run them: the
 // checks are code an agent may have written.
-func Confinement() string {
+func Confinement(root string) string {
 	if Confine != nil {
-		return "confined by Landlock: they may write the workspace but its governance files, temp and the build caches"
+		net := ""
+		if Network != nil {
+			if how := Network(root); how != "" {
+				net = "; off the network (checks.network: deny) through " + how
+			}
+		}
+		return "confined by Landlock: they may write the workspace but its governance files, temp and the build caches" + net
 	}
 	return "unconfined (Landlock is not available here): they run with your rights"
 }
@@ -161,13 +178,13 @@ func Containment() string {
 
 // Notice is what a person is told before in's checks run, "" when it has
 // none to run (or in is nil).
-func Notice(in *intents.Intent) string {
+func Notice(root string, in *intents.Intent) string {
 	if in == nil {
 		return ""
 	}
 	for _, c := range in.AcceptanceCriteria {
 		if c.Check != "" {
-			return fmt.Sprintf("%s's checks are code an agent may have written; they run %s; %s", in.ID, Confinement(), Containment())
+			return fmt.Sprintf("%s's checks are code an agent may have written; they run %s; %s", in.ID, Confinement(root), Containment())
 		}
 	}
 	return ""
@@ -179,21 +196,39 @@ func runCheck(ctx context.Context, root, check string, timeout time.Duration, re
 	// The check is the catalog author's command, run as written; no event
 	// data is ever part of it.
 	argv := []string{"sh", "-c", check}
+	offline := false
 	if Confine != nil {
-		prefix, done := Confine(root)
+		prefix, off, done := Confine(root)
 		defer done()
-		argv = append(prefix, argv...)
+		argv, offline = append(prefix, argv...), off
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = root
-	ownGroup(cmd)
 	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
-	// A check's children may hold the output pipe after sh is killed.
-	cmd.WaitDelay = time.Second
+	command := func(isolated bool) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Dir = root
+		ownGroup(cmd)
+		if isolated {
+			Isolate(cmd)
+		}
+		cmd.Stdout = &buf
+		cmd.Stderr = &buf
+		// A check's children may hold the output pipe after sh is killed.
+		cmd.WaitDelay = time.Second
+		return cmd
+	}
+	isolated := offline && Isolate != nil
+	cmd := command(isolated)
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	if err != nil && isolated {
+		// No user namespaces here: the helper keeps the check off the
+		// network with Landlock instead.
+		cmd = command(false)
+		err = cmd.Start()
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
 	endGroup(cmd)
 	if reaping {
 		if n, clear := reap(); n > 0 || !clear {

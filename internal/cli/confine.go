@@ -6,6 +6,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/confine"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -23,7 +24,15 @@ func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// it has when a check ends.
 	acceptance.Reap = true
 	if self, err := os.Executable(); err == nil && confine.Available() {
-		acceptance.Confine = func(root string) ([]string, func()) {
+		acceptance.Isolate = confine.Isolate
+		acceptance.Network = func(root string) string {
+			if !checksOffline(root) {
+				return ""
+			}
+			return confine.Network()
+		}
+		acceptance.Confine = func(root string) ([]string, bool, func()) {
+			offline := checksOffline(root)
 			dirs, files := confine.Writable(root, workspace.SandboxReadOnly(workspace.Governance(agent.Governance())))
 			extra, held := confine.Outside(root, confine.Caches(os.Getenv))
 			tmp, done := "", func() {}
@@ -34,8 +43,15 @@ func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 					tmp, done = d, func() { os.RemoveAll(d) }
 				}
 			}
-			return append([]string{self}, confine.Args(append(dirs, extra...), files, tmp, nil)...), done
+			return append([]string{self}, confine.Args(append(dirs, extra...), files, tmp, offline, nil)...), offline, done
 		}
 	}
 	return Main(args, stdin, stdout, stderr)
+}
+
+// checksOffline reports whether the checks of the workspace at root run
+// off the network: unless its settings say checks.network: allow.
+func checksOffline(root string) bool {
+	cfg, err := config.Load(root, os.Getenv)
+	return err != nil || cfg.Checks.Network != config.NetworkAllow
 }

@@ -279,7 +279,7 @@ violation, and nothing completes.`,
 				a.printVerify(results)
 				return nil
 			}
-			if n := acceptance.Notice(ws.Catalog.Find(args[0])); n != "" {
+			if n := acceptance.Notice(ws.Root, ws.Catalog.Find(args[0])); n != "" {
 				fmt.Fprintln(a.stderr, "intenthook: "+n)
 			}
 			v, err := review.Verify(cmd.Context(), ws, args[0], review.VerifyOptions{Confirm: confirm, Timeout: timeout, ToolVersion: Version, Report: report})

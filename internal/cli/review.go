@@ -39,7 +39,7 @@ run confined (the governance files read-only), and submit says how they run.`,
 			}
 			id := args[0]
 			title, _, inShell := agent.InShell(a.getenv)
-			if n := acceptance.Notice(ws.Catalog.Find(id)); n != "" {
+			if n := acceptance.Notice(ws.Root, ws.Catalog.Find(id)); n != "" {
 				fmt.Fprintln(a.stderr, "intenthook: "+n)
 			}
 			sub, err := review.SubmitIntent(cmd.Context(), ws, id, inShell, Version, timeout)

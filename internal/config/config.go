@@ -149,6 +149,19 @@ const (
 // via console, the same pending ask answered in intenthook console's page.
 func (a Asks) Waits() bool { return a.Via == AskWait || a.Via == AskConsole }
 
+// Checks holds how an intent's checks run (intents verify, submit):
+// Network is deny (the default: off the network, docs/threat-model.md) or
+// allow, for projects whose checks need it.
+type Checks struct {
+	Network string `yaml:"network"`
+}
+
+// Values of checks.network.
+const (
+	NetworkDeny  = "deny"
+	NetworkAllow = "allow"
+)
+
 // Notify says where a person's side of intenthook (intenthook ask
 // serve-notify, intenthook console) sends each new pending ask
 // (docs/asks.md): WebhookURLEnv names an environment variable, read from
@@ -182,6 +195,7 @@ type Config struct {
 	People                 People            `yaml:"people"`
 	Ask                    Asks              `yaml:"ask"`
 	Notify                 Notify            `yaml:"notify"`
+	Checks                 Checks            `yaml:"checks"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -207,6 +221,7 @@ func Default() *Config {
 		Export:                 DefaultExport(),
 		People:                 People{Commits: CommitsScoped},
 		Ask:                    Asks{Via: AskHost, Timeout: DefaultAskTimeout},
+		Checks:                 Checks{Network: NetworkDeny},
 	}
 }
 
@@ -221,7 +236,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true, "people": true, "ask": true, "notify": true,
+	"export": true, "people": true, "ask": true, "notify": true, "checks": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -293,6 +308,10 @@ func (c *Config) clamp() {
 	if v := min(max(*d, MinDelegationDepth), MaxDelegationDepth); v != *d {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: delegation.max_depth %d is out of range %d to %d: %d is used", File, *d, MinDelegationDepth, MaxDelegationDepth, v))
 		*d = v
+	}
+	if n := c.Checks.Network; n != NetworkDeny && n != NetworkAllow {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: checks.network is %q, want deny or allow: deny is used", File, n))
+		c.Checks.Network = NetworkDeny
 	}
 	switch c.Ask.Via {
 	case AskHost, AskWait, AskConsole:

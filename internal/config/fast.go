@@ -127,6 +127,10 @@ func (c *Config) set(key string, v *fnode) bool {
 			"via":     func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },
 			"timeout": func(n *fnode) (ok bool) { c.Ask.Timeout, ok = n.duration(); return },
 		})
+	case "checks":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"network": func(n *fnode) (ok bool) { c.Checks.Network, ok = n.str(); return },
+		})
 	case "notify":
 		ok = v.fields(map[string]func(*fnode) bool{
 			"webhook_url_env": func(n *fnode) (ok bool) { c.Notify.WebhookURLEnv, ok = n.str(); return },

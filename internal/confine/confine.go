@@ -116,8 +116,15 @@ var Devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/
 
 // Args are the arguments of the re-executed helper that runs argv with
 // the rights to write dirs and files, and TMPDIR set to tmp when not "".
-func Args(dirs, files []string, tmp string, argv []string) []string {
+// With offline, the check gets no network: in a network namespace of its
+// own (Isolate) the helper brings its loopback up; where the process was
+// not given one, Landlock denies its TCP (and, on newer kernels, UDP).
+func Args(dirs, files []string, tmp string, offline bool, argv []string) []string {
 	out := []string{Arg}
+	if offline {
+		// The helper tells a namespace of its own from this one's.
+		out = append(out, "--offline="+hostNet())
+	}
 	if tmp != "" {
 		out = append(out, "--tmpdir", tmp)
 	}
@@ -131,8 +138,27 @@ func Args(dirs, files []string, tmp string, argv []string) []string {
 	return append(out, argv...)
 }
 
+// helperArgs are Args' arguments, read back.
+type helperArgs struct {
+	dirs, files []string
+	tmp         string
+	offline     bool
+	hostNet     string // the network namespace of the process that ran the helper
+	argv        []string
+}
+
 // parse reads Args' arguments back.
-func parse(args []string) (dirs, files []string, tmp string, argv []string, ok bool) {
+func parse(args []string) (h helperArgs, ok bool) {
+	dirs, files, tmp, argv, ok := parsePaths(args)
+	if len(args) > 0 && strings.HasPrefix(args[0], "--offline=") {
+		dirs, files, tmp, argv, ok = parsePaths(args[1:])
+		h.offline, h.hostNet = true, strings.TrimPrefix(args[0], "--offline=")
+	}
+	h.dirs, h.files, h.tmp, h.argv = dirs, files, tmp, argv
+	return h, ok
+}
+
+func parsePaths(args []string) (dirs, files []string, tmp string, argv []string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		switch {
 		case args[i] == "--":
@@ -151,4 +177,23 @@ func parse(args []string) (dirs, files []string, tmp string, argv []string, ok b
 		}
 	}
 	return nil, nil, "", nil, false
+}
+
+// How an offline check is kept off the network (Network).
+const (
+	// NetNamespace: a network namespace of its own, with its own loopback
+	// only.
+	NetNamespace = "a network namespace of their own (their own loopback only)"
+	// NetLandlock: Landlock's rules, which deny TCP (UDP on newer
+	// kernels) by port; Unix sockets stay open.
+	NetLandlock = "Landlock's network rules (TCP denied, UDP too on newer kernels; Unix sockets stay open; user namespaces are refused here)"
+	// NetNone: no way here.
+	NetNone = "nothing (no user namespaces, and no Landlock network rules in this kernel): they reach the network"
+)
+
+// hostNet names this process's network namespace ("" where there are
+// none to name).
+func hostNet() string {
+	ns, _ := os.Readlink("/proc/self/ns/net")
+	return ns
 }

@@ -61,18 +61,23 @@ func TestOutside(t *testing.T) {
 }
 
 func TestArgsRoundTrip(t *testing.T) {
-	args := Args([]string{"/a", "/b c"}, []string{"/f"}, "/t", []string{"sh", "-c", "--rw x"})
-	if args[0] != Arg {
-		t.Fatalf("args[0] = %q", args[0])
+	for _, offline := range []bool{false, true} {
+		args := Args([]string{"/a", "/b c"}, []string{"/f"}, "/t", offline, []string{"sh", "-c", "--rw x"})
+		if args[0] != Arg {
+			t.Fatalf("args[0] = %q", args[0])
+		}
+		h, ok := parse(args[1:])
+		if !ok || h.offline != offline || !slices.Equal(h.dirs, []string{"/a", "/b c"}) || !slices.Equal(h.files, []string{"/f"}) || h.tmp != "/t" || !slices.Equal(h.argv, []string{"sh", "-c", "--rw x"}) {
+			t.Errorf("offline %v: parse = %+v %v", offline, h, ok)
+		}
 	}
-	dirs, files, tmp, argv, ok := parse(args[1:])
-	if !ok || !slices.Equal(dirs, []string{"/a", "/b c"}) || !slices.Equal(files, []string{"/f"}) || tmp != "/t" || !slices.Equal(argv, []string{"sh", "-c", "--rw x"}) {
-		t.Errorf("parse = %q %q %q %q %v", dirs, files, tmp, argv, ok)
-	}
-	if _, _, _, _, ok := parse([]string{"--bogus"}); ok {
+	if _, ok := parse([]string{"--bogus"}); ok {
 		t.Error("parse accepted an unknown option")
 	}
-	if _, _, _, _, ok := parse([]string{"--rw", "/a", "--"}); ok {
+	if _, ok := parse([]string{"--rw", "/a", "--"}); ok {
 		t.Error("parse accepted no program")
+	}
+	if h, ok := parse([]string{"--", "--offline=x"}); !ok || h.offline || !slices.Equal(h.argv, []string{"--offline=x"}) {
+		t.Errorf("a program named --offline: %+v %v", h, ok)
 	}
 }

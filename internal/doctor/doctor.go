@@ -22,6 +22,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/confine"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -80,6 +81,7 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
 	checks = append(checks, checkClaims(root)...)
 	checks = append(checks, checkNotify(root, env.Getenv)...)
+	checks = append(checks, checkChecksNetwork(root, env.Getenv))
 	checks = append(checks, checkAgents(root, env)...)
 	checks = append(checks, checkHookBinary(root)...)
 	checks = append(checks, checkHookReplaced(root)...)
@@ -361,6 +363,21 @@ func checkAgents(root string, env Env) []Check {
 		return fallback
 	}
 	return checks
+}
+
+// checkChecksNetwork says how an intent's checks are kept off the network
+// on this machine (checks.network).
+func checkChecksNetwork(root string, getenv func(string) string) Check {
+	const name = "checks network"
+	if cfg, err := config.Load(root, getenv); err == nil && cfg.Checks.Network == config.NetworkAllow {
+		return Check{Status: Pass, Name: name, Detail: "checks.network: allow: an intent's checks reach the network, as the person who runs them does"}
+	}
+	how := confine.Network()
+	if how == confine.NetNone {
+		return Check{Status: Warn, Name: name, Detail: "an intent's checks run off the network through " + how,
+			Hint: "a kernel with user namespaces (or Landlock ABI 4) keeps them off it; docs/threat-model.md"}
+	}
+	return Check{Status: Pass, Name: name, Detail: "an intent's checks run off the network through " + how}
 }
 
 // checkNotify says, when notify.webhook_url_env is set, whether this
