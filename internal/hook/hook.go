@@ -33,7 +33,35 @@ const (
 	// PluginStart is an agent plugin announcing that it decides the
 	// before-tool calls of the session Call.Plugin names (Cline 3's).
 	PluginStart = "PluginStart"
+	// PermissionDenied follows a call the agent refused itself (Claude
+	// Code's auto mode, a rule or a hook): it carries the refused tool and
+	// input, and the tool never runs. Ignored.
+	PermissionDenied = "PermissionDenied"
+	// PostToolBatch follows a batch of parallel calls, each of which had
+	// its own PostToolUse. Ignored.
+	PostToolBatch = "PostToolBatch"
+	// PreModelSwitch and PostModelSwitch surround a change of model
+	// (/model); they name no model: records keep taking it from the
+	// transcript. Ignored.
+	PreModelSwitch  = "PreModelSwitch"
+	PostModelSwitch = "PostModelSwitch"
+	// DirectoryAdded (a directory added to the session, --add-dir) and
+	// CwdChanged (the session's working directory moved) change no root:
+	// every write is judged by the governed root it lies in. Ignored.
+	DirectoryAdded = "DirectoryAdded"
+	CwdChanged     = "CwdChanged"
 )
+
+// Ignored reports whether event is one no hook command acts on, whichever
+// it reaches: it is answered with nothing, exit 0, before any workspace is
+// read. None of them stands for a tool about to run.
+func Ignored(event string) bool {
+	switch event {
+	case PermissionDenied, PostToolBatch, PreModelSwitch, PostModelSwitch, DirectoryAdded, CwdChanged:
+		return true
+	}
+	return false
+}
 
 // Class is what a tool does, as far as governance cares (SPEC §4).
 type Class string

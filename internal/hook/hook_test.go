@@ -46,3 +46,31 @@ func TestPairCall(t *testing.T) {
 		}
 	}
 }
+
+func TestIgnored(t *testing.T) {
+	tests := []struct {
+		event string
+		want  bool
+	}{
+		{PermissionDenied, true},
+		{PostToolBatch, true},
+		{PreModelSwitch, true},
+		{PostModelSwitch, true},
+		{DirectoryAdded, true},
+		{CwdChanged, true},
+		{PreToolUse, false},
+		{PostToolUse, false},
+		{PostToolUseFailure, false},
+		{SessionStart, false},
+		{UserPromptSubmit, false},
+		{Stop, false},
+		{SessionEnd, false},
+		{"", false},
+		{"permissiondenied", false},
+	}
+	for _, tt := range tests {
+		if got := Ignored(tt.event); got != tt.want {
+			t.Errorf("Ignored(%q) = %v, want %v", tt.event, got, tt.want)
+		}
+	}
+}

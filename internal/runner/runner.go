@@ -107,6 +107,12 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return fail(h, ag, call, cfg, err, std, env, getenv)
 	}
 	call = decoded
+	if hook.Ignored(call.Event) {
+		// Not a tool about to run nor one that ran: a PermissionDenied
+		// names a Write that never happens, and must be neither judged
+		// nor recorded.
+		return 0
+	}
 	call.PairCall()
 	env.ProjectDirVars = ag.ProjectDirVars
 	env.AgentRows = agent.Governance()
