@@ -161,6 +161,27 @@ func (g *Gate) model() string {
 	return *g.learned
 }
 
+// attributeModel names model, the one the call's transcript shows it spent
+// on (its newest assistant message), as the contributor of recs' AI
+// ranges, when the event named none: the records were attributed before
+// the transcript was read, from what the session knew, and a switch of
+// model (/model, whose events name no model) since then would be lost.
+func attributeModel(recs []*ledger.Record, named, model string) {
+	if named != "" || model == "" {
+		return
+	}
+	id := ledger.ModelID(model)
+	for _, r := range recs {
+		for i := range r.Files {
+			for j := range r.Files[i].Conversations {
+				if c := r.Files[i].Conversations[j].Contributor; c != nil && c.Type == "ai" {
+					c.ModelID = id
+				}
+			}
+		}
+	}
+}
+
 // rememberModel keeps a model learned from the transcript in the session
 // state, so later calls need not read the transcript again.
 func (g *Gate) rememberModel(ctx context.Context) {
@@ -178,6 +199,7 @@ func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error 
 	if len(recs) > 0 && g.call.AfterTool() && !g.usageAdded {
 		g.usageAdded = true
 		g.addUsage(ctx, recs[0])
+		attributeModel(recs, g.call.Model, recs[0].Metadata.Intenthook.Usage.Model)
 	}
 	if err := g.Ledger(g.env.Version).Append(ctx, recs...); err != nil {
 		return fmt.Errorf("ledger: %w", err)
