@@ -143,6 +143,12 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		// workspace is the one whose state holds this call's picture.
 		root = pictured(workspace.StateRoot(env.Root, projectDir, call.Cwd, env.Wd), call)
 	}
+	if root == "" && env.Hook && (call.Class == hook.ClassWrite || call.Class == hook.ClassDelete) {
+		// No anchor lies in a governed tree (the session's cwd moved out of
+		// it, and no project directory variable is set): a write into one
+		// is judged by its rules all the same.
+		root = workspace.TargetRoot(call.Paths, cmp.Or(call.Cwd, env.Wd))
+	}
 	if root == "" {
 		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the project dir, cwd or working directory")
 		explain.flush()

@@ -42,7 +42,8 @@ func IsRoot(dir string) bool {
 // order, by --root, by the agent's project directory variable, and by the
 // event's cwd and the process's working directory; never by a target path,
 // since an agent can build a governed root of its own anywhere (with
-// permissive settings) and name a file in it. The event's cwd is the
+// permissive settings) and name a file in it (only when none of them finds
+// a root does a write's target name one: TargetRoot). The event's cwd is the
 // model's to choose (Codex's workdir), the process's working directory the
 // agent's: when both lie in governed roots and the roots differ, the
 // process's wins. Targets are resolved against the root found, symlinks
@@ -50,6 +51,28 @@ func IsRoot(dir string) bool {
 // path led there.
 func HookRoot(flagRoot, projectDir, cwd, wd string) string {
 	return hookRoot(flagRoot, projectDir, cwd, wd, IsRoot)
+}
+
+// TargetRoot is the governed root that holds the first of paths that lies
+// in one (a relative path resolved against base), the nearest above it. A
+// hook asks it only when HookRoot found no root: a session whose cwd moved
+// out of the governed tree, with no project directory variable to anchor
+// it, must not write into the tree unjudged. It never overrides a root an
+// anchor found, so the root of its own an agent can build anywhere gains
+// it nothing it would not have with no root at all.
+func TargetRoot(paths []string, base string) string {
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			if base == "" {
+				continue
+			}
+			p = filepath.Join(base, p)
+		}
+		if root := findRoot(filepath.Dir(p), IsRoot); root != "" {
+			return root
+		}
+	}
+	return ""
 }
 
 // StateRoot is HookRoot for a workspace whose catalog may be gone: the

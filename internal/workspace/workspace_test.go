@@ -58,6 +58,34 @@ func TestHookRoot(t *testing.T) {
 	}
 }
 
+// A write's target names the root only as a last resort (HookRoot found
+// none): the nearest governed root above the first path that lies in one.
+func TestTargetRoot(t *testing.T) {
+	root := governedRoot(t)
+	other := t.TempDir()
+	tests := []struct {
+		name  string
+		paths []string
+		base  string
+		want  string
+	}{
+		{"absolute, inside", []string{filepath.Join(root, "src", "a.go")}, other, root},
+		{"a new directory inside", []string{filepath.Join(root, "new", "dir", "a.go")}, other, root},
+		{"relative to the cwd", []string{"src/a.go"}, root, root},
+		{"relative with no cwd", []string{"src/a.go"}, "", ""},
+		{"outside", []string{filepath.Join(other, "a.go")}, root, ""},
+		{"the first that lies in one", []string{filepath.Join(other, "a.go"), filepath.Join(root, "b.go")}, other, root},
+		{"none", nil, root, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TargetRoot(tt.paths, tt.base); got != tt.want {
+				t.Errorf("TargetRoot = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // A workspace whose catalog is gone is found by its state directory, from
 // the same anchors; a directory with neither is not.
 func TestStateRoot(t *testing.T) {
