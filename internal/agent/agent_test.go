@@ -423,3 +423,31 @@ func TestWiringJudged(t *testing.T) {
 		}
 	}
 }
+
+// TestNeverDefer: no agent's answer is ever Claude Code's "defer" (which
+// hands a -p run's single call back to the caller, undecided): every
+// verdict, before a tool and after it, for every agent and variant.
+func TestNeverDefer(t *testing.T) {
+	decisions := []hook.Decision{
+		{},
+		{Verdict: hook.AllowWithContext, Message: "m", Context: "c"},
+		{Verdict: hook.Ask, Code: "destructive_command", Message: "intenthook: ask m"},
+		{Verdict: hook.Deny, Code: "scope_violation", Message: "intenthook: deny [scope_violation] m"},
+		{Violation: true, Code: "scope_violation", Message: "m", Warning: "w"},
+		{Warning: "w", Notes: []string{"n"}},
+	}
+	events := []string{hook.PreToolUse, hook.PostToolUse, hook.PostToolUseFailure, hook.SessionStart, hook.UserPromptSubmit}
+	for _, a := range All() {
+		for _, ev := range events {
+			for _, variant := range []string{"", "claude"} {
+				for _, d := range decisions {
+					c := &hook.Call{Agent: a.Name, Event: ev, Variant: variant, ToolName: "Write"}
+					ans := a.Encode(c, d, 4096)
+					if strings.Contains(ans.Stdout, "defer") {
+						t.Errorf("%s %s (variant %q) verdict %v: %s", a.Name, ev, variant, d.Verdict, ans.Stdout)
+					}
+				}
+			}
+		}
+	}
+}
