@@ -120,8 +120,27 @@ func runScripts(t *testing.T, bin string, update bool) {
 			"ledgergrep": cmdLedgerGrep,
 			"answer":     cmdAnswer,
 			"schema":     cmdSchema,
+			"lookdir":    cmdLookDir,
 		},
 	})
+}
+
+// cmdLookDir sets a variable to the directory of the first program of that
+// name on PATH (`lookdir BIN intenthook`): a script can then build a PATH
+// of its own that still runs the binaries under test.
+func cmdLookDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: lookdir VAR PROGRAM")
+	}
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		for _, name := range []string{args[1], args[1] + ".exe"} {
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
+				ts.Setenv(args[0], dir)
+				return
+			}
+		}
+	}
+	ts.Fatalf("lookdir: %s is not on PATH", args[1])
 }
 
 // cmdCode runs a command and asserts its exact exit code:

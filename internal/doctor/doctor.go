@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -320,7 +321,7 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 // checkAgents checks every agent whose hooks are configured here; with none
 // configured, the default agent's checks say what is missing.
 func checkAgents(root string, env Env) []Check {
-	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root)}
+	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root), Run: probe}
 	var checks, fallback []Check
 	var wait time.Duration
 	if cfg, err := config.Load(root, env.Getenv); err == nil && cfg.Ask.Waits() {
@@ -405,6 +406,30 @@ func checkNotify(root string, getenv func(string) string) []Check {
 		checks = append(checks, Check{Status: Pass, Name: name, Detail: "$" + v + " is set; no pending ask sent yet"})
 	}
 	return checks
+}
+
+// probeTimeout bounds a probe doctor runs (bwrap, for Claude Code's
+// sandbox): a program that hangs must not hang doctor.
+const probeTimeout = 5 * time.Second
+
+// probe runs path with args, no input, within probeTimeout; a failure
+// carries the first line the program printed.
+func probe(path string, args ...string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.WaitDelay = time.Second // a child left holding the output must not hold doctor
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("no answer in %s", probeTimeout)
+	}
+	if line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n"); line != "" {
+		return fmt.Errorf("%w: %s", err, safetext.Flat(line))
+	}
+	return err
 }
 
 // checkClaims warns, when the repository has more than one work tree and

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -109,13 +110,13 @@ func object(o *hookconfig.Object, key string) (*hookconfig.Object, error) {
 	return n, nil
 }
 
-// sandboxCheck reports whether a sandbox guards the shell tool, and what is
-// unguarded when not.
-func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Check {
+// sandboxCheck reports whether the settings sandbox the shell tool, and
+// what is unguarded when not; enabled is whether they turn it on at all.
+func sandboxCheck(docs []protocol.SettingsDoc, governance []string) (c protocol.Check, enabled bool) {
 	const name = "claude sandbox"
 	// The escape is shut when a file sets it false and none sets it
 	// otherwise (which file wins depends on Claude Code's precedence).
-	enabled, shut, open, denied := false, false, false, map[string]bool{}
+	shut, open, denied := false, false, map[string]bool{}
 	for _, d := range docs {
 		sv, _ := d.Doc.Get("sandbox")
 		sb, _ := sv.(*hookconfig.Object)
@@ -141,7 +142,7 @@ func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Che
 	}
 	if !enabled {
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "the shell tool is not sandboxed: a program the hooks cannot model (a Makefile, a script, awk) can write outside the workspace or to the rules, and only the backstop and precommit notice",
-			Hint: "intenthook init --sandbox turns Claude Code's sandbox on with the governance files read-only"}
+			Hint: "intenthook init --sandbox turns Claude Code's sandbox on with the governance files read-only"}, false
 	}
 	var writable []string
 	for _, g := range governance {
@@ -150,11 +151,68 @@ func sandboxCheck(docs []protocol.SettingsDoc, governance []string) protocol.Che
 		}
 	}
 	if len(writable) > 0 {
-		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but these are writable to sandboxed commands: " + strings.Join(writable, ", "), Hint: "intenthook init --sandbox adds them to sandbox.filesystem.denyWrite"}
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but these are writable to sandboxed commands: " + strings.Join(writable, ", "), Hint: "intenthook init --sandbox adds them to sandbox.filesystem.denyWrite"}, true
 	}
 	if open || !shut {
 		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandboxed, but a command the model marks dangerouslyDisableSandbox runs outside it (sandbox." + allowUnsandboxed + " is not false); intenthook asks a person about each one that may write",
-			Hint: "intenthook init --sandbox sets sandbox." + allowUnsandboxed + " to false"}
+			Hint: "intenthook init --sandbox sets sandbox." + allowUnsandboxed + " to false"}, true
 	}
-	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox.enabled, sandbox." + allowUnsandboxed + " false, governance files in sandbox.filesystem.denyWrite"}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox.enabled, sandbox." + allowUnsandboxed + " false, governance files in sandbox.filesystem.denyWrite"}, true
+}
+
+// sandboxHere reports whether Claude Code's sandbox can run on this
+// machine: on Linux it needs bwrap (bubblewrap) and socat on PATH, and
+// bwrap able to make its namespaces (a kernel or AppArmor policy may
+// forbid unprivileged user namespaces); on macOS, sandbox-exec (Seatbelt).
+// Where it cannot, Claude Code warns and runs commands unsandboxed. doctor
+// alone runs it: one short bwrap process, never on a hook's path.
+func sandboxHere(env protocol.CheckEnv) protocol.Check {
+	const name = "claude sandbox here"
+	goos := env.GOOS
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	look := env.LookPath
+	if look == nil {
+		return protocol.Check{Status: protocol.Skip, Name: name, Detail: "PATH was not searched"}
+	}
+	switch goos {
+	case "linux":
+	case "darwin":
+		if p, err := look("sandbox-exec"); err == nil {
+			return protocol.Check{Status: protocol.Pass, Name: name, Detail: "sandbox-exec (Seatbelt) on PATH: " + p}
+		}
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "sandbox-exec (Seatbelt) is not on PATH: Claude Code runs commands unsandboxed", Hint: "put /usr/bin on the PATH Claude Code runs with"}
+	default:
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "Claude Code's sandbox runs on Linux and macOS only, not on " + goos + ": commands run unsandboxed", Hint: "run Claude Code in WSL 2 for its sandbox"}
+	}
+	var missing, found []string
+	paths := map[string]string{}
+	for _, prog := range []string{"bwrap", "socat"} {
+		p, err := look(prog)
+		if err != nil {
+			missing = append(missing, prog+" is not on PATH")
+			continue
+		}
+		paths[prog] = p
+		found = append(found, prog+" "+p)
+	}
+	if len(missing) > 0 {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: strings.Join(missing, ", ") + ": Claude Code cannot start its sandbox and runs commands unsandboxed",
+			Hint: "install them (apt install bubblewrap socat, dnf install bubblewrap socat)"}
+	}
+	if env.Run == nil {
+		return protocol.Check{Status: protocol.Skip, Name: name, Detail: strings.Join(found, ", ") + " on PATH; bwrap was not run"}
+	}
+	if err := env.Run(paths["bwrap"], "--ro-bind", "/", "/", "true"); err != nil {
+		return protocol.Check{Status: protocol.Warn, Name: name, Detail: "bwrap --ro-bind / / true fails here (" + oneLine(err.Error()) + "): Claude Code cannot start its sandbox and runs commands unsandboxed",
+			Hint: "bwrap needs unprivileged user namespaces: check sysctl kernel.unprivileged_userns_clone and user.max_user_namespaces, and AppArmor's kernel.apparmor_restrict_unprivileged_userns (Ubuntu 24.04); in a container, run it with them allowed"}
+	}
+	return protocol.Check{Status: protocol.Pass, Name: name, Detail: strings.Join(found, ", ") + " on PATH; bwrap --ro-bind / / true runs"}
+}
+
+// oneLine keeps the first line of s.
+func oneLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return first
 }

@@ -98,7 +98,11 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if c, off := disabled(docs, env.Getenv); off {
 		checks = append(checks, c)
 	}
-	checks = append(checks, sandboxCheck(docs, env.SandboxReadOnly))
+	sandbox, enabled := sandboxCheck(docs, env.SandboxReadOnly)
+	checks = append(checks, sandbox)
+	if enabled {
+		checks = append(checks, sandboxHere(env))
+	}
 	var events []string
 	for _, r := range requirements() {
 		events = append(events, r.Event)

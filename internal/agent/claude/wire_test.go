@@ -173,3 +173,56 @@ func TestHooksMatchExample(t *testing.T) {
 		t.Errorf("Hooks() wiring differs from hooks.example.json:\n%s\nwant\n%s", b, a)
 	}
 }
+
+// TestSandboxHere: Claude Code's sandbox passes as runnable only where its
+// programs are on PATH and bwrap runs; each other case names what is
+// missing.
+func TestSandboxHere(t *testing.T) {
+	on := func(progs ...string) func(string) (string, error) {
+		return func(p string) (string, error) {
+			for _, q := range progs {
+				if p == q {
+					return "/usr/bin/" + p, nil
+				}
+			}
+			return "", errors.New("not found")
+		}
+	}
+	var ran []string
+	runs := func(err error) func(string, ...string) error {
+		return func(p string, args ...string) error {
+			ran = append([]string{p}, args...)
+			return err
+		}
+	}
+	tests := []struct {
+		name   string
+		env    protocol.CheckEnv
+		status protocol.Status
+		detail string
+	}{
+		{"linux, all there", protocol.CheckEnv{GOOS: "linux", LookPath: on("bwrap", "socat"), Run: runs(nil)}, protocol.Pass, "bwrap /usr/bin/bwrap, socat /usr/bin/socat on PATH; bwrap --ro-bind / / true runs"},
+		{"linux, no bwrap", protocol.CheckEnv{GOOS: "linux", LookPath: on("socat"), Run: runs(nil)}, protocol.Warn, "bwrap is not on PATH: "},
+		{"linux, neither", protocol.CheckEnv{GOOS: "linux", LookPath: on(), Run: runs(nil)}, protocol.Warn, "bwrap is not on PATH, socat is not on PATH"},
+		{"linux, bwrap fails", protocol.CheckEnv{GOOS: "linux", LookPath: on("bwrap", "socat"), Run: runs(errors.New("exit status 1: bwrap: No permissions to create new namespace"))}, protocol.Warn, "bwrap --ro-bind / / true fails here (exit status 1: bwrap: No permissions"},
+		{"linux, nothing run", protocol.CheckEnv{GOOS: "linux", LookPath: on("bwrap", "socat")}, protocol.Skip, "bwrap was not run"},
+		{"macOS", protocol.CheckEnv{GOOS: "darwin", LookPath: on("sandbox-exec")}, protocol.Pass, "sandbox-exec"},
+		{"macOS without Seatbelt on PATH", protocol.CheckEnv{GOOS: "darwin", LookPath: on()}, protocol.Warn, "sandbox-exec (Seatbelt) is not on PATH"},
+		{"Windows", protocol.CheckEnv{GOOS: "windows", LookPath: on("bwrap", "socat")}, protocol.Warn, "Linux and macOS only, not on windows"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ran = nil
+			c := sandboxHere(tt.env)
+			if c.Name != "claude sandbox here" || c.Status != tt.status || !strings.Contains(c.Detail, tt.detail) {
+				t.Errorf("sandboxHere = %+v; want %s …%s…", c, tt.status, tt.detail)
+			}
+			if c.Status == protocol.Warn && c.Hint == "" {
+				t.Errorf("a warning without a hint: %+v", c)
+			}
+			if ran != nil && strings.Join(ran, " ") != "/usr/bin/bwrap --ro-bind / / true" {
+				t.Errorf("ran %q", ran)
+			}
+		})
+	}
+}

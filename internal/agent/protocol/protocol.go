@@ -117,6 +117,12 @@ type CheckEnv struct {
 	// SandboxReadOnly is what an OS sandbox must keep read-only: the
 	// governance table's ReadOnly paths.
 	SandboxReadOnly []string
+	// Run runs a program found by LookPath, with a short timeout, for a
+	// check that must see whether it works here (an OS sandbox's probe);
+	// nil: no check runs one.
+	Run func(path string, args ...string) error
+	// GOOS is the system the checks judge, runtime.GOOS when empty.
+	GOOS string
 }
 
 // Program is the hook command's program, found on PATH: committed settings
