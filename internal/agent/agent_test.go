@@ -28,7 +28,15 @@ func TestPayloads(t *testing.T) {
 		command string
 	}
 	tests := map[string]want{
-		"claude/doc-PreToolUse-Write.json":               {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
+		"claude/doc-PreToolUse-Write.json": {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
+		// Claude Code's newer events, which every hook command ignores
+		// (hook.Ignored): decoded all the same, a PermissionDenied with the
+		// refused call's tool and file.
+		"claude/doc-PermissionDenied-Write.json":         {"claude", hook.PermissionDenied, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/docs/x.md"}, ""},
+		"claude/doc-PostToolBatch.json":                  {"claude", hook.PostToolBatch, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
+		"claude/doc-PostModelSwitch.json":                {"claude", hook.PostModelSwitch, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
+		"claude/doc-CwdChanged.json":                     {"claude", hook.CwdChanged, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/other", nil, ""},
+		"claude/doc-DirectoryAdded.json":                 {"claude", hook.DirectoryAdded, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
 		"gemini/doc-BeforeTool-write_file.json":          {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"gemini/doc-AfterTool-write_file.json":           {"gemini", hook.PostToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"gemini/doc-BeforeTool-write_file-relative.json": {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"sub/rel.txt"}, ""},

@@ -143,10 +143,11 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		// workspace is the one whose state holds this call's picture.
 		root = pictured(workspace.StateRoot(env.Root, projectDir, call.Cwd, env.Wd), call)
 	}
-	if root == "" && env.Hook && (call.Class == hook.ClassWrite || call.Class == hook.ClassDelete) {
-		// No anchor lies in a governed tree (the session's cwd moved out of
-		// it, and no project directory variable is set): a write into one
-		// is judged by its rules all the same.
+	if root == "" && env.Hook && env.Root == "" && projectDir == "" && (call.Class == hook.ClassWrite || call.Class == hook.ClassDelete) {
+		// Nothing anchors the call (no --root, no project directory
+		// variable, and the session's cwd moved out of the governed tree):
+		// a write into one is judged by its rules all the same. A project
+		// directory that names an ungoverned tree stays final.
 		root = workspace.TargetRoot(call.Paths, cmp.Or(call.Cwd, env.Wd))
 	}
 	if root == "" {

@@ -55,9 +55,10 @@ func HookRoot(flagRoot, projectDir, cwd, wd string) string {
 
 // TargetRoot is the governed root that holds the first of paths that lies
 // in one (a relative path resolved against base), the nearest above it. A
-// hook asks it only when HookRoot found no root: a session whose cwd moved
-// out of the governed tree, with no project directory variable to anchor
-// it, must not write into the tree unjudged. It never overrides a root an
+// hook asks it only when HookRoot found no root and neither --root nor a
+// project directory variable was given: a session whose cwd moved out of
+// the governed tree, with nothing else to anchor it, must not write into
+// the tree unjudged. It never overrides a root an
 // anchor found, so the root of its own an agent can build anywhere gains
 // it nothing it would not have with no root at all.
 func TargetRoot(paths []string, base string) string {
