@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -24,6 +25,7 @@ import (
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/shell"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -143,12 +145,12 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		// workspace is the one whose state holds this call's picture.
 		root = pictured(workspace.StateRoot(env.Root, projectDir, call.Cwd, env.Wd), call)
 	}
-	if root == "" && env.Hook && env.Root == "" && projectDir == "" && (call.Class == hook.ClassWrite || call.Class == hook.ClassDelete) {
+	if root == "" && env.Hook && env.Root == "" && projectDir == "" {
 		// Nothing anchors the call (no --root, no project directory
 		// variable, and the session's cwd moved out of the governed tree):
 		// a write into one is judged by its rules all the same. A project
 		// directory that names an ungoverned tree stays final.
-		root = workspace.TargetRoot(call.Paths, cmp.Or(call.Cwd, env.Wd))
+		root = workspace.TargetRoot(unanchoredTargets(call), cmp.Or(call.Cwd, env.Wd))
 	}
 	if root == "" {
 		explain.step("governance", "off", "no .orchestration/active_intents.yaml above the project dir, cwd or working directory")
@@ -194,6 +196,24 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		g.session = &state.Session{ID: call.SessionID}
 	}
 	return g, nil
+}
+
+// unanchoredTargets are the files a call nothing anchors may change, which
+// name its root: a write's or delete's paths, or what a shell command
+// writes, makes or deletes by the analysis (what it does that the analysis
+// cannot see names none: precommit and audit find it).
+func unanchoredTargets(call *hook.Call) []string {
+	switch call.Class {
+	case hook.ClassWrite, hook.ClassDelete:
+		return call.Paths
+	case hook.ClassShell:
+		if call.Command == "" {
+			return nil
+		}
+		a := shell.Analyse(call.Command, nil)
+		return slices.Concat(a.Writes, a.Dirs, a.Deletes)
+	}
+	return nil
 }
 
 // activeIntent returns the intent id in force for the call's session and
