@@ -47,7 +47,8 @@ const (
 	PostModelSwitch = "PostModelSwitch"
 	// DirectoryAdded (a directory added to the session, --add-dir) and
 	// CwdChanged (the session's working directory moved) change no root:
-	// every write is judged by the governed root it lies in. Ignored.
+	// the agent's project directory still anchors it, and a write beyond
+	// it is outside the workspace. Ignored.
 	DirectoryAdded = "DirectoryAdded"
 	CwdChanged     = "CwdChanged"
 )
