@@ -138,9 +138,22 @@ func (s Session) Saw(text string) bool {
 // Run runs the client once, headless, in the workspace, against a fresh
 // mock model playing turns.
 func (w *Workspace) Run(c Client, cache string, turns []mockmodel.Turn) Session {
+	return w.RunWith(c, cache, turns)
+}
+
+// RunWith is Run with args after the client's own (Claude Code's
+// --add-dir DIR).
+func (w *Workspace) RunWith(c Client, cache string, turns []mockmodel.Turn, args ...string) Session {
 	return w.play(c, turns, func(srv *mockmodel.Server) ([]byte, error) {
-		return c.Run(c.Bin(cache), w.Root, w.Home, w.path, srv.URL)
+		return c.Run(c.Bin(cache), w.Root, w.Home, w.path, srv.URL, args...)
 	})
+}
+
+// Outside makes the directory name beside the repository, in the
+// workspace's temporary tree: outside the governed root, removed with it.
+func (w *Workspace) Outside(name string) (string, error) {
+	dir := filepath.Join(w.tmp, name)
+	return dir, os.MkdirAll(dir, 0o755)
 }
 
 // Resume continues the session the client saved last in the workspace,
@@ -176,9 +189,10 @@ func (w *Workspace) play(c Client, turns []mockmodel.Turn, run func(srv *mockmod
 
 // Run runs the client's executable bin once, headless, in dir, with HOME
 // home and PATH path, against the model at url, after writing the user
-// settings that point it there. It returns the client's output.
-func (c Client) Run(bin, dir, home, path, url string) ([]byte, error) {
-	return c.exec(c.argv(bin, "do the scripted task"), dir, home, path, url)
+// settings that point it there, args after its own. It returns the
+// client's output.
+func (c Client) Run(bin, dir, home, path, url string, args ...string) ([]byte, error) {
+	return c.exec(append(c.argv(bin, "do the scripted task"), args...), dir, home, path, url)
 }
 
 // exec runs argv as Run runs the client.

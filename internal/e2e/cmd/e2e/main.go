@@ -43,6 +43,7 @@ func plans() []plan {
 		{"restore", []string{"claude"}, restoreShown, ""},
 		{"sandbox-escape", []string{"claude"}, sandboxEscape, ""},
 		{"sandbox", []string{"claude"}, sandboxed, ""},
+		{"add-dir", []string{"claude"}, addedDir, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.
@@ -176,11 +177,16 @@ type trial struct {
 // run plays one headless session of turns (each a single tool call, or
 // text), ending with "done".
 func (t *trial) run(calls ...mockmodel.ToolCall) harness.Session {
+	return t.runWith(nil, calls...)
+}
+
+// runWith is run with args on the client's command line.
+func (t *trial) runWith(args []string, calls ...mockmodel.ToolCall) harness.Session {
 	turns := make([]mockmodel.Turn, 0, len(calls)+1)
 	for _, c := range calls {
 		turns = append(turns, mockmodel.Turn{Calls: []mockmodel.ToolCall{c}})
 	}
-	return t.w.Run(t.c, t.cache, append(turns, mockmodel.Turn{Text: "done"}))
+	return t.w.RunWith(t.c, t.cache, append(turns, mockmodel.Turn{Text: "done"}), args...)
 }
 
 // check adds a row: PASS when ok, else FAIL with the detail.

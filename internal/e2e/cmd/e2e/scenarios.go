@@ -260,6 +260,39 @@ func sandboxEscape(t *trial) {
 		seen(asked, "the hook's ask"), writtenOrNot(escaped, ran), stayed))
 }
 
+// addedDir: a directory added to the session outside the workspace
+// (claude --add-dir DIR, which Claude Code lets the session write) is not
+// governed by the workspace: intenthook denies the Write there
+// path_outside_workspace and the file is not written, while a Write in the
+// intent's scope passes. (outside_allow is emptied: the added directory
+// lies in the temporary directory, which the default allows.)
+func addedDir(t *trial) {
+	added, err := t.w.Outside("added")
+	if err == nil {
+		err = os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("outside_allow: []\n"), 0o644)
+	}
+	if err != nil {
+		t.check("add-dir", false, err.Error())
+		return
+	}
+	const inside = "src/example/in.txt"
+	outside := filepath.Join(added, "x.txt")
+	s := t.runWith([]string{"--add-dir", added},
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(outside, "x\n"),
+		t.c.Write(t.w.Abs(inside), "in\n"),
+	)
+	if t.failed("add-dir", s) {
+		return
+	}
+	denied := s.Saw("intenthook: deny [path_outside_workspace]")
+	_, err = os.Stat(outside)
+	wrote := err == nil
+	ok, detail := t.written(inside, "in\n")
+	t.check("add-dir", denied && !wrote && ok, fmt.Sprintf("the model %s; %s; in scope: %s",
+		seen(denied, "the path_outside_workspace deny"), writtenOrNot("the added directory's x.txt", wrote), detail))
+}
+
 // sandboxed: under `intenthook init --sandbox` (Claude Code's bubblewrap
 // sandbox for its shell tool; the hooks run outside it), the agent's
 // intenthook commands still work in the shell though the sandbox stands a
