@@ -31,11 +31,12 @@ func TestPayloads(t *testing.T) {
 		"claude/doc-PreToolUse-Write.json": {"claude", hook.PreToolUse, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/src/a.go"}, ""},
 		// Claude Code's newer events, which every hook command ignores
 		// (hook.Ignored): decoded all the same, a PermissionDenied with the
-		// refused call's tool and file.
+		// refused call's tool and file (PostToolBatch and CwdChanged
+		// captured from 2.1.330, the others transcribed).
 		"claude/doc-PermissionDenied-Write.json":         {"claude", hook.PermissionDenied, hook.ClassWrite, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", []string{"/w/docs/x.md"}, ""},
-		"claude/doc-PostToolBatch.json":                  {"claude", hook.PostToolBatch, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
+		"claude/PostToolBatch.json":                      {"claude", hook.PostToolBatch, hook.ClassUnclassified, "43dfe4ee-77f6-4475-bada-f32ca8d59be3", "/work/proj", nil, ""},
 		"claude/doc-PostModelSwitch.json":                {"claude", hook.PostModelSwitch, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
-		"claude/doc-CwdChanged.json":                     {"claude", hook.CwdChanged, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/other", nil, ""},
+		"claude/CwdChanged.json":                         {"claude", hook.CwdChanged, hook.ClassUnclassified, "43dfe4ee-77f6-4475-bada-f32ca8d59be3", "/work/proj/sub", nil, ""},
 		"claude/doc-DirectoryAdded.json":                 {"claude", hook.DirectoryAdded, hook.ClassUnclassified, "6f2f2f1e-6c1e-4a6b-9d5c-2f0a5a1d3b77", "/w", nil, ""},
 		"gemini/doc-BeforeTool-write_file.json":          {"gemini", hook.PreToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},
 		"gemini/doc-AfterTool-write_file.json":           {"gemini", hook.PostToolUse, hook.ClassWrite, "03aaf7a2-0000-4000-8000-000000000001", "/w", []string{"/w/hello.txt"}, ""},

@@ -26,14 +26,15 @@ func main() {
 	agent := flag.String("agent", "gemini", "agent to capture")
 	bin := flag.String("bin", "", "path of the agent's CLI")
 	out := flag.String("out", "testdata/agents", "output directory")
+	newer := flag.Bool("newer", false, "claude: capture the newer events instead (PostToolBatch, PermissionDenied, CwdChanged)")
 	flag.Parse()
-	if err := run(*agent, *bin, *out); err != nil {
+	if err := run(*agent, *bin, *out, *newer); err != nil {
 		fmt.Fprintln(os.Stderr, "intenthook: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(agent, bin, out string) error {
+func run(agent, bin, out string, newer bool) error {
 	tmp, err := os.MkdirTemp("", "capture-")
 	if err != nil {
 		return err
@@ -63,6 +64,9 @@ func run(agent, bin, out string) error {
 		turns, err = codexTurns(), writeCodexHooks(home, hook)
 	case "claude":
 		turns, err = claudeTurns(ws), writeClaudeSettings(ws, hook)
+		if newer {
+			turns, err = claudeNewerTurns(ws), writeClaudeNewerSettings(ws, hook)
+		}
 	case "qwen":
 		turns, err = qwenTurns(ws), writeQwenSettings(ws, hook)
 	case "copilot":
@@ -176,6 +180,37 @@ func writeClaudeSettings(ws, hook string) error {
 		"PreToolUse": all, "PostToolUse": all, "SessionStart": all,
 		"UserPromptSubmit": []any{map[string]any{"hooks": h}},
 	}}
+	return harness.WriteJSON(filepath.Join(ws, ".claude", "settings.json"), settings)
+}
+
+// claudeNewerTurns: two calls in one turn (a batch: PostToolBatch), a
+// Write a permission rule refuses (PermissionDenied), and a shell cd that
+// moves the session's working directory (CwdChanged).
+func claudeNewerTurns(ws string) []mockmodel.Turn {
+	return []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{
+			{Name: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "a.txt"), "content": "a\n"}},
+			{Name: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "b.txt"), "content": "b\n"}},
+		}},
+		{Calls: []mockmodel.ToolCall{{Name: "Write", Args: map[string]any{"file_path": filepath.Join(ws, "denied.txt"), "content": "x\n"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Bash", Args: map[string]any{"command": "mkdir -p sub && cd sub", "description": "move to sub"}}}},
+		{Calls: []mockmodel.ToolCall{{Name: "Bash", Args: map[string]any{"command": "pwd", "description": "where"}}}},
+		{Text: "done"},
+	}
+}
+
+// writeClaudeNewerSettings logs Claude Code's newer events, with a rule
+// that refuses writes to denied.txt.
+func writeClaudeNewerSettings(ws, hook string) error {
+	h := []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}
+	all := []any{map[string]any{"matcher": "*", "hooks": h}}
+	bare := []any{map[string]any{"hooks": h}}
+	settings := map[string]any{
+		"permissions": map[string]any{"deny": []any{"Write(/denied.txt)", "Edit(/denied.txt)"}},
+		"hooks": map[string]any{
+			"PostToolBatch": bare, "PermissionDenied": all, "CwdChanged": bare, "DirectoryAdded": bare,
+			"PreModelSwitch": bare, "PostModelSwitch": bare,
+		}}
 	return harness.WriteJSON(filepath.Join(ws, ".claude", "settings.json"), settings)
 }
 
