@@ -34,7 +34,7 @@ import (
 
 // cacheMagic names the cache's format; it changes whenever the cached shape
 // does, so that an old binary's cache is rebuilt rather than misread.
-const cacheMagic = "intenthook-catalog-cache/8 "
+const cacheMagic = "intenthook-catalog-cache/9 "
 
 const cacheName = "catalog.cache"
 

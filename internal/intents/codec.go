@@ -47,6 +47,9 @@ func appendIntent(b []byte, in *Intent) []byte {
 	e.Str(in.CreatedAt)
 	e.Str(in.UpdatedAt)
 	e.Str(in.CompletedAt)
+	e.Uint(uint64(max(in.Budget.Tokens, 0)))
+	e.Uint(uint64(max(in.Budget.MicroUSD, 0)))
+	e.Uint(uint64(max(in.Budget.Calls, 0)))
 	e.Uint(uint64(max(in.Line, 0)))
 	e.problems(in.Problems)
 	return e.B
@@ -90,6 +93,7 @@ func decodeIntent(b []byte) (*Intent, error) {
 	in.CreatedAt = d.Str()
 	in.UpdatedAt = d.Str()
 	in.CompletedAt = d.Str()
+	in.Budget = Budget{Tokens: int64(d.Uint()), MicroUSD: int64(d.Uint()), Calls: int64(d.Uint())}
 	in.Line = int(d.Uint())
 	in.Problems = d.problems()
 	return in, d.Err

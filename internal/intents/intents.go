@@ -61,6 +61,20 @@ type Spec struct {
 	URL string `json:"-"`
 }
 
+// Budget is what an intent may spend before pre refuses its writes
+// (budget_exceeded): tokens of every kind, money, and the tool calls post
+// records. Zero is no limit of that kind.
+type Budget struct {
+	Tokens int64 `json:"tokens,omitempty"`
+	// MicroUSD is the catalog's usd in millionths of a dollar, so that
+	// sums stay exact.
+	MicroUSD int64 `json:"usd_micros,omitempty"`
+	Calls    int64 `json:"calls,omitempty"`
+}
+
+// Set reports whether b limits anything.
+func (b Budget) Set() bool { return b.Tokens > 0 || b.MicroUSD > 0 || b.Calls > 0 }
+
 // Intent is one entry of the catalog.
 type Intent struct {
 	ID                 string      `json:"id"`
@@ -84,6 +98,9 @@ type Intent struct {
 	// CompletedAt is when the intent became COMPLETE; an ARCHIVED intent
 	// with it was finished, not abandoned.
 	CompletedAt string `json:"completed_at,omitempty"`
+	// Budget is what the intent may spend (budget: {tokens, usd, calls});
+	// a kind it does not name is not limited.
+	Budget Budget `json:"budget,omitzero"`
 
 	// Line is where the intent's mapping starts in the catalog file.
 	Line int `json:"line"`

@@ -45,6 +45,41 @@ func TestParseGood(t *testing.T) {
 	}
 }
 
+func TestParseBudget(t *testing.T) {
+	tests := []struct {
+		name, field string
+		want        Budget
+		warn        string
+	}{
+		{"flow", `budget: {tokens: 2000000, usd: 12.5, calls: 300}`, Budget{Tokens: 2_000_000, MicroUSD: 12_500_000, Calls: 300}, ""},
+		{"block", "budget:\n      calls: 2\n      usd: \"0.25\"", Budget{Calls: 2, MicroUSD: 250_000}, ""},
+		{"none", `tags: []`, Budget{}, ""},
+		{"unknown kind", `budget: {calls: 3, minutes: 5}`, Budget{Calls: 3}, `unknown budget field "minutes"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(strings.Replace(good, `    allowed_tools:`, "    "+tt.field+"\n    allowed_tools:", 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := c.Find("INT-001")
+			if in == nil || !in.Valid() {
+				t.Fatalf("intent = %+v", in)
+			}
+			if in.Budget != tt.want || in.Budget.Set() != (tt.want != Budget{}) {
+				t.Errorf("budget = %+v, want %+v", in.Budget, tt.want)
+			}
+			var msgs []string
+			for _, p := range c.Problems {
+				msgs = append(msgs, p.Message)
+			}
+			if got := strings.Join(msgs, "\n"); tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
+				t.Errorf("problems %q, want %q", got, tt.warn)
+			}
+		})
+	}
+}
+
 func TestValidation(t *testing.T) {
 	base := strings.Split(good, "\n")
 	replace := func(old, new string) string {
@@ -74,6 +109,11 @@ func TestValidation(t *testing.T) {
 		{"bad spec type", replace(`type: speckit`, `type: wiki`), `related spec type "wiki"`},
 		{"missing constraints", replace(`constraints: ["keep it fast"]`, `tags: []`), "missing required field constraints"},
 		{"bad approval", replace(`name: "Hook System"`, `requires_approval: maybe`), "requires_approval must be true or false"},
+		{"budget not a mapping", replace(`name: "Hook System"`, `budget: 100`), "budget is a mapping"},
+		{"budget negative calls", replace(`name: "Hook System"`, `budget: {calls: -1}`), "budget calls must be a whole number >= 0"},
+		{"budget fractional tokens", replace(`name: "Hook System"`, `budget: {tokens: 1.5}`), "budget tokens must be a whole number >= 0"},
+		{"budget usd words", replace(`name: "Hook System"`, `budget: {usd: ten}`), "budget usd must be an amount of dollars"},
+		{"budget usd too fine", replace(`name: "Hook System"`, `budget: {usd: 0.0000001}`), "budget usd must be an amount of dollars"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

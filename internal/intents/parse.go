@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/intenthook/intenthook/internal/money"
 )
 
 // Parse parses catalog bytes. It fails only when data is not YAML; every other
@@ -168,6 +170,8 @@ func (p *intentParser) field(k, v *yaml.Node) {
 		p.timestamp(v, &in.UpdatedAt, "updated_at")
 	case "completed_at":
 		p.timestamp(v, &in.CompletedAt, "completed_at")
+	case "budget":
+		p.budget(v)
 	default:
 		p.problem(k.Line, Warning, "unknown field %q", k.Value)
 	}
@@ -264,6 +268,41 @@ func (p *intentParser) criteria(v *yaml.Node) {
 			p.problem(item.Line, Error, "criterion needs a description")
 		}
 		p.in.AcceptanceCriteria = append(p.in.AcceptanceCriteria, c)
+	}
+}
+
+// budget reads budget: {tokens: N, usd: X, calls: N}: whole numbers of
+// tokens and calls, dollars with at most six decimals, none negative.
+func (p *intentParser) budget(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		p.problem(v.Line, Error, "budget is a mapping: {tokens: N, usd: X, calls: N}")
+		return
+	}
+	b := &p.in.Budget
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		switch k.Value {
+		case "tokens", "calls":
+			var n int64
+			if val.Kind != yaml.ScalarNode || val.Tag != "!!int" || val.Decode(&n) != nil || n < 0 {
+				p.problem(val.Line, Error, "budget %s must be a whole number >= 0", k.Value)
+				continue
+			}
+			if k.Value == "tokens" {
+				b.Tokens = n
+			} else {
+				b.Calls = n
+			}
+		case "usd":
+			micros, ok := money.Parse(val.Value)
+			if val.Kind != yaml.ScalarNode || !ok {
+				p.problem(val.Line, Error, "budget usd must be an amount of dollars >= 0 (12.50)")
+				continue
+			}
+			b.MicroUSD = micros
+		default:
+			p.problem(k.Line, Warning, "unknown budget field %q", k.Value)
+		}
 	}
 }
 
