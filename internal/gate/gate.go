@@ -119,6 +119,9 @@ type Gate struct {
 	learned *string
 	// usageAdded: the call's usage is on a record already (addUsage).
 	usageAdded bool
+	// budgetNote is what post tells the session when this call brought
+	// its intent (budgetNoted) near its budget (budgets.count).
+	budgetNote, budgetNoted string
 	// stateErr is why the session's state could not be read, if it could
 	// not: the call is then decided as a fresh session's.
 	stateErr error

@@ -66,6 +66,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	g.rememberModel(ctx)
+	d = budgets{g}.noteOnce(ctx, d)
 	if guarded.Violation {
 		if d.Violation {
 			guarded.Message += "\n\n" + d.Message

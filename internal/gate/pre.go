@@ -82,6 +82,9 @@ func (g *Gate) pre(ctx context.Context) (hook.Decision, error) {
 		if d := g.closedWithoutState(); d != nil {
 			return *d, nil
 		}
+		if d := (budgets{g}).check(); d != nil {
+			return *d, nil
+		}
 		return g.preWrite(ctx, class)
 	case hook.ClassExempt:
 		if len(g.call.Paths) > 0 {

@@ -200,6 +200,9 @@ func (g *Gate) appendRecords(ctx context.Context, recs ...*ledger.Record) error 
 		g.usageAdded = true
 		g.addUsage(ctx, recs[0])
 		attributeModel(recs, g.call.Model, recs[0].Metadata.Intenthook.Usage.Model)
+		// Before the ledger: a spend the ledger could not hold still
+		// counts against the intent's budget.
+		budgets{g}.count(ctx, recs[0])
 	}
 	if err := g.Ledger(g.env.Version).Append(ctx, recs...); err != nil {
 		return fmt.Errorf("ledger: %w", err)

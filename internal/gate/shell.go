@@ -61,6 +61,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		if d := g.closedWithoutState(); d != nil {
 			return *d, nil
 		}
+		if d := (budgets{g}).check(); d != nil {
+			return *d, nil
+		}
 	}
 	// The guard's picture first: no git process may run before it (a
 	// filter or a hook git runs could change the rules inside the hook).

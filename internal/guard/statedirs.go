@@ -3,6 +3,7 @@ package guard
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,6 +40,38 @@ func JournalRemoved(root, rel string) { appendJournal(root, rel+" "+RemovedHash)
 // (root-relative) are kept, absolute.
 func MirrorDir(root, rel string) string {
 	return filepath.Join(root, filepath.FromSlash(Dir), "mirror", filepath.Base(filepath.FromSlash(rel)))
+}
+
+// AppendMirror appends b to the copy in mirror (a MirrorDir) of the log
+// at path, the copy first made from the log as it is (a log an older
+// intenthook began has none). A hook appends to the copy before the log.
+func AppendMirror(mirror, path string, b []byte) error {
+	copyPath := filepath.Join(mirror, filepath.Base(path))
+	f, err := osfile.OpenFile(copyPath, os.O_WRONLY|os.O_APPEND, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(mirror, 0o755); err != nil {
+			return err
+		}
+		seed, rerr := osfile.ReadFile(path)
+		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rerr
+		}
+		f, err = osfile.OpenFile(copyPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+		switch {
+		case err == nil:
+			b = append(seed, b...)
+		case errors.Is(err, fs.ErrExist):
+			f, err = osfile.OpenFile(copyPath, os.O_WRONLY|os.O_APPEND, 0o644)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
 }
 
 // dirFiles lists the regular files of the directory rel and of its

@@ -38,6 +38,10 @@ const (
 	// in either fail mode, until a person restores the rules or runs
 	// intenthook uninstall.
 	CodeGovernanceMissing = "governance_missing"
+	// CodeBudgetExceeded: the active intent's spend (calls, tokens, money)
+	// reached its budget: calls that may write are denied until the user
+	// raises it (intenthook budget); reads stay allowed.
+	CodeBudgetExceeded = "budget_exceeded"
 )
 
 // Denial is the four-part message a model reads to correct itself: what

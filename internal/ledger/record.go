@@ -53,6 +53,10 @@ const (
 	// verdict in Decision, the person's reason in Reason, who answered and
 	// how long the ask waited in Answer.
 	EventAskAnswer = "ask_answer"
+	// EventBudget is a person's raise of an intent's budget (intenthook
+	// budget): the command in Command, the raise, who and the spend
+	// against the new limits in Reason.
+	EventBudget = "budget"
 )
 
 // Record is one ledger line: an Agent Trace record. Field order is the order

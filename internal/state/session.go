@@ -50,6 +50,9 @@ type Session struct {
 	// of the session (its own, its subagents'), by path: a mark of package
 	// transcript, at most MaxUsageMarks.
 	Usage map[string]string `json:"usage,omitempty"`
+	// BudgetNoted are the intents whose spend the session was told came
+	// near their budget: it is told once.
+	BudgetNoted []string `json:"budget_noted,omitempty"`
 }
 
 // MaxUsageMarks bounds Session.Usage.
@@ -229,6 +232,9 @@ func decodeSession(data []byte, s *Session) error {
 	s.Agents = strMap(m["agents"])
 	s.Reverts = strMap(m["reverts"])
 	s.Usage = strMap(m["usage"])
+	if raw := m["budget_noted"]; len(raw) > 0 {
+		_ = json.Unmarshal(raw, &s.BudgetNoted)
+	}
 	if raw := m["mcp_tools"]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &s.MCPTools)
 	}

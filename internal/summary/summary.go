@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -127,7 +126,7 @@ func Count(root, session string, recs []*ledger.Record, now time.Time) error {
 // appendLog appends b to the log at p: to the guard's copy first, then to
 // the log.
 func appendLog(root, p string, b []byte) error {
-	if err := appendMirror(root, p, b); err != nil {
+	if err := guard.AppendMirror(guard.MirrorDir(root, Dir), p, b); err != nil {
 		return err
 	}
 	err := osfile.AppendFile(p, b, 0o644)
@@ -138,37 +137,6 @@ func appendLog(root, p string, b []byte) error {
 		err = osfile.AppendFile(p, b, 0o644)
 	}
 	return err
-}
-
-// appendMirror appends b to the guard's copy of the log at p, first made
-// from the log as it is (a log an older intenthook began has none).
-func appendMirror(root, p string, b []byte) error {
-	mirror := filepath.Join(guard.MirrorDir(root, Dir), filepath.Base(p))
-	f, err := osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND, 0o644)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(mirror), 0o755); err != nil {
-			return err
-		}
-		seed, rerr := osfile.ReadFile(p)
-		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			return rerr
-		}
-		f, err = osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
-		switch {
-		case err == nil:
-			b = append(seed, b...)
-		case errors.Is(err, fs.ErrExist):
-			f, err = osfile.OpenFile(mirror, os.O_WRONLY|os.O_APPEND, 0o644)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	if err := f.Close(); werr == nil {
-		werr = err
-	}
-	return werr
 }
 
 // Check is one check command and how its runs ended.

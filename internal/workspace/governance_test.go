@@ -45,7 +45,7 @@ func TestGovernanceLists(t *testing.T) {
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/reviews", ".orchestration/state/summary", ".orchestration/.gitignore", ".orchestration/state/sessions", ".orchestration/state/denials", ".orchestration/state/spool", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
+		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/reviews", ".orchestration/state/summary", ".orchestration/state/spend", ".orchestration/.gitignore", ".orchestration/state/sessions", ".orchestration/state/denials", ".orchestration/state/spool", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
 		".git/hooks", ".git/config", ".git/intenthook/governed", ".git/intenthook/claims",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
