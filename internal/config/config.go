@@ -6,10 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
+	"math/bits"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/loop"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/roles"
 )
@@ -171,6 +176,65 @@ type Notify struct {
 	WebhookURLEnv string `yaml:"webhook_url_env"`
 }
 
+// Price is what a model's tokens cost, in dollars per million tokens of
+// each kind, as Claude's usage names the kinds: input (without the cached
+// kinds), output, writes to the prompt cache and reads from it.
+type Price struct {
+	Input         money.Amount `yaml:"input"`
+	Output        money.Amount `yaml:"output"`
+	CacheCreation money.Amount `yaml:"cache_creation"`
+	CacheRead     money.Amount `yaml:"cache_read"`
+}
+
+// valid reports whether every kind's price is an amount.
+func (p Price) valid() bool {
+	return p.Input >= 0 && p.Output >= 0 && p.CacheCreation >= 0 && p.CacheRead >= 0
+}
+
+// Cost is what the tokens cost at p, in micro-dollars, rounded to the
+// nearest (a sum past what an int64 holds is held at its largest).
+func (p Price) Cost(input, output, cacheCreation, cacheRead int64) int64 {
+	var hi, lo uint64
+	for _, k := range [...][2]int64{{input, int64(p.Input)}, {output, int64(p.Output)}, {cacheCreation, int64(p.CacheCreation)}, {cacheRead, int64(p.CacheRead)}} {
+		if k[0] <= 0 || k[1] <= 0 {
+			continue
+		}
+		h, l := bits.Mul64(uint64(k[0]), uint64(k[1]))
+		var carry uint64
+		lo, carry = bits.Add64(lo, l, 0)
+		hi += h + carry
+	}
+	// Micro-dollars per million tokens times tokens, over a million.
+	var carry uint64
+	lo, carry = bits.Add64(lo, perMillion/2, 0)
+	hi += carry
+	if hi >= perMillion {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, perMillion)
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
+
+const perMillion = 1_000_000
+
+// PriceOf returns the price of model: the entry named exactly so, else
+// the longest whose name, followed by "-", begins the model's.
+func (c *Config) PriceOf(model string) (Price, bool) {
+	if p, ok := c.Prices[model]; ok {
+		return p, true
+	}
+	best, found := "", false
+	for name := range c.Prices {
+		if len(name) > len(best) && strings.HasPrefix(model, name+"-") {
+			best, found = name, true
+		}
+	}
+	return c.Prices[best], found
+}
+
 // Config is the effective settings of one workspace.
 type Config struct {
 	FailMode               string            `yaml:"fail_mode"`
@@ -196,6 +260,10 @@ type Config struct {
 	Ask                    Asks              `yaml:"ask"`
 	Notify                 Notify            `yaml:"notify"`
 	Checks                 Checks            `yaml:"checks"`
+	// Prices are what each model's tokens cost, by model name (the
+	// longest name that is the model's or begins it, followed by "-",
+	// applies: "claude-sonnet-4-5" prices claude-sonnet-4-5-20250929).
+	Prices map[string]Price `yaml:"prices"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -236,7 +304,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true, "people": true, "ask": true, "notify": true, "checks": true,
+	"export": true, "people": true, "ask": true, "notify": true, "checks": true, "prices": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -274,6 +342,17 @@ func Parse(data []byte) (*Config, error) {
 // clamp brings the settings that must never turn governance off back
 // within their bounds, with a warning (a config error would fail open).
 func (c *Config) clamp() {
+	names := make([]string, 0, len(c.Prices))
+	for name := range c.Prices {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !c.Prices[name].valid() {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: prices.%s: a price is not an amount of dollars per million tokens (0.30): the model is left unpriced", File, name))
+			delete(c.Prices, name)
+		}
+	}
 	switch c.Review.Default {
 	case "", "required", "none":
 	default:

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/intenthook/intenthook/internal/loop"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/roles"
 )
 
@@ -122,6 +123,8 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.roles(&c.Roles)
 	case "export":
 		ok = v.export(&c.Export)
+	case "prices":
+		ok = v.prices(&c.Prices)
 	case "ask":
 		ok = v.fields(map[string]func(*fnode) bool{
 			"via":     func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },
@@ -159,6 +162,44 @@ func (n *fnode) export(e *Export) bool {
 		"timeout":      func(n *fnode) (ok bool) { e.Timeout, ok = n.duration(); return },
 		"service_name": func(n *fnode) (ok bool) { e.ServiceName, ok = n.str(); return },
 	})
+}
+
+func (n *fnode) prices(ps *map[string]Price) bool {
+	if n.kind != mapNode {
+		return false
+	}
+	if *ps == nil {
+		*ps = map[string]Price{}
+	} else {
+		*ps = maps.Clone(*ps)
+	}
+	for i, model := range n.keys {
+		p := (*ps)[model]
+		ok := n.vals[i].fields(map[string]func(*fnode) bool{
+			"input":          func(n *fnode) bool { return n.amount(&p.Input) },
+			"output":         func(n *fnode) bool { return n.amount(&p.Output) },
+			"cache_creation": func(n *fnode) bool { return n.amount(&p.CacheCreation) },
+			"cache_read":     func(n *fnode) bool { return n.amount(&p.CacheRead) },
+		})
+		if !ok {
+			return false
+		}
+		(*ps)[model] = p
+	}
+	return true
+}
+
+// amount is a price as money.Amount reads its text: a quoted scalar, or a
+// plain one of digits, a dot and a dollar sign (anything else YAML might
+// read as null, a bool or another number form is left to yaml.v3).
+func (n *fnode) amount(a *money.Amount) bool {
+	switch {
+	case n.kind == quotedNode:
+	case n.kind == plainNode && n.value != "" && strings.Trim(n.value, "0123456789.$") == "":
+	default:
+		return false
+	}
+	return a.UnmarshalText([]byte(n.value)) == nil
 }
 
 func (n *fnode) roles(rs *roles.Roles) bool {

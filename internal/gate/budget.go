@@ -80,7 +80,7 @@ func (b budgets) count(ctx context.Context, r *ledger.Record) {
 	if m.Usage == nil || id == "" {
 		return
 	}
-	d := budget.Spent{Calls: m.Usage.Calls, Tokens: m.Usage.Tokens()}
+	d := budget.Spent{Calls: m.Usage.Calls, Tokens: m.Usage.Tokens(), MicroUSD: int64(m.Usage.USD)}
 	spent, err := budget.Add(ctx, g.Root, id, d, g.env.now(), g.Config.LockTimeout)
 	if err != nil {
 		g.note(fmt.Errorf("intent spend counters: %w", err))

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/transcript"
 )
@@ -50,5 +51,8 @@ func (g *Gate) addUsage(ctx context.Context, r *ledger.Record) {
 	}
 	u.InputTokens, u.OutputTokens = spent.Input, spent.Output
 	u.CacheCreationInputTokens, u.CacheReadInputTokens = spent.CacheCreation, spent.CacheRead
+	if p, ok := g.Config.PriceOf(u.Model); ok && u.Tokens() > 0 {
+		u.USD = money.Amount(p.Cost(u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens))
+	}
 	m.UsageReset = spent.Reset
 }

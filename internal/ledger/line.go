@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/intenthook/intenthook/internal/money"
 )
 
 // appendLine appends r as encoding/json would (HTML left unescaped), field
@@ -154,6 +156,9 @@ func (m *Meta) appendJSON(b []byte) []byte {
 		b = appendCount(b, "output_tokens", u.OutputTokens)
 		b = appendCount(b, "cache_creation_input_tokens", u.CacheCreationInputTokens)
 		b = appendCount(b, "cache_read_input_tokens", u.CacheReadInputTokens)
+		if u.USD > 0 {
+			b = append(append(b, `,"usd":`...), money.Decimal(int64(u.USD))...)
+		}
 		b = append(b, '}')
 	}
 	if m.UsageReset {

@@ -9,6 +9,8 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/intenthook/intenthook/internal/money"
 )
 
 // File names, relative to the workspace root.
@@ -211,6 +213,9 @@ type Usage struct {
 	OutputTokens             int64  `json:"output_tokens,omitempty"`
 	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens,omitempty"`
 	CacheReadInputTokens     int64  `json:"cache_read_input_tokens,omitempty"`
+	// USD is what the tokens cost at config.yaml's price of the model,
+	// absent when the model has none.
+	USD money.Amount `json:"usd,omitempty"`
 }
 
 // Tokens is every kind of token u counts.

@@ -50,15 +50,16 @@ func digits(s string) bool {
 	return true
 }
 
-// Format prints micro-dollars as dollars: cents for amounts of a cent or
-// more ("$12.50"), else up to six decimals ("$0.0042").
+// Format prints micro-dollars as dollars: in cents ("$12.50"), but for an
+// amount under a dollar that is no whole number of cents, which keeps up
+// to six decimals ("$0.0042", "$0.0116").
 func Format(micros int64) string {
 	sign := ""
 	if micros < 0 {
 		sign, micros = "-", -micros
 	}
 	whole, frac := micros/Micro, micros%Micro
-	if micros >= 10_000 || frac == 0 {
+	if micros >= Micro || micros%10_000 == 0 {
 		cents := (frac + 5_000) / 10_000
 		if cents == 100 {
 			whole, cents = whole+1, 0
@@ -74,4 +75,59 @@ func pad(n int64, width int) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// Decimal prints micro-dollars as a plain decimal number of dollars, no
+// more digits than it needs: "12.5", "0.000125", "3".
+func Decimal(micros int64) string {
+	sign := ""
+	if micros < 0 {
+		sign, micros = "-", -micros
+	}
+	s := sign + strconv.FormatInt(micros/Micro, 10)
+	if frac := micros % Micro; frac != 0 {
+		s += "." + strings.TrimRight(pad(frac, 6), "0")
+	}
+	return s
+}
+
+// Amount is an amount of dollars in micro-dollars, read and written as a
+// plain decimal number of dollars: in JSON (a number, or a string holding
+// one) and as text (which YAML reads a scalar through). Text that is no
+// amount reads as Invalid, never as an error: a settings file whose price
+// is misspelt must not become a config error (its caller warns and drops
+// it).
+type Amount int64
+
+// Invalid is the Amount of text that is no amount.
+const Invalid Amount = -1
+
+// UnmarshalText reads an amount, or Invalid.
+func (a *Amount) UnmarshalText(text []byte) error {
+	n, ok := Parse(string(text))
+	if !ok {
+		*a = Invalid
+		return nil
+	}
+	*a = Amount(n)
+	return nil
+}
+
+// MarshalText writes a as Decimal does.
+func (a Amount) MarshalText() ([]byte, error) { return []byte(Decimal(int64(a))), nil }
+
+// MarshalJSON writes a as a JSON number of dollars.
+func (a Amount) MarshalJSON() ([]byte, error) { return []byte(Decimal(int64(a))), nil }
+
+// UnmarshalJSON reads a JSON number of dollars, or a string holding one.
+func (a *Amount) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	}
+	if s == "-1" {
+		*a = Invalid
+		return nil
+	}
+	return a.UnmarshalText([]byte(s))
 }

@@ -43,6 +43,8 @@ func TestFormat(t *testing.T) {
 		{12_500_000, "$12.50"},
 		{10_000, "$0.01"},
 		{4_200, "$0.0042"},
+		{11_600, "$0.0116"},
+		{1_234_567, "$1.23"},
 		{125, "$0.000125"},
 		{1_999_999, "$2.00"},
 		{-2_500_000, "-$2.50"},
@@ -51,5 +53,27 @@ func TestFormat(t *testing.T) {
 		if got := Format(tt.in); got != tt.want {
 			t.Errorf("Format(%d) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestDecimalAmount(t *testing.T) {
+	for _, n := range []int64{0, 3_000_000, 12_500_000, 125, 1, 999_999_999_999} {
+		d := Decimal(n)
+		back, ok := Parse(d)
+		if !ok || back != n {
+			t.Errorf("Parse(Decimal(%d) = %q) = %d, %v", n, d, back, ok)
+		}
+		var a Amount
+		j, _ := Amount(n).MarshalJSON()
+		if err := a.UnmarshalJSON(j); err != nil || int64(a) != n {
+			t.Errorf("JSON round trip of %d: %s -> %d, %v", n, j, a, err)
+		}
+	}
+	var a Amount
+	if err := a.UnmarshalText([]byte("three")); err != nil || a != Invalid {
+		t.Errorf("UnmarshalText(three) = %d, %v", a, err)
+	}
+	if err := a.UnmarshalJSON([]byte("-1")); err != nil || a != Invalid {
+		t.Errorf("UnmarshalJSON(-1) = %d, %v", a, err)
 	}
 }

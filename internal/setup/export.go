@@ -34,10 +34,11 @@ people:
   commits: free
 `
 
-// writePeople adds the people block to a new workspace's config.yaml,
-// unless it has one.
+// writePeople adds the people block and the starter price table to a new
+// workspace's config.yaml, unless it has a people block.
 func writePeople(root string) (Change, error) {
-	return appendBlock(root, "people", peopleBlock, "has a people: block", "people.commits: free: a person's own commits pass, marked Intenthook-Person; agents' commits are judged")
+	return appendBlock(root, "people", peopleBlock+"\n"+config.StarterPrices, "has a people: block",
+		"people.commits: free: a person's own commits pass, marked Intenthook-Person; agents' commits are judged; prices: a dated starter table of list prices (check them)")
 }
 
 // appendBlock adds block, the top-level key key's, to config.yaml unless a

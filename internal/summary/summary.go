@@ -20,6 +20,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -41,7 +42,7 @@ const (
 	kindViolation = "v"
 	kindSelect    = "s"
 	kindCheck     = "k"
-	kindUsage     = "u" // model, calls, input, output, cache creation, cache read
+	kindUsage     = "u" // model, calls, input, output, cache creation, cache read[, usd micro-dollars]
 	kindSummary   = "S" // a summary was recorded: what follows is news
 )
 
@@ -96,7 +97,11 @@ func counted(r *ledger.Record, add func(kind, intent string, fields ...string)) 
 	}
 	if u := m.Usage; u != nil {
 		n := func(v int64) string { return strconv.FormatInt(v, 10) }
-		add(kindUsage, intent, u.Model, n(u.Calls), n(u.InputTokens), n(u.OutputTokens), n(u.CacheCreationInputTokens), n(u.CacheReadInputTokens))
+		fields := []string{u.Model, n(u.Calls), n(u.InputTokens), n(u.OutputTokens), n(u.CacheCreationInputTokens), n(u.CacheReadInputTokens)}
+		if u.USD > 0 {
+			fields = append(fields, n(int64(u.USD)))
+		}
+		add(kindUsage, intent, fields...)
 	}
 }
 
@@ -170,12 +175,15 @@ func (s *Summary) Empty() bool {
 // their agents' transcripts recorded, by kind, with the tokens of each
 // model (every kind together). A kind with none is absent.
 type Spend struct {
-	Calls                    int64            `json:"calls"`
-	InputTokens              int64            `json:"input_tokens,omitempty"`
-	OutputTokens             int64            `json:"output_tokens,omitempty"`
-	CacheCreationInputTokens int64            `json:"cache_creation_input_tokens,omitempty"`
-	CacheReadInputTokens     int64            `json:"cache_read_input_tokens,omitempty"`
-	Models                   map[string]int64 `json:"models,omitempty"`
+	Calls                    int64 `json:"calls"`
+	InputTokens              int64 `json:"input_tokens,omitempty"`
+	OutputTokens             int64 `json:"output_tokens,omitempty"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens,omitempty"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens,omitempty"`
+	// USD is what the priced tokens cost (config.yaml's prices), absent
+	// when none was priced.
+	USD    money.Amount     `json:"usd,omitempty"`
+	Models map[string]int64 `json:"models,omitempty"`
 }
 
 // Tokens is every kind of token s counts.
@@ -183,16 +191,18 @@ func (s *Spend) Tokens() int64 {
 	return s.InputTokens + s.OutputTokens + s.CacheCreationInputTokens + s.CacheReadInputTokens
 }
 
-// add adds a usage line's fields: model, calls and the four kinds.
+// add adds a usage line's fields: model, calls, the four kinds and, when
+// the tokens were priced, their cost.
 func (s *Spend) add(fields []string) {
-	var v [5]int64
-	for i := range v {
+	var v [6]int64
+	for i := range len(fields) - 1 {
 		n, err := strconv.ParseInt(fields[i+1], 10, 64)
 		if err != nil || n < 0 {
 			return
 		}
 		v[i] = n
 	}
+	s.USD += money.Amount(v[5])
 	s.Calls += v[0]
 	s.InputTokens += v[1]
 	s.OutputTokens += v[2]
@@ -290,7 +300,7 @@ func (a *acc) add(l line) {
 			c.Failed++
 		}
 		c.Last = l.fields[1]
-	case l.kind == kindUsage && len(l.fields) == 6:
+	case l.kind == kindUsage && (len(l.fields) == 6 || len(l.fields) == 7):
 		if a.s.Usage == nil {
 			a.s.Usage = &Spend{}
 		}
@@ -423,6 +433,9 @@ func (s Summary) Line() string {
 		spent := strconv.FormatInt(u.Calls, 10) + " call(s)"
 		if t := u.Tokens(); t > 0 {
 			spent += ", " + strconv.FormatInt(t, 10) + " token(s)"
+		}
+		if u.USD > 0 {
+			spent += ", " + money.Format(int64(u.USD))
 		}
 		parts = append(parts, spent)
 	}
