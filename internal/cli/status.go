@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,10 +15,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
@@ -99,6 +104,94 @@ type workspaceStatus struct {
 	Undone []string `json:"undone,omitempty"`
 	// Asks are the asks waiting for a person's answer (ask.via: wait).
 	Asks []asks.Ask `json:"pending_asks,omitempty"`
+	// Spend is what each intent with a budget or with counters spent,
+	// and what remains of its budget.
+	Spend []intentSpend `json:"spend,omitempty"`
+}
+
+// intentSpend is one intent's spend counters and budget as status shows
+// them.
+type intentSpend struct {
+	Intent string       `json:"intent"`
+	Calls  int64        `json:"calls"`
+	Tokens int64        `json:"tokens"`
+	USD    money.Amount `json:"usd"`
+	Budget []budgetUse  `json:"budget,omitempty"`
+	// Exceeded is set once a kind's spend reached its limit: the
+	// intent's writes are refused (budget_exceeded).
+	Exceeded bool   `json:"exceeded,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+// budgetUse is one kind of a budget: its limit (the catalog's plus what
+// people raised it by), what was spent and what is left; usd in dollars.
+type budgetUse struct{ budget.Use }
+
+func (u budgetUse) MarshalJSON() ([]byte, error) {
+	n := func(v int64) json.RawMessage {
+		if u.Kind == budget.USD {
+			return json.RawMessage(money.Decimal(v))
+		}
+		return json.RawMessage(strconv.FormatInt(v, 10))
+	}
+	return json.Marshal(struct {
+		Kind  budget.Kind     `json:"kind"`
+		Spent json.RawMessage `json:"spent"`
+		Limit json.RawMessage `json:"limit"`
+		Left  json.RawMessage `json:"left"`
+	}{u.Kind, n(u.Spent), n(u.Limit), n(u.Left())})
+}
+
+// spendOf lists the spend of each intent of root's catalog that has a
+// budget or counters, in the catalog's order.
+func spendOf(root string) []intentSpend {
+	cat, err := intents.LoadCached(root, filepath.Join(root, filepath.FromSlash(intents.File)))
+	if err != nil || cat == nil {
+		return nil
+	}
+	var out []intentSpend
+	for _, in := range cat.All() {
+		if !in.Budget.Set() && !budget.Exists(root, in.ID) {
+			continue
+		}
+		is := intentSpend{Intent: in.ID}
+		s, err := budget.Read(root, in.ID)
+		if err != nil {
+			is.Error = err.Error()
+		}
+		is.Calls, is.Tokens, is.USD = s.Calls, s.Tokens, money.Amount(s.MicroUSD)
+		for _, u := range budget.Uses(in.Budget, s) {
+			is.Budget = append(is.Budget, budgetUse{u})
+		}
+		_, is.Exceeded = budget.Exceeded(in.Budget, s)
+		out = append(out, is)
+	}
+	return out
+}
+
+// printSpend prints what each intent spent and what remains.
+func (a *app) printSpend(spend []intentSpend) {
+	if len(spend) == 0 {
+		return
+	}
+	fmt.Fprintln(a.stdout, "\nspend per intent (intenthook budget ID --calls|--tokens|--usd +N raises a budget):")
+	for _, s := range spend {
+		line := fmt.Sprintf("  %s: %d call(s), %d token(s), %s", s.Intent, s.Calls, s.Tokens, money.Format(int64(s.USD)))
+		var left []string
+		for _, u := range s.Budget {
+			left = append(left, fmt.Sprintf("%s of %s %s left", u.Amount(u.Left()), u.Amount(u.Limit), u.Kind))
+		}
+		if len(left) > 0 {
+			line += "; " + strings.Join(left, ", ")
+		}
+		if s.Exceeded {
+			line += " — budget reached: writes refused (budget_exceeded)"
+		}
+		if s.Error != "" {
+			line += " — counters unreadable: " + safetext.Quote(s.Error)
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
 }
 
 func (a *app) statusCommand() *cobra.Command {
@@ -136,6 +229,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
 			st.Asks, _ = asks.Store{Root: root}.Pending(now)
+			st.Spend = spendOf(root)
 			for i, s := range ss {
 				// Live: it holds its selections against other sessions.
 				sst := sessionStatus{
@@ -155,6 +249,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 				return a.printJSON(st)
 			}
 			a.printStatus(st, now)
+			a.printSpend(st.Spend)
 			if len(st.Asks) > 0 {
 				fmt.Fprintf(a.stdout, "\nasks waiting for a person (%d; intenthook ask shows each):\n", len(st.Asks))
 				for _, p := range st.Asks {
