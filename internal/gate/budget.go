@@ -9,6 +9,7 @@ import (
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/shell"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -70,6 +71,14 @@ func (b budgets) check() *hook.Decision {
 	return &d
 }
 
+// selfReadOnly reports whether the command is one call of intenthook's
+// that changes nothing governed (status, budget ID, intents list, …): an
+// agent over its budget may still look.
+func selfReadOnly(a shell.Analysis) bool {
+	return a.Simple && len(a.Self) == 1 && a.Self[0].Kind == shell.SelfReadOnly && len(a.ByPath) == 0 &&
+		len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Activates) == 0
+}
+
 // count adds what r, the first record of a post, spent to its intent's
 // counters, and keeps a word for the session when the intent's spend
 // comes near its budget.
@@ -84,6 +93,9 @@ func (b budgets) count(ctx context.Context, r *ledger.Record) {
 	spent, err := budget.Add(ctx, g.Root, id, d, g.env.now(), g.Config.LockTimeout)
 	if err != nil {
 		g.note(fmt.Errorf("intent spend counters: %w", err))
+		return
+	}
+	if g.Catalog == nil {
 		return
 	}
 	in := g.Catalog.Find(id)

@@ -61,7 +61,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 		if d := g.closedWithoutState(); d != nil {
 			return *d, nil
 		}
-		if d := (budgets{g}).check(); d != nil {
+		if d := (budgets{g}).check(); d != nil && !selfReadOnly(a) {
 			return *d, nil
 		}
 	}

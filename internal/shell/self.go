@@ -163,6 +163,11 @@ func selfKind(args []arg) SelfKind {
 		if secondIs(args, "query", "verify") {
 			return SelfReadOnly
 		}
+	case "budget":
+		// Alone, it prints what an intent spent: an agent may ask that.
+		if len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
+			return SelfReadOnly
+		}
 	case "blame", "status", "doctor", "version", "lesson", "anchor", "help", "--help", "-h", "--version":
 		return SelfReadOnly
 	}
