@@ -60,6 +60,18 @@ type Ledger struct {
 }
 
 // Delegation holds the settings of intents handed to subagents.
+// SessionBudget is what each session may spend, whatever its intents'
+// budgets (budget: in config.yaml): tokens of every kind, dollars, tool
+// calls. Zero is no limit of that kind.
+type SessionBudget struct {
+	Tokens int          `yaml:"tokens"`
+	USD    money.Amount `yaml:"usd"`
+	Calls  int          `yaml:"calls"`
+}
+
+// Set reports whether b limits anything.
+func (b SessionBudget) Set() bool { return b.Tokens > 0 || b.USD > 0 || b.Calls > 0 }
+
 type Delegation struct {
 	// MaxDepth is how many levels of delegation an intent may travel down:
 	// 1, a top-level agent's subagents may not delegate further.
@@ -264,6 +276,8 @@ type Config struct {
 	// longest name that is the model's or begins it, followed by "-",
 	// applies: "claude-sonnet-4-5" prices claude-sonnet-4-5-20250929).
 	Prices map[string]Price `yaml:"prices"`
+	// Budget is each session's budget (budget_exceeded once spent).
+	Budget SessionBudget `yaml:"budget"`
 
 	// Warnings lists unknown keys and other non-fatal findings.
 	Warnings []string `yaml:"-"`
@@ -304,7 +318,7 @@ var known = map[string]bool{
 	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
-	"export": true, "people": true, "ask": true, "notify": true, "checks": true, "prices": true,
+	"export": true, "people": true, "ask": true, "notify": true, "checks": true, "prices": true, "budget": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -342,6 +356,10 @@ func Parse(data []byte) (*Config, error) {
 // clamp brings the settings that must never turn governance off back
 // within their bounds, with a warning (a config error would fail open).
 func (c *Config) clamp() {
+	if c.Budget.Tokens < 0 || c.Budget.Calls < 0 || c.Budget.USD < 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: budget: tokens and calls are whole numbers >= 0 and usd an amount of dollars: a kind that is not is not limited", File))
+		c.Budget.Tokens, c.Budget.Calls, c.Budget.USD = max(c.Budget.Tokens, 0), max(c.Budget.Calls, 0), max(c.Budget.USD, 0)
+	}
 	names := make([]string, 0, len(c.Prices))
 	for name := range c.Prices {
 		names = append(names, name)

@@ -125,6 +125,12 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.export(&c.Export)
 	case "prices":
 		ok = v.prices(&c.Prices)
+	case "budget":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"tokens": func(n *fnode) (ok bool) { c.Budget.Tokens, ok = n.int(); return },
+			"usd":    func(n *fnode) bool { return n.amount(&c.Budget.USD) },
+			"calls":  func(n *fnode) (ok bool) { c.Budget.Calls, ok = n.int(); return },
+		})
 	case "ask":
 		ok = v.fields(map[string]func(*fnode) bool{
 			"via":     func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },

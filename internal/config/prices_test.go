@@ -74,3 +74,16 @@ func TestStarterPrices(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionBudget(t *testing.T) {
+	c, err := Parse([]byte("budget: {usd: ten, calls: 2, tokens: 100}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (SessionBudget{Calls: 2, Tokens: 100}); c.Budget != want || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "budget: tokens and calls are whole numbers") {
+		t.Errorf("budget = %+v, warnings %q", c.Budget, c.Warnings)
+	}
+	if c, _ := Parse([]byte("budget: {usd: 2.5}\n")); c.Budget.USD != 2_500_000 || !c.Budget.Set() {
+		t.Errorf("budget = %+v", c.Budget)
+	}
+}

@@ -94,12 +94,12 @@ func TestBudgetCount(t *testing.T) {
 		return r
 	}
 	budgets{g}.count(ctx, rec(500))
-	if g.budgetNote != "" {
-		t.Fatalf("a word at 50 %%: %q", g.budgetNote)
+	if len(g.budgetNotes) != 0 {
+		t.Fatalf("a word at 50 %%: %q", g.budgetNotes)
 	}
 	budgets{g}.count(ctx, rec(301))
-	if want := "INT-002 has spent 80% of its budget (801/1000 tokens)"; !strings.Contains(g.budgetNote, want) {
-		t.Fatalf("note = %q, want %q", g.budgetNote, want)
+	if want := "INT-002 has spent 80% of its budget (801/1000 tokens)"; len(g.budgetNotes) != 1 || !strings.Contains(g.budgetNotes[0], want) {
+		t.Fatalf("notes = %q, want %q", g.budgetNotes, want)
 	}
 	d := budgets{g}.noteOnce(ctx, hook.Decision{})
 	if !strings.Contains(d.Context, "80% of its budget") {
@@ -110,10 +110,9 @@ func TestBudgetCount(t *testing.T) {
 		t.Errorf("counters = %+v, %v; want %+v", s, err, want)
 	}
 	// Told once: the next call says nothing.
-	g.budgetNote = ""
 	budgets{g}.count(ctx, rec(100))
-	if g.budgetNote != "" {
-		t.Errorf("told again: %q", g.budgetNote)
+	if len(g.budgetNotes) != 0 {
+		t.Errorf("told again: %q", g.budgetNotes)
 	}
 }
 
@@ -133,5 +132,44 @@ func TestSelfReadOnly(t *testing.T) {
 		if got := selfReadOnly(shell.Analyse(tt.cmd, func(string) bool { return false })); got != tt.want {
 			t.Errorf("selfReadOnly(%q) = %v, want %v", tt.cmd, got, tt.want)
 		}
+	}
+}
+
+// TestSessionBudget: config.yaml's budget holds each session to its own
+// spend, kept in its state, whatever its intents' budgets; a post counts
+// it only where the budget is set, and tells the session once at 80 %.
+func TestSessionBudget(t *testing.T) {
+	ctx := context.Background()
+	g := budgetGate(t, "INT-003")
+	g.Sessions = state.Sessions{Root: g.Root, Timeout: time.Second}
+	r := &ledger.Record{}
+	r.Metadata.Intenthook.Usage = &ledger.Usage{Calls: 1, OutputTokens: 10}
+	budgets{g}.count(ctx, r)
+	if g.session.Spent != (state.Spent{}) {
+		t.Fatalf("counted without a session budget: %+v", g.session.Spent)
+	}
+	g.Config.Budget.Calls = 5
+	for range 4 {
+		budgets{g}.count(ctx, r)
+	}
+	if want := (state.Spent{Calls: 4, Tokens: 40}); g.session.Spent != want {
+		t.Fatalf("spent = %+v, want %+v", g.session.Spent, want)
+	}
+	if len(g.budgetNotes) != 1 || !strings.Contains(g.budgetNotes[0], "this session has spent 80% of its budget (4/5 calls)") {
+		t.Fatalf("notes = %q", g.budgetNotes)
+	}
+	if d := (budgets{g}).check(); d != nil {
+		t.Fatalf("denied at 4/5: %s", d.Message)
+	}
+	budgets{g}.count(ctx, r)
+	d := budgets{g}.check()
+	if d == nil || d.Code != hook.CodeBudgetExceeded || !strings.Contains(d.Message, "this session has spent its budget: 5/5 calls") {
+		t.Fatalf("at 5/5: %+v", d)
+	}
+	// Another session starts from nothing.
+	g2 := budgetGate(t, "INT-003")
+	g2.Config.Budget.Calls = 5
+	if d := (budgets{g2}).check(); d != nil {
+		t.Fatalf("another session denied: %s", d.Message)
 	}
 }

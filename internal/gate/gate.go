@@ -119,9 +119,10 @@ type Gate struct {
 	learned *string
 	// usageAdded: the call's usage is on a record already (addUsage).
 	usageAdded bool
-	// budgetNote is what post tells the session when this call brought
-	// its intent (budgetNoted) near its budget (budgets.count).
-	budgetNote, budgetNoted string
+	// budgetNotes are what post tells the session when this call brought
+	// an intent or the session (budgetNoted) near its budget
+	// (budgets.count).
+	budgetNotes, budgetNoted []string
 	// stateErr is why the session's state could not be read, if it could
 	// not: the call is then decided as a fresh session's.
 	stateErr error

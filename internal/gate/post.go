@@ -66,7 +66,6 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		g.explain.step("decide", "skip", "nothing to record")
 	}
 	g.rememberModel(ctx)
-	d = budgets{g}.noteOnce(ctx, d)
 	if guarded.Violation {
 		if d.Violation {
 			guarded.Message += "\n\n" + d.Message
@@ -74,7 +73,7 @@ func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
 		guarded.Notes = append(guarded.Notes, d.Notes...)
 		d = guarded
 	}
-	return d, err
+	return budgets{g}.noteOnce(ctx, d), err
 }
 
 // postRead records what this session/agent saw, for the stale check.

@@ -53,6 +53,17 @@ type Session struct {
 	// BudgetNoted are the intents whose spend the session was told came
 	// near their budget: it is told once.
 	BudgetNoted []string `json:"budget_noted,omitempty"`
+	// Spent is what the session spent, counted only where config.yaml
+	// sets a session budget.
+	Spent Spent `json:"spent,omitzero"`
+}
+
+// Spent is what a session spent: the calls post recorded, their tokens of
+// every kind and what those cost, in micro-dollars.
+type Spent struct {
+	Calls    int64 `json:"calls"`
+	Tokens   int64 `json:"tokens"`
+	MicroUSD int64 `json:"usd_micros"`
 }
 
 // MaxUsageMarks bounds Session.Usage.
@@ -232,6 +243,9 @@ func decodeSession(data []byte, s *Session) error {
 	s.Agents = strMap(m["agents"])
 	s.Reverts = strMap(m["reverts"])
 	s.Usage = strMap(m["usage"])
+	if raw := m["spent"]; len(raw) > 0 {
+		_ = json.Unmarshal(raw, &s.Spent)
+	}
 	if raw := m["budget_noted"]; len(raw) > 0 {
 		_ = json.Unmarshal(raw, &s.BudgetNoted)
 	}
