@@ -13,6 +13,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/acceptance"
 	"github.com/intenthook/intenthook/internal/anchors"
+	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
@@ -186,6 +187,13 @@ func (a *app) printIntent(in *intents.Intent) {
 	}
 	if in.Review != "" {
 		fmt.Fprintf(w, "review:    %s\n", in.Review)
+	}
+	if in.Budget.Set() {
+		var kinds []string
+		for _, u := range budget.Uses(in.Budget, budget.Spent{}) {
+			kinds = append(kinds, u.Amount(u.Limit)+" "+string(u.Kind))
+		}
+		fmt.Fprintf(w, "budget:    %s (intenthook budget %s: what it spent)\n", strings.Join(kinds, ", "), in.ID)
 	}
 	fmt.Fprintf(w, "created %s, updated %s\n", dash(in.CreatedAt), dash(in.UpdatedAt))
 	if in.CompletedAt != "" {
