@@ -45,8 +45,9 @@ install:
 # the hostile forms (TestHostile), and cosign and go-securesystemslib
 # verifying what intenthook attest signs (TestCosignVerifies: cosign is run
 # with go run from tools/cosign, its own module, and its first build takes
-# minutes). .ci/run runs both.
-SLOW := ^(TestScripts|TestHostile|TestCosignVerifies)$$
+# minutes), and a person answering asks in the console in a real Chromium
+# (TestConsoleInBrowser). .ci/run runs both.
+SLOW := ^(TestScripts|TestHostile|TestCosignVerifies|TestConsoleInBrowser)$$
 # The ledger's crash tests kill the appender at fault points built only
 # with -tags ledgerfault (the release binary has none).
 test:
