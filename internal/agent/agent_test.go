@@ -82,6 +82,11 @@ func TestPayloads(t *testing.T) {
 		"kilo/doc-PreToolUse-write.json":                             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
 		"kilo/doc-PreToolUse-apply_patch.json":                       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
 		"kilo/doc-PreToolUse-bash.json":                              {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
+		// Junie's events are Claude Code's shape with project_path: detected
+		// as Claude Code's, decoded as Junie's (its wiring passes --agent
+		// junie), the workspace taken from project_path, not from cwd.
+		"junie/doc-PreToolUse-Write.json": {"claude", hook.PreToolUse, hook.ClassWrite, "6b1f0c2e-0000-4000-8000-000000000001", "/w", []string{"/w/src/a.go"}, ""},
+		"junie/doc-PreToolUse-Bash.json":  {"claude", hook.PreToolUse, hook.ClassShell, "6b1f0c2e-0000-4000-8000-000000000001", "/w", nil, "echo shell > shell.txt"},
 	}
 	files, _ := filepath.Glob("../../testdata/agents/*/*.json")
 	seen := 0

@@ -38,6 +38,22 @@ nothing.`,
 			if err != nil {
 				return err
 			}
+			if opts.User {
+				opts.Root, opts.Home = root, os.Getenv("HOME")
+				if opts.Home == "" {
+					opts.Home, _ = os.UserHomeDir()
+				}
+				c, err := setup.InitUser(opts)
+				var conflicts setup.Conflicts
+				if errors.As(err, &conflicts) {
+					return withHint(err, conflicts.Hints()...)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, c)
+				return nil
+			}
 			opts.Root, opts.Now = root, nowFunc
 			fmt.Fprintf(a.stdout, "workspace root: %s\n", root)
 			changes, err := setup.Init(cmd.Context(), opts)
@@ -63,6 +79,7 @@ nothing.`,
 	cmd.Flags().BoolVar(&opts.Sandbox, "sandbox", false, "also turn on the agent's OS sandbox for shell commands (Claude Code, Codex), with the governance files read-only and (Claude Code) no way out of it for a single command")
 	cmd.Flags().BoolVar(&opts.Roles, "roles", false, "also write example subagent definitions (coordinator, investigator, executor) to .claude/agents/ and print the roles: entries to add")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace an existing .intentignore and another pre-commit hook")
+	cmd.Flags().BoolVar(&opts.User, "user", false, "wire the agent in the user's own hooks file (~/.junie/config.json for Junie, which reads hooks from nowhere else), merging with what is there; nothing else is written")
 	cmd.Flags().StringVar(&opts.Export, "export", "", "also export the ledger at the end of each session: otlp (an export: block in config.yaml; see docs/otel.md)")
 	return cmd
 }

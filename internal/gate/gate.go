@@ -143,6 +143,11 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		projectDir = env.projectDir()
 	}
 	root := workspace.HookRoot(env.Root, projectDir, call.Cwd, env.Wd)
+	if call.ProjectFromEvent && env.Root == "" {
+		// The agent runs its hooks from its own home: only the project its
+		// event names places the call (ProjectUnknown judges the rest).
+		root = workspace.HookRoot("", EventProject(call), "", "")
+	}
 	if root == "" && call.AfterTool() {
 		// A command that took the catalog away (removed it, or put a pipe
 		// in its place) is judged like one that left it unreadable: the

@@ -116,9 +116,16 @@ type Call struct {
 	AgentType      string
 	TranscriptPath string
 	Cwd            string
-	Model          string
-	Source         string // SessionStart: startup, resume, clear, compact
-	Prompt         string
+	// ProjectDir is the project directory the event itself names (Junie's
+	// project_path), and ProjectFromEvent says the agent's events carry
+	// one: its hook runs from the agent's own home, so that field, never
+	// the working directory, anchors the root, and an event without it
+	// cannot be placed (gate.ProjectUnknown).
+	ProjectDir       string
+	ProjectFromEvent bool
+	Model            string
+	Source           string // SessionStart: startup, resume, clear, compact
+	Prompt           string
 	// Repeat marks an event the agent resends without news (Qwen Code's
 	// UserPromptSubmit before every model round trip): answered with nothing.
 	Repeat bool

@@ -145,7 +145,11 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	if g == nil {
 		// Governance off: nothing printed, nothing written; unless the
 		// work tree was governed and its rules are gone.
-		if d, missing := gate.GovernanceMissing(env, call); missing {
+		d, missing := gate.GovernanceMissing(env, call)
+		if !missing {
+			d, missing = gate.ProjectUnknown(env, call)
+		}
+		if missing {
 			ans := ag.Encode(call, d, config.Default().ContextBudgetBytes)
 			emit(std.Stdout, ans.Stdout)
 			emit(std.Stderr, ans.Stderr)

@@ -35,6 +35,11 @@ type Options struct {
 	Force   bool   // replace files intenthook wrote before (.intentignore, the git hook)
 	Roles   bool   // also write example subagent definitions (.claude/agents/) for roles
 	Export  string // "otlp": add an export: block to config.yaml (export at SessionEnd)
+	// User: wire the agent in the user's own hooks file under Home (an
+	// agent that reads hooks from nowhere else: Junie), and nothing else
+	// (InitUser).
+	User bool
+	Home string
 	Now     func() time.Time
 }
 
@@ -197,6 +202,25 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		return changes, conflicts
 	}
 	return changes, nil
+}
+
+// InitUser wires opts.Agent in the user's hooks file under opts.Home,
+// merging with what the file holds: the one file init --user writes. The
+// workspace itself is init's without --user.
+func InitUser(opts Options) (Change, error) {
+	ag, err := agent.LookupIn(opts.Root, opts.Agent)
+	if err != nil {
+		return Change{}, err
+	}
+	if ag.WireUser == nil {
+		return Change{}, fmt.Errorf("%s is wired in the repository, not per user: run intenthook init --agent %s without --user", ag.Title, ag.Name)
+	}
+	c, err := fromAgent(ag.WireUser(opts.Home))
+	var ce *ConflictError
+	if errors.As(err, &ce) {
+		return c, Conflicts{ce}
+	}
+	return c, err
 }
 
 // markGoverned records, under the work tree's git directory, that root is

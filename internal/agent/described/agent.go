@@ -33,6 +33,9 @@ func (d *Description) Agent() protocol.Agent {
 	if d.Settings.Project != "" {
 		a.Settings = []string{d.Settings.Project}
 	}
+	if d.PerUser() {
+		a.User, a.WireUser = d.Settings.User, d.WireUser
+	}
 	return a
 }
 
@@ -139,6 +142,7 @@ func (d *Description) Decode(ev protocol.Object, event string) (*hook.Call, erro
 		AgentType:      get(ev, in["agent_type"]),
 		TranscriptPath: get(ev, in["transcript"]),
 		Cwd:            protocol.NativePath(get(ev, in["cwd"])),
+		ProjectDir:     protocol.NativePath(get(ev, in["project"])),
 		Model:          get(ev, in["model"]),
 		Source:         get(ev, in["source"]),
 		Prompt:         get(ev, in["prompt"]),
@@ -146,6 +150,7 @@ func (d *Description) Decode(ev protocol.Object, event string) (*hook.Call, erro
 		ToolUseID:      get(ev, in["call_id"]),
 		Error:          get(ev, in["error"]),
 	}
+	c.ProjectFromEvent = len(in["project"]) > 0
 	if c.SessionID == "" && d.Process != "" {
 		c.SessionID = Session(d.Process)
 	}

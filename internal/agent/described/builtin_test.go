@@ -88,6 +88,15 @@ var samples = map[string][]sample{
 		{`{"session_id":"k1","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"WriteFile","tool_input":{"path":"/w/docs/x.md","content":"x"},"tool_call_id":"tc2"}`, hook.PreToolUse, hook.ClassWrite, []string{"/w/docs/x.md"}, "", "k1", false},
 		{`{"session_id":"k1","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{"command":"echo x > docs/x.md"},"tool_call_id":"tc3"}`, hook.PreToolUse, hook.ClassShell, nil, "echo x > docs/x.md", "k1", false},
 	},
+	// Junie CLI: Claude's payload with the workspace in project_path and
+	// cwd its own home (GitGuardian/ggshield#1451, 2026-09-08).
+	"junie": {
+		{`{"hook_event_name":"PreToolUse","session_id":"j1","cwd":"/home/u/.junie","project_path":"/w","tool_name":"Write","tool_input":{"file_path":"/w/docs/x.md","content":"x"}}`, hook.PreToolUse, hook.ClassWrite, []string{"/w/docs/x.md"}, "", "j1", false},
+		{`{"hook_event_name":"PreToolUse","session_id":"j1","cwd":"/home/u/.junie","project_path":"/w","tool_name":"Edit","tool_input":{"file_path":"/w/src/a.go","old_string":"a","new_string":"b"}}`, hook.PreToolUse, hook.ClassWrite, []string{"/w/src/a.go"}, "", "j1", false},
+		{`{"hook_event_name":"PreToolUse","session_id":"j1","cwd":"/home/u/.junie","project_path":"/w","tool_name":"Bash","tool_input":{"command":"echo x > docs/x.md"}}`, hook.PreToolUse, hook.ClassShell, nil, "echo x > docs/x.md", "j1", false},
+		{`{"hook_event_name":"PreToolUse","session_id":"j1","cwd":"/home/u/.junie","project_path":"/w","tool_name":"open_entire_file","tool_input":{"file_path":"/w/src/a.go"}}`, hook.PreToolUse, hook.ClassRead, []string{"/w/src/a.go"}, "", "j1", false},
+		{`{"hook_event_name":"PreToolUse","session_id":"j1","cwd":"/home/u/.junie","project_path":"/w","tool_name":"Write","tool_input":{"content":"x"}}`, hook.PreToolUse, hook.ClassWrite, nil, "", "j1", true},
+	},
 }
 
 // denyFormat is how each agent must read a deny of a write out of scope.
@@ -100,10 +109,13 @@ var denyFormat = map[string]func(a hook.Answer) bool{
 	"openhands": exit2,
 	"goose":     exit2,
 	"kimi":      exit2,
-	"grok": func(a hook.Answer) bool {
-		var out map[string]string
-		return a.Exit == 0 && json.Unmarshal([]byte(a.Stdout), &out) == nil && out["decision"] == "deny" && strings.Contains(out["reason"], "[scope_violation]")
-	},
+	"junie":     decisionDeny,
+	"grok":      decisionDeny,
+}
+
+func decisionDeny(a hook.Answer) bool {
+	var out map[string]string
+	return a.Exit == 0 && json.Unmarshal([]byte(a.Stdout), &out) == nil && out["decision"] == "deny" && strings.Contains(out["reason"], "[scope_violation]")
 }
 
 func exit2(a hook.Answer) bool {

@@ -36,8 +36,8 @@ type Description struct {
 	// Events maps intenthook's roles (pre, post, post_failure, start,
 	// prompt, stop, end) to the agent's event names.
 	Events map[string]string
-	// Input maps the fields intenthook reads (event, session, cwd, tool,
-	// args, response, call_id, prompt, transcript, model, source) to the
+	// Input maps the fields intenthook reads (event, session, cwd, project,
+	// tool, args, response, call_id, prompt, transcript, model, source) to the
 	// agent's stdin keys, each a list tried in order; a key may be a dotted
 	// path into nested objects (toolCall.name).
 	Input map[string][]string
@@ -65,7 +65,8 @@ type Description struct {
 // Settings says where and how the agent's hooks are configured.
 type Settings struct {
 	// Project is the root-relative file init writes ("" for an agent
-	// configured per user only); User is "~/…".
+	// configured per user only); User is "~/…", the file init --user
+	// writes when there is no Project.
 	Project, User string
 	// Shape is the file's layout: claude ({"hooks": {Event: [{matcher,
 	// hooks: [{type, command}]}]}}), events (the same without the "hooks"
@@ -146,7 +147,7 @@ const (
 var (
 	topKeys      = []string{"$schema", "name", "title", "verified", "settings", "events", "input", "tools", "answer", "no_ask", "project_dir_env", "shell_markers", "sandbox", "process", "notes", "grade_note"}
 	settingsKeys = []string{"project", "user", "shape", "matcher", "timeout", "timeout_key", "handler", "new", "keys", "switches", "root"}
-	inputKeys    = []string{"event", "session", "cwd", "tool", "args", "response", "call_id", "prompt", "transcript", "model", "source", "agent_id", "agent_type", "error"}
+	inputKeys    = []string{"event", "session", "cwd", "project", "tool", "args", "response", "call_id", "prompt", "transcript", "model", "source", "agent_id", "agent_type", "error"}
 	toolKeys     = []string{"class", "path", "paths", "each", "patch", "patch_input", "command", "dir", "unsandbox", "new_strings", "whole_file", "read_if"}
 	classes      = []string{string(hook.ClassWrite), string(hook.ClassDelete), string(hook.ClassShell), string(hook.ClassRead), string(hook.ClassExempt)}
 )
@@ -291,8 +292,8 @@ func (d *Description) parseSettings(raw json.RawMessage) error {
 	switch {
 	case st.Shape == ShapeUserTOML && st.User == "":
 		return errors.New("settings.user: a user_toml agent's file is required")
-	case st.Shape != ShapeUserTOML && st.Project == "":
-		return errors.New("settings.project: the file init writes is required")
+	case st.Shape != ShapeUserTOML && st.Project == "" && st.User == "":
+		return errors.New("settings.project (or settings.user, for an agent that reads hooks only from the user's file): the file init writes is required")
 	case st.Project != "" && !safeRel(st.Project):
 		return fmt.Errorf("settings.project %q: a relative path inside the workspace", st.Project)
 	case st.User != "" && !strings.HasPrefix(st.User, "~/"):

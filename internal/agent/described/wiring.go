@@ -136,17 +136,51 @@ func (d *Description) entry(w wiring) *hookconfig.Object {
 	return g
 }
 
+// PerUser reports whether the agent reads its hooks only from the user's
+// JSON file (Junie's ~/.junie/config.json): init --user writes it, and
+// nothing in the repository wires the agent.
+func (d *Description) PerUser() bool {
+	return d.Settings.Project == "" && d.Settings.User != "" && d.Settings.Shape != ShapeUserTOML
+}
+
+// userPath is the user's settings file under home.
+func (d *Description) userPath(home string) string {
+	return filepath.Join(home, filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))
+}
+
 // Wire merges the agent's hooks into its project settings file under root,
 // keeping every other key and hook; an event that already runs the
 // subcommand is left as it is. An agent configured per user only gets no
-// file: the change's notes say what the person adds.
+// file: the change's notes say what the person does.
 func (d *Description) Wire(root string) (protocol.Change, error) {
 	if d.Settings.Shape == ShapeUserTOML {
 		return protocol.Change{Action: protocol.Kept, Path: d.Settings.User, Detail: "configured per user only: nothing written in the repository",
 			Notes: append([]string{"add to " + d.Settings.User + ":\n" + d.TOMLSnippet()}, d.Notes...)}, nil
 	}
+	if d.PerUser() {
+		return protocol.Change{Action: protocol.Kept, Path: d.Settings.User, Detail: "configured per user only: nothing written in the repository",
+			Notes: append([]string{d.Title + " reads hooks only from the user's " + d.Settings.User + ": run intenthook init --agent " + d.Name + " --user to wire them there"}, d.Notes...)}, nil
+	}
 	rel := d.Settings.Project
-	path := filepath.Join(root, filepath.FromSlash(rel))
+	return d.wireFile(filepath.Join(root, filepath.FromSlash(rel)), rel)
+}
+
+// WireUser merges the agent's hooks into the user's settings file under
+// home, as Wire does into a project's: every other key and hook is kept.
+func (d *Description) WireUser(home string) (protocol.Change, error) {
+	if !d.PerUser() {
+		return protocol.Change{}, fmt.Errorf("%s is wired in the repository, not per user", d.Title)
+	}
+	if home == "" {
+		return protocol.Change{}, errors.New("no home directory (HOME is not set)")
+	}
+	return d.wireFile(d.userPath(home), d.Settings.User)
+}
+
+// wireFile merges the agent's hooks into the settings file at path (shown
+// to people as shown).
+func (d *Description) wireFile(path, shown string) (protocol.Change, error) {
+	rel := shown
 	data, err := os.ReadFile(path)
 	existed := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -234,9 +268,12 @@ func (d *Description) Check(root string, env protocol.CheckEnv) (bool, []protoco
 	if d.Settings.Shape == ShapeUserTOML {
 		return d.checkUserTOML(env)
 	}
-	files := [][2]string{{d.Settings.Project, filepath.Join(root, filepath.FromSlash(d.Settings.Project))}}
+	var files [][2]string
+	if d.Settings.Project != "" {
+		files = append(files, [2]string{d.Settings.Project, filepath.Join(root, filepath.FromSlash(d.Settings.Project))})
+	}
 	if d.Settings.User != "" && env.Getenv != nil && env.Getenv("HOME") != "" {
-		files = append(files, [2]string{d.Settings.User, filepath.Join(env.Getenv("HOME"), filepath.FromSlash(strings.TrimPrefix(d.Settings.User, "~/")))})
+		files = append(files, [2]string{d.Settings.User, d.userPath(env.Getenv("HOME"))})
 	}
 	docs, checks := protocol.LoadSettings(d.Name+" settings", files)
 	getenv := protocol.ProjectEnv(root, d.ProjectDirEnv, env.Getenv)
@@ -292,7 +329,18 @@ func (d *Description) Check(root string, env protocol.CheckEnv) (bool, []protoco
 		checks = append(checks, protocol.Check{Status: protocol.Pass, Name: name, Detail: command + " in " + strings.Join(r.where, ", ")})
 	}
 	checks = append(checks, protocol.CheckCommands(d.Name+" hook command", d.Title, root, found, env.LookPath))
+	if d.PerUser() {
+		checks = append(checks, d.userWiringCheck())
+	}
 	return true, append(checks, d.fieldsCheck())
+}
+
+// userWiringCheck says what a wiring in the user's file leaves open: no
+// guard watches it, and its hooks run in every project the user opens.
+func (d *Description) userWiringCheck() protocol.Check {
+	return protocol.Check{Status: protocol.Warn, Name: d.Name + " wiring",
+		Detail: d.Settings.User + " is the user's, outside the repository: no guard watches it, and a program that edits it turns governance off for " + d.Title + "; its hooks run in every project, and a project outside any governed tree is left alone",
+		Hint:   "precommit and audit still judge every commit; keep " + d.Settings.User + " out of an agent's reach"}
 }
 
 // fieldsCheck says how the agent's events are read when a field is

@@ -46,6 +46,11 @@ type Agent struct {
 	// Wire merges intenthook's hooks into the agent's configuration under
 	// root, keeping what is there; a second run changes nothing.
 	Wire func(root string) (Change, error)
+	// User is the user's hooks file ("~/…") of an agent that reads its
+	// hooks only from there (Junie), and WireUser merges intenthook's hooks
+	// into it under home (init --agent NAME --user); nil for the others.
+	User     string
+	WireUser func(home string) (Change, error)
 	// Check inspects the wiring under root; configured is false when the
 	// agent is not wired at all (doctor then says nothing about it).
 	Check func(root string, env CheckEnv) (configured bool, checks []Check)

@@ -1,0 +1,71 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/workspace"
+)
+
+// TestProjectUnknown holds the calls of an agent whose event names its
+// project (Junie) when that project is not governed: what is left alone
+// and what is denied because it cannot be placed.
+func TestProjectUnknown(t *testing.T) {
+	dir := t.TempDir()
+	gov := filepath.Join(dir, "gov")
+	other := filepath.Join(dir, "other")
+	for _, d := range []string{filepath.Join(gov, ".orchestration"), filepath.Join(gov, "src"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(gov, filepath.FromSlash(workspace.Marker)), []byte("active_intents: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A link in the ungoverned project that leads into the governed tree.
+	if err := os.Symlink(filepath.Join(gov, "src"), filepath.Join(other, "link")); err != nil {
+		t.Fatal(err)
+	}
+	write := func(project string, paths ...string) *hook.Call {
+		return &hook.Call{Event: hook.PreToolUse, ProjectFromEvent: true, ProjectDir: project, ToolName: "Write", Class: hook.ClassWrite, Paths: paths}
+	}
+	run := func(project, command string) *hook.Call {
+		return &hook.Call{Event: hook.PreToolUse, ProjectFromEvent: true, ProjectDir: project, ToolName: "Bash", Class: hook.ClassShell, Command: command}
+	}
+	tests := []struct {
+		name string
+		call *hook.Call
+		deny bool
+	}{
+		{"an ungoverned project's own write", write(other, filepath.Join(other, "a.txt")), false},
+		{"an ungoverned project's relative write", write(other, "a.txt"), false},
+		{"an ungoverned project's command", run(other, "echo x > a.txt"), false},
+		{"an ungoverned project's write into a governed tree", write(other, filepath.Join(gov, "src", "a.go")), true},
+		{"a relative write that climbs into a governed tree", write(other, "../gov/src/a.go"), true},
+		{"a write through a link into a governed tree", write(other, filepath.Join(other, "link", "new", "a.go")), true},
+		{"no project: a write into a governed tree", write("", filepath.Join(gov, "src", "a.go")), true},
+		{"no project: a write outside every governed tree", write("", filepath.Join(other, "a.txt")), false},
+		{"no project: a relative write", write("", "a.txt"), true},
+		{"no project: a command", run("", "echo x > /tmp/y"), true},
+		{"no project: a read-only command", run("", "ls"), false},
+		{"no project: a write whose target is unknown", &hook.Call{Event: hook.PreToolUse, ProjectFromEvent: true, ToolName: "Write", Class: hook.ClassWrite, Unparsed: "no file_path"}, true},
+		{"a relative project directory is no project", write("other", "a.txt"), true},
+		{"a project directory that is not there is no project", run(filepath.Join(dir, "gone"), "echo x > a"), true},
+		{"no project: a read", &hook.Call{Event: hook.PreToolUse, ProjectFromEvent: true, ToolName: "Read", Class: hook.ClassRead, Paths: []string{filepath.Join(gov, "src", "a.go")}}, false},
+		{"an agent whose events name no project", &hook.Call{Event: hook.PreToolUse, ToolName: "Write", Class: hook.ClassWrite, Paths: []string{filepath.Join(gov, "src", "a.go")}}, false},
+		{"after a tool", &hook.Call{Event: hook.PostToolUse, ProjectFromEvent: true, ToolName: "Bash", Class: hook.ClassShell, Command: "echo x > a"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, deny := ProjectUnknown(&Env{}, tt.call)
+			if deny != tt.deny {
+				t.Fatalf("deny = %v (%s), want %v", deny, d.Message, tt.deny)
+			}
+			if deny && (d.Verdict != hook.Deny || d.Code != hook.CodeTargetUnknown) {
+				t.Errorf("decision %+v", d)
+			}
+		})
+	}
+}
