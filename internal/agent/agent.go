@@ -25,6 +25,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent/opencode"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/agent/qwen"
+	"github.com/intenthook/intenthook/internal/agent/vscode"
 	"github.com/intenthook/intenthook/internal/agent/windsurf"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/guard"
@@ -64,6 +65,7 @@ var entries = sync.OnceValue(func() []entry {
 		newEntry(kilo.Name, kilo.Governance, kilo.Agent),
 		newEntry(opencode.Name, opencode.Governance, opencode.Agent),
 		newEntry(qwen.Name, qwen.Governance, qwen.Agent),
+		newEntry(vscode.Name, vscode.Governance, vscode.Agent),
 		newEntry(windsurf.Name, windsurf.Governance, windsurf.Agent),
 	}
 	// The agents shipped as descriptions (described/builtin/*.json).
@@ -195,6 +197,11 @@ func Detect(ev protocol.Object) string {
 		return antigravity.Name
 	case name == "" && (ev.Has("sessionId") || ev.Has("toolName")):
 		return copilot.Name
+	// VS Code's agent keeps its transcripts under GitHub.copilot-chat
+	// (1.119.0 captured); it runs Claude Code's settings files too, with
+	// its own tool names.
+	case vscode.IsTranscript(ev.Str("transcript_path")):
+		return vscode.Name
 	// Crush names its event "event" (docs/hooks/README.md).
 	case name == "" && ev.Has("event") && ev.Has("tool_name"):
 		return crush.Name

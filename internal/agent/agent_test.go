@@ -82,6 +82,12 @@ func TestPayloads(t *testing.T) {
 		"kilo/doc-PreToolUse-write.json":                             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
 		"kilo/doc-PreToolUse-apply_patch.json":                       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
 		"kilo/doc-PreToolUse-bash.json":                              {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
+		// VS Code 1.119.0 (git-ai-project/git-ai's capture): its transcript
+		// under GitHub.copilot-chat tells it from Claude Code.
+		"vscode/doc-PreToolUse-apply_patch.json":                  {"vscode", hook.PreToolUse, hook.ClassWrite, "bad0027f-a716-4b05-82dc-c186eb655967", "/w", []string{"/w/jokes-cli.ts"}, ""},
+		"vscode/doc-PostToolUse-apply_patch.json":                 {"vscode", hook.PostToolUse, hook.ClassWrite, "bad0027f-a716-4b05-82dc-c186eb655967", "/w", []string{"/w/jokes-cli.ts"}, ""},
+		"vscode/doc-PreToolUse-run_in_terminal.json":              {"vscode", hook.PreToolUse, hook.ClassShell, "bad0027f-a716-4b05-82dc-c186eb655967", "/w", nil, "echo shell > shell.txt"},
+		"vscode/doc-PreToolUse-multi_replace_string_in_file.json": {"vscode", hook.PreToolUse, hook.ClassWrite, "bad0027f-a716-4b05-82dc-c186eb655967", "/w", []string{"/w/src/a.ts", "/w/src/b.ts"}, ""},
 		// Junie's events are Claude Code's shape with project_path: detected
 		// as Claude Code's, decoded as Junie's (its wiring passes --agent
 		// junie), the workspace taken from project_path, not from cwd.

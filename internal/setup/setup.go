@@ -40,7 +40,7 @@ type Options struct {
 	// (InitUser).
 	User bool
 	Home string
-	Now     func() time.Time
+	Now  func() time.Time
 }
 
 // Action says what Init did to a file.
