@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/digest"
 	"github.com/intenthook/intenthook/internal/hook"
 	"github.com/intenthook/intenthook/internal/intentmap"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/patch"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
@@ -135,10 +137,54 @@ func (g *Gate) observe(res workspace.Resolved, pending state.Pending) (change, e
 	}
 	if pre, ok := pending.PreHash[res.Rel]; ok {
 		c.pre = pre
+		if g.call.PatchAhead != "" && c.post == pre {
+			relOf := func(p string) string { return g.resolver.Resolve(protocol.NativePath(p)).Rel }
+			ok, err := patchAhead(&c, g.call.PatchAhead, content, relOf)
+			switch {
+			case err != nil:
+				g.note(fmt.Errorf("%s's after-event came before %s was written, and its patch does not apply to the file (%v): recorded as the file is on disk", g.call.ToolName, c.rel, err))
+			case ok:
+				g.explain.step("record", "patch", hook.Ev("path", c.rel), "the file still holds what pre saw: its content is the patch's")
+			}
+		}
 	} else if g.call.OriginalFile != nil {
 		c.pre = digest.String(*g.call.OriginalFile)
 	}
 	return c, nil
+}
+
+// patchAhead gives c, a file that still holds what pre saw (old), the
+// content the call's patch text gives it: the agent sent its after-event
+// before it wrote the file (VS Code's apply_patch), and the disk would
+// record the write as a no-op and the file as seen before the write, so
+// that the session's next edit of it would be refused as stale. relOf
+// places a path the patch names. ok is false, and c unchanged, when the
+// patch does not name the file as one it computes (a move's destination
+// holds the source's content); err says why a patch that names it does
+// not apply, and the record is then left to the disk.
+func patchAhead(c *change, text string, old []byte, relOf func(string) string) (ok bool, err error) {
+	sections, err := patch.Sections(text)
+	if err != nil {
+		return false, nil
+	}
+	for _, s := range sections {
+		if s.MoveTo != "" && relOf(s.MoveTo) == c.rel {
+			return false, nil
+		}
+		if relOf(s.Path) != c.rel {
+			continue
+		}
+		next, err := s.Apply(old)
+		if err != nil {
+			return false, err
+		}
+		c.content, c.post = next, ""
+		if s.Op != patch.Delete {
+			c.post = digest.Bytes(next)
+		}
+		return true, nil
+	}
+	return false, nil
 }
 
 // scopeOf judges a path that has no PreToolUse verdict stored (its pre hook

@@ -174,6 +174,11 @@ type Call struct {
 	// WholeFile marks a tool that writes a file's whole content (Write):
 	// the whole file is its range.
 	WholeFile bool
+	// PatchAhead is the patch of a call whose after-event the agent may
+	// send before the patch is on disk (VS Code's apply_patch,
+	// microsoft/vscode#315926): post takes a file's new content from it
+	// while the file still equals what pre saw.
+	PatchAhead string
 
 	// Tool response (PostToolUse).
 	Failed          bool // PostToolUseFailure, or success:false in the response

@@ -1,8 +1,11 @@
 // Package patch reads the files a patch in the "*** Begin Patch" envelope
 // names (the format of Codex's apply_patch, which Copilot CLI, Factory Droid
 // and Auggie share): added, updated, deleted, and the two sides of a move.
-// It reads only the envelope's file lines, never applies a patch, and knows
-// nothing of where relative paths are relative to: callers resolve them.
+// It reads the envelope's file lines, and applies one file's section to
+// content a caller hands it (Section.Apply: the hook's record of a write
+// whose after-event comes before the agent wrote it); it never touches a
+// file, and knows nothing of where relative paths are relative to: callers
+// resolve them.
 package patch
 
 import (

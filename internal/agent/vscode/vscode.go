@@ -116,6 +116,11 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		}
 	}
 	claude.DecodeResponse(c, ev.Obj("tool_response"))
+	if c.ToolName == "apply_patch" && (c.Event == hook.PostToolUse || c.Event == hook.PostToolUseFailure) {
+		// 1.119.0 sends apply_patch's PostToolUse before the file is on
+		// disk (microsoft/vscode#315926).
+		c.PatchAhead = protocol.AsObject(ev["tool_input"]).Str("input")
+	}
 	return c, nil
 }
 
