@@ -69,3 +69,32 @@ func TestProjectUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestUserWiring: the calling agent's hooks file in the user's home, and a
+// directory holding it, are refused; a neighbour is not, nor anything for
+// an agent wired in the repository.
+func TestUserWiring(t *testing.T) {
+	home := t.TempDir()
+	wiring := filepath.Join(home, ".junie", "config.json")
+	tests := []struct {
+		name, wiring, abs string
+		deny              bool
+	}{
+		{"the file", wiring, wiring, true},
+		{"its directory", wiring, filepath.Join(home, ".junie"), true},
+		{"the home", wiring, home, true},
+		{"a neighbour", wiring, filepath.Join(home, ".junie", "allowlist.json"), false},
+		{"a name that only starts alike", wiring, filepath.Join(home, ".juni"), false},
+		{"an agent wired in the repository", "", wiring, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := &hook.Call{UserWiring: tt.wiring, SessionID: "s"}
+			tg := &target{tool: "Write", given: tt.abs, res: workspace.Resolved{Abs: tt.abs}}
+			d, deny := userWiring(call, tg)
+			if deny != tt.deny || (deny && d.Code != hook.CodeProtectedPath) {
+				t.Errorf("deny = %v (%+v), want %v", deny, d, tt.deny)
+			}
+		})
+	}
+}

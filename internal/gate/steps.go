@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/backstop"
@@ -19,6 +20,12 @@ import (
 // temporary directory it is allowed without a record; elsewhere it is denied.
 func (g *Gate) checkPath(t *target) *hook.Decision {
 	t.res = g.resolver.Resolve(t.given)
+	if t.res.Place != workspace.Inside {
+		if d, ok := userWiring(g.call, t); ok {
+			g.explain.step("resolve-path", "deny", hook.Ev("path", t.res.Abs), "(the agent's own hooks file)")
+			return &d
+		}
+	}
 	switch t.res.Place {
 	case workspace.Inside:
 		t.governed = true
@@ -40,6 +47,31 @@ func (g *Gate) checkPath(t *target) *hook.Decision {
 		Evidence: []string{hook.Ev("path", t.given), hook.Ev("resolved", t.res.Abs), hook.Ev("session", g.call.SessionID)},
 	}.Decision()
 	return &d
+}
+
+// userWiring denies a target outside the workspace that is the calling
+// agent's hooks file in the user's home, or a directory that holds it,
+// when that file is the agent's only wiring: whatever outside_workspace
+// says, the agent does not rewrite what runs intenthook for it.
+func userWiring(call *hook.Call, t *target) (hook.Decision, bool) {
+	if call.UserWiring == "" || t.res.Abs == "" {
+		return hook.Decision{}, false
+	}
+	wiring := filepath.Clean(call.UserWiring)
+	if real, err := filepath.EvalSymlinks(wiring); err == nil {
+		wiring = real
+	}
+	abs := filepath.Clean(t.res.Abs)
+	if abs != wiring && !strings.HasPrefix(wiring, abs+string(filepath.Separator)) {
+		return hook.Decision{}, false
+	}
+	return hook.Denial{
+		Code:     hook.CodeProtectedPath,
+		Headline: fmt.Sprintf("%s to %q is for the user, not for agents", t.tool, t.res.Abs),
+		Why:      "it holds (or is) the hooks file that runs intenthook for this agent, in the user's home",
+		Instead:  "ask the user to change it from their own terminal",
+		Evidence: []string{hook.Ev("path", t.given), hook.Ev("wiring", filepath.ToSlash(call.UserWiring)), hook.Ev("session", call.SessionID)},
+	}.Decision(), true
 }
 
 // subject names what a target is about: a file, or for a shell command

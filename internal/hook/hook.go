@@ -123,9 +123,14 @@ type Call struct {
 	// cannot be placed (gate.ProjectUnknown).
 	ProjectDir       string
 	ProjectFromEvent bool
-	Model            string
-	Source           string // SessionStart: startup, resume, clear, compact
-	Prompt           string
+	// UserWiring is the absolute path of the calling agent's hooks file in
+	// the user's home when that file is its only wiring (Junie's
+	// ~/.junie/config.json): a governance file outside the workspace, which
+	// no write of the agent's may reach.
+	UserWiring string
+	Model      string
+	Source     string // SessionStart: startup, resume, clear, compact
+	Prompt     string
 	// Repeat marks an event the agent resends without news (Qwen Code's
 	// UserPromptSubmit before every model round trip): answered with nothing.
 	Repeat bool

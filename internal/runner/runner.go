@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/agent/described"
@@ -114,6 +116,11 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		return 0
 	}
 	call.PairCall()
+	if rest, ok := strings.CutPrefix(ag.User, "~/"); ok && ag.WireUser != nil {
+		if home := getenv("HOME"); home != "" {
+			call.UserWiring = filepath.Join(home, filepath.FromSlash(rest))
+		}
+	}
 	env.ProjectDirVars = ag.ProjectDirVars
 	env.AgentRows = agent.Governance()
 	env.RootRows = agent.WorkspaceRows
