@@ -68,7 +68,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks",
-		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks", ".github/hooks/intenthook-vscode.json",
+		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed",
 		".agents/hooks.json",

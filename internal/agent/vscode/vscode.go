@@ -43,7 +43,7 @@ const UserHooks = "~/.copilot/hooks/*.json"
 var Governance = governed.Table{
 	// Judged by effect: a per-OS override added to intenthook's entry, or
 	// its timeout changed, is a change of that entry.
-	{Path: HooksFile, Use: governed.Wiring, Watch: governed.HookSettings, Hooks: &governed.Hooks{}, Reason: "VS Code's agent hooks"},
+	{Path: HooksFile, Use: governed.Rules, Watch: governed.HookSettings, Hooks: &governed.Hooks{}, Reason: "VS Code's agent hooks (read-only in a sandbox with Copilot CLI's .github/hooks)"},
 }
 
 // Agent describes VS Code's agent hooks.
