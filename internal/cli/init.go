@@ -39,10 +39,7 @@ nothing.`,
 				return err
 			}
 			if opts.User {
-				opts.Root, opts.Home = root, os.Getenv("HOME")
-				if opts.Home == "" {
-					opts.Home, _ = os.UserHomeDir()
-				}
+				opts.Root = root
 				c, err := setup.InitUser(opts)
 				var conflicts setup.Conflicts
 				if errors.As(err, &conflicts) {

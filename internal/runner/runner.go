@@ -151,7 +151,9 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	if g == nil {
 		// Governance off: nothing printed, nothing written; unless the
-		// work tree was governed and its rules are gone.
+		// work tree was governed and its rules are gone, or the call is one
+		// intenthook cannot place of an agent whose events name their
+		// project (Junie).
 		d, missing := gate.GovernanceMissing(env, call)
 		if !missing {
 			d, missing = gate.ProjectUnknown(env, call)

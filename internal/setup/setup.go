@@ -204,10 +204,15 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 	return changes, nil
 }
 
-// InitUser wires opts.Agent in the user's hooks file under opts.Home,
-// merging with what the file holds: the one file init --user writes. The
-// workspace itself is init's without --user.
+// InitUser wires opts.Agent in the user's hooks file under opts.Home ($HOME
+// when empty), merging with what the file holds: the one file init --user
+// writes. The workspace itself is init's without --user.
 func InitUser(opts Options) (Change, error) {
+	if opts.Home == "" {
+		if opts.Home = os.Getenv("HOME"); opts.Home == "" {
+			opts.Home, _ = os.UserHomeDir()
+		}
+	}
 	ag, err := agent.LookupIn(opts.Root, opts.Agent)
 	if err != nil {
 		return Change{}, err

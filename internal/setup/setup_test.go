@@ -332,3 +332,46 @@ func TestRoot(t *testing.T) {
 		t.Errorf("Root with --root = %s", got)
 	}
 }
+
+// TestInitUser: init --user merges an agent's hooks into the user's file,
+// keeping its other keys, writes nothing in the workspace, refuses an agent
+// wired in the repository, and leaves a file it cannot parse as it is.
+func TestInitUser(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	path := filepath.Join(home, ".junie", "config.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"model": "m", "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := InitUser(Options{Root: root, Agent: "junie", Home: home})
+	if err != nil || c.Action != Updated {
+		t.Fatalf("InitUser = %+v, %v", c, err)
+	}
+	data, _ := os.ReadFile(path)
+	for _, want := range []string{`"model": "m"`, `echo hi`, `intenthook pre --agent junie`, `intenthook context --agent junie`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the user's file lacks %s:\n%s", want, data)
+		}
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("the workspace gained %d files", len(entries))
+	}
+	if c, err := InitUser(Options{Root: root, Agent: "junie", Home: home}); err != nil || c.Action != Kept {
+		t.Errorf("a second run: %+v, %v", c, err)
+	}
+	if _, err := InitUser(Options{Root: root, Agent: "claude", Home: home}); err == nil {
+		t.Error("Claude Code wired per user")
+	}
+	if err := os.WriteFile(path, []byte(`{not json`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var conflicts Conflicts
+	if _, err := InitUser(Options{Root: root, Agent: "junie", Home: home}); !errors.As(err, &conflicts) {
+		t.Errorf("an unreadable file: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != `{not json` {
+		t.Errorf("an unreadable file was changed: %s", data)
+	}
+}
