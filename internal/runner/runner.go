@@ -5,6 +5,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -117,7 +118,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 	}
 	call.PairCall()
 	if rest, ok := strings.CutPrefix(ag.User, "~/"); ok && ag.WireUser != nil {
-		if home := getenv("HOME"); home != "" {
+		if home := cmp.Or(getenv("HOME"), getenv("USERPROFILE")); home != "" {
 			call.UserWiring = filepath.Join(home, filepath.FromSlash(rest))
 		}
 	}
