@@ -225,7 +225,7 @@ func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via,
 	if err != nil {
 		return pending, asks.Answer{}, err
 	}
-	if err := a.personAct(ctx, ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
+	if err := a.personActNow(ctx, ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
 		return pending, asks.Answer{}, err
 	}
 	ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: via, At: nowFunc().UTC()}

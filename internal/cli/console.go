@@ -142,7 +142,7 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.personAct(cmd.Context(), ws, what, "console", ""); err != nil {
+			if err := a.personActNow(cmd.Context(), ws, what, "console", ""); err != nil {
 				return err
 			}
 			ln, err := net.Listen("tcp", listen)
@@ -206,7 +206,7 @@ func (a *app) notifyServeCommand(srv ConsoleServer) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.personAct(cmd.Context(), ws, what, "ask serve-notify", ""); err != nil {
+			if err := a.personActNow(cmd.Context(), ws, what, "ask serve-notify", ""); err != nil {
 				return err
 			}
 			rawURL, err := a.webhookURL(ws)

@@ -22,9 +22,25 @@ import (
 // recorded command windows and the process's ancestors: a person's
 // command, never a hook, pays for it.
 func (a *app) personAct(ctx context.Context, ws *workspace.Workspace, what, line, intent string) error {
+	return a.person(ctx, ws, what, line, intent, true)
+}
+
+// personActNow is personAct for a person's command that changes no rule a
+// command's guard compares (an answer to a pending ask, which the hook
+// holding the agent's command reads and removes; a console; a notifier):
+// it does not wait for the agents' running commands to end. An answer
+// must not: the command it answers is one of them.
+func (a *app) personActNow(ctx context.Context, ws *workspace.Workspace, what, line, intent string) error {
+	return a.person(ctx, ws, what, line, intent, false)
+}
+
+func (a *app) person(ctx context.Context, ws *workspace.Workspace, what, line, intent string, await bool) error {
 	now := time.Now()
 	windows := ws.Sessions.Windows(now)
 	w, why, ok := state.AgentAct(windows, proc.Chain(), now)
+	if !ok && !await {
+		return nil
+	}
 	if !ok {
 		return a.awaitCommands(windows, ws, what)
 	}

@@ -118,6 +118,13 @@ func (w *Workspace) Person(args ...string) ([]byte, error) {
 	return w.command(w.Root, w.intenthook, args...).CombinedOutput()
 }
 
+// PersonElsewhere runs intenthook as a person at a terminal of their own
+// would, while a headless client runs: in a kernel session of its own
+// (setsid), not the run's, whose processes count as the client's.
+func (w *Workspace) PersonElsewhere(args ...string) ([]byte, error) {
+	return w.command(w.Root, "setsid", append([]string{"-w", w.intenthook}, args...)...).CombinedOutput()
+}
+
 // Session is what one headless run left behind.
 type Session struct {
 	Output   []byte              // the client's stdout and stderr

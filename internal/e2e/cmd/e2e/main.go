@@ -44,6 +44,7 @@ func plans() []plan {
 		{"sandbox-escape", []string{"claude"}, sandboxEscape, ""},
 		{"sandbox", []string{"claude"}, sandboxed, ""},
 		{"add-dir", []string{"claude"}, addedDir, ""},
+		{"ask-wait", []string{"claude"}, asksWait, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},
 		// Copilot CLI also runs the hooks of a repository wired for Claude Code.

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/intenthook/intenthook/internal/e2e/harness"
 	"github.com/intenthook/intenthook/internal/e2e/mockmodel"
@@ -646,4 +650,88 @@ func conversationURL(files []ledger.File) string {
 		}
 	}
 	return ""
+}
+
+// asksWait: with ask.via: wait, a person answers where they are, from a
+// process of their own while the real client runs headless. intenthook's
+// own ask about a destructive command holds the hook until the person's
+// intenthook ask allow lets it run; the client's own permission question
+// about a tool its settings do not allow (Claude Code's PermissionRequest,
+// which init wires when asks wait) becomes a pending ask too, which the
+// person denies with a reason the model then reads. Each answer is in the
+// ledger with who gave it.
+func asksWait(t *trial) {
+	const reason = "no fetching from this task"
+	doomed := "src/example/build/x.o"
+	if err := os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("ask: {via: wait, timeout: 60s}\n"), 0o644); err == nil {
+		err = os.MkdirAll(filepath.Dir(t.w.Abs(doomed)), 0o755)
+		if err == nil {
+			err = os.WriteFile(t.w.Abs(doomed), []byte("x\n"), 0o644)
+		}
+	} else {
+		t.check("ask-wait", false, err.Error())
+		return
+	}
+	if out, err := t.w.Person("init"); err != nil {
+		t.check("ask-wait", false, fmt.Sprintf("init: %v: %s", err, out))
+		return
+	}
+	// The person, at a terminal of their own.
+	ctx, stop := context.WithCancel(context.Background())
+	answered := make(chan []string, 1)
+	var said []string // what the person's commands printed
+	go func() {
+		var codes []string
+		seen := map[string]bool{}
+		for ctx.Err() == nil {
+			out, _ := t.w.Person("ask", "--json")
+			var pending []struct{ ID, Code string }
+			_ = json.Unmarshal(out, &pending)
+			for _, p := range pending {
+				if seen[p.ID] {
+					continue
+				}
+				seen[p.ID] = true
+				codes = append(codes, p.Code)
+				var out []byte
+				if p.Code == "host_permission" {
+					out, _ = t.w.PersonElsewhere("ask", "deny", p.ID, "--reason", reason)
+				} else {
+					out, _ = t.w.PersonElsewhere("ask", "allow", p.ID)
+				}
+				said = append(said, strings.TrimSpace(string(out)))
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		answered <- codes
+	}()
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Shell("rm -rf src/example/build"),
+		mockmodel.ToolCall{Name: "WebFetch", Args: map[string]any{"url": "http://127.0.0.1:9/notes", "prompt": "summarise"}},
+	)
+	stop()
+	codes := <-answered
+	if t.failed("ask-wait", s) {
+		return
+	}
+	_, kept := t.w.ReadFile(doomed)
+	recs, _ := t.w.Records()
+	var by []string
+	for _, r := range recs {
+		if m := r.Metadata.Intenthook; m.Event == ledger.EventAskAnswer {
+			by = append(by, m.Decision)
+		}
+	}
+	ran := "ran"
+	if kept {
+		ran = "did not run"
+	}
+	t.check("ask-wait", slices.Contains(codes, "destructive_command") && !kept && slices.Contains(by, "allow"),
+		fmt.Sprintf("asked about %v, the person's commands said %q; the command %s; the ledger's answers: %v", codes, said, ran, by))
+	if !slices.Contains(codes, "host_permission") {
+		t.rows = append(t.rows, row{t.c.Name, "ask-host", "N/A", "the client asked no permission question of its own through PermissionRequest in this headless run (docs/e2e.md)"})
+		return
+	}
+	t.check("ask-host", s.Saw(reason) && slices.Contains(by, "deny"), fmt.Sprintf("the model %s", seen(s.Saw(reason), "the person's reason")))
 }
