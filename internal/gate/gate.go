@@ -154,11 +154,13 @@ func Open(env *Env, call *hook.Call) (*Gate, error) {
 		// workspace is the one whose state holds this call's picture.
 		root = pictured(workspace.StateRoot(env.Root, projectDir, call.Cwd, env.Wd), call)
 	}
-	if root == "" && env.Hook && env.Root == "" && projectDir == "" {
+	if root == "" && env.Hook && env.Root == "" && projectDir == "" && !call.ProjectFromEvent {
 		// Nothing anchors the call (no --root, no project directory
 		// variable, and the session's cwd moved out of the governed tree):
 		// a write into one is judged by its rules all the same. A project
-		// directory that names an ungoverned tree stays final.
+		// directory that names an ungoverned tree stays final, and so does
+		// an agent's event that places its calls (a call it cannot place
+		// is ProjectUnknown's).
 		root = workspace.TargetRoot(unanchoredTargets(call), cmp.Or(call.Cwd, env.Wd))
 	}
 	if root == "" {
