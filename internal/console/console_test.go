@@ -4,17 +4,23 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/bench"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
 
@@ -295,44 +301,12 @@ func TestEvents(t *testing.T) {
 	f.login(c)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events", nil)
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("content type %q", ct)
-	}
-	events := make(chan [2]string)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		var name string
-		for sc.Scan() {
-			line := sc.Text()
-			if n, ok := strings.CutPrefix(line, "event: "); ok {
-				name = n
-			} else if d, ok := strings.CutPrefix(line, "data: "); ok {
-				events <- [2]string{name, d}
-			}
-		}
-		close(events)
-	}()
-	next := func() [2]string {
-		t.Helper()
-		select {
-		case e, ok := <-events:
-			if !ok {
-				t.Fatal("the feed ended")
-			}
-			return e
-		case <-ctx.Done():
-			t.Fatal("no event in time")
-		}
-		return [2]string{}
-	}
+	next := f.stream(ctx, c)
 	if e := next(); e[0] != "pending" || !strings.Contains(e[1], `"id":"`+f.ask.ID+`"`) || !strings.Contains(e[1], `"written_by":"agent"`) {
 		t.Fatalf("first event %v: want the pending asks", e)
+	}
+	if e := next(); e[0] != "decision" || !strings.Contains(e[1], `"session":"before"`) {
+		t.Fatalf("second event %v: want the decision made before the page connected", e)
 	}
 	rec := ledger.NewRecord("", ledger.Meta{Event: ledger.EventPreToolUse, SessionID: "s2", ToolName: "Bash", Decision: "deny", Code: "protected_path", Command: "rm x", Reason: "intenthook: x is protected"})
 	if err := l.Append(context.Background(), rec); err != nil {
@@ -355,6 +329,127 @@ func TestEvents(t *testing.T) {
 	}
 	if seen["pending"] != "[]" || !strings.Contains(seen["decision"], `"event":"ask_answer"`) || !strings.Contains(seen["decision"], `"why_by":"person"`) {
 		t.Errorf("after the answer: %v", seen)
+	}
+}
+
+// stream opens GET /api/events with c and returns a function giving its
+// events, name and data, one by one (failing the test when ctx ends first).
+func (f *fixture) stream(ctx context.Context, c *http.Client) func() [2]string {
+	f.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events", nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { resp.Body.Close() })
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		f.t.Fatalf("GET /api/events: %d, content type %q", resp.StatusCode, ct)
+	}
+	events := make(chan [2]string, 16)
+	go func() {
+		defer close(events)
+		sc := bufio.NewScanner(resp.Body)
+		var name string
+		for sc.Scan() {
+			line := sc.Text()
+			if n, ok := strings.CutPrefix(line, "event: "); ok {
+				name = n
+			} else if d, ok := strings.CutPrefix(line, "data: "); ok {
+				select {
+				case events <- [2]string{name, d}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return func() [2]string {
+		f.t.Helper()
+		select {
+		case e, ok := <-events:
+			if !ok {
+				f.t.Fatal("the feed ended")
+			}
+			return e
+		case <-ctx.Done():
+			f.t.Fatal("no event in time")
+		}
+		return [2]string{}
+	}
+}
+
+// readChars is how many bytes this process has read so far, by any read
+// call (Linux's /proc/self/io rchar): files and sockets alike.
+func readChars(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		t.Skipf("no /proc/self/io here (%v): the bytes the console reads cannot be counted", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Skip("no rchar in /proc/self/io")
+	return 0
+}
+
+// TestEventsRecentOnBigLedger: on a ledger of many segments (about 90 MB)
+// the feed's first decisions are the newest RecentDecisions records, oldest
+// first, then what is appended; and opening it reads a few megabytes at
+// most, all reads of this process counted (the server's and the client's):
+// the tail of the newest segments, not the ledger.
+func TestEventsRecentOnBigLedger(t *testing.T) {
+	f := newFixture(t)
+	const records = 100_000
+	if err := bench.Workspace(f.root, 1, records); err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	filepath.WalkDir(filepath.Join(f.root, ".orchestration", "ledger"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		return nil
+	})
+	const bound = 4 << 20
+	if size < 10*bound {
+		t.Fatalf("the ledger is %d bytes: too small to tell a bounded read from a whole one", size)
+	}
+	c := f.client()
+	f.login(c)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	before := readChars(t)
+	next := f.stream(ctx, c)
+	if e := next(); e[0] != "pending" {
+		t.Fatalf("first event %v: want the pending asks", e)
+	}
+	for i := records - RecentDecisions + 1; i <= records; i++ {
+		e := next()
+		var d Decision
+		if e[0] != "decision" || json.Unmarshal([]byte(e[1]), &d) != nil || d.ToolUseID != fmt.Sprintf("toolu_%d", i) {
+			t.Fatalf("decision %d: got %v, want the record of toolu_%d (the newest %d, oldest first)", i, e, i, RecentDecisions)
+		}
+	}
+	read := readChars(t) - before
+	t.Logf("opening the feed read %d bytes of a %d-byte ledger", read, size)
+	if read > bound {
+		t.Errorf("opening the feed read %d bytes of a %d-byte ledger: want at most %d", read, size, bound)
+	}
+	rec := ledger.NewRecord("", ledger.Meta{Event: ledger.EventPreToolUse, SessionID: "live", ToolName: "Write", Decision: "deny"})
+	if err := (&ledger.Ledger{Root: f.root}).Append(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	if e := next(); e[0] != "decision" || !strings.Contains(e[1], `"session":"live"`) {
+		t.Fatalf("after the recent ones: %v, want the record appended", e)
 	}
 }
 

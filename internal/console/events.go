@@ -65,9 +65,31 @@ func decisionOf(r ledger.Record) Decision {
 // or the browser keeps the connection.
 const keepAlive = 15 * time.Second
 
+// RecentDecisions is how many of the newest records GET /api/events sends
+// before it follows the ledger: the decisions made before the page
+// connected.
+const RecentDecisions = 200
+
+// recentBytes bounds what the recent decisions are read from: the last
+// recentBytes of each of the ledger's newest few files (ledger.ReadTail),
+// however long the ledger.
+const recentBytes = 512 << 10
+
+// recent returns the newest RecentDecisions records, oldest first, from
+// the ledger's tail.
+func (s *Server) recent() []ledger.Record {
+	recs, _ := ledger.ReadTail(s.cfg.Root, recentBytes)
+	if len(recs) > RecentDecisions {
+		recs = recs[len(recs)-RecentDecisions:]
+	}
+	return recs
+}
+
 // serveEvents is GET /api/events, server-sent events: "pending" with the
-// pending asks at once and whenever they change, "decision" with each
-// record the hooks append from now on. It follows the ledger's active
+// pending asks at once and whenever they change, "decision" with the
+// newest RecentDecisions records (oldest first), then each record the
+// hooks append from now on. The recent ones come from the last bytes of
+// the ledger's newest files (ledger.ReadTail); then it follows the active
 // segment from its end (ledger.Follow): a stat per poll, never the
 // ledger's history.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
@@ -79,7 +101,11 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	// Follow before reading the tail: a record appended between the two
+	// is in both, and sent once (by its id); none falls between them.
 	follow := ledger.Follow(s.cfg.Root)
+	recent := s.recent()
+	sentRecent := make(map[string]bool, len(recent))
 	var last []string // the pending asks' ids last sent
 	first := true
 	tick := time.NewTicker(s.cfg.Poll)
@@ -97,8 +123,19 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				last, first, sent = ids, false, true
 			}
 		}
+		// The recent records once, after the first pending list and
+		// before anything followed.
+		for _, rec := range recent {
+			send(w, "decision", decisionOf(rec))
+			sentRecent[rec.ID] = rec.ID != ""
+			sent = true
+		}
+		recent = nil
 		recs, _ := follow.Next()
 		for _, rec := range recs {
+			if sentRecent[rec.ID] {
+				continue
+			}
 			send(w, "decision", decisionOf(rec))
 			sent = true
 		}

@@ -56,5 +56,6 @@ function showDecision(x) {
 const es = new EventSource("/api/events");
 es.addEventListener("pending", e => showPending(JSON.parse(e.data)));
 es.addEventListener("decision", e => showDecision(JSON.parse(e.data)));
-es.onopen = () => { document.getElementById("status").textContent = "live"; };
+// Each (re)connection sends the newest decisions again: the feed starts over.
+es.onopen = () => { document.getElementById("feed").replaceChildren(); document.getElementById("status").textContent = "live"; };
 es.onerror = () => { document.getElementById("status").textContent = "disconnected: retrying…"; };
