@@ -202,6 +202,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.servePending(w)
 	case strings.HasPrefix(path, "/api/pending/") && r.Method == http.MethodPost:
 		s.serveAnswer(w, r, strings.TrimPrefix(path, "/api/pending/"))
+	case path == "/api/intents" && r.Method == http.MethodGet:
+		s.serveIntents(w)
 	case path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
 	default:
@@ -320,6 +322,8 @@ type Pending struct {
 type AgentText struct {
 	WrittenBy string `json:"written_by"`
 	Target    string `json:"target,omitempty"`
+	// Files are the files an agent's writes changed (the intents board).
+	Files []string `json:"files,omitempty"`
 }
 
 func pendingOf(a asks.Ask) Pending {

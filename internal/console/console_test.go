@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -450,6 +451,80 @@ func TestEventsRecentOnBigLedger(t *testing.T) {
 	}
 	if e := next(); e[0] != "decision" || !strings.Contains(e[1], `"session":"live"`) {
 		t.Fatalf("after the recent ones: %v, want the record appended", e)
+	}
+}
+
+// TestIntents: the board lists the catalog's intents in its order, each
+// with its status and scope, and from the recent records how many name it,
+// the files its successful writes changed (once each, as the agent named
+// them, labelled as the agent's), and when it was last worked on.
+func TestIntents(t *testing.T) {
+	f := newFixture(t)
+	c := f.client()
+	f.login(c)
+	if resp, body := f.do(c, "GET", "/api/intents", "", nil); resp.StatusCode != 200 || strings.TrimSpace(body) != `{"intents":[],"window":{"records":0}}` {
+		t.Fatalf("no catalog: %d %s", resp.StatusCode, body)
+	}
+	catalog := `active_intents:
+  - id: "INT-001"
+    name: "Payments"
+    status: "IN_PROGRESS"
+    owned_scope: ["src/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-002"
+    name: "Docs"
+    status: "PENDING"
+    owned_scope: ["docs/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+`
+	if err := os.WriteFile(filepath.Join(f.root, ".orchestration", "active_intents.yaml"), []byte(catalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &ledger.Ledger{Root: f.root}
+	write := func(intent, event string, success bool, paths ...string) {
+		t.Helper()
+		rec := ledger.NewRecord("", ledger.Meta{Event: event, IntentID: ledger.NullString(intent), SessionID: "s1", ToolName: "Write"})
+		rec.Metadata.Intenthook.Success = success
+		for _, p := range paths {
+			rec.Files = append(rec.Files, ledger.File{Path: p})
+		}
+		if err := l.Append(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("INT-001", ledger.EventPostToolUse, true, "src/a.go", "src/</td><script>.go")
+	write("INT-001", ledger.EventPostToolUse, true, "src/a.go")
+	write("INT-001", ledger.EventPostToolUseFailure, false, "src/failed.go")
+	write("INT-001", ledger.EventPreToolUse, true, "README.md")
+	write("", ledger.EventSelect, true)
+	resp, body := f.do(c, "GET", "/api/intents", "", nil)
+	var b Board
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(body), &b) != nil {
+		t.Fatalf("GET /api/intents: %d %s", resp.StatusCode, body)
+	}
+	if b.Window.Records != 5 || b.Window.Since == "" || len(b.Intents) != 2 {
+		t.Fatalf("board %s: want 2 intents over 5 records", body)
+	}
+	one, two := b.Intents[0], b.Intents[1]
+	if one.ID != "INT-001" || one.Name != "Payments" || one.Status != "IN_PROGRESS" || !slices.Equal(one.OwnedScope, []string{"src/**"}) ||
+		one.Records != 4 || one.FilesChanged != 2 || one.Last == "" || one.AgentText.WrittenBy != "agent" ||
+		!slices.Equal(one.AgentText.Files, []string{"src/a.go", "src/</td><script>.go"}) {
+		t.Errorf("INT-001 on the board: %+v", one)
+	}
+	if two.ID != "INT-002" || two.Status != "PENDING" || two.Records != 0 || two.FilesChanged != 0 || two.Last != "" || len(two.AgentText.Files) != 0 {
+		t.Errorf("INT-002 on the board: %+v", two)
+	}
+	if strings.Contains(body, "<script>") {
+		t.Errorf("the board's JSON carries markup unescaped: %s", body)
+	}
+	if resp, _ := f.do(f.client(), "GET", "/api/intents", "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the board without a session: %d, want 401", resp.StatusCode)
 	}
 }
 

@@ -53,9 +53,36 @@ function showDecision(x) {
   feed.prepend(tr);
   while (feed.children.length > 500) feed.lastChild.remove();
 }
+// The intents board: the catalog's intents and what the newest records
+// say of each; the files are the agents' words, fenced and labelled.
+async function loadBoard() {
+  const r = await fetch("/api/intents", {credentials: "same-origin"});
+  const b = await r.json();
+  const note = document.getElementById("board-window");
+  const box = document.getElementById("board");
+  box.replaceChildren();
+  if (!r.ok) { note.textContent = "error: " + b.error; return; }
+  note.textContent = "records and files counted over the newest " + b.window.records + " records" + (b.window.since ? ", since " + b.window.since : "");
+  for (const x of b.intents) {
+    const tr = document.createElement("tr");
+    for (const v of [x.id, x.name, x.status, (x.owned_scope || []).join(" "), String(x.records), String(x.files_changed), x.last]) {
+      tr.append(el("td", v || ""));
+    }
+    const files = el("td");
+    const list = (x.agent_text && x.agent_text.files) || [];
+    if (list.length) files.append(el("pre", list.join("\n") + (x.files_changed > list.length ? "\n…" : ""), "agent"));
+    tr.append(files);
+    box.append(tr);
+  }
+}
+let boardTimer = null;
+function boardSoon() {
+  if (boardTimer === null) boardTimer = setTimeout(() => { boardTimer = null; loadBoard(); }, 1000);
+}
+loadBoard();
 const es = new EventSource("/api/events");
 es.addEventListener("pending", e => showPending(JSON.parse(e.data)));
-es.addEventListener("decision", e => showDecision(JSON.parse(e.data)));
+es.addEventListener("decision", e => { showDecision(JSON.parse(e.data)); boardSoon(); });
 // Each (re)connection sends the newest decisions again: the feed starts over.
 es.onopen = () => { document.getElementById("feed").replaceChildren(); document.getElementById("status").textContent = "live"; };
 es.onerror = () => { document.getElementById("status").textContent = "disconnected: retrying…"; };
