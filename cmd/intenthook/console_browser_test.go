@@ -18,7 +18,8 @@ import (
 
 // TestConsoleInBrowser is a person answering asks in intenthook console
 // in a real headless Chromium, through the shipped binaries: logged in by
-// the printed URL, they see a waiting hook's ask appear with no reload,
+// the printed URL, they see a decision made before the console ran and
+// the intent on the intents board, then a waiting hook's ask appear with no reload,
 // allow it with a click (the hook returns allow, the ledger names them and
 // the console), then deny the next with a reason (the hook denies, the
 // agent reads the reason). A screenshot of the page with a pending ask is
@@ -68,6 +69,14 @@ func TestConsoleInBrowser(t *testing.T) {
 	run("git", "config", "user.email", "p@example.com")
 	run("git", "config", "user.name", "P")
 	run(bin, "select", "INT-001", "--session", "s1")
+	// A decision before the console runs: a write out of the intent's
+	// scope, denied.
+	early := exec.Command(bin, "pre")
+	early.Dir = ws
+	early.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + ws + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(ws, "outside.txt") + `","content":"x"},"tool_use_id":"early"}`)
+	if out, err := early.CombinedOutput(); early.ProcessState.ExitCode() != 2 {
+		t.Fatalf("a write out of scope before the console: %v, want exit 2\n%s", err, out)
+	}
 
 	console := exec.Command(bin, "console")
 	console.Dir = ws
@@ -125,6 +134,10 @@ func TestConsoleInBrowser(t *testing.T) {
 		}
 	}
 	until(`document.getElementById("status").textContent === "live"`)
+	// The decision made before the page connected is in its feed, and
+	// the intents board lists the intent.
+	until("[...document.querySelectorAll(`#feed tr`)].some(tr => tr.textContent.includes(`outside.txt`) && tr.textContent.includes(`deny`))")
+	until("[...document.querySelectorAll(`#board tr`)].some(tr => tr.children[0].textContent === `INT-001` && tr.children[1].textContent === `Payments` && tr.children[2].textContent === `IN_PROGRESS` && tr.children[4].textContent !== `0`)")
 
 	// A hook waits; its ask appears on the page, unreloaded.
 	hook := func(file string) (done chan struct{}, stdout, stderr *bytes.Buffer, code *int) {
