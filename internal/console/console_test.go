@@ -454,6 +454,43 @@ func TestEventsRecentOnBigLedger(t *testing.T) {
 	}
 }
 
+// TestDecisionsOnce: a record appended after the feed starts following
+// and before it reads the ledger's tail is in both, and given once; the
+// recent ones come first, in order, then what is appended, then nothing.
+func TestDecisionsOnce(t *testing.T) {
+	root := t.TempDir()
+	l := &ledger.Ledger{Root: root}
+	appendRec := func(session string) {
+		t.Helper()
+		if err := l.Append(context.Background(), ledger.NewRecord("", ledger.Meta{Event: ledger.EventPreToolUse, SessionID: session, ToolName: "Write", Decision: "deny"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sessions := func(recs []ledger.Record) []string {
+		var out []string
+		for _, r := range recs {
+			out = append(out, r.Metadata.Intenthook.SessionID)
+		}
+		return out
+	}
+	s := &Server{cfg: Config{Root: root}}
+	appendRec("before")
+	d := &decisionFeed{follow: ledger.Follow(root)}
+	appendRec("between") // after the follower's start, before the tail's read
+	d.recent = s.recent()
+	appendRec("after")
+	if got := sessions(d.next()); !slices.Equal(got, []string{"before", "between", "after"}) {
+		t.Errorf("first: %q, want before, between and after once each", got)
+	}
+	if got := d.next(); len(got) != 0 {
+		t.Errorf("then: %q, want nothing", sessions(got))
+	}
+	appendRec("later")
+	if got := sessions(d.next()); !slices.Equal(got, []string{"later"}) {
+		t.Errorf("after another: %q, want later", got)
+	}
+}
+
 // TestIntents: the board lists the catalog's intents in its order, each
 // with its status and scope, and from the recent records how many name it,
 // the files its successful writes changed (once each, as the agent named

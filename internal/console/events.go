@@ -85,6 +85,43 @@ func (s *Server) recent() []ledger.Record {
 	return recs
 }
 
+// decisionFeed is one stream's records: the newest ones, once, then each
+// one appended.
+type decisionFeed struct {
+	follow *ledger.Follower
+	recent []ledger.Record // not given yet; nil once given
+	given  map[string]bool // the recent records' ids
+}
+
+// decisions follows the ledger from its end, then reads its tail: a record
+// appended between the two is in both, and given once (by its id); none
+// falls between them.
+func (s *Server) decisions() *decisionFeed {
+	d := &decisionFeed{follow: ledger.Follow(s.cfg.Root)}
+	d.recent = s.recent()
+	return d
+}
+
+// next returns the records not given yet, in order: the first time the
+// recent ones, then those appended since, each once.
+func (d *decisionFeed) next() []ledger.Record {
+	out := d.recent
+	if d.given == nil {
+		d.given = make(map[string]bool, len(out))
+		for _, rec := range out {
+			d.given[rec.ID] = rec.ID != ""
+		}
+	}
+	d.recent = nil
+	recs, _ := d.follow.Next()
+	for _, rec := range recs {
+		if !d.given[rec.ID] {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
 // serveEvents is GET /api/events, server-sent events: "pending" with the
 // pending asks at once and whenever they change, "decision" with the
 // newest RecentDecisions records (oldest first), then each record the
@@ -101,11 +138,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	// Follow before reading the tail: a record appended between the two
-	// is in both, and sent once (by its id); none falls between them.
-	follow := ledger.Follow(s.cfg.Root)
-	recent := s.recent()
-	sentRecent := make(map[string]bool, len(recent))
+	feed := s.decisions()
 	var last []string // the pending asks' ids last sent
 	first := true
 	tick := time.NewTicker(s.cfg.Poll)
@@ -123,19 +156,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 				last, first, sent = ids, false, true
 			}
 		}
-		// The recent records once, after the first pending list and
-		// before anything followed.
-		for _, rec := range recent {
-			send(w, "decision", decisionOf(rec))
-			sentRecent[rec.ID] = rec.ID != ""
-			sent = true
-		}
-		recent = nil
-		recs, _ := follow.Next()
-		for _, rec := range recs {
-			if sentRecent[rec.ID] {
-				continue
-			}
+		for _, rec := range feed.next() {
 			send(w, "decision", decisionOf(rec))
 			sent = true
 		}
