@@ -8,6 +8,7 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/confine"
+	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -33,7 +34,7 @@ func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		acceptance.Confine = func(root string) ([]string, bool, func()) {
 			offline := checksOffline(root)
-			dirs, files := confine.Writable(root, workspace.SandboxReadOnly(workspace.Governance(agent.Governance())))
+			dirs, files := confine.Writable(root, append(workspace.SandboxReadOnly(workspace.Governance(agent.Governance())), checksReadOnly(root)...))
 			extra, held := confine.Outside(root, confine.Caches(os.Getenv))
 			tmp, done := "", func() {}
 			if held {
@@ -54,4 +55,18 @@ func FullMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func checksOffline(root string) bool {
 	cfg, err := config.Load(root, os.Getenv)
 	return err != nil || cfg.Checks.Network != config.NetworkAllow
+}
+
+// checksReadOnly is what an intent's checks may not write beyond what an
+// agent's sandbox keeps read-only: git's refs and its own ignore and
+// attribute files (a check that moves a branch, or hides or re-attributes
+// a path, changes what the next commit and audit see), and the ledger's
+// writer file and active segment. git's index and objects stay writable:
+// git status writes the index.
+func checksReadOnly(root string) []string {
+	ro := []string{".git/refs", ".git/packed-refs", ".git/info/attributes", ".git/info/exclude", ".gitignore", ".gitattributes", ledger.WriterFile}
+	if seg := ledger.ActiveSegment(root); seg != "" {
+		ro = append(ro, seg)
+	}
+	return ro
 }
