@@ -68,7 +68,12 @@ func Main(args []string, stderr io.Writer) int {
 // UDP where the kernel can.
 func offline(hostNet string) error {
 	if self, err := os.Readlink("/proc/self/ns/net"); err == nil && hostNet != "" && self != hostNet {
-		return loopbackUp()
+		err := loopbackUp()
+		// The capability Isolate lent for it is not the check's.
+		if cerr := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err == nil {
+			err = cerr
+		}
+		return err
 	}
 	return landlock.V11.BestEffort().RestrictNet()
 }
@@ -107,6 +112,9 @@ func Isolate(cmd *exec.Cmd) {
 	cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	cmd.SysProcAttr.GidMappingsEnableSetgroups = false
+	// A user other than root keeps no capability across exec: the helper
+	// needs this one to bring its loopback up, and gives it up then.
+	cmd.SysProcAttr.AmbientCaps = []uintptr{unix.CAP_NET_ADMIN}
 }
 
 // Network says how an offline check is kept off the network here: a
