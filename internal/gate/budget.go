@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/hook"
@@ -198,4 +199,27 @@ func (b budgets) noteOnce(ctx context.Context, d hook.Decision) hook.Decision {
 	}
 	g.budgetNotes, g.budgetNoted = nil, nil
 	return d
+}
+
+// spendLine is the one line the session context gives of in's spend: what
+// it spent and what is left of each kind its budget limits, from the
+// counters pre reads (never the ledger); "" for an intent without a
+// budget.
+func (b budgets) spendLine(in *intents.Intent) string {
+	if in == nil || !in.Budget.Set() {
+		return ""
+	}
+	s, err := budget.Read(b.g.Root, in.ID)
+	if err != nil {
+		return fmt.Sprintf("intenthook: %s's spend counters cannot be read, so its writes are refused (budget_exceeded)", in.ID)
+	}
+	var parts []string
+	for _, u := range budget.Uses(in.Budget, s) {
+		parts = append(parts, fmt.Sprintf("%s (%s left)", u.String(), u.Amount(u.Left())))
+	}
+	line := fmt.Sprintf("intenthook: %s has spent %s of its budget", in.ID, strings.Join(parts, ", "))
+	if _, over := budget.Exceeded(in.Budget, s); over {
+		line += "; reached: its writes are refused (budget_exceeded), finish or ask the user to raise it"
+	}
+	return line
 }

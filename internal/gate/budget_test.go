@@ -173,3 +173,47 @@ func TestSessionBudget(t *testing.T) {
 		t.Fatalf("another session denied: %s", d.Message)
 	}
 }
+
+// TestSpendLine: the session context's line says what the active intent
+// spent and what is left of each kind its budget limits (raises
+// included), says when writes are refused, and is absent for an intent
+// without a budget.
+func TestSpendLine(t *testing.T) {
+	tests := []struct {
+		name   string
+		intent string
+		spent  budget.Spent
+		damage bool
+		want   string
+	}{
+		{"no budget", "INT-003", budget.Spent{Calls: 5}, false, ""},
+		{"nothing spent", "INT-001", budget.Spent{}, false, "intenthook: INT-001 has spent 0/2 calls (2 left) of its budget"},
+		{"under", "INT-001", budget.Spent{Calls: 1}, false, "intenthook: INT-001 has spent 1/2 calls (1 left) of its budget"},
+		{"raised", "INT-001", budget.Spent{Calls: 2, Raised: intents.Budget{Calls: 3}}, false, "intenthook: INT-001 has spent 2/5 calls (3 left) of its budget"},
+		{"two kinds", "INT-002", budget.Spent{Calls: 4, Tokens: 250, MicroUSD: 400_000}, false,
+			"intenthook: INT-002 has spent 250/1000 tokens (750 left), $0.40/$1.00 usd ($0.60 left) of its budget"},
+		{"reached", "INT-001", budget.Spent{Calls: 3}, false,
+			"intenthook: INT-001 has spent 3/2 calls (0 left) of its budget; reached: its writes are refused (budget_exceeded), finish or ask the user to raise it"},
+		{"counters damaged", "INT-001", budget.Spent{Calls: 1}, true, "intenthook: INT-001's spend counters cannot be read, so its writes are refused (budget_exceeded)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := budgetGate(t, tt.intent)
+			if _, err := budget.Add(context.Background(), g.Root, tt.intent, tt.spent, time.Unix(1_800_000_000, 0), time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if tt.damage {
+				copyOf := filepath.Join(guard.MirrorDir(g.Root, budget.Dir), budget.LogName(tt.intent))
+				if err := os.WriteFile(copyOf, []byte("not counters\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := (budgets{g}).spendLine(g.Catalog.Find(tt.intent)); got != tt.want {
+				t.Errorf("line = %q\nwant   %q", got, tt.want)
+			}
+		})
+	}
+	if got := (budgets{budgetGate(t, "")}).spendLine(nil); got != "" {
+		t.Errorf("no intent: %q", got)
+	}
+}

@@ -83,6 +83,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		if plan := (contextHook{g}).planLine(in); plan != "" {
 			line += "\n" + plan
 		}
+		if spend := (budgets{g}).spendLine(in); spend != "" {
+			line += "\n" + spend
+		}
 		if an := anchors.Turn(anchors.Newest(g.Root, in.ID, 3), g.Budget()-len(line)-1); an != "" {
 			line += "\n" + an
 		}
@@ -107,6 +110,9 @@ func (g *Gate) SessionContext(ctx context.Context) (hook.Decision, error) {
 		text += "\n\nYour active intent:\n"
 		if plan := (contextHook{g}).planLine(in); plan != "" {
 			text += plan + "\n"
+		}
+		if spend := (budgets{g}).spendLine(in); spend != "" {
+			text += spend + "\n"
 		}
 		// The intent's context first; what earlier sessions learned about
 		// this work takes what is left, up to a quarter of the budget.
