@@ -61,6 +61,16 @@ const (
 	KeySeq            = "intenthook.seq"
 	KeyLedgerFile     = "intenthook.ledger.file"
 	KeyRecordRedacted = "intenthook.redacted"
+
+	// The usage of a record that carries one (docs/budgets.md), in the
+	// GenAI conventions' names: input tokens count every kind of input,
+	// cached ones included, as the conventions ask; the two cache kinds
+	// are also given apart.
+	KeyRequestModel        = "gen_ai.request.model"
+	KeyInputTokens         = "gen_ai.usage.input_tokens"
+	KeyOutputTokens        = "gen_ai.usage.output_tokens"
+	KeyCacheReadTokens     = "gen_ai.usage.cache_read.input_tokens"
+	KeyCacheCreationTokens = "gen_ai.usage.cache_creation.input_tokens"
 )
 
 // NewEntry turns one ledger record (from the ledger file file) into a log
@@ -122,6 +132,23 @@ func NewEntry(rec *ledger.Record, file string, repo Repo) Entry {
 		e.Attrs = append(e.Attrs, Attr{KeySeq, m.Seq})
 	}
 	str(KeyLedgerFile, file)
+	if u := m.Usage; u != nil {
+		str(KeyRequestModel, u.Model)
+		// A call that counted no tokens (an agent whose transcript has
+		// none) carries none: absent sums the same as zero, and does not
+		// claim a count nobody made.
+		if u.Tokens() > 0 {
+			e.Attrs = append(e.Attrs,
+				Attr{KeyInputTokens, u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens},
+				Attr{KeyOutputTokens, u.OutputTokens})
+		}
+		if u.CacheReadInputTokens > 0 {
+			e.Attrs = append(e.Attrs, Attr{KeyCacheReadTokens, u.CacheReadInputTokens})
+		}
+		if u.CacheCreationInputTokens > 0 {
+			e.Attrs = append(e.Attrs, Attr{KeyCacheCreationTokens, u.CacheCreationInputTokens})
+		}
+	}
 	if redacted || len(m.Redacted) > 0 {
 		e.Attrs = append(e.Attrs, Attr{KeyRecordRedacted, true})
 	}

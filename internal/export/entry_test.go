@@ -89,3 +89,44 @@ func TestNewEntry(t *testing.T) {
 		})
 	}
 }
+
+// TestNewEntryUsage: a record's usage reaches the log record in the GenAI
+// conventions' names: input tokens of every kind (cached ones included),
+// output tokens, the cache kinds apart and the model the usage names; a
+// record without usage, or whose usage counted no tokens, carries none.
+func TestNewEntryUsage(t *testing.T) {
+	usageKeys := []string{KeyRequestModel, KeyInputTokens, KeyOutputTokens, KeyCacheReadTokens, KeyCacheCreationTokens}
+	tests := []struct {
+		name  string
+		usage *ledger.Usage
+		want  map[string]any
+	}{
+		{"no usage", nil, map[string]any{}},
+		{"calls only", &ledger.Usage{Calls: 1}, map[string]any{}},
+		{"calls and a model, no tokens", &ledger.Usage{Model: "gpt-5", Calls: 1}, map[string]any{KeyRequestModel: "gpt-5"}},
+		{"claude, every kind", &ledger.Usage{Model: "claude-sonnet-4-5-20250929", Calls: 1, InputTokens: 3, OutputTokens: 10, CacheCreationInputTokens: 100, CacheReadInputTokens: 1000, USD: 834},
+			map[string]any{KeyRequestModel: "claude-sonnet-4-5-20250929", KeyInputTokens: int64(1103), KeyOutputTokens: int64(10),
+				KeyCacheReadTokens: int64(1000), KeyCacheCreationTokens: int64(100)}},
+		{"codex, cache reads", &ledger.Usage{Model: "gpt-5-codex", Calls: 1, InputTokens: 40, OutputTokens: 7, CacheReadInputTokens: 2000},
+			map[string]any{KeyRequestModel: "gpt-5-codex", KeyInputTokens: int64(2040), KeyOutputTokens: int64(7), KeyCacheReadTokens: int64(2000)}},
+		{"output only, no model", &ledger.Usage{Calls: 1, OutputTokens: 5},
+			map[string]any{KeyInputTokens: int64(0), KeyOutputTokens: int64(5)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ledger.NewRecord("", ledger.Meta{Event: ledger.EventPostToolUse, IntentID: "INT-001", SessionID: "s1", ToolName: "Write", Decision: "allow"})
+			r.ID = "id-usage"
+			r.Metadata.Intenthook.Usage = tt.usage
+			all := attrMap(NewEntry(r, ledger.FileName, Repo{}))
+			got := map[string]any{}
+			for _, k := range usageKeys {
+				if v, ok := all[k]; ok {
+					got[k] = v
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("usage attributes\n%v\nwant\n%v", got, tt.want)
+			}
+		})
+	}
+}
