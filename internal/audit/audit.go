@@ -20,6 +20,7 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/precommit"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -1051,6 +1052,7 @@ func (r *Result) Markdown(w io.Writer) {
 		}
 	}
 	r.answersMarkdown(&b)
+	r.spendMarkdown(&b)
 	if len(r.Catalog) > 0 {
 		b.WriteString("\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n")
 		for _, c := range r.Catalog {
@@ -1193,4 +1195,39 @@ func (r *Result) answersMarkdown(b *bytes.Buffer) {
 				asks.Record{WaitedMS: a.WaitedMS}.Waited(), cell(a.Reason))
 		}
 	}
+}
+
+// spendMarkdown writes what the range cost: per intent, each model its
+// records' usage names, then the intent's total when it used more than
+// one, and the range's total. Nothing when no record carries usage.
+func (r *Result) spendMarkdown(b *bytes.Buffer) {
+	var all ledger.Spend
+	head := false
+	for _, x := range r.Intents {
+		if x.Spend == nil {
+			continue
+		}
+		if !head {
+			head = true
+			b.WriteString("\n**Cost** (what the agents' transcripts recorded; dollars where config.yaml prices the model)\n\n| intent | model | calls | tokens | usd |\n| --- | --- | --- | --- | --- |\n")
+		}
+		for _, m := range x.Spend.Models {
+			fmt.Fprintf(b, "| `%s` | %s | %d | %d | %s |\n", cell(x.Intent), modelCell(m.Model), m.Calls, m.Tokens, money.Format(int64(m.USD)))
+		}
+		if len(x.Spend.Models) > 1 {
+			fmt.Fprintf(b, "| `%s` | all | %d | %d | %s |\n", cell(x.Intent), x.Spend.Calls, x.Spend.Tokens, money.Format(int64(x.Spend.USD)))
+		}
+		all.Merge(x.Spend)
+	}
+	if head {
+		fmt.Fprintf(b, "| **all** | | %d | %d | %s |\n", all.Calls, all.Tokens, money.Format(int64(all.USD)))
+	}
+}
+
+// modelCell is a model's name in a table cell; "" is usage that named none.
+func modelCell(model string) string {
+	if model == "" {
+		return "no model named"
+	}
+	return "`" + cell(model) + "`"
 }

@@ -53,6 +53,29 @@ func TestMarkdown(t *testing.T) {
 				"\n**Catalog changes**\n\n| commit | author | intent | change |\n| --- | --- | --- | --- |\n" +
 				"| `0123456789ab` | Dev &lt;d@x&gt; | `INT-001` | scope widened +src/x/** |\n",
 		},
+		{
+			name: "cost per intent and model",
+			res: Result{IncrementsChecked: true, Range: "a..b", Commits: 1, Head: head,
+				Intents: []IntentSummary{
+					{Intent: "INT-001", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Calls: 3, Tokens: 1200, USD: 4500, Models: []ledger.ModelSpend{
+						{Model: "claude-sonnet-4-5", Calls: 2, Tokens: 1200, USD: 4500}, {Model: "", Calls: 1}}}},
+					{Intent: "INT-002", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}},
+					{Intent: "INT-003", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Calls: 1, Tokens: 10, Models: []ledger.ModelSpend{
+						{Model: "gpt|5", Calls: 1, Tokens: 10}}}},
+				},
+			},
+			want: "### intenthook audit passed\n\n`a..b`: 1 commit(s), 0 error(s), 0 warning(s). Ledger tip `7:sha256:ab`.\n\n" +
+				"| intent | files | traced | sessions | models | denials | violations | scope changes | findings |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" +
+				"| `INT-001` | 0 | — | — | — | — | — | — | 0 |\n" +
+				"| `INT-002` | 0 | — | — | — | — | — | — | 0 |\n" +
+				"| `INT-003` | 0 | — | — | — | — | — | — | 0 |\n" +
+				"\n**Cost** (what the agents' transcripts recorded; dollars where config.yaml prices the model)\n\n| intent | model | calls | tokens | usd |\n| --- | --- | --- | --- | --- |\n" +
+				"| `INT-001` | `claude-sonnet-4-5` | 2 | 1200 | $0.0045 |\n" +
+				"| `INT-001` | no model named | 1 | 0 | $0.00 |\n" +
+				"| `INT-001` | all | 3 | 1200 | $0.0045 |\n" +
+				"| `INT-003` | `gpt\\|5` | 1 | 10 | $0.00 |\n" +
+				"| **all** | | 4 | 1210 | $0.0045 |\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

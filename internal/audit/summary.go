@@ -169,6 +169,10 @@ type IntentSummary struct {
 	// Answers are the asks a person answered under the intent, in the
 	// range's records (ask_answer): who, what, how long the call waited.
 	Answers []Answered `json:"answers,omitempty"`
+	// Spend is what the range's records under the intent spent (their
+	// usage: calls, tokens, dollars), in all and per model; absent when
+	// none carries usage.
+	Spend *ledger.Spend `json:"spend,omitempty"`
 }
 
 // Answered is one ask_answer record, as audit shows it.
@@ -245,6 +249,12 @@ func (s *summary) intents(records []*ledger.Record, catalog []CatalogChange, fin
 					x.Models = append(x.Models, cv.Contributor.ModelID)
 				}
 			}
+		}
+		if m.Usage != nil {
+			if x.Spend == nil {
+				x.Spend = &ledger.Spend{}
+			}
+			x.Spend.Add(m.Usage)
 		}
 		switch {
 		case m.Event == ledger.EventAskAnswer:

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/audit"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/summary"
 )
@@ -91,6 +93,38 @@ type Intent struct {
 	// Result is what was done, from the newest submission or completion
 	// record that carries one.
 	Result *summary.Result
+	// Spend is what the intent's records in the report spent (their
+	// usage), in all and per model; nil when none carries usage.
+	Spend *ledger.Spend
+}
+
+// SpendLine is the intent's spend in words: "3 call(s), 2226 token(s),
+// $0.001668".
+func (in *Intent) SpendLine() string {
+	if in.Spend == nil {
+		return ""
+	}
+	return spendText(in.Spend.Calls, in.Spend.Tokens, in.Spend.USD)
+}
+
+// SpendByModel is the intent's spend per model, one phrase each.
+func (in *Intent) SpendByModel() []string {
+	if in.Spend == nil {
+		return nil
+	}
+	out := make([]string, 0, len(in.Spend.Models))
+	for _, m := range in.Spend.Models {
+		name := "no model named"
+		if m.Model != "" {
+			name = safetext.Quote(m.Model)
+		}
+		out = append(out, name+": "+spendText(m.Calls, m.Tokens, m.USD))
+	}
+	return out
+}
+
+func spendText(calls, tokens int64, usd money.Amount) string {
+	return strconv.FormatInt(calls, 10) + " call(s), " + strconv.FormatInt(tokens, 10) + " token(s), " + money.Format(int64(usd))
 }
 
 // FileCount is a file and how many records changed it.
@@ -154,6 +188,12 @@ func Build(opt Options) (*Report, error) {
 			return nil
 		}
 		in := add(string(m.IntentID))
+		if m.Usage != nil {
+			if in.Spend == nil {
+				in.Spend = &ledger.Spend{}
+			}
+			in.Spend.Add(m.Usage)
+		}
 		ev := Event{Time: t.UTC().Format("2006-01-02 15:04:05"), Date: t.UTC().Format("2006-01-02"), Tool: safetext.Quote(m.ToolName), Session: safetext.Quote(m.SessionID)}
 		var paths []string
 		for _, f := range rec.Files {
