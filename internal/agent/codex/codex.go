@@ -151,7 +151,14 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if !configured {
 		return false, checks
 	}
-	return true, append(checks, checkTrust(root, env.Getenv))
+	checks = append(checks, checkTrust(root, env.Getenv))
+	if c, ok := checkDoubleHooks(root); ok {
+		checks = append(checks, c)
+	}
+	if c, ok := checkPatchDeny(env.GOOS); ok {
+		checks = append(checks, c)
+	}
+	return true, checks
 }
 
 // checkTrust looks in ~/.codex/config.toml for the project's trust level and

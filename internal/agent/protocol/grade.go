@@ -37,6 +37,11 @@ func SandboxCheck(agent string) string { return agent + " sandbox" }
 // a sandbox that cannot start leaves commands unsandboxed.
 func SandboxHereCheck(agent string) string { return agent + " sandbox here" }
 
+// DenyHeldCheck names the check an agent's Check gives when a deny before
+// a tool is known not to hold here for some tool (Codex's apply_patch on
+// Windows); short of a pass it makes the agent after the fact.
+func DenyHeldCheck(agent string) string { return agent + " deny held" }
+
 // GradeOf grades agent a from what its hooks reach and the checks its
 // Check gave for this workspace, and says why and what the grade rests on:
 // the agent's protocol as verified, and the doctor lines it is made from.
@@ -53,6 +58,10 @@ func GradeOf(a Agent, checks []Check) (g Grade, why string, basis []string) {
 		return AfterTheFact, "a hook checks each tool before it runs, none runs after it: no guard puts back the rules and no backstop sees what a command wrote; precommit and audit find the rest", []string{title + " runs no hook after a tool" + verified}
 	}
 	hooks := title + "'s hooks before and after each tool" + verified
+	if held := find(checks, DenyHeldCheck(a.Name)); held != nil && held.Status != Pass {
+		return AfterTheFact, "a hook runs before each tool, but its deny is not known to stop every tool here (see " + held.Name + "): precommit and audit find what it wrote",
+			[]string{hooks, mark(held)}
+	}
 	sandbox, here := find(checks, SandboxCheck(a.Name)), find(checks, SandboxHereCheck(a.Name))
 	switch {
 	case sandbox == nil:
