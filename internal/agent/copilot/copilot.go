@@ -257,6 +257,10 @@ func migrate(path string, data []byte) (protocol.Change, error) {
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(HooksFile)))
 	if errors.Is(err, fs.ErrNotExist) {
+		// Wired through a plugin only: said, since it governs nothing.
+		if c, ok := checkPlugins(root, env.Getenv, false); ok {
+			return true, []protocol.Check{c}
+		}
 		return false, nil
 	}
 	if err != nil {
@@ -302,7 +306,11 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: "copilot hook " + e.event, Detail: "no hook runs intenthook " + e.sub, Hint: "delete " + HooksFile + " and run intenthook init --agent copilot"})
 		}
 	}
-	return true, append(checks, protocol.CheckCommands("copilot hook command", "Copilot CLI", root, found, env.LookPath))
+	checks = append(checks, protocol.CheckCommands("copilot hook command", "Copilot CLI", root, found, env.LookPath))
+	if c, ok := checkPlugins(root, env.Getenv, true); ok {
+		checks = append(checks, c)
+	}
+	return true, append(checks, checkPromptMode(env.Getenv))
 }
 
 func jsonNumber(n int) json.Number { return json.Number(strconv.Itoa(n)) }

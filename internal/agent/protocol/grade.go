@@ -42,6 +42,11 @@ func SandboxHereCheck(agent string) string { return agent + " sandbox here" }
 // Windows); short of a pass it makes the agent after the fact.
 func DenyHeldCheck(agent string) string { return agent + " deny held" }
 
+// HooksRunCheck names the check an agent's Check gives when its wiring is
+// known not to run (Copilot CLI's hooks in a plugin only); a failure makes
+// the agent after the fact.
+func HooksRunCheck(agent string) string { return agent + " hooks run" }
+
 // GradeOf grades agent a from what its hooks reach and the checks its
 // Check gave for this workspace, and says why and what the grade rests on:
 // the agent's protocol as verified, and the doctor lines it is made from.
@@ -58,6 +63,10 @@ func GradeOf(a Agent, checks []Check) (g Grade, why string, basis []string) {
 		return AfterTheFact, "a hook checks each tool before it runs, none runs after it: no guard puts back the rules and no backstop sees what a command wrote; precommit and audit find the rest", []string{title + " runs no hook after a tool" + verified}
 	}
 	hooks := title + "'s hooks before and after each tool" + verified
+	if run := find(checks, HooksRunCheck(a.Name)); run != nil && run.Status == Fail {
+		return AfterTheFact, "its hooks are wired where it does not run them (see " + run.Name + "): precommit and audit find what it wrote",
+			[]string{mark(run)}
+	}
 	if held := find(checks, DenyHeldCheck(a.Name)); held != nil && held.Status != Pass {
 		return AfterTheFact, "a hook runs before each tool, but its deny is not known to stop every tool here (see " + held.Name + "): precommit and audit find what it wrote",
 			[]string{hooks, mark(held)}

@@ -37,6 +37,7 @@ func TestGradeOf(t *testing.T) {
 		{"no hook after, even sandboxed", Agent{Name: "claude", NoPostTool: true}, here(Pass, Pass), AfterTheFact, "none runs after it", "claude runs no hook after a tool"},
 		{"no hook before a tool", Agent{Name: "junie", NoPreTool: true}, nil, AfterTheFact, "no hook runs before a tool", "junie runs no hook before a tool"},
 		{"a deny not held here", Agent{Name: "codex", Title: "Codex CLI"}, []Check{{Status: Warn, Name: "codex deny held"}}, AfterTheFact, "not known to stop every tool here (see codex deny held)", "Codex CLI's hooks before and after each tool; codex deny held !"},
+		{"hooks that do not run", Agent{Name: "copilot", Title: "Copilot CLI"}, []Check{{Status: Fail, Name: "copilot hooks run"}}, AfterTheFact, "wired where it does not run them (see copilot hooks run)", "copilot hooks run ✗"},
 		{"a deny held", Agent{Name: "codex", Title: "Codex CLI"}, []Check{{Status: Pass, Name: "codex deny held"}}, Guarded, "without an OS sandbox", "no codex sandbox line"},
 		{"another agent's deny line", Agent{Name: "crush"}, []Check{{Status: Warn, Name: "codex deny held"}}, Guarded, "without an OS sandbox", "crush's hooks"},
 	}
