@@ -114,7 +114,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 		// Not a tool about to run nor one that ran: a PermissionDenied
 		// names a Write that never happens, and must be neither judged
 		// nor recorded.
-		return 0
+		return unsaid(ag, call, std)
 	}
 	call.PairCall()
 	if rest, ok := strings.CutPrefix(ag.User, "~/"); ok && ag.WireUser != nil {
@@ -165,7 +165,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 			emit(std.Stderr, ans.Stderr)
 			return ans.Exit
 		}
-		return 0
+		return unsaid(ag, call, std)
 	}
 	// All the locks of one call wait lock_timeout at most together.
 	ctx := state.WithLockBudget(context.Background(), g.Config.LockTimeout)
@@ -238,7 +238,19 @@ func fail(h Hook, ag protocol.Agent, call *hook.Call, cfg *config.Config, err er
 	if call.Event == hook.PreToolUse {
 		ans := ag.Encode(call, hook.Decision{Warning: "intenthook: governance was skipped for this tool call: " + msg}, budget)
 		emit(std.Stdout, ans.Stdout)
+		return 0
 	}
+	return unsaid(ag, call, std)
+}
+
+// unsaid answers a call intenthook has nothing to say about: nothing,
+// unless the agent reads no answer as a refusal (AnswerAlways), which gets
+// its answer to an empty decision.
+func unsaid(ag protocol.Agent, call *hook.Call, std IO) int {
+	if !ag.AnswerAlways || ag.Encode == nil {
+		return 0
+	}
+	emit(std.Stdout, ag.Encode(call, hook.Decision{}, config.Default().ContextBudgetBytes).Stdout)
 	return 0
 }
 

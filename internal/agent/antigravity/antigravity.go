@@ -60,6 +60,8 @@ func Agent() protocol.Agent {
 		Wire:       Wire,
 		Check:      Check,
 		GradeNote:  "only once the hooks fire: a 1.1.x CLI runs a project's hooks from an installed plugin only, and none under API-key auth",
+		// 1.2.x reads no answer, or {} before a tool, as a refusal.
+		AnswerAlways: true,
 	}
 }
 
@@ -131,8 +133,9 @@ const allowed = `{"decision":"allow"}` + "\n"
 
 // Encode answers the CLI. Before a tool every answer carries a decision
 // (none is a deny): allow, deny with the reason, and an ask as force_ask,
-// which a person's earlier "always allow" cannot answer. After a tool a
-// violation is a deny with the reason; the rest says nothing.
+// which a person's earlier "always allow" cannot answer; never {}, which
+// 1.2.x reads as a refusal. After a tool a violation is a deny with the
+// reason, the rest exactly {} (1.2.x reads an empty answer as a deny).
 func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 	var a hook.Answer
 	if len(d.Notes) > 0 {
@@ -149,9 +152,16 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 		a.Stdout = protocol.JSON(answer{Decision: "allow", Reason: hook.Clip(d.Context, budget)})
 	case d.Violation || d.Verdict == hook.Deny:
 		a.Stdout = protocol.JSON(answer{Decision: "deny", Reason: hook.Clip(d.Message, budget)})
+	case c.Event == hook.PostToolUse:
+		// 1.2.x reads an empty answer as a deny: after a tool that
+		// passed, exactly {} (before one, {} too is a refusal).
+		a.Stdout = nothingToSay
 	}
 	return a
 }
+
+// nothingToSay is the answer after a tool that passed.
+const nothingToSay = "{}\n"
 
 // Hooks are the hooks intenthook needs: before and after every tool (no
 // matcher), and Stop for the end of a turn; timeouts in seconds.

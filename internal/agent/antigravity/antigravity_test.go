@@ -48,3 +48,33 @@ func TestAllowed(t *testing.T) {
 		t.Errorf("an allow with context answers %q", got.Stdout)
 	}
 }
+
+// TestAnswers: a 1.2.x CLI reads {} before a tool, and no answer at all,
+// as a refusal (luisgamas/uxnan#245, akasecurity/ai-tc#187): before a tool
+// every answer carries a decision, never {}; after one a call that passed
+// is answered exactly {}, a violation with a deny; Stop says nothing.
+func TestAnswers(t *testing.T) {
+	pre, post, stop := &hook.Call{Event: hook.PreToolUse}, &hook.Call{Event: hook.PostToolUse}, &hook.Call{Event: hook.Stop}
+	for _, tt := range []struct {
+		name string
+		call *hook.Call
+		d    hook.Decision
+		want string
+	}{
+		{"pre, allowed", pre, hook.Decision{}, `{"decision":"allow"}` + "\n"},
+		{"pre, a warning only", pre, hook.Decision{Warning: "w"}, `{"decision":"allow"}` + "\n"},
+		{"pre, denied", pre, hook.Decision{Verdict: hook.Deny, Message: "no"}, `{"decision":"deny","reason":"no"}` + "\n"},
+		{"post, passed", post, hook.Decision{}, "{}\n"},
+		{"post, with notes", post, hook.Decision{Notes: []string{"n"}}, "{}\n"},
+		{"post, a violation", post, hook.Decision{Violation: true, Message: "restored"}, `{"decision":"deny","reason":"restored"}` + "\n"},
+		{"stop", stop, hook.Decision{}, ""},
+	} {
+		got := Encode(tt.call, tt.d, 1000)
+		if got.Stdout != tt.want || got.Exit != 0 {
+			t.Errorf("%s: %q exit %d, want %q exit 0", tt.name, got.Stdout, got.Exit, tt.want)
+		}
+	}
+	if !Agent().AnswerAlways {
+		t.Error("AnswerAlways is off: an ungoverned call would get no answer, a refusal to 1.2.x")
+	}
+}

@@ -68,6 +68,12 @@ type Agent struct {
 	NoPreTool, NoPostTool bool
 	// GradeNote says what the agent's grade leaves open, for doctor.
 	GradeNote string
+	// AnswerAlways: the agent reads no answer as a refusal (the
+	// Antigravity CLI 1.2.x), so where intenthook has nothing to say
+	// (governance off here, an event it ignores, an error under the open
+	// fail mode) the hook still answers Encode's answer to an empty
+	// decision.
+	AnswerAlways bool
 	// Sandbox, for agents with an OS sandbox for their shell tool, writes
 	// its settings (init --sandbox): writes confined to the workspace and
 	// temp, the readOnly paths (the governance table's) read-only. Nil: the
