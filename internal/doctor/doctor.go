@@ -321,7 +321,7 @@ func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 // checkAgents checks every agent whose hooks are configured here; with none
 // configured, the default agent's checks say what is missing.
 func checkAgents(root string, env Env) []Check {
-	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root), Run: probe}
+	cenv := protocol.CheckEnv{Getenv: env.Getenv, LookPath: env.LookPath, SandboxReadOnly: workspace.SandboxReadOnlyAt(workspace.Governance(agent.Governance()), root), Run: probe, Output: probeOutput}
 	var checks, fallback []Check
 	var wait time.Duration
 	if cfg, err := config.Load(root, env.Getenv); err == nil && cfg.Ask.Waits() {
@@ -430,6 +430,21 @@ func probe(path string, args ...string) error {
 		return fmt.Errorf("%w: %s", err, safetext.Flat(line))
 	}
 	return err
+}
+
+// probeOutput runs path with args like probe and returns the first line
+// it printed (a version), flattened.
+func probeOutput(path string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("no answer in %s", probeTimeout)
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return safetext.Flat(line), err
 }
 
 // checkClaims warns, when the repository has more than one work tree and

@@ -59,7 +59,7 @@ func Agent() protocol.Agent {
 		Sample:     Sample,
 		Wire:       Wire,
 		Check:      Check,
-		GradeNote:  "only once the hooks fire: a 1.1.x CLI runs a project's hooks from an installed plugin only, and none under API-key auth",
+		GradeNote:  "only once the hooks fire: by version (see antigravity version), and none under API-key auth",
 		// 1.2.x reads no answer, or {} before a tool, as a refusal.
 		AnswerAlways: true,
 	}
@@ -176,7 +176,7 @@ func Hooks() []hookconfig.Hook {
 
 // notes are what a person must still do for the hooks to fire.
 var notes = []string{
-	"the Antigravity CLI 1.1.x runs a project's hooks only from an installed plugin: install one that carries " + HooksFile + "'s intenthook hooks (see the Antigravity CLI section of docs/agents.md)",
+	"the Antigravity CLI runs " + HooksFile + " from 1.2 on; 1.1.26 and 1.1.27 drop its PreToolUse and PostToolUse hooks (upgrade); before 1.1.26 a project's hooks may run only from an installed plugin carrying them (the sources disagree: see the Antigravity CLI section of docs/agents.md)",
 	"the Antigravity CLI runs no hooks under API-key auth: sign in with a Google account",
 }
 
@@ -244,7 +244,8 @@ func named(doc *hookconfig.Object) (*hookconfig.Object, error) {
 
 // Check checks .agents/hooks.json: intenthook's named hook runs pre, post
 // and context, is not switched off, and its program resolves; and says what
-// the files cannot show (the plugin a 1.1.x CLI needs, API-key auth).
+// the files cannot show: whether the installed CLI's version runs them
+// (versionCheck), API-key auth.
 func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(HooksFile)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -277,8 +278,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 			checks = append(checks, protocol.Check{Status: protocol.Fail, Name: name, Detail: HookName + ".enabled is false in " + HooksFile + ": the CLI runs none of intenthook's hooks", Hint: "remove \"enabled\": false from the " + HookName + " hook"})
 		}
 	}
-	checks = append(checks, protocol.CheckCommands(Name+" hook command", Title, root, found, env.LookPath),
-		protocol.Check{Status: protocol.Warn, Name: Name + " plugin", Detail: "a 1.1.x Antigravity CLI runs a project's hooks only from an installed plugin; the files cannot show whether one carries these", Hint: notes[0]})
+	checks = append(checks, protocol.CheckCommands(Name+" hook command", Title, root, found, env.LookPath), versionCheck(env))
 	if env.Getenv != nil {
 		for _, v := range []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"} {
 			if env.Getenv(v) != "" {

@@ -78,3 +78,42 @@ func TestAnswers(t *testing.T) {
 		t.Error("AnswerAlways is off: an ungoverned call would get no answer, a refusal to 1.2.x")
 	}
 }
+
+// TestVersionCheck: doctor's line for the installed CLI by version range:
+// 1.1.26–1.1.27 fail as hooks that do not run (after the fact), 1.2 and
+// later pass, earlier ones and an unknown version warn.
+func TestVersionCheck(t *testing.T) {
+	env := func(out string, err error) protocol.CheckEnv {
+		return protocol.CheckEnv{
+			LookPath: func(string) (string, error) { return "/bin/agy", nil },
+			Output:   func(string, ...string) (string, error) { return out, err },
+		}
+	}
+	for _, tt := range []struct {
+		out    string
+		status protocol.Status
+		name   string
+	}{
+		{"1.0.5", protocol.Warn, "antigravity version"},
+		{"agy version 1.1.25", protocol.Warn, "antigravity version"},
+		{"1.1.26", protocol.Fail, "antigravity hooks run"},
+		{"Antigravity CLI v1.1.27 (abc)", protocol.Fail, "antigravity hooks run"},
+		{"1.1.28", protocol.Warn, "antigravity version"},
+		{"1.2.0", protocol.Pass, "antigravity version"},
+		{"1.2.7", protocol.Pass, "antigravity version"},
+		{"2.0.1", protocol.Pass, "antigravity version"},
+		{"unknown", protocol.Warn, "antigravity version"},
+	} {
+		c := versionCheck(env(tt.out, nil))
+		if c.Status != tt.status || c.Name != tt.name {
+			t.Errorf("%q: %s %s, want %s %s", tt.out, c.Status, c.Name, tt.status, tt.name)
+		}
+	}
+	if c := versionCheck(protocol.CheckEnv{}); c.Status != protocol.Warn {
+		t.Errorf("no agy: %s", c.Status)
+	}
+	c := versionCheck(env("1.1.26", nil))
+	if g, _, _ := protocol.GradeOf(Agent(), []protocol.Check{c}); g != protocol.AfterTheFact {
+		t.Errorf("1.1.26 grades %s, want after the fact", g)
+	}
+}

@@ -132,6 +132,9 @@ type CheckEnv struct {
 	// check that must see whether it works here (an OS sandbox's probe);
 	// nil: no check runs one.
 	Run func(path string, args ...string) error
+	// Output runs a program found by LookPath like Run and returns its
+	// first line of output (an agent's --version); nil: none is run.
+	Output func(path string, args ...string) (string, error)
 	// GOOS is the system the checks judge, runtime.GOOS when empty.
 	GOOS string
 }
