@@ -107,6 +107,11 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 		c.Cwd = protocol.NativePath(roots[0])
 	}
 	tc := ev.Obj("toolCall")
+	if !ev.Has("toolCall") {
+		// The Gemini API's remote Antigravity agent (pre_tool_execution,
+		// from its documentation, not verified): tool_call {name, args}.
+		tc = ev.Obj("tool_call")
+	}
 	c.ToolName = tc.Str("name")
 	// The step's index within the conversation pairs a call's before- and
 	// after-event (protojson writes it as a number or, for 64 bits, a
@@ -171,8 +176,15 @@ func Hooks() []hookconfig.Hook {
 		{Event: "PreToolUse", Subcommand: "pre", Args: args, Timeout: 30},
 		{Event: "PostToolUse", Subcommand: "post", Args: args, Timeout: 30},
 		{Event: "Stop", Subcommand: "context", Args: args, Timeout: 30},
+		// The Gemini API's remote Antigravity agent reads the same file in
+		// its sandbox with this event name (documentation only); the CLI
+		// drops an event it does not know.
+		{Event: RemotePreEvent, Subcommand: "pre", Args: args, Timeout: 30},
 	}
 }
+
+// RemotePreEvent is the Gemini API remote agent's event before a tool.
+const RemotePreEvent = "pre_tool_execution"
 
 // notes are what a person must still do for the hooks to fire.
 var notes = []string{

@@ -19,6 +19,15 @@ func TestDecodeEvent(t *testing.T) {
 		{`{"conversationId":"c1","stepIdx":"4","toolCall":{"name":"run_command","args":{"CommandLine":"ls"}},"workspacePaths":["/w"],"error":""}`, hook.PostToolUse, hook.PostToolUse, "c1:4"},
 		{`{"conversationId":"c1","transcriptPath":"/h/t.pb","workspacePaths":["/w"]}`, hook.SessionStart, hook.Stop, ""},
 	}
+	// The Gemini API remote agent's shape (documentation only): tool_call
+	// {name, args}, no conversation.
+	ev, err := protocol.ParseObject([]byte(`{"tool_call":{"name":"write_to_file","args":{"TargetFile":"/w/src/a.go","CodeContent":"x"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := Decode(ev, hook.PreToolUse); c.ToolName != "write_to_file" || c.Class != hook.ClassWrite || len(c.Paths) != 1 || c.SessionID != "" {
+		t.Errorf("remote shape: %+v", c)
+	}
 	for _, tt := range tests {
 		ev, err := protocol.ParseObject([]byte(tt.payload))
 		if err != nil {
