@@ -126,3 +126,15 @@ func TestVersionCheck(t *testing.T) {
 		t.Errorf("1.1.26 grades %s, want after the fact", g)
 	}
 }
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"1.2.7": "1.2.7", "agy 1.1.26": "1.1.26", "v1.10.0 (abc 2.3)": "1.10.0", "build 12 1.2.3": "1.2.3",
+		"1.2": "", "": "", "x.y.z": "", "1.2.x 3.4.5": "3.4.5",
+	} {
+		v, ok := parseVersion(in)
+		if got := map[bool]string{true: v.String(), false: ""}[ok]; got != want {
+			t.Errorf("parseVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

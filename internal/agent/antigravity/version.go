@@ -2,7 +2,6 @@ package antigravity
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/intenthook/intenthook/internal/agent/protocol"
@@ -25,24 +24,42 @@ func (v version) less(w version) bool {
 	return false
 }
 
-var versionRE = regexp.MustCompile(`(\d+)\.(\d+)\.(\d+)`)
-
-// parseVersion finds the first x.y.z in a --version line.
+// parseVersion finds the first x.y.z in a --version line (by hand: a
+// regular expression compiled at start-up would cost every hook call).
 func parseVersion(s string) (version, bool) {
-	m := versionRE.FindStringSubmatch(s)
-	if m == nil {
-		return version{}, false
-	}
-	var v version
-	for i := range v {
-		n, err := strconv.Atoi(m[i+1])
-		if err != nil {
-			return version{}, false
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isDigit(s[i-1]) || !isDigit(s[i]) {
+			continue
 		}
-		v[i] = n
+		var v version
+		j, ok := i, true
+		for k := range v {
+			start := j
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			n, err := strconv.Atoi(s[start:j])
+			if err != nil {
+				ok = false
+				break
+			}
+			v[k] = n
+			if k < 2 {
+				if j >= len(s) || s[j] != '.' {
+					ok = false
+					break
+				}
+				j++
+			}
+		}
+		if ok {
+			return v, true
+		}
 	}
-	return v, true
+	return version{}, false
 }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 // The version ranges the sources describe (docs/agents.md, "Antigravity
 // CLI by version").
