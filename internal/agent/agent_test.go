@@ -76,12 +76,17 @@ func TestPayloads(t *testing.T) {
 		"antigravity/doc-PreToolUse-multi_replace_file_content.json": {"antigravity", hook.PreToolUse, hook.ClassWrite, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w", []string{"/w/src/a.go"}, ""},
 		"antigravity/doc-PreToolUse-run_command.json":                {"antigravity", hook.PreToolUse, hook.ClassShell, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w/sub", nil, "echo shell > shell.txt"},
 		"antigravity/doc-PostToolUse-run_command.json":               {"antigravity", hook.PostToolUse, hook.ClassShell, "5b0c7a3e-1f2d-4c5e-9a8b-000000000001", "/w/sub", nil, "echo shell > shell.txt"},
-		"crush/doc-PreToolUse-write.json":                            {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
-		"crush/doc-PreToolUse-multiedit.json":                        {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
-		"crush/doc-PreToolUse-bash.json":                             {"crush", hook.PreToolUse, hook.ClassShell, "313909e", "/w/sub", nil, "echo shell > shell.txt"},
-		"kilo/doc-PreToolUse-write.json":                             {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
-		"kilo/doc-PreToolUse-apply_patch.json":                       {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
-		"kilo/doc-PreToolUse-bash.json":                              {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
+		// The Gemini API remote agent's pre_tool_execution (its
+		// documentation, 2026-12-01; not captured): no event name, no
+		// conversation, no workspace: detected as Claude Code's, decoded
+		// as the Antigravity CLI's (its wiring passes --agent).
+		"antigravity/doc-remote-pre_tool_execution-write_to_file.json": {"claude", hook.PreToolUse, hook.ClassWrite, "", "", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-write.json":                              {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-multiedit.json":                          {"crush", hook.PreToolUse, hook.ClassWrite, "313909e", "/w", []string{"/w/src/a.go"}, ""},
+		"crush/doc-PreToolUse-bash.json":                               {"crush", hook.PreToolUse, hook.ClassShell, "313909e", "/w/sub", nil, "echo shell > shell.txt"},
+		"kilo/doc-PreToolUse-write.json":                               {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"/w/src/a.ts"}, ""},
+		"kilo/doc-PreToolUse-apply_patch.json":                         {"opencode", hook.PreToolUse, hook.ClassWrite, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w", []string{"src/b.ts", "docs/c.md"}, ""},
+		"kilo/doc-PreToolUse-bash.json":                                {"opencode", hook.PreToolUse, hook.ClassShell, "ses_de1aeb0afffelPikhVV7cUlu2I", "/w/sub", nil, "echo shell > shell.txt"},
 		// VS Code 1.119.0 (git-ai-project/git-ai's capture): its transcript
 		// under GitHub.copilot-chat tells it from Claude Code.
 		"vscode/doc-PreToolUse-apply_patch.json":                  {"vscode", hook.PreToolUse, hook.ClassWrite, "bad0027f-a716-4b05-82dc-c186eb655967", "/w", []string{"/w/jokes-cli.ts"}, ""},
