@@ -103,6 +103,7 @@ func Check(root string, env protocol.CheckEnv) (bool, []protocol.Check) {
 	if enabled {
 		checks = append(checks, sandboxHere(env))
 	}
+	checks = append(checks, modsCheck(env.Getenv))
 	var events []string
 	for _, r := range requirements() {
 		events = append(events, r.Event)

@@ -47,6 +47,13 @@ func DenyHeldCheck(agent string) string { return agent + " deny held" }
 // the agent after the fact.
 func HooksRunCheck(agent string) string { return agent + " hooks run" }
 
+// ModsCheck names the check an agent's Check gives for code it loads into
+// its own process that sees each tool call before the hooks (Claude Code's
+// mods); while it does not pass, the agent is not enforced: such code can
+// answer or rewrite a call, and the sandbox does not confine the agent's
+// own process.
+func ModsCheck(agent string) string { return agent + " mods" }
+
 // GradeOf grades agent a from what its hooks reach and the checks its
 // Check gave for this workspace, and says why and what the grade rests on:
 // the agent's protocol as verified, and the doctor lines it is made from.
@@ -85,6 +92,10 @@ func GradeOf(a Agent, checks []Check) (g Grade, why string, basis []string) {
 	case here.Status != Pass:
 		return Guarded, "hooks, the guard and the backstop; its OS sandbox is configured but cannot run here (see " + here.Name + ": " + here.Detail + "), so its commands run unsandboxed and a program the hooks cannot model can write what the user can",
 			[]string{hooks, mark(sandbox), mark(here)}
+	}
+	if mods := find(checks, ModsCheck(a.Name)); mods != nil && mods.Status != Pass {
+		return Guarded, "hooks, the guard and the backstop, and its OS sandbox runs here; but code it loads into its own process (see " + mods.Name + ") sees each tool call before the hooks and runs outside the sandbox",
+			[]string{hooks, mark(sandbox), mark(here), mark(mods)}
 	}
 	return Enforced, "its OS sandbox keeps every governance file read-only and commands' writes in the workspace and temp, with no way out per command, and it runs here; the hooks run outside it",
 		[]string{hooks, mark(sandbox), mark(here)}

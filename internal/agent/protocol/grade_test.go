@@ -27,6 +27,8 @@ func TestGradeOf(t *testing.T) {
 	}{
 		{"hooks, no sandbox", claude, []Check{hook}, Guarded, "without an OS sandbox", "Claude Code's hooks before and after each tool [2.1.330, live]; no claude sandbox line"},
 		{"sandbox complete, runs here", claude, here(Pass, Pass), Enforced, "read-only", "claude sandbox ✓; claude sandbox here ✓"},
+		{"sandbox complete, runs here, no mods", claude, append(here(Pass, Pass), Check{Status: Pass, Name: "claude mods"}), Enforced, "read-only", "claude sandbox here ✓"},
+		{"sandbox complete, runs here, a mod present", claude, append(here(Pass, Pass), Check{Status: Warn, Name: "claude mods"}), Guarded, "its own process (see claude mods)", "claude sandbox here ✓; claude mods !"},
 		{"sandbox complete, cannot run here", claude, here(Pass, Warn), Guarded, "cannot run here (see claude sandbox here: bwrap is not on PATH)", "claude sandbox ✓; claude sandbox here !"},
 		{"sandbox complete, not probed", claude, here(Pass, Skip), Guarded, "cannot run here", "claude sandbox here -"},
 		{"sandbox complete, no probe line", claude, sandbox(Pass), Guarded, "not known", "no claude sandbox here line"},
