@@ -98,3 +98,60 @@ func TestUserWiring(t *testing.T) {
 		})
 	}
 }
+
+// TestModsDir: a target in or under Claude Code's dev-mods folder, or a
+// directory holding it, is refused for any agent; a neighbour is not, nor
+// a name that only starts alike; a link to the folder counts as the folder.
+func TestModsDir(t *testing.T) {
+	home := t.TempDir()
+	mods := filepath.Join(home, ".claude", "dev-mods")
+	if err := os.MkdirAll(mods, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(t.TempDir(), "cfg")
+	if err := os.Symlink(filepath.Join(home, ".claude"), linked); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dirs []string
+		abs  string
+		deny bool
+	}{
+		{"a mod's file", []string{mods}, filepath.Join(mods, "m", "hooks", "register.ts"), true},
+		{"the folder", []string{mods}, mods, true},
+		{"the configuration home", []string{mods}, filepath.Join(home, ".claude"), true},
+		{"the home", []string{mods}, home, true},
+		{"a neighbour", []string{mods}, filepath.Join(home, ".claude", "settings.json"), false},
+		{"a name that only starts alike", []string{mods}, mods + "-old", false},
+		{"through a linked configuration home", []string{filepath.Join(linked, "dev-mods")}, filepath.Join(mods, "m.ts"), true},
+		{"no folders known", nil, filepath.Join(mods, "m.ts"), false},
+	}
+	inside := []struct {
+		name string
+		abs  string
+		deny bool
+	}{
+		{"inside a workspace: a mod's file", filepath.Join(mods, "m.ts"), true},
+		{"inside a workspace: the home that is its root", home, false},
+	}
+	for _, tt := range inside {
+		t.Run(tt.name, func(t *testing.T) {
+			call := &hook.Call{ModsDirs: []string{mods}, SessionID: "s"}
+			tg := &target{tool: "Bash", given: tt.abs, res: workspace.Resolved{Abs: tt.abs, Place: workspace.Inside}}
+			if _, deny := modsDir(call, tg); deny != tt.deny {
+				t.Errorf("deny = %v, want %v", deny, tt.deny)
+			}
+		})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := &hook.Call{ModsDirs: tt.dirs, SessionID: "s"}
+			tg := &target{tool: "Write", given: tt.abs, res: workspace.Resolved{Abs: tt.abs, Place: workspace.Outside}}
+			d, deny := modsDir(call, tg)
+			if deny != tt.deny || (deny && d.Code != hook.CodeProtectedPath) {
+				t.Errorf("deny = %v (%+v), want %v", deny, d, tt.deny)
+			}
+		})
+	}
+}

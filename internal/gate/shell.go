@@ -54,6 +54,9 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	if d, ok := g.checkLinkSources(a.LinkSources); ok {
 		return d, nil
 	}
+	if d, ok := g.checkAtHome(a.AtHome); ok {
+		return d, nil
+	}
 	if d, ok := g.checkGovernanceDirs(a.Deletes); ok {
 		return d, nil
 	}
@@ -168,6 +171,21 @@ func (g *Gate) cwd() string {
 		return g.call.Cwd
 	}
 	return g.env.Wd
+}
+
+// checkAtHome refuses a write target spelt ~/… or $HOME/… that lands, with
+// the hook's home, where Claude Code loads mods: the command may set HOME
+// first, so such a target is otherwise only asked about (opaque), but no
+// answer may let an agent plant one there.
+func (g *Gate) checkAtHome(paths []string) (hook.Decision, bool) {
+	for _, p := range paths {
+		t := &target{tool: g.call.ToolName, given: p, shell: true, res: g.resolver.Resolve(p)}
+		if d, ok := modsDir(g.call, t); ok {
+			g.explain.step("resolve-path", "deny", hook.Ev("path", p), "(a folder an agent loads code from, spelt from the home)")
+			return d, true
+		}
+	}
+	return hook.Decision{}, false
 }
 
 // checkLinkSources refuses hard links to protected files: a second name

@@ -26,6 +26,10 @@ func (g *Gate) checkPath(t *target) *hook.Decision {
 			return &d
 		}
 	}
+	if d, ok := modsDir(g.call, t); ok {
+		g.explain.step("resolve-path", "deny", hook.Ev("path", t.res.Abs), "(a folder an agent loads code from)")
+		return &d
+	}
 	switch t.res.Place {
 	case workspace.Inside:
 		t.governed = true
@@ -72,6 +76,51 @@ func userWiring(call *hook.Call, t *target) (hook.Decision, bool) {
 		Instead:  "ask the user to change it from their own terminal",
 		Evidence: []string{hook.Ev("path", t.given), hook.Ev("wiring", filepath.ToSlash(call.UserWiring)), hook.Ev("session", call.SessionID)},
 	}.Decision(), true
+}
+
+// modsDir denies a target that lies under a folder
+// from which an agent loads code into its own process (Claude Code's
+// dev-mods), or is a directory that holds one: such code sees each tool call
+// before the hooks and can answer or rewrite it, so no governed agent may
+// plant it, whatever outside_workspace or an intent's scope says (a home
+// directory can be a workspace). A target is compared by its path, and,
+// outside the workspace and temp only, with the folder's links resolved.
+func modsDir(call *hook.Call, t *target) (hook.Decision, bool) {
+	if t.res.Abs == "" {
+		return hook.Decision{}, false
+	}
+	abs := filepath.Clean(t.res.Abs)
+	for _, dir := range call.ModsDirs {
+		dir = filepath.Clean(dir)
+		// A directory that holds the folder is refused outside the
+		// workspace only: inside, the workspace's own root (a home that is
+		// a workspace) stays the scope's to judge.
+		holds := t.res.Place != workspace.Inside && within(dir, abs)
+		if !within(abs, dir) && !holds {
+			// A configuration home that is a link (dotfiles) is compared
+			// as it resolves, for a target outside the workspace and temp
+			// only: the common cases pay no system call.
+			if t.res.Place != workspace.Outside {
+				continue
+			}
+			if real, err := filepath.EvalSymlinks(dir); err != nil || (!within(abs, real) && !within(real, abs)) {
+				continue
+			}
+		}
+		return hook.Denial{
+			Code:     hook.CodeProtectedPath,
+			Headline: fmt.Sprintf("%s to %q is for the user, not for agents", t.tool, t.res.Abs),
+			Why:      "it is (or holds) " + dir + ", where Claude Code loads mods: code in its own process that sees each tool call before the hooks",
+			Instead:  "ask the user to write the mod from their own terminal",
+			Evidence: []string{hook.Ev("path", t.given), hook.Ev("mods", filepath.ToSlash(dir)), hook.Ev("session", call.SessionID)},
+		}.Decision(), true
+	}
+	return hook.Decision{}, false
+}
+
+// within reports whether p is dir or lies under it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // subject names what a target is about: a file, or for a shell command

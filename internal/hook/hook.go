@@ -128,9 +128,13 @@ type Call struct {
 	// ~/.junie/config.json): a governance file outside the workspace, which
 	// no write of the agent's may reach.
 	UserWiring string
-	Model      string
-	Source     string // SessionStart: startup, resume, clear, compact
-	Prompt     string
+	// ModsDirs are the folders in the user's home from which an agent loads
+	// code into its own process that sees each tool call before the hooks
+	// (Claude Code's dev-mods): no governed agent's write may reach them.
+	ModsDirs []string
+	Model    string
+	Source   string // SessionStart: startup, resume, clear, compact
+	Prompt   string
 	// Repeat marks an event the agent resends without news (Qwen Code's
 	// UserPromptSubmit before every model round trip): answered with nothing.
 	Repeat bool

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/agent/claude"
 	"github.com/intenthook/intenthook/internal/agent/described"
 	"github.com/intenthook/intenthook/internal/agent/protocol"
 	"github.com/intenthook/intenthook/internal/config"
@@ -122,6 +123,7 @@ func Run(h Hook, env *gate.Env, std IO) (code int) {
 			call.UserWiring = filepath.Join(home, filepath.FromSlash(rest))
 		}
 	}
+	call.ModsDirs = claude.ModsDirs(getenv)
 	env.ProjectDirVars = ag.ProjectDirVars
 	env.AgentRows = agent.Governance()
 	env.RootRows = agent.WorkspaceRows

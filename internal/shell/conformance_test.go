@@ -283,7 +283,10 @@ func TestAtHome(t *testing.T) {
 		{`ln -sf "${HOME}/.config" src/c && echo x > src/c/y`, Analysis{Writes: list("src/c", "/home/u/.config", "src/c/y", "/home/u/.config/y")}},
 		{`ln ~/.ssh/config src/c`, Analysis{Writes: list("src/c"), LinkSources: list("/home/u/.ssh/config")}},
 		{`ln -s ~other/x src/z`, Analysis{Writes: list("src/z"), Opaque: list("link target is not a literal word: ~other/x")}},
-		{`echo x > ~/notes.txt`, Analysis{Opaque: list("write target is not a literal word: ~/notes.txt")}},
+		{`echo x > ~/notes.txt`, Analysis{Opaque: list("write target is not a literal word: ~/notes.txt"), AtHome: list("/home/u/notes.txt")}},
+		{`cp m.ts ~/.claude/dev-mods/`, Analysis{Opaque: list("write target is not a literal word: ~/.claude/dev-mods/"), AtHome: list("/home/u/.claude/dev-mods")}},
+		{`mkdir -p "$HOME/.claude/dev-mods/m"`, Analysis{Opaque: list(`write target is not a literal word: "$HOME/.claude/dev-mods/m"`), AtHome: list("/home/u/.claude/dev-mods/m")}},
+		{`echo x > ~other/notes.txt`, Analysis{Opaque: list("write target is not a literal word: ~other/notes.txt")}},
 	} {
 		got := normal(AnalyseIn(tc.cmd, Env{IsDir: isDir, Home: "/home/u"}))
 		if want := normal(tc.want); !reflect.DeepEqual(got, want) {

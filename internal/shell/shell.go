@@ -31,7 +31,13 @@ type Analysis struct {
 	// (source .venv/bin/activate): the caller decides whether the script is the one the
 	// environment was made with, else it is opaque like any script sourced.
 	Activates []string
-	Self      []SelfCall // calls of intenthook itself, by any of its names
+	// AtHome are the write targets spelt ~/… or $HOME/… as they land with
+	// the home directory the caller gave (Env.Home). The command may set
+	// HOME first, so they stay Opaque too; the caller judges them only
+	// against places in the home no agent may write (Claude Code's
+	// dev-mods), refusing rather than asking there.
+	AtHome []string
+	Self   []SelfCall // calls of intenthook itself, by any of its names
 	// ByPath are the calls of a program named by a path (src/tool, ./ih):
 	// the caller finds out whether the file is a link or a copy of
 	// intenthook, which its name does not say. Kind is what the call would
@@ -319,6 +325,7 @@ func (w *walker) result() Analysis {
 	a.LinkSources = unique(a.LinkSources)
 	a.Destructive = unique(a.Destructive)
 	a.Opaque = unique(a.Opaque)
+	a.AtHome = unique(a.AtHome)
 	a.Reads = unique(a.Reads)
 	a.Activates = unique(a.Activates)
 	return a

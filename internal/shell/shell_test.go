@@ -550,6 +550,7 @@ func normal(a Analysis) Analysis {
 	a.LinkSources = orNil(a.LinkSources)
 	a.Opaque, a.Reads = orNil(a.Opaque), orNil(a.Reads)
 	a.Activates = orNil(a.Activates)
+	a.AtHome = orNil(a.AtHome)
 	if len(a.Self) == 0 {
 		a.Self = nil
 	}

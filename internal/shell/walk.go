@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -322,6 +323,9 @@ func (w *walker) target(f *frame, who string, e effect, a arg) {
 		w.opaque(fmt.Sprintf("%s feeds %s its targets at run time", a.feed, who))
 	case !a.literal:
 		w.opaque(fmt.Sprintf("%s is not a literal word: %s", e, a.raw))
+		if h := w.atHome(a); h.literal && filepath.IsAbs(h.text) {
+			w.found.AtHome = append(w.found.AtHome, filepath.Clean(h.text))
+		}
 	case a.text == "" || isDevice(a.text):
 		// nothing on disk changes
 	default:
