@@ -155,3 +155,19 @@ func TestModsDir(t *testing.T) {
 		})
 	}
 }
+
+// TestWithinFold: where the file system ignores case, a folder spelt in
+// another case is the same folder; elsewhere it is not.
+func TestWithinFold(t *testing.T) {
+	dir := filepath.Join("/home", "u", ".claude", "dev-mods")
+	other := filepath.Join("/home", "u", ".Claude", "Dev-Mods", "m.ts")
+	if !withinFold(other, dir, true) {
+		t.Errorf("folded: %s not within %s", other, dir)
+	}
+	if withinFold(other, dir, false) {
+		t.Errorf("unfolded: %s within %s", other, dir)
+	}
+	if withinFold(dir+"-old", dir, true) {
+		t.Errorf("a name that only starts alike is within")
+	}
+}

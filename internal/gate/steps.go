@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/backstop"
@@ -118,8 +119,17 @@ func modsDir(call *hook.Call, t *target) (hook.Decision, bool) {
 	return hook.Decision{}, false
 }
 
-// within reports whether p is dir or lies under it.
+// within reports whether p is dir or lies under it, with case folded where
+// the usual file system ignores case (macOS, Windows): ~/.Claude/Dev-Mods
+// is the same folder there.
 func within(p, dir string) bool {
+	return withinFold(p, dir, runtime.GOOS == "darwin" || runtime.GOOS == "windows")
+}
+
+func withinFold(p, dir string, fold bool) bool {
+	if fold {
+		p, dir = strings.ToLower(p), strings.ToLower(dir)
+	}
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
