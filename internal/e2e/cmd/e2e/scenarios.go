@@ -663,12 +663,14 @@ func conversationURL(files []ledger.File) string {
 func asksWait(t *trial) {
 	const reason = "no fetching from this task"
 	doomed := "src/example/build/x.o"
-	if err := os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("ask: {via: wait, timeout: 60s}\n"), 0o644); err == nil {
+	err := os.WriteFile(t.w.Abs(".orchestration/config.yaml"), []byte("ask: {via: wait, timeout: 60s}\n"), 0o644)
+	if err == nil {
 		err = os.MkdirAll(filepath.Dir(t.w.Abs(doomed)), 0o755)
-		if err == nil {
-			err = os.WriteFile(t.w.Abs(doomed), []byte("x\n"), 0o644)
-		}
-	} else {
+	}
+	if err == nil {
+		err = os.WriteFile(t.w.Abs(doomed), []byte("x\n"), 0o644)
+	}
+	if err != nil {
 		t.check("ask-wait", false, err.Error())
 		return
 	}
