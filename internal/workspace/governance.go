@@ -124,7 +124,12 @@ var gits = governed.Table{
 // knows no agent: what knows them makes the table, once per process, and
 // hands it on (Load).
 func Governance(agents []governed.Table) governed.Table {
-	t := append(governed.Table{}, own...)
+	n := len(own) + len(gits)
+	for _, rows := range agents {
+		n += len(rows)
+	}
+	t := make(governed.Table, 0, n) // one allocation: the table is built on every hook call
+	t = append(t, own...)
 	for _, rows := range agents {
 		t = append(t, rows...)
 	}
