@@ -95,8 +95,12 @@ func runScripts(t *testing.T, bin string, update bool) {
 		// [mountns]: a mount namespace of one's own can be had (unshare
 		// -rm) and a file bound read-only in it, as an OS sandbox does.
 		// [landlock]: the kernel enforces Landlock (checks run confined).
+		// [offline]: a check can be kept off the network here (a network
+		// namespace, or Landlock's network rules).
 		Condition: func(cond string) (bool, error) {
 			switch cond {
+			case "offline":
+				return confine.Network() != confine.NetNone, nil
 			case "landlock":
 				return confine.Available(), nil
 			case "mountns":
