@@ -344,3 +344,157 @@ func TestSelectRecord(t *testing.T) {
 		}
 	}
 }
+
+// buildPerson compiles the person's intenthook (and intenthook-full, which
+// it hands people's commands to) into one directory.
+func buildPerson(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, pkg := range []string{"../intenthook", "../intenthook-full"} {
+		out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return filepath.Join(dir, "intenthook")
+}
+
+// TestScopeRequestWaitsForAPerson: with ask.via: wait, request_scope_change
+// files a pending ask and holds the call until a person answers it with
+// intenthook ask from a process of their own: allow approves the request
+// (the catalog gains the pattern, the agent is told the new scope), deny
+// rejects it (the catalog is unchanged, the agent reads the person's
+// reason); no answer in time leaves the request filed, as without the
+// setting.
+func TestScopeRequestWaitsForAPerson(t *testing.T) {
+	bin, person := build(t), buildPerson(t)
+	root := workspaceWith(t, catalog)
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.email", "p@example.com"}, {"config", "user.name", "P"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	config := filepath.Join(root, ".orchestration", "config.yaml")
+	if err := os.WriteFile(config, []byte("ask:\n  via: wait\n  timeout: 30s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, bin, root, "-hooks")
+
+	intenthook := func(args ...string) (string, error) {
+		cmd := exec.Command(person, args...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// answer waits for the one pending ask, checks what a person is
+	// shown, and answers it.
+	answer := func(want string, verdict ...string) string {
+		t.Helper()
+		for range 400 {
+			out, err := intenthook("ask", "--json")
+			if err != nil {
+				t.Fatalf("intenthook ask --json: %v\n%s", err, out)
+			}
+			var pending []struct {
+				ID           string `json:"id"`
+				Code         string `json:"code"`
+				Target       string `json:"target"`
+				ScopeRequest int    `json:"scope_request"`
+			}
+			if err := json.Unmarshal([]byte(out), &pending); err != nil {
+				t.Fatalf("intenthook ask --json: %v\n%s", err, out)
+			}
+			if len(pending) == 0 {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			p := pending[0]
+			if p.Code != "scope_request" || p.Target != want || p.ScopeRequest == 0 {
+				t.Fatalf("pending ask %+v, want a scope_request for %q", p, want)
+			}
+			listed, _ := intenthook("ask")
+			if !strings.Contains(listed, "an agent asks that intent INT-001 (Hooks) own "+want) {
+				t.Errorf("intenthook ask shows:\n%s", listed)
+			}
+			out, err = intenthook(append([]string{"ask"}, append(verdict, p.ID)...)...)
+			if err != nil {
+				t.Fatalf("intenthook ask %v: %v\n%s", verdict, err, out)
+			}
+			return out
+		}
+		t.Fatal("no pending ask appeared")
+		return ""
+	}
+	catalogNow := func() string {
+		data, err := os.ReadFile(filepath.Join(root, ".orchestration", "active_intents.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	// Allowed: approved by the answer itself.
+	done := make(chan string, 1)
+	go func() {
+		got, _ := call(t, cs, "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"lib/**"}, "reason": "the client lives in lib"})
+		done <- got
+	}()
+	out := answer("+lib/**", "allow")
+	if !strings.Contains(out, "INT-001: scope request 1 approved: granted +lib/**; owned_scope now src/**, lib/**") {
+		t.Errorf("ask allow printed:\n%s", out)
+	}
+	got := <-done
+	if !strings.Contains(got, "Scope request 1 for INT-001 approved by P <p@example.com>, OS user ") || !strings.Contains(got, "owned_scope is now src/**, lib/**") {
+		t.Errorf("the agent was told %q", got)
+	}
+	if !strings.Contains(catalogNow(), "lib/**") {
+		t.Errorf("the catalog did not gain lib/**:\n%s", catalogNow())
+	}
+
+	// Denied: rejected, with the person's reason.
+	go func() {
+		got, _ := call(t, cs, "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"docs/**"}, "reason": "the docs too"})
+		done <- got
+	}()
+	out = answer("+docs/**", "deny", "--reason", "docs belong to INT-009")
+	if !strings.Contains(out, "INT-001: scope request 2 rejected") {
+		t.Errorf("ask deny printed:\n%s", out)
+	}
+	got = <-done
+	if !strings.Contains(got, "Scope request 2 for INT-001 rejected by P <p@example.com>") ||
+		!strings.Contains(got, "<ask_answer ask=") || !strings.Contains(got, "docs belong to INT-009") {
+		t.Errorf("the agent was told %q", got)
+	}
+	if strings.Contains(catalogNow(), "docs/**") {
+		t.Errorf("a rejected request changed the catalog:\n%s", catalogNow())
+	}
+	if out, _ := intenthook("intents", "scope", "INT-001"); !strings.Contains(out, "no pending scope requests") {
+		t.Errorf("requests left pending:\n%s", out)
+	}
+
+	// No answer in time: the request stays filed for a person to decide.
+	if err := os.WriteFile(config, []byte("ask:\n  via: wait\n  timeout: 1s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = call(t, cs, "request_scope_change", map[string]any{"intent_id": "INT-001", "add": []string{"tests/**"}, "reason": "tests"})
+	if !strings.Contains(got, "No one answered ask ") || !strings.Contains(got, "intenthook intents scope INT-001 --approve 3") {
+		t.Errorf("the agent was told %q", got)
+	}
+	if out, _ := intenthook("intents", "scope", "INT-001"); !strings.Contains(out, "  3 +tests/**") {
+		t.Errorf("the request is not pending:\n%s", out)
+	}
+	if out, _ := intenthook("ask"); !strings.Contains(out, "no pending asks") {
+		t.Errorf("the lapsed ask is still listed:\n%s", out)
+	}
+
+	// The ledger names who approved and who rejected.
+	out, err := intenthook("ledger", "query", "--json")
+	if err != nil {
+		t.Fatalf("ledger query: %v\n%s", err, out)
+	}
+	for _, want := range []string{`"event":"amend"`, `"event":"ask_answer"`, `"decision":"deny",`, `"reason":"docs belong to INT-009","answer":{"ask":`, `"by":"P <p@example.com>"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger lacks %s:\n%s", want, out)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -56,7 +57,15 @@ type Ask struct {
 	Created   time.Time `json:"created"`
 	Deadline  time.Time `json:"deadline"` // after it the hook no longer waits
 	PID       int       `json:"pid,omitempty"`
+	// ScopeRequest is the number of the scope request the ask is about
+	// (Code CodeScopeRequest): an answer approves or rejects it.
+	ScopeRequest int `json:"scope_request,omitempty"`
 }
+
+// CodeScopeRequest is what an ask about an agent's scope request is
+// about: intenthook-mcp's request_scope_change waits, with ask.via wait
+// or console, for a person to approve or reject it.
+const CodeScopeRequest = "scope_request"
 
 // Answer is a person's answer to an ask, and who gave it: an attribution
 // (the git identity and OS user of the process that wrote it), not an
@@ -68,6 +77,22 @@ type Answer struct {
 	User    string    `json:"user,omitempty"` // the OS user
 	Via     string    `json:"via,omitempty"`  // where it was given: console; "" for intenthook ask
 	At      time.Time `json:"at"`
+}
+
+// Who names who answered, as the answer says: an attribution, not an
+// authentication.
+func (ans Answer) Who() string {
+	who := safetext.OneLine(ans.By)
+	if ans.User != "" {
+		if who != "" {
+			who += ", "
+		}
+		who += "OS user " + safetext.OneLine(ans.User)
+	}
+	if who == "" {
+		return "a person"
+	}
+	return who
 }
 
 // Store is one workspace's asks.

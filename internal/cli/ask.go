@@ -217,7 +217,8 @@ func (a *app) grant(ctx context.Context, ws *workspace.Workspace, s standing) er
 // process, what naming the command (intenthook ask allow, intenthook
 // console) and via where the answer was given ("" for intenthook ask): it
 // refuses in an agent's process (personAct), writes the answer the
-// waiting hook reads and records who answered. intenthook ask and the
+// waiting hook reads and records who answered. An answer to a scope
+// request approves or rejects the request first. intenthook ask and the
 // console answer through it alone.
 func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
 	store := asks.Store{Root: ws.Root}
@@ -225,7 +226,26 @@ func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via,
 	if err != nil {
 		return pending, asks.Answer{}, err
 	}
-	if err := a.personActNow(ctx, ws, what, "ask "+verdict+" "+id, pending.Intent); err != nil {
+	line := "ask " + verdict + " " + id
+	if pending.ScopeRequest > 0 {
+		// The answer changes the rules: it waits, as intents scope does,
+		// for the agents' running commands to end (the call it answers is
+		// an MCP call, not one of them).
+		if err := a.personAct(ctx, ws, what, line, pending.Intent); err != nil {
+			return pending, asks.Answer{}, err
+		}
+		approve, reject := pending.ScopeRequest, 0
+		if verdict == asks.Deny {
+			approve, reject = 0, pending.ScopeRequest
+		}
+		out, err := a.decideScopeRequest(ctx, ws, pending.Intent, approve, reject)
+		if err != nil {
+			return pending, asks.Answer{}, err
+		}
+		if via == "" {
+			fmt.Fprint(a.stdout, out)
+		}
+	} else if err := a.personActNow(ctx, ws, what, line, pending.Intent); err != nil {
 		return pending, asks.Answer{}, err
 	}
 	ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: via, At: nowFunc().UTC()}

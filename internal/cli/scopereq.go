@@ -28,18 +28,30 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 	if err := a.personAct(ctx, ws, "intents scope --approve/--reject", fmt.Sprintf("intents scope %s --approve %d --reject %d", id, approve, reject), id); err != nil {
 		return err
 	}
+	out, err := a.decideScopeRequest(ctx, ws, id, approve, reject)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(a.stdout, out)
+	return nil
+}
+
+// decideScopeRequest rejects (reject > 0) or approves pending scope
+// request approve of intent id, applying an approval through the lifecycle
+// editor, and returns what a person is told. The caller has made sure a
+// person runs it.
+func (a *app) decideScopeRequest(ctx context.Context, ws *workspace.Workspace, id string, approve, reject int) (string, error) {
 	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
 	if reject > 0 {
 		if err := store.Take(ctx, id, reject, func(scopereq.Request) error { return nil }); err != nil {
-			return err
+			return "", err
 		}
-		fmt.Fprintf(a.stdout, "%s: scope request %d rejected\n", id, reject)
-		return nil
+		return fmt.Sprintf("%s: scope request %d rejected\n", id, reject), nil
 	}
 	var scope, granted []string
 	var flips string
 	var version int
-	err = store.Take(ctx, id, approve, func(r scopereq.Request) error {
+	err := store.Take(ctx, id, approve, func(r scopereq.Request) error {
 		// Filed before patterns were checked, or written by hand: what a
 		// person cannot read on a terminal is not granted.
 		if err := scopereq.CheckPatterns(r); err != nil {
@@ -47,16 +59,15 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 		}
 		flips = a.scopeFlips(ctx, ws.Root, id, r.Add, r.Remove)
 		reason := fmt.Sprintf("scope request %d approved: %s", r.N, safetext.Flat(r.Reason))
+		var err error
 		scope, version, err = lifecycle.NewEditor(ws, r.Session, "intenthook", Version).Amend(ctx, id, r.Add, r.Remove, reason)
-		granted = changeText(r)
+		granted = r.Change()
 		return err
 	})
 	if err != nil {
-		return err
+		return "", err
 	}
-	fmt.Fprintf(a.stdout, "%s: scope request %d approved: granted %s; owned_scope now %s (version %d)\n", id, approve, strings.Join(granted, " "), strings.Join(safetext.QuoteAll(scope), ", "), version)
-	fmt.Fprint(a.stdout, flips)
-	return nil
+	return fmt.Sprintf("%s: scope request %d approved: granted %s; owned_scope now %s (version %d)\n", id, approve, strings.Join(granted, " "), strings.Join(safetext.QuoteAll(scope), ", "), version) + flips, nil
 }
 
 // listScopeRequests prints intent id's owned_scope and its pending scope
@@ -82,7 +93,7 @@ func (a *app) listScopeRequests(ctx context.Context, id string) error {
 	}
 	fmt.Fprintln(a.stdout, "pending scope requests (intenthook intents scope ID --approve N | --reject N):")
 	for _, r := range reqs {
-		fmt.Fprintf(a.stdout, "  %d %s: %s\n", r.N, strings.Join(changeText(r), " "), safetext.Quote(r.Reason))
+		fmt.Fprintf(a.stdout, "  %d %s: %s\n", r.N, strings.Join(r.Change(), " "), safetext.Quote(r.Reason))
 		fmt.Fprint(a.stdout, "    "+a.scopeFlips(ctx, ws.Root, id, r.Add, r.Remove))
 	}
 	return nil
@@ -120,19 +131,6 @@ func (a *app) scopeFlips(ctx context.Context, root, id string, add, remove []str
 	return rep.FlipLine(id) + "\n"
 }
 
-// changeText is a request's patterns as a person reads them: +added,
-// -removed, each quoted when it holds what a terminal would act on.
-func changeText(r scopereq.Request) []string {
-	var change []string
-	for _, p := range r.Add {
-		change = append(change, "+"+safetext.Quote(p))
-	}
-	for _, p := range r.Remove {
-		change = append(change, "-"+safetext.Quote(p))
-	}
-	return change
-}
-
 // writeScopeRequests lists intent id's pending scope requests ("" for
 // every intent's), for intents show and status.
 func writeScopeRequests(w io.Writer, root, id string) {
@@ -142,6 +140,6 @@ func writeScopeRequests(w io.Writer, root, id string) {
 	}
 	fmt.Fprintln(w, "pending scope requests (intenthook intents scope ID --approve N | --reject N):")
 	for _, r := range reqs {
-		fmt.Fprintf(w, "  %d %s %s: %s\n", r.N, safetext.Quote(r.IntentID), strings.Join(changeText(r), " "), safetext.Quote(r.Reason))
+		fmt.Fprintf(w, "  %d %s %s: %s\n", r.N, safetext.Quote(r.IntentID), strings.Join(r.Change(), " "), safetext.Quote(r.Reason))
 	}
 }

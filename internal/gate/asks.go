@@ -36,7 +36,7 @@ func (p asking) standingAnswer(d hook.Decision) hook.Decision {
 		return d
 	}
 	g.explain.step("ask", "standing", "grant="+gr.ID)
-	who := answeredBy(asks.Answer{By: gr.By, User: gr.User})
+	who := asks.Answer{By: gr.By, User: gr.User}.Who()
 	until := gr.Until.UTC().Format(time.RFC3339)
 	return hook.Decision{Verdict: hook.AllowWithContext,
 		Message: fmt.Sprintf("intenthook: %s allowed %s for this session until %s (standing answer %s)", who, d.AskCode, until, gr.ID),
@@ -85,7 +85,7 @@ func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decisio
 		return d
 	case ans.Verdict == asks.Allow:
 		g.explain.step("ask", "allow", "ask="+a.ID)
-		who := answeredBy(ans)
+		who := ans.Who()
 		return hook.Decision{Verdict: hook.AllowWithContext,
 			Message: fmt.Sprintf("intenthook: %s allowed this call (ask %s)", who, a.ID),
 			Context: fmt.Sprintf("intenthook: a person (%s) allowed this call through `intenthook ask allow %s`.", who, a.ID)}
@@ -93,7 +93,7 @@ func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decisio
 	g.explain.step("ask", "deny", "ask="+a.ID)
 	head, _, _ := strings.Cut(d.Message, "\n")
 	head = strings.TrimPrefix(head, "intenthook: ")
-	why := fmt.Sprintf("it needed a person's approval (%s), and %s answered ask %s with deny", head, answeredBy(ans), a.ID)
+	why := fmt.Sprintf("it needed a person's approval (%s), and %s answered ask %s with deny", head, ans.Who(), a.ID)
 	if r := strings.TrimSpace(ans.Reason); r != "" {
 		why += "; their reason, in their own words:\n" + fmt.Sprintf("<ask_answer ask=%q written_by=\"person\">\n%s\n</ask_answer>", a.ID, intentctx.Text(safetext.Clip(r, g.Budget()/4)))
 	}
@@ -148,20 +148,4 @@ func (p asking) hostQuestion(ctx context.Context) hook.Decision {
 		return d
 	}
 	return p.waitForPerson(ctx, d)
-}
-
-// answeredBy names who answered, as the answer says: an attribution, not
-// an authentication.
-func answeredBy(ans asks.Answer) string {
-	who := safetext.OneLine(ans.By)
-	if ans.User != "" {
-		if who != "" {
-			who += ", "
-		}
-		who += "OS user " + safetext.OneLine(ans.User)
-	}
-	if who == "" {
-		return "a person"
-	}
-	return who
 }

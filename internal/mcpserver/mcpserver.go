@@ -20,12 +20,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/intenthook/intenthook/internal/agent"
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/full"
+	"github.com/intenthook/intenthook/internal/intentctx"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -383,7 +386,53 @@ func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in Sc
 	if err != nil {
 		return nil, nil, err
 	}
-	return text(fmt.Sprintf("Scope request %d for %s filed; the catalog is unchanged. A person decides with `intenthook intents scope %s --approve %d` (or --reject %d); until then writes outside the scope stay denied.", r.N, r.IntentID, r.IntentID, r.N, r.N)), nil, nil
+	filed := fmt.Sprintf("Scope request %d for %s filed; the catalog is unchanged.", r.N, r.IntentID)
+	later := fmt.Sprintf(" A person decides with `intenthook intents scope %s --approve %d` (or --reject %d); until then writes outside the scope stay denied.", r.IntentID, r.N, r.N)
+	if !ws.Config.Ask.Waits() {
+		return text(filed + later), nil, nil
+	}
+	return text(s.awaitScopeAnswer(ctx, ws, r, filed, later)), nil, nil
+}
+
+// awaitScopeAnswer files scope request r as a pending ask (ask.via wait or
+// console) and waits, up to ask.timeout, for a person's answer: given with
+// intenthook ask or in the console, it approves or rejects the request
+// itself, in the person's process. It returns what the agent is told.
+func (s *server) awaitScopeAnswer(ctx context.Context, ws *workspace.Workspace, r scopereq.Request, filed, later string) string {
+	now := s.opt.Now().UTC().Truncate(time.Millisecond)
+	name := r.IntentID
+	if in := ws.Catalog.Find(r.IntentID); in != nil && in.Name != "" {
+		name += " (" + safetext.OneLine(in.Name) + ")"
+	}
+	store := asks.Store{Root: ws.Root}
+	a, err := store.Open(asks.Ask{
+		Session: r.Session, Intent: r.IntentID, Tool: "request_scope_change", Target: strings.Join(r.Change(), " "),
+		Code: asks.CodeScopeRequest, ScopeRequest: r.N,
+		Why:     fmt.Sprintf("intenthook: scope request %d: an agent asks that intent %s own %s\nthe agent's reason: %s", r.N, name, strings.Join(r.Change(), " "), r.Reason),
+		Created: now, Deadline: now.Add(ws.Config.Ask.Timeout), PID: os.Getpid(),
+	}, "")
+	if err != nil {
+		return filed + later + fmt.Sprintf(" (It could not wait for a person: %v.)", err)
+	}
+	defer store.Close(a.ID)
+	ans, ok := store.Wait(ctx, a, asks.Poll, s.opt.Now, time.Sleep)
+	switch {
+	case !ok:
+		return filed + fmt.Sprintf(" No one answered ask %s within %s (ask.timeout).", a.ID, ws.Config.Ask.Timeout) + later
+	case ans.Verdict == asks.Allow:
+		scope := "as the catalog now says"
+		if fresh, err := s.workspace(); err == nil {
+			if in := fresh.Catalog.Find(r.IntentID); in != nil {
+				scope = strings.Join(safetext.QuoteAll(in.OwnedScope), ", ")
+			}
+		}
+		return fmt.Sprintf("Scope request %d for %s approved by %s (ask %s): owned_scope is now %s. Your next calls are judged against it.", r.N, r.IntentID, ans.Who(), a.ID, scope)
+	}
+	msg := fmt.Sprintf("Scope request %d for %s rejected by %s (ask %s); the catalog is unchanged and writes outside the scope stay denied.", r.N, r.IntentID, ans.Who(), a.ID)
+	if reason := strings.TrimSpace(ans.Reason); reason != "" {
+		msg += fmt.Sprintf(" Their reason, in their own words:\n<ask_answer ask=%q written_by=\"person\">\n%s\n</ask_answer>", a.ID, intentctx.Text(safetext.Clip(reason, 2000)))
+	}
+	return msg + "\nDo not ask again for the same change; do what the reason asks, or ask the user how to go on."
 }
 
 // submit runs a submission: with hooks, the hook checked that the agent's

@@ -32,6 +32,19 @@ type Request struct {
 	At       string   `json:"at"`
 }
 
+// Change is the request's patterns as a person reads them: +added,
+// -removed, each quoted when it holds what a terminal would act on.
+func (r Request) Change() []string {
+	var change []string
+	for _, p := range r.Add {
+		change = append(change, "+"+safetext.Quote(p))
+	}
+	for _, p := range r.Remove {
+		change = append(change, "-"+safetext.Quote(p))
+	}
+	return change
+}
+
 type doc struct {
 	Next     int       `json:"next"`
 	Requests []Request `json:"requests"`
