@@ -23,15 +23,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
-// Dir is the asks' directory, relative to the workspace root: one per work
-// tree until the parallel issue moves it under the common git directory.
+// Dir is the asks' directory of a workspace outside git, relative to its
+// root. In a git repository the asks live under the common git directory
+// (CommonDir), one directory for all its work trees.
 const Dir = state.StateDir + "/asks"
+
+// CommonDir is the asks' directory in a git repository, relative to the
+// common git directory: a person answers from any work tree an ask filed
+// in another.
+const CommonDir = "intenthook/asks"
+
+// CommonJournal is the journal of the writes to CommonDir, relative to the
+// common git directory.
+const CommonJournal = "intenthook/journal"
 
 // Verdicts of an answer.
 const (
@@ -57,6 +68,10 @@ type Ask struct {
 	Created   time.Time `json:"created"`
 	Deadline  time.Time `json:"deadline"` // after it the hook no longer waits
 	PID       int       `json:"pid,omitempty"`
+	// WorkTree is the workspace root of the work tree the call was made
+	// in: the repository's work trees share the asks, and the answer is
+	// recorded in that work tree's ledger.
+	WorkTree string `json:"work_tree,omitempty"`
 	// ScopeRequest is the number of the scope request the ask is about
 	// (Code CodeScopeRequest): an answer approves or rejects it.
 	ScopeRequest int `json:"scope_request,omitempty"`
@@ -95,17 +110,68 @@ func (ans Answer) Who() string {
 	return who
 }
 
-// Store is one workspace's asks.
-type Store struct{ Root string }
+// Store is one repository's asks: under its common git directory, shared
+// by its work trees, or a workspace's own outside git. Each write is
+// journaled in the journal that lives beside the asks (the repository's,
+// or the work tree's), and an answer is believed only with its line.
+type Store struct {
+	Root    string // the workspace root of the work tree looking
+	dir     string // the asks' directory, absolute
+	journal string // the journal naming the asks' writes, absolute
+	prefix  string // the asks' names in that journal, before the file's
+}
+
+// For resolves the asks of the repository holding the workspace root: one
+// read of a linked work tree's .git file and its commondir, no git process.
+func For(root string) Store {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		abs = root
+	}
+	if common, ok := git.CommonDir(abs); ok {
+		return Store{Root: abs, dir: filepath.Join(common, filepath.FromSlash(CommonDir)), journal: filepath.Join(common, filepath.FromSlash(CommonJournal)), prefix: "asks/"}
+	}
+	return Store{Root: abs, dir: filepath.Join(abs, filepath.FromSlash(Dir)), journal: guard.JournalPath(abs), prefix: Dir + "/"}
+}
 
 // ErrNoAsk says no pending ask has the id.
 var ErrNoAsk = errors.New("no pending ask")
 
-func (s Store) dir() string { return filepath.Join(s.Root, filepath.FromSlash(Dir)) }
+// Dir is the asks' directory, absolute.
+func (s Store) Dir() string { return s.dir }
 
-func (s Store) path(id, ext string) string { return filepath.Join(s.dir(), id+ext) }
+func (s Store) path(id, ext string) string { return filepath.Join(s.dir, id+ext) }
 
-func rel(id, ext string) string { return Dir + "/" + id + ext }
+func (s Store) rel(id, ext string) string { return s.prefix + id + ext }
+
+// journalAdd notes that content was written to the ask file id+ext, by
+// the call by names ("" for a person's command).
+func (s Store) journalAdd(id, ext string, content []byte, by string) {
+	guard.JournalFileBy(s.journal, s.rel(id, ext), content, by)
+}
+
+// journalRemove notes that the ask file id+ext was removed.
+func (s Store) journalRemove(id, ext string) { guard.JournalFileRemoved(s.journal, s.rel(id, ext)) }
+
+// journaled reports whether the ask file id+ext was written as data.
+func (s Store) journaled(id, ext string, data []byte) bool {
+	return guard.JournaledFile(s.journal, s.rel(id, ext), guard.Hash(data))
+}
+
+// Wrote reports whether the file at path (absolute), in the asks'
+// directory, was last written with the content hash (guard.RemovedHash
+// for a removal) by a writer that journals: a hook or person of any work
+// tree. It is the guard's excuse for a change it finds there.
+func (s Store) Wrote(path, hash string) bool {
+	name, err := filepath.Rel(s.dir, path)
+	if err != nil || name == "." || strings.ContainsAny(filepath.ToSlash(name), "/") {
+		return false
+	}
+	return guard.JournaledFile(s.journal, s.prefix+name, hash)
+}
+
+// ensure makes the asks' directory.
+func (s Store) ensure() error { return os.MkdirAll(s.dir, 0o755) }
 
 // validID is the shape of an id Open gives: a person types it, and it
 // names a file.
@@ -133,13 +199,13 @@ func (s Store) Open(a Ask, by string) (Ask, error) {
 	if err != nil {
 		return a, err
 	}
-	if err := state.Ensure(s.Root, "asks"); err != nil {
+	if err := s.ensure(); err != nil {
 		return a, err
 	}
 	s.sweep(a.Created)
 	// Journaled first: the guard of a command running meanwhile may look
 	// as soon as the file is written.
-	guard.JournalBy(s.Root, rel(a.ID, ".json"), data, by)
+	s.journalAdd(a.ID, ".json", data, by)
 	if err := state.WriteFile(s.path(a.ID, ".json"), data, 0o644, false); err != nil {
 		return a, fmt.Errorf("pending ask: %w", err)
 	}
@@ -151,7 +217,7 @@ func (s Store) Open(a Ask, by string) (Ask, error) {
 func (s Store) Close(id string) {
 	for _, ext := range []string{".answer", ".json"} {
 		if _, err := os.Lstat(s.path(id, ext)); err == nil {
-			guard.JournalRemoved(s.Root, rel(id, ext))
+			s.journalRemove(id, ext)
 			_ = os.Remove(s.path(id, ext))
 		}
 	}
@@ -166,7 +232,7 @@ func (s Store) Lapse(a Ask, by string) {
 	if err != nil {
 		return
 	}
-	guard.JournalBy(s.Root, rel(a.ID, ".lapsed"), data, by)
+	s.journalAdd(a.ID, ".lapsed", data, by)
 	_ = state.WriteFile(s.path(a.ID, ".lapsed"), data, 0o644, false)
 }
 
@@ -178,7 +244,7 @@ const LapseWindow = time.Minute
 // lapsed within LapseWindow of now, and removes it; older notes are
 // removed on the way.
 func (s Store) TakeLapsed(session, tool, target string, now time.Time) bool {
-	entries, _ := os.ReadDir(s.dir())
+	entries, _ := os.ReadDir(s.dir)
 	found := false
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".lapsed")
@@ -187,12 +253,12 @@ func (s Store) TakeLapsed(session, tool, target string, now time.Time) bool {
 		}
 		data, err := osfile.ReadFile(s.path(id, ".lapsed"))
 		var a Ask
-		if err != nil || !guard.Journaled(s.Root, rel(id, ".lapsed"), guard.Hash(data)) || json.Unmarshal(data, &a) != nil {
+		if err != nil || !s.journaled(id, ".lapsed", data) || json.Unmarshal(data, &a) != nil {
 			continue
 		}
 		match := !found && session != "" && a.Session == session && a.Tool == tool && a.Target == target
 		if stale := now.After(a.Deadline.Add(LapseWindow)); match || stale {
-			guard.JournalRemoved(s.Root, rel(id, ".lapsed"))
+			s.journalRemove(id, ".lapsed")
 			_ = os.Remove(s.path(id, ".lapsed"))
 			found = found || match && !stale
 		}
@@ -204,7 +270,7 @@ func (s Store) TakeLapsed(session, tool, target string, now time.Time) bool {
 // stopped by the host before they could close them) and the lapsed notes
 // past their window.
 func (s Store) sweep(now time.Time) {
-	entries, _ := os.ReadDir(s.dir())
+	entries, _ := os.ReadDir(s.dir)
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
 		if !ok || !validID(id) {
@@ -249,7 +315,7 @@ func (s Store) Wait(ctx context.Context, a Ask, poll time.Duration, now func() t
 // read reads id's answer, when it is one a person's command journaled.
 func (s Store) read(id string) (Answer, bool) {
 	data, err := osfile.ReadFile(s.path(id, ".answer"))
-	if err != nil || !guard.Journaled(s.Root, rel(id, ".answer"), guard.Hash(data)) {
+	if err != nil || !s.journaled(id, ".answer", data) {
 		return Answer{}, false
 	}
 	var ans Answer
@@ -304,7 +370,7 @@ func (s Store) Answer(id string, ans Answer, now time.Time) (Ask, error) {
 	if err != nil {
 		return a, err
 	}
-	guard.Journal(s.Root, rel(id, ".answer"), data)
+	s.journalAdd(id, ".answer", data, "")
 	if err := state.WriteFile(s.path(id, ".answer"), data, 0o644, false); err != nil {
 		return a, fmt.Errorf("answer ask %s: %w", id, err)
 	}
@@ -315,7 +381,7 @@ func (s Store) Answer(id string, ans Answer, now time.Time) (Ask, error) {
 // their deadline. A workspace that never waited has no directory: nothing
 // is read.
 func (s Store) Pending(now time.Time) ([]Ask, error) {
-	entries, err := os.ReadDir(s.dir())
+	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -403,16 +469,16 @@ func (s Store) Grant(g Grant) (Grant, error) {
 	if err != nil {
 		return g, err
 	}
-	if err := state.Ensure(s.Root, "asks"); err != nil {
+	if err := s.ensure(); err != nil {
 		return g, err
 	}
 	for _, old := range s.grants() {
 		if !g.At.Before(old.Until) {
-			guard.JournalRemoved(s.Root, rel(grantPrefix+old.ID, ".json"))
+			s.journalRemove(grantPrefix+old.ID, ".json")
 			_ = os.Remove(s.path(grantPrefix+old.ID, ".json"))
 		}
 	}
-	guard.Journal(s.Root, rel(grantPrefix+g.ID, ".json"), data)
+	s.journalAdd(grantPrefix+g.ID, ".json", data, "")
 	if err := state.WriteFile(s.path(grantPrefix+g.ID, ".json"), data, 0o644, false); err != nil {
 		return g, fmt.Errorf("standing answer: %w", err)
 	}
@@ -448,7 +514,7 @@ func (s Store) Grants(now time.Time) []Grant {
 // grants reads every standing answer a person's command journaled; a file
 // written by other means is skipped.
 func (s Store) grants() []Grant {
-	entries, _ := os.ReadDir(s.dir())
+	entries, _ := os.ReadDir(s.dir)
 	var out []Grant
 	for _, e := range entries {
 		id, ok := strings.CutPrefix(e.Name(), grantPrefix)
@@ -459,7 +525,7 @@ func (s Store) grants() []Grant {
 			continue
 		}
 		data, err := osfile.ReadFile(s.path(grantPrefix+id, ".json"))
-		if err != nil || !guard.Journaled(s.Root, rel(grantPrefix+id, ".json"), guard.Hash(data)) {
+		if err != nil || !s.journaled(grantPrefix+id, ".json", data) {
 			continue
 		}
 		var g Grant
@@ -487,10 +553,10 @@ func (s Store) NoteNotified(n Notified) error {
 	if err != nil {
 		return err
 	}
-	if err := state.Ensure(s.Root, "asks"); err != nil {
+	if err := s.ensure(); err != nil {
 		return err
 	}
-	guard.Journal(s.Root, rel(notifiedName, ".json"), data)
+	s.journalAdd(notifiedName, ".json", data, "")
 	return state.WriteFile(s.path(notifiedName, ".json"), data, 0o644, false)
 }
 
@@ -498,7 +564,7 @@ func (s Store) NoteNotified(n Notified) error {
 // journal line.
 func (s Store) LastNotified() (Notified, bool) {
 	data, err := osfile.ReadFile(s.path(notifiedName, ".json"))
-	if err != nil || !guard.Journaled(s.Root, rel(notifiedName, ".json"), guard.Hash(data)) {
+	if err != nil || !s.journaled(notifiedName, ".json", data) {
 		return Notified{}, false
 	}
 	var n Notified

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -68,7 +70,7 @@ func TestWait(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Store{Root: t.TempDir()}
+			s := For(t.TempDir())
 			c := newClock()
 			a, err := s.Open(Ask{Session: "s1", Tool: "Bash", Target: "rm -rf build", Why: "intenthook: a destructive command", Created: c.now(), Deadline: c.now().Add(10 * time.Second)}, "s1/t1")
 			if err != nil {
@@ -85,7 +87,7 @@ func TestWait(t *testing.T) {
 				t.Errorf("waited %s, want %s", waited, tt.waited)
 			}
 			s.Close(a.ID)
-			if left, _ := os.ReadDir(s.dir()); len(left) != 0 {
+			if left, _ := os.ReadDir(s.dir); len(left) != 0 {
 				t.Errorf("Close left %v", left)
 			}
 		})
@@ -93,7 +95,7 @@ func TestWait(t *testing.T) {
 }
 
 func TestPendingAndAnswer(t *testing.T) {
-	s := Store{Root: t.TempDir()}
+	s := For(t.TempDir())
 	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	if got, err := s.Pending(now); err != nil || got != nil {
 		t.Fatalf("Pending without a directory = %v, %v", got, err)
@@ -101,7 +103,7 @@ func TestPendingAndAnswer(t *testing.T) {
 	old, _ := s.Open(Ask{Session: "s1", Tool: "Write", Created: now, Deadline: now.Add(time.Minute)}, "")
 	young, _ := s.Open(Ask{Session: "s2", Tool: "Bash", Created: now.Add(time.Second), Deadline: now.Add(2 * time.Minute)}, "")
 	gone, _ := s.Open(Ask{Session: "s3", Tool: "Bash", Created: now.Add(-time.Hour), Deadline: now.Add(-time.Minute)}, "")
-	_ = os.WriteFile(filepath.Join(s.dir(), "notes.txt"), []byte("x"), 0o644)
+	_ = os.WriteFile(filepath.Join(s.dir, "notes.txt"), []byte("x"), 0o644)
 	got, err := s.Pending(now)
 	if err != nil || len(got) != 2 || got[0].ID != old.ID || got[1].ID != young.ID {
 		t.Fatalf("Pending = %+v, %v; want %s then %s", got, err, old.ID, young.ID)
@@ -121,6 +123,54 @@ func TestPendingAndAnswer(t *testing.T) {
 	for _, id := range []string{"", "../x", "ABCDEF12", "1234567", "deadbeef"} {
 		if _, err := s.Get(id, now); !errors.Is(err, ErrNoAsk) {
 			t.Errorf("Get(%q) = %v, want ErrNoAsk", id, err)
+		}
+	}
+}
+
+// TestWorkTreesShareAsks: in a git repository the asks live under the
+// common git directory, so an ask a hook files in a linked work tree is
+// listed and answered from the main one, and the waiting hook believes the
+// answer: the journal that names it lives beside the asks.
+func TestWorkTreesShareAsks(t *testing.T) {
+	main := t.TempDir()
+	wt := filepath.Join(t.TempDir(), "wt2")
+	for _, args := range [][]string{
+		{"-C", main, "init", "-q"},
+		{"-C", main, "-c", "user.email=p@example.com", "-c", "user.name=P", "commit", "-q", "--allow-empty", "-m", "base"},
+		{"-C", main, "worktree", "add", "-q", "-b", "feat", wt},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	here, there := For(wt), For(main)
+	if here.Dir() != there.Dir() || !strings.HasSuffix(filepath.ToSlash(here.Dir()), ".git/"+CommonDir) {
+		t.Fatalf("the work trees' asks are %s and %s, want one directory under .git", here.Dir(), there.Dir())
+	}
+	c := newClock()
+	a, err := here.Open(Ask{Session: "s1", Tool: "Bash", Created: c.now(), Deadline: c.now().Add(10 * time.Second)}, "s1/t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := there.Pending(c.now())
+	if err != nil || len(got) != 1 || got[0].ID != a.ID {
+		t.Fatalf("the main work tree sees %+v, %v; want ask %s", got, err, a.ID)
+	}
+	c.steps[time.Second] = func() {
+		if _, err := there.Answer(a.ID, Answer{Verdict: Allow, At: c.now()}, c.now()); err != nil {
+			panic(err)
+		}
+	}
+	if ans, ok := here.Wait(context.Background(), a, Poll, c.now, c.sleep); !ok || ans.Verdict != Allow {
+		t.Errorf("the waiting hook read %+v, %v; want the other work tree's allow", ans, ok)
+	}
+	here.Close(a.ID)
+	if left, _ := there.Pending(c.now()); len(left) != 0 {
+		t.Errorf("left pending: %+v", left)
+	}
+	for _, root := range []string{main, wt} {
+		if _, err := os.Stat(filepath.Join(root, ".orchestration")); err == nil {
+			t.Errorf("%s: the asks wrote under the work tree", root)
 		}
 	}
 }

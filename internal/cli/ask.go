@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/gate"
 	"github.com/intenthook/intenthook/internal/git"
@@ -40,7 +42,7 @@ command: refused from an agent's process. See docs/asks.md.`,
 			if err != nil {
 				return err
 			}
-			pending, err := asks.Store{Root: ws.Root}.Pending(nowFunc())
+			pending, err := asks.For(ws.Root).Pending(nowFunc())
 			if err != nil {
 				return err
 			}
@@ -53,7 +55,7 @@ command: refused from an agent's process. See docs/asks.md.`,
 				return enc.Encode(pending)
 			}
 			a.printAsks(pending, nowFunc())
-			a.printGrants(asks.Store{Root: ws.Root}.Grants(nowFunc()))
+			a.printGrants(asks.For(ws.Root).Grants(nowFunc()))
 			return nil
 		},
 	}
@@ -202,7 +204,7 @@ func (a *app) grant(ctx context.Context, ws *workspace.Workspace, s standing) er
 		return err
 	}
 	now := nowFunc().UTC()
-	g, err := asks.Store{Root: ws.Root}.Grant(asks.Grant{Session: s.session, Code: s.code, Until: now.Add(s.span),
+	g, err := asks.For(ws.Root).Grant(asks.Grant{Session: s.session, Code: s.code, Until: now.Add(s.span),
 		By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), At: now})
 	if err != nil {
 		return err
@@ -221,7 +223,7 @@ func (a *app) grant(ctx context.Context, ws *workspace.Workspace, s standing) er
 // request approves or rejects the request first. intenthook ask and the
 // console answer through it alone.
 func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
-	store := asks.Store{Root: ws.Root}
+	store := asks.For(ws.Root)
 	pending, err := store.Get(id, nowFunc())
 	if err != nil {
 		return pending, asks.Answer{}, err
@@ -258,8 +260,21 @@ func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via,
 }
 
 // recordAnswer appends the ask_answer record: the call asked about, the
-// verdict, the reason, who answered and how long the ask waited.
+// verdict, the reason, who answered and how long the ask waited. It goes
+// to the ledger of the work tree the call was made in, when that is
+// another work tree of the repository than ws's.
 func (a *app) recordAnswer(ctx context.Context, ws *workspace.Workspace, asked asks.Ask, ans asks.Answer) {
+	if asked.WorkTree != "" && filepath.Clean(asked.WorkTree) != filepath.Clean(ws.Root) {
+		there, err := workspace.Load(asked.WorkTree, workspace.Governance(agent.Governance()), a.getenv, nowFunc)
+		switch {
+		case err != nil:
+			fmt.Fprintf(a.stderr, "intenthook: warning: ask %s was made in %s, which cannot be read (%v): its answer is recorded here\n", asked.ID, safetext.Quote(asked.WorkTree), err)
+		case !sameRepository(ws.Root, there.Root):
+			fmt.Fprintf(a.stderr, "intenthook: warning: ask %s names %s, not a work tree of this repository: its answer is recorded here\n", asked.ID, safetext.Quote(asked.WorkTree))
+		default:
+			ws = there
+		}
+	}
 	a.appendAnswer(ctx, ws, ledger.Meta{
 		IntentID: ledger.NullString(asked.Intent), SessionID: asked.Session,
 		AgentID: ledger.NullString(asked.AgentID), ToolName: asked.Tool, ToolUseID: asked.ToolUseID,
@@ -304,4 +319,13 @@ func osUser(getenv func(string) string) string {
 		}
 	}
 	return fmt.Sprint(os.Getuid())
+}
+
+// sameRepository reports whether the work trees at a and b share one
+// common git directory: an ask names the work tree it came from, and an
+// answer is recorded there only when it is one of this repository's.
+func sameRepository(a, b string) bool {
+	ca, okA := git.CommonDir(a)
+	cb, okB := git.CommonDir(b)
+	return okA && okB && filepath.Clean(ca) == filepath.Clean(cb)
 }

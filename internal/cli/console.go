@@ -265,7 +265,7 @@ func (a *app) notified(ws *workspace.Workspace) func(asks.Ask, error) {
 		} else {
 			fmt.Fprintf(a.stderr, "intenthook: ask %s: sent\n", p.ID)
 		}
-		if err := (asks.Store{Root: ws.Root}).NoteNotified(n); err != nil {
+		if err := asks.For(ws.Root).NoteNotified(n); err != nil {
 			fmt.Fprintf(a.stderr, "intenthook: warning: %v\n", err)
 		}
 	}

@@ -228,7 +228,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 			st.Undone = guard.Undone(root)
 			now := nowFunc()
 			pending := state.Sessions{Root: root}.CountPending(now)
-			st.Asks, _ = asks.Store{Root: root}.Pending(now)
+			st.Asks, _ = asks.For(root).Pending(now)
 			st.Spend = spendOf(root)
 			for i, s := range ss {
 				// Live: it holds its selections against other sessions.

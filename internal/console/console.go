@@ -332,7 +332,7 @@ func pendingOf(a asks.Ask) Pending {
 }
 
 func (s *Server) pending() ([]Pending, error) {
-	list, err := asks.Store{Root: s.cfg.Root}.Pending(s.cfg.Now())
+	list, err := asks.For(s.cfg.Root).Pending(s.cfg.Now())
 	out := make([]Pending, 0, len(list))
 	for _, a := range list {
 		out = append(out, pendingOf(a))

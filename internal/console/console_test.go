@@ -54,7 +54,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{t: t, root: t.TempDir(), clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
-	store := asks.Store{Root: f.root}
+	store := asks.For(f.root)
 	var err error
 	f.ask, err = store.Open(asks.Ask{Session: "s1", Intent: "INT-001", Tool: "Bash", ToolUseID: "t1", Target: "rm -rf build </pre><script>alert(1)</script>",
 		Why: "intenthook: destructive command: rm -rf build", Created: f.clock.now(), Deadline: f.clock.now().Add(2 * time.Minute)}, "s1/t1")
@@ -225,7 +225,7 @@ func TestRefusals(t *testing.T) {
 		})
 	}
 	// Nothing was answered by the refused requests.
-	if _, err := (asks.Store{Root: f.root}).Get(f.ask.ID, f.clock.now()); err != nil {
+	if _, err := asks.For(f.root).Get(f.ask.ID, f.clock.now()); err != nil {
 		t.Errorf("the ask after the refusals: %v", err)
 	}
 }
@@ -258,7 +258,7 @@ func TestAnswer(t *testing.T) {
 				t.Errorf("answered %+v", got)
 			}
 			// The waiting hook finds the answer (a journaled one).
-			ans, ok := asks.Store{Root: f.root}.Wait(context.Background(), f.ask, time.Millisecond, f.clock.now, func(time.Duration) {})
+			ans, ok := asks.For(f.root).Wait(context.Background(), f.ask, time.Millisecond, f.clock.now, func(time.Duration) {})
 			if !ok || ans.Verdict != tt.verdict || ans.Reason != tt.reason {
 				t.Errorf("the hook reads %+v %v", ans, ok)
 			}

@@ -395,7 +395,7 @@ func checkNotify(root string, getenv func(string) string) []Check {
 		checks = append(checks, Check{Status: Warn, Name: name, Detail: "notify.webhook_url_env names $" + safetext.Quote(v) + ", which is empty here: intenthook ask serve-notify and the console send nothing from this environment",
 			Hint: "set it to the webhook's URL in the shell you run them from"})
 	}
-	last, ok := asks.Store{Root: root}.LastNotified()
+	last, ok := asks.For(root).LastNotified()
 	switch {
 	case ok && last.Error != "":
 		checks = append(checks, Check{Status: Warn, Name: name, Detail: fmt.Sprintf("the last pending ask sent, %s at %s, failed: %s", last.Ask, last.At.UTC().Format(time.RFC3339), oneLine(last.Error)),

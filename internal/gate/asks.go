@@ -31,7 +31,7 @@ func (p asking) standingAnswer(d hook.Decision) hook.Decision {
 	if d.AskCode == "" || g.call.Event != hook.PreToolUse && g.call.Event != hook.PermissionRequest {
 		return d
 	}
-	gr, ok := asks.Store{Root: g.Root}.Granted(g.call.SessionID, d.AskCode, g.env.now().UTC())
+	gr, ok := asks.For(g.Root).Granted(g.call.SessionID, d.AskCode, g.env.now().UTC())
 	if !ok {
 		return d
 	}
@@ -57,11 +57,11 @@ func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decisio
 	now := g.env.now().UTC().Truncate(time.Millisecond)
 	intent, _ := g.activeIntent()
 	target := p.target()
-	store := asks.Store{Root: g.Root}
+	store := asks.For(g.Root)
 	a, err := store.Open(asks.Ask{
 		Session: g.call.SessionID, Agent: g.call.Agent, AgentID: g.call.AgentID, Intent: intent,
 		Tool: g.call.ToolName, ToolUseID: g.call.ToolUseID, Target: target, Code: cmp.Or(d.Code, d.AskCode), Why: d.Message,
-		Created: now, Deadline: now.Add(g.Config.Ask.Timeout), PID: os.Getpid(),
+		Created: now, Deadline: now.Add(g.Config.Ask.Timeout), PID: os.Getpid(), WorkTree: g.Root,
 	}, g.Sessions.By)
 	if err != nil {
 		g.note(fmt.Errorf("pending ask: %w: the host asks instead", err))
@@ -133,7 +133,7 @@ func (p asking) hostQuestion(ctx context.Context) hook.Decision {
 	if !g.Config.Ask.Waits() {
 		return hook.Decision{}
 	}
-	if (asks.Store{Root: g.Root}).TakeLapsed(g.call.SessionID, g.call.ToolName, p.target(), g.env.now().UTC()) {
+	if asks.For(g.Root).TakeLapsed(g.call.SessionID, g.call.ToolName, p.target(), g.env.now().UTC()) {
 		g.explain.step("ask", "lapsed", "intenthook's own ask about this call went unanswered: the host asks")
 		return hook.Decision{}
 	}

@@ -48,7 +48,7 @@ func TestWaitForPerson(t *testing.T) {
 				g.call.Event = tt.event
 			}
 			now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-			store := asks.Store{Root: g.Root}
+			store := asks.For(g.Root)
 			g.env = &Env{Now: func() time.Time { return now }, Sleep: func(d time.Duration) {
 				now = now.Add(d)
 				if tt.answer != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/anchors"
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/backstop"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/governed"
@@ -332,6 +333,14 @@ func (gc *guardCall) Wrote(c guard.Change) bool {
 		return false
 	case c.Before.Kind == guard.Files && claimFile(c.Rel):
 		return gc.claimLetGo(c)
+	case c.Before.Kind == guard.Files && commonAskFile(c.Rel):
+		// Written by the hooks and people of every work tree, each line in
+		// the repository's journal beside the asks.
+		hash := c.After.Hash
+		if c.After.FP == "" {
+			hash = guard.RemovedHash
+		}
+		return !strings.HasPrefix(hash, "!") && asks.For(root).Wrote(rooted(root, c.Rel), hash)
 	case c.Before.Kind == guard.Files && c.After.FP == "":
 		return journaled(root, s, c.Rel, guard.RemovedHash)
 	}
@@ -503,6 +512,21 @@ func (g *Gate) Editor(session, tool, toolVersion string) *lifecycle.Editor {
 
 // claimFile reports whether rel, a change the guard found, is one of the
 // repository's claims (state.ClaimsDir, in the common git directory).
+// rooted is a watched path the guard names root-relative, or absolutely
+// when it lies outside root, as an absolute path.
+func rooted(root, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(root, filepath.FromSlash(rel))
+}
+
+// commonAskFile says rel is a file of the repository's asks, under the
+// common git directory.
+func commonAskFile(rel string) bool {
+	return strings.Contains("/"+filepath.ToSlash(rel), "/"+asks.CommonDir+"/")
+}
+
 func claimFile(rel string) bool {
 	return strings.Contains("/"+filepath.ToSlash(rel), "/"+state.ClaimsDir+"/")
 }

@@ -99,6 +99,12 @@ const (
 	// one added stays: a claim is a pointer its holder's session state
 	// must confirm.
 	Claims
+	// CommonJournaled: a directory under the common git directory, one
+	// per repository (the row names it under .git/), pictured file by file
+	// as Journaled is; its writers journal in the repository's journal
+	// beside it (.git/intenthook/journal), since another work tree's hook
+	// or person writes there too.
+	CommonJournaled
 )
 
 // File is one governance file.

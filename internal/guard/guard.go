@@ -224,7 +224,7 @@ func Watch(root string, files []governed.File, gitConfig string) []Target {
 			if rel, ok := besideConfig(root, gitConfig, f.Path); ok {
 				ts = append(ts, Target{Rel: rel, Kind: Whole})
 			}
-		case governed.Claims:
+		case governed.Claims, governed.CommonJournaled:
 			if rel, ok := besideConfig(root, gitConfig, f.Path); ok {
 				ts = append(ts, Target{Rel: rel, Kind: Files})
 			}

@@ -30,17 +30,31 @@ func Journal(root, rel string, content []byte) { JournalBy(root, rel, content, "
 // names the call as "<session>/<tool_use_id>" ("" when there is none). The
 // line is "<rel> <sha256>[ <by>]".
 func JournalBy(root, rel string, content []byte, by string) {
+	JournalFileBy(JournalPath(root), rel, content, by)
+}
+
+// JournalFileBy is JournalBy in the journal at path: the repository's,
+// under the common git directory, names the writes of the rows that live
+// there (the pending asks), whichever work tree made them.
+func JournalFileBy(path, rel string, content []byte, by string) {
 	line := rel + " " + hashBytes(content)
 	if by = strings.Map(noSpace, by); by != "" {
 		line += " " + by
 	}
-	appendJournal(root, line)
+	appendJournal(path, line)
 }
 
-// appendJournal appends line to the journal, and cuts the journal back to
+// JournalFileRemoved is JournalRemoved in the journal at path.
+func JournalFileRemoved(path, rel string) { appendJournal(path, rel+" "+RemovedHash) }
+
+// JournaledFile is Journaled in the journal at path.
+func JournaledFile(path, rel, hash string) bool {
+	return journaledSince(path, rel, hash, 0, "", false)
+}
+
+// appendJournal appends line to the journal at path, and cuts it back to
 // its newest journalRead bytes when it has grown past journalCut.
-func appendJournal(root, line string) {
-	path := journalPath(root)
+func appendJournal(path, line string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
@@ -76,14 +90,15 @@ func noSpace(r rune) rune {
 	return r
 }
 
-func journalPath(root string) string {
+// JournalPath is the work tree's journal, under the guard's directory.
+func JournalPath(root string) string {
 	return filepath.Join(root, filepath.FromSlash(Dir), journalName)
 }
 
 // JournalSize is the journal's size now: a snapshot remembers it, and only
 // lines written after it excuse a change the command's post finds.
 func JournalSize(root string) int64 {
-	st, err := os.Stat(journalPath(root))
+	st, err := os.Stat(JournalPath(root))
 	if err != nil {
 		return 0
 	}
@@ -93,7 +108,7 @@ func JournalSize(root string) int64 {
 // Journaled reports whether a hook process gave rel the content hash
 // (anywhere in the journal's end).
 func Journaled(root, rel, hash string) bool {
-	return journaledSince(root, rel, hash, 0, "", false)
+	return journaledSince(JournalPath(root), rel, hash, 0, "", false)
 }
 
 // JournaledDuring reports whether a hook process gave rel the content hash
@@ -105,7 +120,7 @@ func JournaledDuring(root string, s *Snapshot, rel, hash string) bool {
 	if s == nil {
 		return Journaled(root, rel, hash)
 	}
-	return journaledSince(root, rel, hash, s.JournalAt, s.Call, false)
+	return journaledSince(JournalPath(root), rel, hash, s.JournalAt, s.Call, false)
 }
 
 // HookJournaledDuring is JournaledDuring for a line that names the tool
@@ -115,11 +130,11 @@ func HookJournaledDuring(root string, s *Snapshot, rel, hash string) bool {
 	if s == nil {
 		return false
 	}
-	return journaledSince(root, rel, hash, s.JournalAt, s.Call, true)
+	return journaledSince(JournalPath(root), rel, hash, s.JournalAt, s.Call, true)
 }
 
-func journaledSince(root, rel, hash string, from int64, call string, byHook bool) bool {
-	f, err := osfile.Open(journalPath(root))
+func journaledSince(path, rel, hash string, from int64, call string, byHook bool) bool {
+	f, err := osfile.Open(path)
 	if err != nil {
 		return false
 	}

@@ -34,7 +34,7 @@ import (
 const RemovedHash = "-"
 
 // JournalRemoved notes that a hook process removed rel.
-func JournalRemoved(root, rel string) { appendJournal(root, rel+" "+RemovedHash) }
+func JournalRemoved(root, rel string) { JournalFileRemoved(JournalPath(root), rel) }
 
 // MirrorDir is where the copies of the logs of the Mirrored directory rel
 // (root-relative) are kept, absolute.

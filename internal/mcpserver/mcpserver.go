@@ -404,12 +404,12 @@ func (s *server) awaitScopeAnswer(ctx context.Context, ws *workspace.Workspace, 
 	if in := ws.Catalog.Find(r.IntentID); in != nil && in.Name != "" {
 		name += " (" + safetext.OneLine(in.Name) + ")"
 	}
-	store := asks.Store{Root: ws.Root}
+	store := asks.For(ws.Root)
 	a, err := store.Open(asks.Ask{
 		Session: r.Session, Intent: r.IntentID, Tool: "request_scope_change", Target: strings.Join(r.Change(), " "),
 		Code: asks.CodeScopeRequest, ScopeRequest: r.N,
 		Why:     fmt.Sprintf("intenthook: scope request %d: an agent asks that intent %s own %s\nthe agent's reason: %s", r.N, name, strings.Join(r.Change(), " "), r.Reason),
-		Created: now, Deadline: now.Add(ws.Config.Ask.Timeout), PID: os.Getpid(),
+		Created: now, Deadline: now.Add(ws.Config.Ask.Timeout), PID: os.Getpid(), WorkTree: ws.Root,
 	}, "")
 	if err != nil {
 		return filed + later + fmt.Sprintf(" (It could not wait for a person: %v.)", err)

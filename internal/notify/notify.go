@@ -191,7 +191,7 @@ func redact(err error) error {
 // and failure; sends run one at a time, so a slow webhook delays the next
 // message, never a hook.
 func Watch(ctx context.Context, root string, s *Sender, poll time.Duration, now func() time.Time, report func(a asks.Ask, err error)) {
-	store := asks.Store{Root: root}
+	store := asks.For(root)
 	sent := map[string]bool{}
 	tick := time.NewTicker(poll)
 	defer tick.Stop()

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/ledger"
@@ -50,7 +51,7 @@ var own = governed.Table{
 	{Path: ".orchestration/state/spend", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "each intent's spend counters and the raises of its budget: pre refuses writes once they reach the intent's budget (budget_exceeded); hooks and a person's intenthook budget append to them, each line first to the guard's copy, which is what is read; every intent's log is compared; this work tree's (docs/budgets.md)"},
 	// Read-only in a sandbox: only the waiting hook and a person's
 	// intenthook ask write there, both outside it.
-	{Path: ".orchestration/state/asks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "pending asks (ask.via: wait) and a person's answers to them: an answer lets a call run or denies it; written by the waiting hook and a person's intenthook ask, each write journaled, and the hook believes an answer only with its journal line; this work tree's (docs/asks.md)"},
+	{Path: ".orchestration/state/asks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "pending asks (ask.via: wait) and a person's answers to them, in a workspace outside git: an answer lets a call run or denies it; written by the waiting hook and a person's intenthook ask, each write journaled, and the hook believes an answer only with its journal line (docs/asks.md)"},
 	// Each file a hook reads has a row of its own, with who writes it and
 	// why it may be believed (TestHookReadersHaveRows holds the hooks to
 	// it); state/** above only says what no agent writes.
@@ -113,6 +114,8 @@ var gits = governed.Table{
 	// tree, outside the workspace): the guard watches it there, and the
 	// sandbox's list names it there (SandboxReadOnlyAt).
 	{Path: ".git/" + state.ClaimsDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.Claims, Reason: "the sessions' claims of every work tree of the repository (exclusive_intents): a claim removed lets another work tree's session take the intent; only hooks and a person's select write them, each a pointer its holder's session state confirms"},
+	{Path: ".git/" + asks.CommonDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.CommonJournaled, Reason: "the repository's pending asks (ask.via: wait), standing answers and a person's answers, shared by its work trees: an answer lets a call run or denies it; written by the waiting hook, intenthook-mcp and a person's intenthook ask or console, each write journaled in the repository's journal beside them, and an answer is believed only with its line (docs/asks.md)"},
+	{Path: ".git/" + asks.CommonJournal, Use: governed.ReadOnly, Reason: "the repository's journal of the writes to its pending asks, from every work tree; without an OS sandbox a program can write a line too (docs/threat-model.md)"},
 	{Path: ".git/" + GovernedMarker, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it, and a command that removes or changes it is put back"},
 }
 

@@ -46,7 +46,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/reviews", ".orchestration/state/summary", ".orchestration/state/spend", ".orchestration/.gitignore", ".orchestration/state/sessions", ".orchestration/state/denials", ".orchestration/state/spool", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
-		".git/hooks", ".git/config", ".git/intenthook/governed", ".git/intenthook/claims",
+		".git/hooks", ".git/config", ".git/intenthook/governed", ".git/intenthook/claims", ".git/intenthook/asks",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
 		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/TaskResume", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
@@ -70,7 +70,7 @@ func TestGovernanceLists(t *testing.T) {
 		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
-		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed",
+		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal",
 		".agents/hooks.json",
 		".crush.json", "crush.json", ".crushrc", "crushrc", ".crush/crush.json",
 		".orchestration/agents", ".orchestration/agents/**",
