@@ -118,7 +118,19 @@ func Decode(ev protocol.Object, event string) (*hook.Call, error) {
 	if c.Source == "new" {
 		c.Source = "startup"
 	}
-	Tools().Fill(c, ev["toolArgs"])
+	args := ev["toolArgs"]
+	if ev.Str("hookName") == "permissionRequest" {
+		// Copilot CLI's own permission question (1.0.102, captured live):
+		// the call's input is toolInput, and an edit names its file as
+		// file_path, with a diff instead of the strings.
+		c.Event, args = hook.PermissionRequest, ev["toolInput"]
+	}
+	Tools().Fill(c, args)
+	if c.Event == hook.PermissionRequest && len(c.Paths) == 0 {
+		if p := protocol.AsObject(args).Str("file_path"); p != "" {
+			c.Paths, c.Unparsed = []string{protocol.NativePath(p)}, ""
+		}
+	}
 	if res := ev.Obj("toolResult"); res != nil {
 		if rt := res.Str("resultType"); rt != "" && rt != "success" {
 			c.Failed, c.Error = true, res.Str("textResultForLlm")
@@ -134,6 +146,15 @@ type native struct {
 	AdditionalContext        string `json:"additionalContext,omitempty"`
 }
 
+// permission is the answer to Copilot CLI's own permission question
+// (permissionRequest): flat, allow or deny (a deny's message is shown as
+// "Permission denied by a PermissionRequest hook: …"; checked live on
+// 1.0.102); no answer lets Copilot's own rules decide.
+type permission struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
+}
+
 // claudeDialect answers calls that came through Claude-format settings: a
 // deny as the shared JSON (exit 2 drops the reason there), no ask (untested
 // there), context is not delivered.
@@ -147,6 +168,15 @@ func Encode(c *hook.Call, d hook.Decision, budget int) hook.Answer {
 	a := hook.Answer{}
 	if len(d.Notes) > 0 {
 		a.Stderr = joinLines(d.Notes)
+	}
+	if c.Event == hook.PermissionRequest {
+		switch d.Verdict {
+		case hook.Deny:
+			a.Stdout = protocol.JSON(permission{Behavior: "deny", Message: hook.Clip(d.Message, budget)})
+		case hook.AllowWithContext:
+			a.Stdout = protocol.JSON(permission{Behavior: "allow"})
+		}
+		return a
 	}
 	var out native
 	switch {

@@ -253,7 +253,7 @@ func copilotTurns(ws string) []mockmodel.Turn {
 // name their event, so each hook wraps what it receives as {"_event", "payload"}.
 func writeCopilotHooks(ws, logFile string) error {
 	hooks := map[string]any{}
-	for _, ev := range []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"} {
+	for _, ev := range []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "permissionRequest"} {
 		cmd := fmt.Sprintf(`(printf '{"_event":"%s","payload":'; cat; printf '}\n') >> %s`, ev, logFile)
 		hooks[ev] = []any{map[string]any{"type": "command", "bash": cmd, "timeoutSec": 30}}
 	}
