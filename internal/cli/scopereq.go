@@ -41,7 +41,7 @@ func (a *app) answerScopeRequest(ctx context.Context, id string, approve, reject
 // editor, and returns what a person is told. The caller has made sure a
 // person runs it.
 func (a *app) decideScopeRequest(ctx context.Context, ws *workspace.Workspace, id string, approve, reject int) (string, error) {
-	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
+	store := scopereq.For(ws.Root, ws.Config.LockTimeout)
 	if reject > 0 {
 		if err := store.Take(ctx, id, reject, func(scopereq.Request) error { return nil }); err != nil {
 			return "", err
@@ -83,7 +83,7 @@ func (a *app) listScopeRequests(ctx context.Context, id string) error {
 		return fmt.Errorf("no intent %s in the catalog", id)
 	}
 	fmt.Fprintf(a.stdout, "%s: owned_scope %s\n", id, strings.Join(safetext.QuoteAll(in.OwnedScope), ", "))
-	reqs, err := scopereq.Store{Root: ws.Root}.List(id)
+	reqs, err := scopereq.For(ws.Root, 0).List(id)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (a *app) scopeFlips(ctx context.Context, root, id string, add, remove []str
 // writeScopeRequests lists intent id's pending scope requests ("" for
 // every intent's), for intents show and status.
 func writeScopeRequests(w io.Writer, root, id string) {
-	reqs, err := scopereq.Store{Root: root}.List(id)
+	reqs, err := scopereq.For(root, 0).List(id)
 	if err != nil || len(reqs) == 0 {
 		return
 	}

@@ -380,7 +380,7 @@ func (s *server) requestScope(ctx context.Context, _ *mcp.CallToolRequest, in Sc
 	if !s.opt.HookMode {
 		session = s.session
 	}
-	store := scopereq.Store{Root: ws.Root, Timeout: ws.Config.LockTimeout}
+	store := scopereq.For(ws.Root, ws.Config.LockTimeout)
 	req.Session = session
 	r, err := store.Add(ctx, req, s.opt.Now())
 	if err != nil {

@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -50,10 +52,39 @@ type doc struct {
 	Requests []Request `json:"requests"`
 }
 
-// Store is one workspace's requests.
+// CommonFile is where a git repository keeps its requests, relative to
+// its common git directory: one file for all its work trees, so that a
+// person decides from any of them.
+const CommonFile = "intenthook/scope_requests.json"
+
+// Store is one repository's requests (a workspace's own outside git).
 type Store struct {
 	Root    string
 	Timeout time.Duration
+	file    string // the requests' file, absolute ("" for Root's state/)
+	lock    string // its lock, absolute
+}
+
+// For resolves the requests of the repository holding the workspace root:
+// one read of a linked work tree's .git file and its commondir, no git
+// process.
+func For(root string, timeout time.Duration) Store {
+	s := Store{Root: root, Timeout: timeout}
+	if abs, err := filepath.Abs(root); err == nil {
+		if common, ok := git.CommonDir(abs); ok {
+			s.file = filepath.Join(common, filepath.FromSlash(CommonFile))
+			s.lock = filepath.Join(common, "intenthook", "locks", "scope_requests.lock")
+		}
+	}
+	return s
+}
+
+// path is the requests' file.
+func (s Store) path() string {
+	if s.file != "" {
+		return s.file
+	}
+	return state.Path(s.Root, File)
 }
 
 // Add files r and returns it numbered. Its reason's line breaks become
@@ -101,7 +132,7 @@ func CheckPatterns(r Request) error {
 // List returns the pending requests, oldest first; intentID, when set,
 // keeps that intent's.
 func (s Store) List(intentID string) ([]Request, error) {
-	d, err := read(s.Root)
+	d, err := read(s.path())
 	if err != nil {
 		return nil, err
 	}
@@ -136,15 +167,18 @@ func (s Store) Take(ctx context.Context, intentID string, n int, apply func(Requ
 }
 
 func (s Store) update(ctx context.Context, edit func(*doc) error) error {
-	if err := state.Ensure(s.Root); err != nil {
-		return err
+	var unlock state.Unlock
+	var err error
+	if s.file != "" {
+		unlock, err = state.LockFile(ctx, s.lock, "scope_requests", s.Timeout)
+	} else if err = state.Ensure(s.Root); err == nil {
+		unlock, err = state.Lock(ctx, s.Root, "scope_requests", s.Timeout)
 	}
-	unlock, err := state.Lock(ctx, s.Root, "scope_requests", s.Timeout)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	d, err := read(s.Root)
+	d, err := read(s.path())
 	if err != nil {
 		return err
 	}
@@ -155,12 +189,12 @@ func (s Store) update(ctx context.Context, edit func(*doc) error) error {
 	if err != nil {
 		return err
 	}
-	return state.WriteFile(state.Path(s.Root, File), append(data, '\n'), 0o644, true)
+	return state.WriteFile(s.path(), append(data, '\n'), 0o644, true)
 }
 
-func read(root string) (doc, error) {
+func read(path string) (doc, error) {
 	var d doc
-	data, err := os.ReadFile(state.Path(root, File))
+	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return d, nil
 	}
@@ -168,7 +202,7 @@ func read(root string) (doc, error) {
 		return d, err
 	}
 	if err := json.Unmarshal(data, &d); err != nil {
-		return d, fmt.Errorf("%s: %w", state.Path(root, File), err)
+		return d, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
 }

@@ -2,6 +2,9 @@ package scopereq
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,5 +73,40 @@ func TestStore(t *testing.T) {
 	// A number is never reused after a take.
 	if r, _ := s.Add(ctx, Request{IntentID: "INT-001", Add: []string{"x"}, Reason: "r"}, now); r.N != 4 {
 		t.Errorf("next number %d, want 4", r.N)
+	}
+}
+
+// TestWorkTreesShareRequests: in a git repository the requests are one
+// file under the common git directory, so a request filed in a linked work
+// tree is listed and decided from the main one.
+func TestWorkTreesShareRequests(t *testing.T) {
+	main := t.TempDir()
+	wt := filepath.Join(t.TempDir(), "wt2")
+	for _, args := range [][]string{
+		{"-C", main, "init", "-q"},
+		{"-C", main, "-c", "user.email=p@example.com", "-c", "user.name=P", "commit", "-q", "--allow-empty", "-m", "base"},
+		{"-C", main, "worktree", "add", "-q", "-b", "feat", wt},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ctx, now := context.Background(), time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	r, err := For(wt, time.Second).Add(ctx, Request{IntentID: "INT-001", Add: []string{"lib/**"}, Reason: "the client"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := For(main, time.Second)
+	if got, err := there.List(""); err != nil || len(got) != 1 || got[0].N != r.N {
+		t.Fatalf("the main work tree lists %+v, %v; want request %d", got, err, r.N)
+	}
+	if err := there.Take(ctx, "INT-001", r.N, func(Request) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := For(wt, time.Second).List(""); len(got) != 0 {
+		t.Errorf("still pending in the linked work tree: %+v", got)
+	}
+	if _, err := os.Stat(filepath.Join(main, ".git", filepath.FromSlash(CommonFile))); err != nil {
+		t.Errorf("the requests are not under the common git directory: %v", err)
 	}
 }

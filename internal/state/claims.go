@@ -190,5 +190,5 @@ func (cs Claims) Lock(ctx context.Context, timeout time.Duration) (Unlock, error
 		return func() {}, nil
 	}
 	path := filepath.Join(filepath.Dir(filepath.Dir(cs.Dir)), filepath.FromSlash(claimsLock))
-	return lockFile(ctx, path, "claims", timeout, func() error { return os.MkdirAll(filepath.Dir(path), 0o755) })
+	return LockFile(ctx, path, "claims", timeout)
 }

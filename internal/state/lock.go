@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -67,6 +68,13 @@ func (b *lockBudget) spend(d time.Duration) {
 func Lock(ctx context.Context, root, name string, timeout time.Duration) (Unlock, error) {
 	path := filepath.Join(Path(root, "locks"), name+".lock")
 	return lockFile(ctx, path, name, timeout, func() error { return Ensure(root, "locks") })
+}
+
+// LockFile takes the lock file at path (absolute), making its directory
+// when there is none: a lock of the repository's, under the common git
+// directory, that a state file shared by its work trees needs.
+func LockFile(ctx context.Context, path, name string, timeout time.Duration) (Unlock, error) {
+	return lockFile(ctx, path, name, timeout, func() error { return os.MkdirAll(filepath.Dir(path), 0o755) })
 }
 
 // lockFile takes the lock file at path; mkdir makes its directory when

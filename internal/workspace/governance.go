@@ -10,6 +10,7 @@ import (
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -116,6 +117,7 @@ var gits = governed.Table{
 	{Path: ".git/" + state.ClaimsDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.Claims, Reason: "the sessions' claims of every work tree of the repository (exclusive_intents): a claim removed lets another work tree's session take the intent; only hooks and a person's select write them, each a pointer its holder's session state confirms"},
 	{Path: ".git/" + asks.CommonDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.CommonJournaled, Reason: "the repository's pending asks (ask.via: wait), standing answers and a person's answers, shared by its work trees: an answer lets a call run or denies it; written by the waiting hook, intenthook-mcp and a person's intenthook ask or console, each write journaled in the repository's journal beside them, and an answer is believed only with its line (docs/asks.md)"},
 	{Path: ".git/" + asks.CommonJournal, Use: governed.ReadOnly, Reason: "the repository's journal of the writes to its pending asks, from every work tree; without an OS sandbox a program can write a line too (docs/threat-model.md)"},
+	{Path: ".git/" + scopereq.CommonFile, Use: governed.ReadOnly, Reason: "the scope changes agents asked for (request_scope_change), one file for the repository's work trees: a person approves from its listing; written by intenthook-mcp and a person's intents scope"},
 	{Path: ".git/" + GovernedMarker, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it, and a command that removes or changes it is put back"},
 }
 

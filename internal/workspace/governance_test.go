@@ -70,7 +70,7 @@ func TestGovernanceLists(t *testing.T) {
 		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
-		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal",
+		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal", ".git/intenthook/scope_requests.json",
 		".agents/hooks.json",
 		".crush.json", "crush.json", ".crushrc", "crushrc", ".crush/crush.json",
 		".orchestration/agents", ".orchestration/agents/**",
