@@ -219,6 +219,9 @@ func (w *walker) dispatch(c *call) {
 		w.onCall(c)
 	}
 	w.byPath(c)
+	if !listsWrites(c.name) && !provesReadOnly(c.name, c.args) {
+		w.found.Unlisted = true
+	}
 	if selfName(c.name) {
 		w.self(c)
 		return

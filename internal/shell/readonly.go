@@ -76,3 +76,19 @@ func provesReadOnly(name string, args []arg) bool {
 	}
 	return false
 }
+
+// listsWrites reports whether the walk lists every file a program writes
+// (or makes the command opaque where it cannot): the file utilities, the
+// shells whose inline script it walks, sed and awk, whose scripts it
+// reads. intenthook's own calls are judged as such. Any other program may
+// write files no word of the command names.
+func listsWrites(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "rm", "rmdir", "unlink", "shred", "cp", "mv", "install", "ln", "link",
+		"touch", "truncate", "mkdir", "tee", "chmod", "chown", "chgrp", "kill", "sort", "uniq", "rename",
+		"dd", "sed", "awk", "gawk", "mawk", "nawk", "bash", "sh", "zsh", "dash", "ksh", "ash", "mksh",
+		"eval", "source", ".":
+		return true
+	}
+	return selfName(name)
+}

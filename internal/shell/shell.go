@@ -37,7 +37,12 @@ type Analysis struct {
 	// against places in the home no agent may write (Claude Code's
 	// dev-mods), refusing rather than asking there.
 	AtHome []string
-	Self   []SelfCall // calls of intenthook itself, by any of its names
+	// Unlisted is set when some command runs a program whose writes the
+	// analysis does not list (make, an interpreter, a package manager, a
+	// script, git beyond its readers): it may write anywhere its user can,
+	// the home included.
+	Unlisted bool
+	Self     []SelfCall // calls of intenthook itself, by any of its names
 	// ByPath are the calls of a program named by a path (src/tool, ./ih):
 	// the caller finds out whether the file is a link or a copy of
 	// intenthook, which its name does not say. Kind is what the call would

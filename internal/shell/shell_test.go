@@ -555,6 +555,7 @@ func normal(a Analysis) Analysis {
 		a.Self = nil
 	}
 	a.Simple = false
+	a.Unlisted = false // TestUnlisted pins it
 	return a
 }
 
@@ -616,6 +617,42 @@ func TestProvenReadOnly(t *testing.T) {
 		t.Run(tt.cmd, func(t *testing.T) {
 			if got := Analyse(tt.cmd, isDir).ReadOnly; got != tt.want {
 				t.Errorf("ReadOnly(%q) = %v, want %v", tt.cmd, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnlisted pins which commands run a program whose writes the
+// analysis does not list: those may write anywhere (the home), and the
+// gate then has the guard watch the folders an agent loads code from.
+func TestUnlisted(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want bool
+	}{
+		{`mkdir -p src/x && echo hi > src/x/a.txt`, false},
+		{`rm -rf build; cp a b; mv b c`, false},
+		{`sed -i 's/a/b/' f.txt`, false},
+		{`awk '{print > "out"}' f`, false},
+		{`bash -c 'touch src/a'`, false},
+		{`sudo -D src touch a`, false},
+		{`git status && ls`, false},
+		{`intenthook select INT-001`, false},
+		{`make -s -C src`, true},
+		{`python3 plant.py`, true},
+		{`npm install`, true},
+		{`./tool`, true},
+		{`git commit -m x`, true},
+		{`find . -exec sh -c 'x' {} +`, true},
+		{`mkdir x && go test ./...`, true},
+		{`env node -e 1`, true},
+		{`f() { ls; }; f`, true},
+		{`echo $(make)`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			if got := Analyse(tt.cmd, isDir).Unlisted; got != tt.want {
+				t.Errorf("Unlisted(%q) = %v, want %v", tt.cmd, got, tt.want)
 			}
 		})
 	}
