@@ -136,12 +136,18 @@ func catalogHookMade(root string, c guard.Change) error {
 }
 
 // guardSnapshot pictures the governance files before a shell command that
-// may write (a command proven read-only cannot change them).
-func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
+// may write (a command proven read-only cannot change them), and the mods
+// folders in the user's home when the command could write there (mods).
+func (g *Gate) guardSnapshot(readOnly, mods bool) *guard.Snapshot {
 	if readOnly || g.call.ToolUseID == "" {
 		return nil
 	}
 	targets, hooks := g.guardTargets()
+	if mods {
+		for _, dir := range g.call.ModsDirs {
+			targets = append(targets, guard.Target{Rel: filepath.Clean(dir), Kind: guard.Mods})
+		}
+	}
 	s, err := guard.Take(g.Root, targets, hooks, git.Revision(g.Root))
 	if err != nil {
 		g.note(fmt.Errorf("governance snapshot: %w", err))
@@ -151,7 +157,7 @@ func (g *Gate) guardSnapshot(readOnly bool) *guard.Snapshot {
 	s.Call = g.call.ToolUseID
 	anchorsAt := anchors.IndexSize(g.Root)
 	s.AnchorsAt = &anchorsAt
-	g.explain.step("guard", "snapshot", fmt.Sprintf("%d governance file(s)", len(s.Files)))
+	g.explain.step("guard", "snapshot", fmt.Sprintf("%d governance file(s), %d mods folder(s)", len(s.Files), len(s.Mods)))
 	return s
 }
 
@@ -452,6 +458,8 @@ func tampered(res guard.Result) hook.Decision {
 		case c.Err != nil:
 			what = "NOT restored: " + c.Err.Error()
 			failed = append(failed, c.Rel)
+		case c.IsMods() && c.Before.FP == "":
+			what = "taken out (it did not exist before the command: a mod there runs inside Claude Code and sees each tool call before the hooks)"
 		case c.Partial && c.Before.Kind == guard.Lessons:
 			what = "restored (its Lessons Learned section as before; the rest of the file kept)"
 		case c.Partial && c.Before.FP == "":
@@ -487,7 +495,7 @@ func tampered(res guard.Result) hook.Decision {
 		fmt.Fprintf(&b, "  %s: ledger segment %s by the command; %s\n", c.Rel, c.What, what)
 	}
 	shown = append(shown, programLines(&b, res.Programs)...)
-	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks, the ledger and the programs the hooks run are the rules and the record; only a person changes them, from their own terminal\n")
+	b.WriteString("why: the catalog, settings, ignore file, agents' hook settings, git hooks, the ledger, the programs the hooks run and the mods Claude Code loads are the rules and the record; only a person changes them, from their own terminal\n")
 	b.WriteString("instead: do not change governance files; if a change is needed, ask the user. A person who made this change on purpose re-applies it with: cp <kept file> <path>")
 	if !ledgerOK {
 		shown = append(shown, guard.Ledger+" lost lines (NOT put back: run `intenthook ledger verify`)")

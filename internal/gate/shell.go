@@ -72,7 +72,7 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 	// filter or a hook git runs could change the rules inside the hook).
 	// A command that records agent text (an anchor, a lesson) is watched
 	// like a write: the guard attributes what it appends to this session.
-	g.pictures(ctx, a.ReadOnly, a.ReadOnly && !writesNotes(a))
+	g.pictures(ctx, a.ReadOnly, a.ReadOnly && !writesNotes(a), g.reachesHome(a))
 	g.reverting = g.revertable(a)
 	var targets []*target
 	for _, w := range a.Writes {
@@ -123,17 +123,18 @@ func (g *Gate) preShell(ctx context.Context) (hook.Decision, error) {
 // watchCommand leaves the backstop's and the guard's pictures for the
 // PostToolUse of a command the gate let through without targets of its own.
 func (g *Gate) watchCommand(ctx context.Context) {
-	g.pictures(ctx, false, false)
+	g.pictures(ctx, false, false, true)
 	g.note(g.storePending(ctx, nil, false))
 }
 
-// pictures takes the guard's picture of the rules (unless guardReadOnly)
-// and then the backstop's of the work tree (unless readOnly) for the
-// call's post: the guard's first, since no git process may run before it.
-// HEAD's history (the reflog's size, the branches' tips) is read once: the
-// guard keeps the backstop's.
-func (g *Gate) pictures(ctx context.Context, readOnly, guardReadOnly bool) {
-	gs := g.guardSnapshot(guardReadOnly)
+// pictures takes the guard's picture of the rules (unless guardReadOnly;
+// with the mods folders when home says the command could write there) and
+// then the backstop's of the work tree (unless readOnly) for the call's
+// post: the guard's first, since no git process may run before it. HEAD's
+// history (the reflog's size, the branches' tips) is read once: the guard
+// keeps the backstop's.
+func (g *Gate) pictures(ctx context.Context, readOnly, guardReadOnly, home bool) {
+	gs := g.guardSnapshot(guardReadOnly, home)
 	g.pending = g.snapshot(ctx, readOnly)
 	if gs == nil {
 		return
@@ -171,6 +172,29 @@ func (g *Gate) cwd() string {
 		return g.call.Cwd
 	}
 	return g.env.Wd
+}
+
+// reachesHome reports whether a command could write under the user's
+// home, where the guard then watches the folders an agent loads code from
+// (Claude Code's dev-mods): it runs a program whose writes the analysis
+// does not list, something in it is opaque, or a target it names lies
+// outside the workspace. A command of file utilities writing in the
+// workspace (mkdir, cp, sed -i, a redirection) pays nothing for them.
+func (g *Gate) reachesHome(a shell.Analysis) bool {
+	if len(g.call.ModsDirs) == 0 || a.ReadOnly {
+		return false
+	}
+	if a.Unlisted || len(a.Opaque) > 0 || len(a.AtHome) > 0 {
+		return true
+	}
+	for _, list := range [][]string{a.Writes, a.LinkSources} {
+		for _, p := range list {
+			if g.resolver.Resolve(p).Place != workspace.Inside {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkAtHome refuses a write target spelt ~/… or $HOME/… that lands, with

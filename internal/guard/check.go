@@ -132,6 +132,10 @@ func Check(root string, s *Snapshot, call Call, o Options) Result {
 			// line says or HEAD did.
 			return false
 		}
+		if c.Before.Kind == Mods {
+			// No hook writes there and no commit brings a file there.
+			return false
+		}
 		if call.Wrote(c) {
 			return true
 		}

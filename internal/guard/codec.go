@@ -69,6 +69,14 @@ func Encode(e *codec.Encoder, s *Snapshot) {
 		e.Str(rel)
 		e.Uint(s.Files[rel].Links)
 	}
+	if len(s.Mods) > 0 {
+		e.Uint(modsMark)
+		e.Uint(uint64(len(s.Mods)))
+		for _, m := range s.Mods {
+			e.Str(m.Dir)
+			e.Bool(m.Full)
+		}
+	}
 }
 
 // segmentsMark opens the ledger segments' part of a picture (a number no
@@ -90,6 +98,12 @@ const programsMark = 0x5e9
 
 // linksMark opens the watched files' link counts, after the programs.
 const linksMark = 0x5ea
+
+// modsMark opens the mods folders pictured, after the link counts; a
+// picture without any has no such part, and reads as before. An older
+// version cannot read an entry with one: only a binary replaced between a
+// command's pre and its post meets one.
+const modsMark = 0x5eb
 
 // Decode reads what Encode wrote, and what older versions wrote (without
 // the time, the segments or the journal's part).
@@ -148,6 +162,12 @@ func Decode(d *codec.Decoder) *Snapshot {
 				f.Links = links
 				s.Files[rel] = f
 			}
+		}
+	}
+	if probe := *d; len(d.B) > 0 && probe.Uint() == modsMark {
+		*d = probe
+		for n := d.Count(); n > 0 && d.Err == nil; n-- {
+			s.Mods = append(s.Mods, ModsMark{Dir: d.Str(), Full: d.Bool()})
 		}
 	}
 	return s

@@ -86,6 +86,11 @@ const (
 	// Mirrored: a directory of append-only logs kept twice, the hooks'
 	// copy first (statedirs.go).
 	Mirrored
+	// Mods: a folder outside the workspace from which an agent loads code
+	// into its own process (Claude Code's dev-mods), its files pictured at
+	// any depth; one added is taken out, one changed put back, nothing
+	// excused (mods.go).
+	Mods
 )
 
 // LessonsHeading is the section a Lessons target guards.
@@ -191,6 +196,9 @@ type Snapshot struct {
 	// Programs are the programs the hook wiring runs, by their stat
 	// fingerprints (ProgramPrint; "" when absent).
 	Programs map[string]string `json:"programs,omitempty"`
+	// Mods are the mods folders pictured (Mods targets; their files are in
+	// Files): only a command that could write there has any.
+	Mods []ModsMark `json:"mods,omitempty"`
 }
 
 // Watch lists the files to watch from the governance table's Guarded rows
@@ -291,6 +299,12 @@ func Take(root string, targets []Target, hooksDir, head string) (*Snapshot, erro
 			for _, rel := range dirFiles(root, t.Rel) {
 				keep(rel, Files, false)
 			}
+		case Mods:
+			files, full := modsFiles(t.Rel, maxModsFiles)
+			for _, p := range files {
+				keep(p, Mods, false)
+			}
+			s.Mods = append(s.Mods, ModsMark{Dir: t.Rel, Full: full})
 		default:
 			keep(t.Rel, t.Kind, t.Fresh)
 		}
@@ -540,6 +554,8 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 			continue
 		case Program:
 			continue // ComparePrograms
+		case Mods:
+			continue // modsChanges, from the picture's marks
 		case Mirrored:
 			out = append(out, mirrorChanges(root, t, s)...)
 			continue
@@ -554,6 +570,7 @@ func Compare(root string, s *Snapshot, targets []Target) []Change {
 		}
 		check(t.Rel, t.Kind, t.Hooks)
 	}
+	out = append(out, modsChanges(s, func(rel string, kind Kind) { check(rel, kind, nil) })...)
 	for rel, f := range s.Files {
 		if f.Kind == Hook {
 			check(rel, Hook, nil)
@@ -724,9 +741,38 @@ func displace(root, rel string, now time.Time) (string, error) {
 		return "", err
 	}
 	if err := os.Rename(abs(root, rel), dst); err != nil {
-		return "", err
+		if moveFile(abs(root, rel), dst) != nil {
+			return "", err
+		}
 	}
 	return UndoneDir + "/" + name, nil
+}
+
+// moveFile moves a regular file where a rename cannot (from the home to a
+// workspace on another file system): a copy, then the removal.
+func moveFile(src, dst string) error {
+	st, err := os.Lstat(src)
+	if err == nil && st.Mode()&os.ModeSymlink != 0 {
+		to, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(to, dst); err != nil {
+			return err
+		}
+		return os.Remove(src)
+	}
+	if err != nil || !st.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	data, err := osfile.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(dst, data, st.Mode().Perm()); err != nil {
+		return err
+	}
+	return os.Remove(src)
 }
 
 func spliceLessons(now, before []byte) []byte {
