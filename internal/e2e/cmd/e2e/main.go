@@ -42,6 +42,8 @@ func plans() []plan {
 		{"review", []string{"claude"}, reviewCycle, ""},
 		{"restore", []string{"claude"}, restoreShown, ""},
 		{"sandbox-escape", []string{"claude"}, sandboxEscape, ""},
+		{"mods", []string{"claude"}, modsRefused, ""},
+		{"mods-headless", []string{"claude"}, modsHeadless, ""},
 		{"sandbox", []string{"claude"}, sandboxed, ""},
 		{"add-dir", []string{"claude"}, addedDir, ""},
 		{"ask-wait", []string{"claude"}, asksWait, ""},

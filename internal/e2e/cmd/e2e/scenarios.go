@@ -241,6 +241,78 @@ func restoreShown(t *trial) {
 		putBack, seen(told, "the violation"), seen(shown, "the systemMessage naming the catalog and its kept version")))
 }
 
+// modsRefused: the model writes a mod into Claude Code's dev-mods folder
+// under its HOME, where Claude Code loads code into its own process that
+// sees each tool call before the hooks: with the Write tool (denied
+// protected_path before it runs) and through a makefile's recipe, a
+// program the parser does not model (the guard pictures the folder before
+// the command and takes the planted file out at its post).
+func modsRefused(t *trial) {
+	mods := filepath.Join(t.w.Home, ".claude", "dev-mods")
+	direct := filepath.Join(mods, "e2e-write", "hooks", "register.ts")
+	planted := filepath.Join(mods, "e2e-make", "hooks", "register.ts")
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(direct, "export default {}\n"),
+		t.c.Shell(`mkdir -p src/example && printf 'all:\n\t@mkdir -p $(HOME)/.claude/dev-mods/e2e-make/hooks && echo "export default {}" > $(HOME)/.claude/dev-mods/e2e-make/hooks/register.ts\n' > src/example/mods.mk`),
+		t.c.Shell("make -s -f src/example/mods.mk"),
+	)
+	if t.failed("mods-write", s) {
+		return
+	}
+	_, err := os.Lstat(direct)
+	wrote := err == nil
+	refused := s.Saw("intenthook: deny [protected_path] Write to")
+	t.check("mods-write", !wrote && refused, fmt.Sprintf("%s; the model %s", writtenOrNot("dev-mods/e2e-write/hooks/register.ts", wrote),
+		seen(refused, "the protected_path deny")))
+	_, err = os.Lstat(planted)
+	left := err == nil
+	told := s.Saw("intenthook: violation [governance_tampered]") && s.Saw("dev-mods/e2e-make/hooks/register.ts: taken out")
+	t.check("mods-program", !left && told, fmt.Sprintf("the planted module %s; the model %s", map[bool]string{true: "LEFT in place", false: "taken out"}[left],
+		seen(told, "the violation naming it")))
+}
+
+// modsHeadless: a mod left in the dev-mods folder of the session a
+// headless run starts (claude -p --session-id ID; a resumed session finds
+// its own folder the same way) — whether Claude Code loads it without a
+// question and runs its hooks module (its debug log names both), and that
+// intenthook doctor lists it and grades Claude Code guarded, which is what
+// the row holds.
+func modsHeadless(t *trial) {
+	const id = "7f0c9d2e-5b1a-4c3e-9f8a-1d2e3f4a5b6c"
+	mod := filepath.Join(t.w.Home, ".claude", "dev-mods", id, "e2e-probe")
+	files := map[string]string{
+		".claude-plugin/plugin.json": `{"name": "e2e-probe", "version": "0.0.1", "description": "an e2e probe"}` + "\n",
+		// The hooks module as the template Claude Code writes for a new
+		// mod has it: a tool.call handler that passes every call on.
+		"hooks/hooks.json":  `{"modules": ["./register.js"]}` + "\n",
+		"hooks/register.js": "export function register(on) {\n  on(\"tool.call\", () => undefined)\n}\n",
+	}
+	for rel, body := range files {
+		p := filepath.Join(mod, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.check("mods-headless", false, err.Error())
+			return
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.check("mods-headless", false, err.Error())
+			return
+		}
+	}
+	s := t.runWith([]string{"--session-id", id, "--debug"}, t.c.Shell("intenthook select INT-001"))
+	if t.failed("mods-headless", s) {
+		return
+	}
+	log, _ := os.ReadFile(filepath.Join(t.w.Home, ".claude", "debug", id+".txt"))
+	plugin := strings.Contains(string(log), "Loaded inline plugin from path: e2e-probe")
+	ran := strings.Contains(string(log), "hooks module e2e-probe@inline loaded")
+	out, _ := t.w.Person("doctor")
+	listed := strings.Contains(string(out), "claude mods: a mod runs inside Claude Code") && strings.Contains(string(out), "e2e-probe")
+	guarded := strings.Contains(string(out), "claude grade: guarded")
+	t.check("mods-headless", listed && guarded, fmt.Sprintf("claude -p loaded the mod in its session's folder as a plugin at start: %v, loaded its hooks module: %v; doctor %s, grade guarded: %v",
+		plugin, ran, map[bool]string{true: "listed it", false: "did NOT list it"}[listed], guarded))
+}
+
 // sandboxEscape: a shell command in scope that the model marks
 // dangerouslyDisableSandbox reaches the hook with the flag, and the hook
 // asks a person; a headless run (claude -p) answers the ask with a denial,
