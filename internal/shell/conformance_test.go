@@ -152,6 +152,11 @@ d}' f.txt`, Analysis{Writes: list("saved.txt", "f.txt")}},
 
 		// Destructive git and find -delete.
 		{`git push origin :main`, Analysis{Destructive: list("git push origin :main")}},
+		{`git push origin :refs/intenthook/claims/INT-001`, Analysis{Destructive: list("git push that may write intenthook's claims on the remote (only its hooks write them): git push origin :refs/intenthook/claims/INT-001")}},
+		{`git push origin HEAD:refs/heads/intenthook/claims`, Analysis{Destructive: list("git push that may write intenthook's claims on the remote (only its hooks write them): git push origin HEAD:refs/heads/intenthook/claims")}},
+		{`git push origin 'refs/*:refs/*'`, Analysis{Destructive: list("git push that may write intenthook's claims on the remote (only its hooks write them): git push origin 'refs/*:refs/*'")}},
+		{`git push origin "$REF"`, Analysis{Destructive: list("git push that may write intenthook's claims on the remote (only its hooks write them): git push origin \"$REF\"")}},
+		{`git push origin main`, Analysis{}},
 		{`git push origin --delete main`, Analysis{Destructive: list("git push origin --delete main")}},
 		{`git push -d origin main`, Analysis{Destructive: list("git push -d origin main")}},
 		{`git push -vd origin main`, Analysis{Destructive: list("git push -vd origin main")}},

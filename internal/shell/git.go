@@ -177,6 +177,24 @@ func (w *walker) gitPush(g gitCall) {
 			return strings.HasPrefix(text, "+") || strings.HasPrefix(text, ":")
 		})
 	}
+	if len(p.operands) == 0 {
+		if rewrites {
+			w.destructive(g.c.text())
+		}
+		return
+	}
+	// intenthook's claims on the remote (refs/intenthook/claims/*, the
+	// branch intenthook/claims) are written by its hooks alone: a push
+	// that may name them, spelt or through a pattern or a word the shell
+	// expands, is a person's to allow.
+	toSelf := p.operands[0].literal && (p.operands[0].text == "." || p.operands[0].text == "./") // gitSelfTransfer's
+	if len(p.operands) > 1 && !toSelf && slices.ContainsFunc(p.operands[1:], func(a arg) bool {
+		text := cmp.Or(a.text, a.lead)
+		return !a.literal || strings.Contains(text, "intenthook") || strings.Contains(text, "*")
+	}) {
+		w.destructive("git push that may write intenthook's claims on the remote (only its hooks write them): " + g.c.text())
+		return
+	}
 	if rewrites {
 		w.destructive(g.c.text())
 	}

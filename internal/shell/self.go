@@ -168,6 +168,12 @@ func selfKind(args []arg) SelfKind {
 		if len(args) == 2 && args[1].literal && args[1].text != "" && !strings.HasPrefix(args[1].text, "-") {
 			return SelfReadOnly
 		}
+	case "claims":
+		// Alone, it lists the claims on the remote: an agent may ask who
+		// holds an intent; clear is a person's.
+		if len(args) == 1 {
+			return SelfReadOnly
+		}
 	case "blame", "status", "doctor", "version", "lesson", "anchor", "help", "--help", "-h", "--version":
 		return SelfReadOnly
 	}
