@@ -46,8 +46,10 @@ install:
 # verifying what intenthook attest signs (TestCosignVerifies: cosign is run
 # with go run from tools/cosign, its own module, and its first build takes
 # minutes), and a person answering asks in the console in a real Chromium
-# (TestConsoleInBrowser). .ci/run runs both.
-SLOW := ^(TestScripts|TestHostile|TestCosignVerifies|TestConsoleInBrowser)$$
+# (TestConsoleInBrowser), and a hundred races of two clones for one intent
+# through claims.remote on git daemon (TestRemoteClaimRaces100; make test
+# races five). .ci/run runs both.
+SLOW := ^(TestScripts|TestHostile|TestCosignVerifies|TestConsoleInBrowser|TestRemoteClaimRaces100)$$
 # The ledger's crash tests kill the appender at fault points built only
 # with -tags ledgerfault (the release binary has none).
 test:

@@ -22,6 +22,7 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/money"
+	"github.com/intenthook/intenthook/internal/remoteclaims"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/selection"
 	"github.com/intenthook/intenthook/internal/state"
@@ -249,6 +250,7 @@ here are what 'intenthook select ID --session SID' takes.`,
 				return a.printJSON(st)
 			}
 			a.printStatus(st, now)
+			a.printRemoteClaims(root, cfg.Claims.Remote, now)
 			a.printSpend(st.Spend)
 			if len(st.Asks) > 0 {
 				fmt.Fprintf(a.stdout, "\nasks waiting for a person (%d; intenthook ask shows each):\n", len(st.Asks))
@@ -382,4 +384,30 @@ func workTreeRoots(root string) []workTreeRoot {
 		}
 	}
 	return out
+}
+
+// printRemoteClaims lists this work tree's sessions' claims on
+// claims.remote, as it took them: held there until their expiry, or this
+// machine's only (the remote was not reached, or another machine holds
+// the intent). It does not reach the remote: intenthook claims does.
+func (a *app) printRemoteClaims(root, remote string, now time.Time) {
+	if remote == "" {
+		return
+	}
+	recs := remoteclaims.RecordsOf(root).All()
+	if len(recs) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stdout, "\nclaims on the remote %s (intenthook claims reads the remote):\n", safetext.Quote(remote))
+	for _, rec := range recs {
+		c := rec.Claim
+		switch {
+		case rec.Error != "":
+			fmt.Fprintf(a.stdout, "  %s  session %s: this machine only: %s\n", safetext.Quote(c.Intent), safetext.Quote(c.Session), safetext.Quote(rec.Error))
+		case c.Live(now):
+			fmt.Fprintf(a.stdout, "  %s  session %s: on the remote (%s) until %s\n", safetext.Quote(c.Intent), safetext.Quote(c.Session), rec.Mode, c.Expires.UTC().Format(time.RFC3339))
+		default:
+			fmt.Fprintf(a.stdout, "  %s  session %s: expired on the remote at %s\n", safetext.Quote(c.Intent), safetext.Quote(c.Session), c.Expires.UTC().Format(time.RFC3339))
+		}
+	}
 }

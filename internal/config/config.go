@@ -179,6 +179,28 @@ const (
 	NetworkAllow = "allow"
 )
 
+// Claims says where, besides the repository's common git directory, the
+// sessions' claims are shared (docs/workspace.md, Remote claims): Remote
+// names a git remote (origin) whose refs hold each claim for teammates'
+// machines; "" (the default) keeps them on this machine.
+type Claims struct {
+	Remote string `yaml:"remote"`
+}
+
+// RemoteName reports whether r can name a git remote on git's command
+// line: not an option, no space, control character, colon or glob.
+func RemoteName(r string) bool {
+	if r == "" || r[0] == '-' || r[0] == '.' || len(r) > 100 {
+		return false
+	}
+	for _, ch := range r {
+		if ch <= ' ' || ch == 0x7f || strings.ContainsRune(":*?[\\^~", ch) {
+			return false
+		}
+	}
+	return true
+}
+
 // Notify says where a person's side of intenthook (intenthook ask
 // serve-notify, intenthook console) sends each new pending ask
 // (docs/asks.md): WebhookURLEnv names an environment variable, read from
@@ -272,6 +294,7 @@ type Config struct {
 	Ask                    Asks              `yaml:"ask"`
 	Notify                 Notify            `yaml:"notify"`
 	Checks                 Checks            `yaml:"checks"`
+	Claims                 Claims            `yaml:"claims"`
 	// Prices are what each model's tokens cost, by model name (the
 	// longest name that is the model's or begins it, followed by "-",
 	// applies: "claude-sonnet-4-5" prices claude-sonnet-4-5-20250929).
@@ -319,6 +342,7 @@ var known = map[string]bool{
 	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
 	"review": true, "delegation": true,
 	"export": true, "people": true, "ask": true, "notify": true, "checks": true, "prices": true, "budget": true,
+	"claims": true,
 }
 
 // Load reads root's config.yaml over the defaults, then applies
@@ -409,6 +433,10 @@ func (c *Config) clamp() {
 	if n := c.Checks.Network; n != NetworkDeny && n != NetworkAllow {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: checks.network is %q, want deny or allow: deny is used", File, n))
 		c.Checks.Network = NetworkDeny
+	}
+	if r := c.Claims.Remote; r != "" && !RemoteName(r) {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: claims.remote is %q, not a git remote's name: claims stay on this machine", File, r))
+		c.Claims.Remote = ""
 	}
 	switch c.Ask.Via {
 	case AskHost, AskWait, AskConsole:

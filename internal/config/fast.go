@@ -140,6 +140,10 @@ func (c *Config) set(key string, v *fnode) bool {
 		ok = v.fields(map[string]func(*fnode) bool{
 			"network": func(n *fnode) (ok bool) { c.Checks.Network, ok = n.str(); return },
 		})
+	case "claims":
+		ok = v.fields(map[string]func(*fnode) bool{
+			"remote": func(n *fnode) (ok bool) { c.Claims.Remote, ok = n.str(); return },
+		})
 	case "notify":
 		ok = v.fields(map[string]func(*fnode) bool{
 			"webhook_url_env": func(n *fnode) (ok bool) { c.Notify.WebhookURLEnv, ok = n.str(); return },

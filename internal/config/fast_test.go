@@ -110,6 +110,10 @@ func TestFastParseAgrees(t *testing.T) {
 		{"ask: {via: yes}\n", false},
 		{"ask: {timeout: 120}\n", false},
 		{"ask: wait\n", false},
+		{"claims: {remote: origin}\n", true},
+		{"claims:\n  remote: team-remote\n", true},
+		{"claims: {remote: yes}\n", false},
+		{"claims: origin\n", false},
 		// Left to yaml.v3.
 		{"fail_mode: \"clo\\\"sed\"\n", false},
 		{"fail_mode: yes\n", false},
@@ -188,7 +192,7 @@ func TestFastParseAgreesRandom(t *testing.T) {
 		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
 		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
 	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
-	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "via", "timeout", "webhook_url_env", "network", "x"}
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "via", "timeout", "webhook_url_env", "network", "remote", "x"}
 	var value func(depth int, indent string) string
 	value = func(depth int, indent string) string {
 		switch k := rng.IntN(8); {

@@ -28,6 +28,7 @@ import (
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/remoteclaims"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 	"github.com/intenthook/intenthook/internal/workspace"
@@ -81,6 +82,7 @@ func Run(ctx context.Context, env Env) []Check {
 	stateCheck := checkState(root)
 	checks = append(checks, stateCheck, checkLock(ctx, root, stateCheck.Status == Pass))
 	checks = append(checks, checkClaims(root)...)
+	checks = append(checks, checkRemoteClaims(ctx, root, env.Getenv)...)
 	checks = append(checks, checkNotify(root, env.Getenv)...)
 	checks = append(checks, checkChecksNetwork(root, env.Getenv))
 	checks = append(checks, checkAgents(root, env)...)
@@ -458,4 +460,36 @@ func checkClaims(root string) []Check {
 	}
 	return []Check{{Status: Warn, Name: "claims", Detail: "the repository's claims are shared by its work trees under " + safetext.Quote(cl.Dir) + ": an intenthook from before shared claims, wired in another work tree, reads only its own state/ and lets its sessions select intents held here",
 		Hint: "upgrade intenthook in every work tree and clone together (docs/workspace.md#many-work-trees-one-repository)"}}
+}
+
+// checkRemoteClaims says, with claims.remote set, where teammates'
+// machines find this clone's claims: refs/intenthook/claims/<intent>, or
+// the branch intenthook/claims on a remote that refused those refs (as
+// this clone last found). It does not reach the remote.
+func checkRemoteClaims(ctx context.Context, root string, getenv func(string) string) []Check {
+	c, err := config.Load(root, getenv)
+	if err != nil || c.Claims.Remote == "" {
+		return nil
+	}
+	name := c.Claims.Remote
+	r, ok := remoteclaims.Open(root, name)
+	if !ok {
+		return []Check{{Status: Warn, Name: "remote claims", Detail: "claims.remote is " + safetext.Quote(name) + ", but the workspace is not in a git repository: claims stay on this machine"}}
+	}
+	if url, err := git.Line(ctx, root, "config", "--get", "remote."+name+".url"); err != nil || url == "" {
+		return []Check{{Status: Warn, Name: "remote claims", Detail: "claims.remote is " + safetext.Quote(name) + ", which is no remote of this repository: every selection's claim stays on this machine",
+			Hint: "git remote add " + name + " URL, or set claims.remote to a remote git remote -v lists"}}
+	}
+	where := "as refs " + remoteclaims.RefPrefix + "<intent>"
+	if r.Mode() == remoteclaims.ModeBranch {
+		where = "as files of the branch " + strings.TrimPrefix(remoteclaims.Branch, "refs/heads/") + " (the remote refused " + remoteclaims.RefPrefix + "*)"
+	}
+	detail := "claims are shared with teammates' machines through the remote " + safetext.Quote(name) + " " + where
+	for _, rec := range remoteclaims.RecordsOf(root).All() {
+		if rec.Error != "" {
+			return []Check{{Status: Warn, Name: "remote claims", Detail: detail + "; the claim on " + safetext.Quote(rec.Claim.Intent) + " is this machine's only: " + safetext.Quote(rec.Error),
+				Hint: "check that git push " + name + " works from this terminal without a prompt; a later hook call takes it on the remote"}}
+		}
+	}
+	return []Check{{Status: Pass, Name: "remote claims", Detail: detail}}
 }

@@ -19,6 +19,7 @@ import (
 // Post runs the PostToolUse pipeline (SPEC §7.1): it records what the call
 // changed, with the intent fixed at PreToolUse for the same tool_use_id.
 func (g *Gate) Post(ctx context.Context) (hook.Decision, error) {
+	defer renewClaim(g)
 	pending, hasPending := g.Sessions.GetPending(g.call.SessionID, g.call.ToolUseID)
 	if hasPending {
 		defer func() { g.note(g.Sessions.DonePending(ctx, g.call.SessionID, g.call.ToolUseID, g.env.now())) }()

@@ -31,6 +31,7 @@ func (g sessionEnds) endSession(ctx context.Context) error {
 	}
 	if len(during) == 0 {
 		selection.Release(g.Workspace, g.session)
+		selection.ReleaseLater(g.Workspace, g.call.SessionID)
 	}
 	return nil
 }

@@ -79,14 +79,25 @@ func (s *Selector) Select(ctx context.Context, who Who, id string) (Result, erro
 			return Result{}, err
 		}
 	} else {
+		remote := s.takeRemote(ctx, who, in.ID)
+		if remote != nil && remote.held != nil && s.WS.Config.ExclusiveIntents {
+			return Result{Decision: remoteClaimed(in.ID, who.Session, s.WS.Config.Claims.Remote, *remote.held)}, nil
+		}
 		sess, claimed, err := s.bind(ctx, who, in)
 		if err != nil || claimed != nil {
+			remote.undo(ctx)
 			if claimed != nil {
 				return Result{Decision: *claimed}, nil
 			}
 			return Result{}, err
 		}
 		res.Session = sess
+		if err := remote.keep(s.WS, who.Session); err != nil {
+			return Result{}, err
+		}
+		if remote != nil && remote.note != "" {
+			warning = strings.TrimSpace(warning + "\n" + remote.note)
+		}
 	}
 	res.Intent = in
 	msg := fmt.Sprintf("intenthook: %s selected intent %s (%s)", who.Describe(), in.ID, in.Name)
@@ -106,8 +117,11 @@ func (s *Selector) Clear(ctx context.Context, who Who) error {
 	if who.Default {
 		return s.WS.SetDefault("")
 	}
-	_, err := s.selectFor(ctx, who, "")
-	return err
+	if _, err := s.selectFor(ctx, who, ""); err != nil {
+		return err
+	}
+	ReleaseLater(s.WS, who.Session)
+	return nil
 }
 
 // selectFor binds id (or with "" unbinds) for who in its session state,

@@ -10,6 +10,7 @@ import (
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lessons"
+	"github.com/intenthook/intenthook/internal/remoteclaims"
 	"github.com/intenthook/intenthook/internal/scopereq"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -53,6 +54,9 @@ var own = governed.Table{
 	// Read-only in a sandbox: only the waiting hook and a person's
 	// intenthook ask write there, both outside it.
 	{Path: ".orchestration/state/asks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "pending asks (ask.via: wait) and a person's answers to them, in a workspace outside git: an answer lets a call run or denies it; written by the waiting hook and a person's intenthook ask, each write journaled, and the hook believes an answer only with its journal line (docs/asks.md)"},
+	// Read-only in a sandbox: only hooks and the claims work they start
+	// detached write there, outside it.
+	{Path: ".orchestration/state/" + remoteclaims.RecordsDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "this work tree's sessions' claims on claims.remote: when a hook call starts a renewal, what status shows a teammate's machine cannot see; written by the select hook and the renewals and releases it starts, each write journaled; nothing about another machine's claim is read from them, always from the remote; this work tree's (docs/workspace.md)"},
 	// Each file a hook reads has a row of its own, with who writes it and
 	// why it may be believed (TestHookReadersHaveRows holds the hooks to
 	// it); state/** above only says what no agent writes.
@@ -118,6 +122,8 @@ var gits = governed.Table{
 	{Path: ".git/" + asks.CommonDir, Use: governed.Guarded | governed.ReadOnly, Watch: governed.CommonJournaled, Reason: "the repository's pending asks (ask.via: wait), standing answers and a person's answers, shared by its work trees: an answer lets a call run or denies it; written by the waiting hook, intenthook-mcp and a person's intenthook ask or console, each write journaled in the repository's journal beside them, and an answer is believed only with its line (docs/asks.md)"},
 	{Path: ".git/" + asks.CommonJournal, Use: governed.ReadOnly, Reason: "the repository's journal of the writes to its pending asks, from every work tree; without an OS sandbox a program can write a line too (docs/threat-model.md)"},
 	{Path: ".git/" + scopereq.CommonFile, Use: governed.ReadOnly, Reason: "the scope changes agents asked for (request_scope_change), one file for the repository's work trees: a person approves from its listing; written by intenthook-mcp and a person's intents scope"},
+	{Path: ".git/" + remoteclaims.CloneFile, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "this clone's id in claims on claims.remote: a claim naming it is this clone's own, renewed and released by its sessions; a copy of another clone's id would let this one overwrite that clone's claims"},
+	{Path: ".git/" + remoteclaims.ModeFile, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the form of claims claims.remote takes (the branch intenthook/claims where the host refuses refs/intenthook/*): where a selection writes its claim; claims are read in both forms whatever it says"},
 	{Path: ".git/" + GovernedMarker, Use: governed.Guarded | governed.ReadOnly, Watch: governed.GitMarker, Reason: "the marker init writes: this work tree is governed, so a catalog that went away with .orchestration/ is governance_missing, not an ungoverned work tree; a person's intenthook uninstall removes it, and a command that removes or changes it is put back"},
 }
 

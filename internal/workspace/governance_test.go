@@ -46,7 +46,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/ledger/**", ".orchestration/state/catalog.cache", ".orchestration/state/plugins", ".orchestration/state/precommit", ".orchestration/state/ledger.writer", ".orchestration/state/default.json", ".orchestration/state/reviews", ".orchestration/state/summary", ".orchestration/state/spend", ".orchestration/.gitignore", ".orchestration/state/sessions", ".orchestration/state/denials", ".orchestration/state/spool", ".orchestration/state/hook-replaced", ".orchestration/CLAUDE.md",
-		".git/hooks", ".git/config", ".git/intenthook/governed", ".git/intenthook/claims", ".git/intenthook/asks",
+		".git/hooks", ".git/config", ".git/intenthook/governed", ".git/intenthook/claims", ".git/intenthook/asks", ".git/intenthook/clone", ".git/intenthook/claims-mode",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
 		".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse", ".clinerules/hooks/TaskStart", ".clinerules/hooks/TaskResume", ".clinerules/hooks/UserPromptSubmit", ".cline/plugins/intenthook.js",
@@ -61,16 +61,16 @@ func TestGovernanceLists(t *testing.T) {
 		".opencode/plugin/intenthook.ts", "opencode.json",
 		".qwen/settings.json",
 		".windsurf/hooks.json",
-		".orchestration/state/asks",
+		".orchestration/state/asks", ".orchestration/state/remote-claims",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
 	})
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
-		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks",
+		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks", ".orchestration/state/remote-claims",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
-		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal", ".git/intenthook/scope_requests.json",
+		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal", ".git/intenthook/scope_requests.json", ".git/intenthook/clone", ".git/intenthook/claims-mode",
 		".agents/hooks.json",
 		".crush.json", "crush.json", ".crushrc", "crushrc", ".crush/crush.json",
 		".orchestration/agents", ".orchestration/agents/**",
