@@ -190,8 +190,12 @@ func Renew(ctx context.Context, ws *workspace.Workspace, session, intent string)
 	}
 	rs := remoteclaims.RecordsOf(ws.Root)
 	rec := rs.Get(intent)
+	if rec == nil {
+		// A resumed session's selection, whose claim its end released.
+		rec = &remoteclaims.Record{Claim: remoteclaims.Claim{Intent: intent, Session: session}}
+	}
 	ss, err := ws.Sessions.Read(session)
-	if err != nil || rec == nil || rec.Claim.Session != session || !holdsLocally(ss, rec.Claim.Agent, intent) {
+	if err != nil || rec.Claim.Session != session || !holdsLocally(ss, rec.Claim.Agent, intent) {
 		return err
 	}
 	now := ws.Now()

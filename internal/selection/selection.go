@@ -457,6 +457,11 @@ func (s *Selector) Resume(ctx context.Context, who Who) (sess *state.Session, to
 			err = cl.Drop(who.Session, c.Agent, c.Intent)
 		} else {
 			err = cl.Put(who.Session, c.Agent, "", c.Intent, s.WS.Now())
+			if c.Agent == "" && s.WS.Config.Claims.Remote != "" {
+				// Its end released its claim on the remote: taken again
+				// there, detached.
+				StartClaims(s.WS, "renew", who.Session, c.Intent)
+			}
 		}
 		if err != nil {
 			return sess, told, err
