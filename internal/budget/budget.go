@@ -1,7 +1,8 @@
 // Package budget keeps what each intent spent, and what people raised its
 // budget by, as counters the hooks read without scanning the ledger: one
 // small append-only log per intent under .orchestration/state/spend/, each
-// line the intent's running totals. It decides whether an intent's spend
+// line the intent's running totals, compacted to its last line when it
+// passes a few kilobytes. It decides whether an intent's spend
 // has reached its catalog budget (budget_exceeded) or come near it. It
 // does not price tokens (config's prices do) nor record anything in the
 // ledger (the gate and the budget command do).
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/guard"
@@ -100,44 +102,74 @@ func copyPath(root, intent string) string {
 // tail is how much of a log's end Read reads: a line is well under it.
 const tail = 512
 
+// CompactAt is the size past which Add compacts a log and its copy to
+// their last line, the totals (guard.ReplaceMirror): a log holds at most
+// about a hundred lines, whatever the intent's age, and so does what the
+// guard reads of it when another session appended during a command.
+const CompactAt = 4 << 10
+
 // Read returns intent's counters: the last whole line of the guard's copy
 // of its log. Nothing read grows with the log. An intent without a copy
 // has spent nothing (a log planted without one is not believed).
 func Read(root, intent string) (Spent, error) {
+	s, _, err := read(root, intent)
+	return s, err
+}
+
+// read is Read, with the copy's size.
+func read(root, intent string) (Spent, int64, error) {
 	if intent == "" {
-		return Spent{}, nil
+		return Spent{}, 0, nil
 	}
 	f, err := osfile.OpenFile(copyPath(root, intent), os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Spent{}, nil
+		return Spent{}, 0, nil
 	}
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, 0, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Spent{}, err
+		return Spent{}, 0, err
 	}
-	off := max(st.Size()-tail, 0)
-	buf := make([]byte, st.Size()-off)
+	size := st.Size()
+	off := max(size-tail, 0)
+	buf := make([]byte, size-off)
 	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-		return Spent{}, err
+		return Spent{}, size, err
 	}
 	buf = bytes.TrimRight(buf, "\n")
 	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 		buf = buf[i+1:]
 	} else if off > 0 {
-		return Spent{}, fmt.Errorf("%s: its last line is longer than %d bytes", LogName(intent), tail)
+		return Spent{}, size, fmt.Errorf("%s: its last line is longer than %d bytes", LogName(intent), tail)
 	}
 	if len(buf) == 0 {
-		return Spent{}, nil
+		return Spent{}, size, nil
 	}
 	s, ok := parseLine(buf)
 	if !ok {
-		return Spent{}, fmt.Errorf("%s: its last line is not counters", LogName(intent))
+		return Spent{}, size, fmt.Errorf("%s: its last line is not counters", LogName(intent))
 	}
-	return s, nil
+	return s, size, nil
+}
+
+// Lock takes intent's lock, under which its log is appended to and
+// compacted.
+func Lock(ctx context.Context, root, intent string, timeout time.Duration) (state.Unlock, error) {
+	return state.Lock(ctx, root, "spend-"+state.Key(intent), timeout)
+}
+
+// LockLog takes the lock of the log named name (a LogName): the guard
+// compares a log that differs from its copy again under it, since a
+// compaction renames the log before its copy.
+func LockLog(ctx context.Context, root, name string, timeout time.Duration) (state.Unlock, error) {
+	key, ok := strings.CutSuffix(name, ".log")
+	if !ok || key == "" {
+		return nil, fmt.Errorf("%s: not a spend log", name)
+	}
+	return state.Lock(ctx, root, "spend-"+key, timeout)
 }
 
 // Add adds d to intent's counters under the intent's lock and returns the
@@ -146,12 +178,12 @@ func Add(ctx context.Context, root, intent string, d Spent, now time.Time, timeo
 	if intent == "" {
 		return Spent{}, nil
 	}
-	unlock, err := state.Lock(ctx, root, "spend-"+state.Key(intent), timeout)
+	unlock, err := Lock(ctx, root, intent, timeout)
 	if err != nil {
 		return Spent{}, err
 	}
 	defer unlock()
-	cur, err := Read(root, intent)
+	cur, size, err := read(root, intent)
 	if err != nil {
 		// A damaged copy must not stop the counting, nor reset it: the
 		// log's own last line is the next best account.
@@ -159,16 +191,21 @@ func Add(ctx context.Context, root, intent string, d Spent, now time.Time, timeo
 	}
 	next := cur.Add(d)
 	b := next.line(now)
-	if err := guard.AppendMirror(guard.MirrorDir(root, Dir), logPath(root, intent), b); err != nil {
+	mirror, p := guard.MirrorDir(root, Dir), logPath(root, intent)
+	if err := guard.AppendMirror(mirror, p, b); err != nil {
 		return cur, err
 	}
-	p := logPath(root, intent)
 	err = osfile.AppendFile(p, b, 0o644)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := state.Ensure(root, dir); err != nil {
 			return next, err
 		}
 		err = osfile.AppendFile(p, b, 0o644)
+	}
+	if err == nil && size+int64(len(b)) > CompactAt {
+		// The totals are the last line: the lines before it are history
+		// nothing reads.
+		err = guard.ReplaceMirror(mirror, p, b)
 	}
 	return next, err
 }

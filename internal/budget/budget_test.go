@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,48 @@ func TestAddRead(t *testing.T) {
 	f.Close()
 	if _, err := Read(root, "INT-001"); err == nil {
 		t.Error("Read of a damaged copy: no error")
+	}
+}
+
+// TestAddCompacts: however many calls an intent records, its log and the
+// guard's copy stay under CompactAt and a line, the same bytes, ending in
+// the totals.
+func TestAddCompacts(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	now := time.Unix(1_800_000_000, 0)
+	log := filepath.Join(root, filepath.FromSlash(Dir), "INT-001.log")
+	cp := filepath.Join(guard.MirrorDir(root, Dir), "INT-001.log")
+	largest := int64(0)
+	const calls = 2000
+	for range calls {
+		if _, err := Add(ctx, root, "INT-001", Spent{Calls: 1, Tokens: 1_000_000, MicroUSD: 12_345}, now, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest = max(largest, st.Size())
+	}
+	if largest > CompactAt+tail {
+		t.Errorf("the log reached %d bytes, past %d", largest, CompactAt+tail)
+	}
+	a, _ := os.ReadFile(log)
+	b, _ := os.ReadFile(cp)
+	if string(a) != string(b) {
+		t.Errorf("log and copy differ:\n%s\n--\n%s", a, b)
+	}
+	want := Spent{Calls: calls, Tokens: calls * 1_000_000, MicroUSD: calls * 12_345}
+	if r, err := Read(root, "INT-001"); err != nil || r != want {
+		t.Errorf("Read = %+v, %v; want %+v", r, err, want)
+	}
+	for _, d := range []string{filepath.Dir(log), filepath.Dir(cp), filepath.Dir(filepath.Dir(cp)), filepath.Dir(filepath.Dir(log))} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".tmp-") {
+				t.Errorf("%s left in %s", e.Name(), d)
+			}
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/intenthook/intenthook/internal/anchors"
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/backstop"
+	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/governed"
 	"github.com/intenthook/intenthook/internal/guard"
@@ -35,14 +36,21 @@ import (
 // the call's session: its selection, its denial log and its counters,
 // which hooks alone write (only the session's own: one file per session of
 // the workspace would make every picture grow with them).
-func (g *Gate) guardTargets() ([]guard.Target, string) {
+func (g *Gate) guardTargets(ctx context.Context) ([]guard.Target, string) {
 	targets, hooks := watched(g.Governance, g.Root)
 	targets = lessonsTarget(targets, g.Config.LessonsFile)
 	for i, t := range targets {
-		if t.Kind == guard.Mirrored && t.Rel == summary.Dir {
+		switch {
+		case t.Kind == guard.Mirrored && t.Rel == summary.Dir:
 			// The session's own counters: another session's are read
 			// from their copies (summary.Session).
 			targets[i].Log = summary.LogName(g.call.SessionID)
+		case t.Kind == guard.Mirrored && t.Rel == budget.Dir:
+			// The intents' counters are compacted under their locks.
+			targets[i].Lock = func(name string) (func(), error) {
+				unlock, err := budget.LockLog(ctx, g.Root, name, g.Config.LockTimeout)
+				return unlock, err
+			}
 		}
 	}
 	return append(targets,
@@ -142,7 +150,7 @@ func (g *Gate) guardSnapshot(readOnly, mods bool) *guard.Snapshot {
 	if readOnly || g.call.ToolUseID == "" {
 		return nil
 	}
-	targets, hooks := g.guardTargets()
+	targets, hooks := g.guardTargets(context.Background())
 	if mods {
 		for _, dir := range g.call.ModsDirs {
 			targets = append(targets, guard.Target{Rel: filepath.Clean(dir), Kind: guard.Mods})
@@ -168,7 +176,7 @@ func (g *Gate) guardSnapshot(readOnly, mods bool) *guard.Snapshot {
 // put back, and answers. It reports whether the rules were reloaded.
 func (g *Gate) guardCheck(ctx context.Context, intentID string, s *guard.Snapshot) (hook.Decision, bool) {
 	g.note(g.Sessions.CloseWindow(g.call.ToolUseID, g.env.now()))
-	targets, _ := g.guardTargets()
+	targets, _ := g.guardTargets(ctx)
 	writer, count := ledger.WriterID(g.Root), ledger.WriterCount(g.Root)
 	call := &guardCall{g: g, ctx: ctx, root: g.Root, s: s}
 	res := guard.Check(g.Root, s, call, guard.Options{

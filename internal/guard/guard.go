@@ -146,6 +146,10 @@ type Target struct {
 	// name; "" watches every log (one per session: the check would grow
 	// with the sessions the workspace has had).
 	Log string
+	// Lock, for Mirrored: takes the lock the writers of the log named
+	// hold, where they compact their logs (ReplaceMirror); nil where
+	// they only append.
+	Lock func(name string) (unlock func(), err error)
 }
 
 // File is one watched path's picture.

@@ -27,7 +27,12 @@ import (
 // each is kept twice, the hooks' appends going first to the copy under the
 // guard's directory (MirrorDir) and then to the log. A log that is no
 // prefix of its copy was changed by something else, and is put back from
-// the copy; one added without a copy is taken out.
+// the copy; one added without a copy is taken out. A directory whose
+// writers compact their logs (ReplaceMirror) names the writers' lock
+// (Target.Lock): between a compaction's two renames a log is no prefix of
+// its copy, so a log that differs from its copy is compared again under
+// that lock, where it must be its copy (a log cut short, which is a
+// prefix, is then put back too).
 
 // RemovedHash is what a journal line gives as the hash of a file a hook
 // removed.
@@ -72,6 +77,41 @@ func AppendMirror(mirror, path string, b []byte) error {
 		werr = err
 	}
 	return werr
+}
+
+// ReplaceMirror replaces the log at path and its copy in mirror (a
+// MirrorDir) with b, the log first: the compaction of a log that has grown
+// to b, its last line. The caller holds the lock it appends under. Each
+// file is written beside its directory, never in it (a temporary file in
+// a Mirrored directory or among the copies would be a log without a copy,
+// or a copy without a log), and renamed over the old one: a reader of the
+// copy reads the old file or the new one, whose last lines are the same.
+// A compaction that fails half-way leaves the copy as it was, so the next
+// one replaces both again.
+func ReplaceMirror(mirror, path string, b []byte) error {
+	if err := replaceFrom(filepath.Dir(filepath.Dir(path)), path, b); err != nil {
+		return err
+	}
+	return replaceFrom(filepath.Dir(mirror), filepath.Join(mirror, filepath.Base(path)), b)
+}
+
+// replaceFrom writes b to a temporary file in dir and renames it to path.
+func replaceFrom(dir, path string, b []byte) error {
+	tmp, err := osfile.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := osfile.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
 
 // dirFiles lists the regular files of the directory rel and of its
@@ -156,11 +196,23 @@ func mirrorChanges(root string, t Target, s *Snapshot) []Change {
 		}
 		after, content, _ := look(abs(root, rel), Mirrored)
 		copyOf, err := osfile.ReadFile(filepath.Join(mirror, name))
+		held := leads // the hooks' appends: the copy leads the log
+		if err == nil && t.Lock != nil && !bytes.Equal(copyOf, content) {
+			// A writer at work (an append, a compaction half done), or
+			// a change: compared again with no writer at work, when a
+			// log is its copy.
+			if unlock, lerr := t.Lock(name); lerr == nil {
+				after, content, _ = look(abs(root, rel), Mirrored)
+				copyOf, err = osfile.ReadFile(filepath.Join(mirror, name))
+				unlock()
+				held = same
+			}
+		}
 		switch {
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			continue
-		case err == nil && content != nil && bytes.HasPrefix(copyOf, content):
-			continue // the hooks' appends: the copy leads the log
+		case err == nil && held(copyOf, content):
+			continue
 		}
 		before := File{Kind: Mirrored}
 		if err == nil {
@@ -181,6 +233,17 @@ func mirrorChanges(root string, t Target, s *Snapshot) []Change {
 	}
 	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
+}
+
+// leads reports whether a copy holds its log (content, nil when the log
+// is not a regular file) and perhaps the hooks' next appends.
+func leads(copyOf, content []byte) bool {
+	return content != nil && bytes.HasPrefix(copyOf, content)
+}
+
+// same reports whether a copy is its log, byte for byte.
+func same(copyOf, content []byte) bool {
+	return content != nil && bytes.Equal(copyOf, content)
 }
 
 // names lists the names of the entries of dir that are not directories.
