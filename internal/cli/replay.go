@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/git"
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/replay"
+	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
@@ -17,6 +20,7 @@ func (a *app) replayCommand() *cobra.Command {
 	var since, at string
 	var limit int
 	var asJSON, asMarkdown bool
+	var budgets []string
 	cmd := &cobra.Command{
 		Use:   "replay [REVISION-RANGE]",
 		Short: "Re-judge the writes the ledger recorded against candidate rules: what they would have denied or allowed",
@@ -35,7 +39,12 @@ not judged again.
 
 The records: the work tree's whole ledger, those of --since (7d, 12h, a
 date), --session, --intent; REVISION-RANGE (A..B) replays the records B's
-ledger holds beyond A's; --at REV, the ledger as REV holds it.`,
+ledger holds beyond A's; --at REV, the ledger as REV holds it.
+
+--budget ID=calls:300,tokens:2M,usd:12.50 (or --budget ID, the candidate
+catalog's budget of ID) asks what that budget would have stopped: the
+first recorded call pre would have refused budget_exceeded, and the calls
+after it. See docs/replay.md.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := a.workspaceRoot()
@@ -64,6 +73,13 @@ ledger holds beyond A's; --at REV, the ledger as REV holds it.`,
 				return err
 			}
 			rp := replay.New(cand, f)
+			if len(budgets) > 0 {
+				asked, err := askedBudgets(budgets, cand)
+				if err != nil {
+					return err
+				}
+				rp.Budgets(asked, limit)
+			}
 			if err := src.Each(cmd.Context(), rp.Line); err != nil {
 				return err
 			}
@@ -92,6 +108,7 @@ ledger holds beyond A's; --at REV, the ledger as REV holds it.`,
 	fl.IntVar(&limit, "limit", 20, "groups listed per outcome, the largest first (0: all)")
 	fl.BoolVar(&asJSON, "json", false, "print the result as JSON (docs/replay.schema.json)")
 	fl.BoolVar(&asMarkdown, "markdown", false, "print a pull-request summary in Markdown")
+	fl.StringArrayVar(&budgets, "budget", nil, "what a budget would have stopped: ID=calls:N,tokens:N,usd:X (k, M, G), or ID for the candidate catalog's")
 	cmd.MarkFlagsMutuallyExclusive("json", "markdown")
 	return cmd
 }
@@ -112,4 +129,34 @@ func describeRange(src *replay.Source, f replay.Filter, since string) string {
 		d += " (" + strings.Join(only, ", ") + ")"
 	}
 	return d
+}
+
+// askedBudgets reads --budget's values: ID=KIND:N,… or ID alone, whose
+// budget the candidate's catalog gives.
+func askedBudgets(flags []string, cand *replay.Candidate) (map[string]intents.Budget, error) {
+	out := map[string]intents.Budget{}
+	for _, f := range flags {
+		id, spec, given := strings.Cut(f, "=")
+		if id == "" {
+			return nil, fmt.Errorf("--budget %s: name the intent: ID=calls:N,tokens:N,usd:X", safetext.Quote(f))
+		}
+		if given {
+			b, err := replay.ParseBudget(spec)
+			if err != nil {
+				return nil, fmt.Errorf("--budget %s: %w", safetext.Quote(f), err)
+			}
+			out[id] = b
+			continue
+		}
+		var in *intents.Intent
+		if cand.Rules.Catalog != nil {
+			in = cand.Rules.Catalog.Find(id)
+		}
+		if in == nil || !in.Budget.Set() {
+			return nil, withHint(fmt.Errorf("--budget %s: the candidate's catalog gives %s no budget", safetext.Quote(f), safetext.Quote(id)),
+				"give one: --budget "+id+"=calls:N,tokens:N,usd:X")
+		}
+		out[id] = in.Budget
+	}
+	return out, nil
 }

@@ -112,10 +112,7 @@ func (b budgets) checkSession() *hook.Decision {
 // selfReadOnly reports whether the command is one call of intenthook's
 // that changes nothing governed (status, budget ID, intents list, …): an
 // agent over its budget may still look.
-func selfReadOnly(a shell.Analysis) bool {
-	return a.Simple && len(a.Self) == 1 && a.Self[0].Kind == shell.SelfReadOnly && len(a.ByPath) == 0 &&
-		len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Activates) == 0
-}
+func selfReadOnly(a shell.Analysis) bool { return a.SelfLook() }
 
 // sessionNoted is the session's own name among the budgets it was told
 // about (state.Session.BudgetNoted), beside intent ids.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/money"
 	"github.com/intenthook/intenthook/internal/safetext"
 )
 
@@ -37,6 +38,9 @@ func (r *Report) Text(w io.Writer) {
 		if s.b.More > 0 {
 			fmt.Fprintf(&b, "  … and %d more group(s)\n", s.b.More)
 		}
+	}
+	for _, br := range r.Budgets {
+		br.text(&b)
 	}
 	for _, s := range []struct {
 		title string
@@ -97,4 +101,40 @@ func text(s string) string { return safetext.Markdown(safetext.Quote(s)) }
 // cell is s in a Markdown table cell, inside backticks.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "`", "'", "<", "&lt;", ">", "&gt;").Replace(safetext.Quote(s))
+}
+
+// text writes what one budget would have stopped.
+func (br *BudgetReport) text(b *bytes.Buffer) {
+	var limits []string
+	for _, l := range br.Budget {
+		limits = append(limits, l.Kind+" "+l.Limit)
+	}
+	fmt.Fprintf(b, "\nbudget %s (%s): the records replayed spent %s\n", safetext.Quote(br.Intent), strings.Join(limits, ", "), br.Spent)
+	if br.FirstRefused == nil {
+		b.WriteString("  it would have stopped nothing\n")
+		return
+	}
+	fmt.Fprintf(b, "  first refused (budget_exceeded): %s\n", br.FirstRefused)
+	fmt.Fprintf(b, "  refused from there: %d call(s), %d let through (they write nothing); from there on the calls spent %s\n", br.Refused, br.Passed, br.After)
+	for _, c := range br.Calls {
+		fmt.Fprintf(b, "    %s\n", c)
+	}
+	if br.More > 0 {
+		fmt.Fprintf(b, "    … and %d more\n", br.More)
+	}
+}
+
+// String is "3 call(s), 1113 token(s), $0.01".
+func (s Spend) String() string {
+	return fmt.Sprintf("%d call(s), %d token(s), %s", s.Calls, s.Tokens, money.Format(int64(s.USD)))
+}
+
+// String is one refused call: when, which session, the tool and what it
+// wrote or ran, and the spend reached.
+func (c *BudgetCall) String() string {
+	what := strings.Join(safetext.QuoteAll(c.Paths), ", ")
+	if c.Command != "" {
+		what = safetext.Quote(c.Command)
+	}
+	return fmt.Sprintf("%s session %s %s %s (reached %s)", c.When, safetext.Quote(c.Session), safetext.Quote(c.Tool), what, c.Reached)
 }

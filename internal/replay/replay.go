@@ -68,6 +68,9 @@ type Report struct {
 	RemovedIntents Bucket  `json:"removed_intents"`
 	ByIntent       []Tally `json:"by_intent"`
 	ByAgent        []Tally `json:"by_agent"`
+	// Budgets, when asked (--budget), says what each budget would have
+	// stopped.
+	Budgets []*BudgetReport `json:"budgets,omitempty"`
 }
 
 // Bucket is one outcome: how many writes, and the groups they fall in
@@ -126,6 +129,10 @@ type Replayer struct {
 	tally  map[string]map[string]*Tally // "intent"/"agent" -> name -> counts
 	report Report
 	e      entry
+	// budgets are the budgets asked about, by intent (Budgets); limit
+	// bounds the refused calls each lists.
+	budgets map[string]*BudgetReport
+	limit   int
 }
 
 type memoKey struct {
@@ -163,6 +170,9 @@ func (r *Replayer) Against(base *Candidate) { r.base = base }
 // Line replays one ledger line; lines that hold no write are passed over
 // (Source.Each gives only lines of the events a replay reads).
 func (r *Replayer) Line(line []byte) {
+	if r.budgets != nil {
+		r.spend(line)
+	}
 	if decode(line, &r.e) {
 		r.add(&r.e)
 	}
@@ -384,6 +394,9 @@ func (r *Replayer) Report(rangeDesc string, limit int) *Report {
 		}
 	}
 	rep.ByIntent, rep.ByAgent = tallies(r.tally["intent"]), tallies(r.tally["agent"])
+	if r.budgets != nil {
+		rep.Budgets = r.budgetReports()
+	}
 	return &rep
 }
 

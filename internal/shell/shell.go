@@ -121,6 +121,14 @@ type SelfCall struct {
 	Unplaced bool
 }
 
+// SelfLook reports whether the command is one call of intenthook's that
+// changes nothing governed (status, budget ID, intents list, …): what an
+// agent over its budget may still run.
+func (a Analysis) SelfLook() bool {
+	return a.Simple && len(a.Self) == 1 && a.Self[0].Kind == SelfReadOnly && len(a.ByPath) == 0 &&
+		len(a.Writes)+len(a.Deletes)+len(a.LinkSources)+len(a.Destructive)+len(a.Opaque)+len(a.Activates) == 0
+}
+
 // Analyse parses cmd and walks every command in it. isDir reports whether a path, in the form it
 // would take in Writes, names an existing directory (the caller resolves it against the event's
 // cwd); it decides whether `cp a dir` writes dir or dir/a. A nil isDir knows no directories.
