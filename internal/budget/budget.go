@@ -11,6 +11,7 @@ package budget
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -304,6 +305,23 @@ func (u Use) Amount(n int64) string {
 // String is "2/2 calls", "$1.20/$5.00 usd".
 func (u Use) String() string {
 	return u.Amount(u.Spent) + "/" + u.Amount(u.Limit) + " " + string(u.Kind)
+}
+
+// MarshalJSON gives u as {kind, spent, limit, left}, usd in dollars (a
+// JSON number with at most six decimals), the other kinds in units.
+func (u Use) MarshalJSON() ([]byte, error) {
+	n := func(v int64) json.RawMessage {
+		if u.Kind == USD {
+			return json.RawMessage(money.Decimal(v))
+		}
+		return json.RawMessage(strconv.FormatInt(v, 10))
+	}
+	return json.Marshal(struct {
+		Kind  Kind            `json:"kind"`
+		Spent json.RawMessage `json:"spent"`
+		Limit json.RawMessage `json:"limit"`
+		Left  json.RawMessage `json:"left"`
+	}{u.Kind, n(u.Spent), n(u.Limit), n(u.Left())})
 }
 
 // Exists reports whether intent has counters (a copy of its log).

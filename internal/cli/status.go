@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -124,24 +122,9 @@ type intentSpend struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// budgetUse is one kind of a budget: its limit (the catalog's plus what
-// people raised it by), what was spent and what is left; usd in dollars.
+// budgetUse is one kind of a budget as status shows it (budget.Use's
+// JSON: kind, spent, limit, left; usd in dollars).
 type budgetUse struct{ budget.Use }
-
-func (u budgetUse) MarshalJSON() ([]byte, error) {
-	n := func(v int64) json.RawMessage {
-		if u.Kind == budget.USD {
-			return json.RawMessage(money.Decimal(v))
-		}
-		return json.RawMessage(strconv.FormatInt(v, 10))
-	}
-	return json.Marshal(struct {
-		Kind  budget.Kind     `json:"kind"`
-		Spent json.RawMessage `json:"spent"`
-		Limit json.RawMessage `json:"limit"`
-		Left  json.RawMessage `json:"left"`
-	}{u.Kind, n(u.Spent), n(u.Limit), n(u.Left())})
-}
 
 // spendOf lists the spend of each intent of root's catalog that has a
 // budget or counters, in the catalog's order.

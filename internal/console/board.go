@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
+	"github.com/intenthook/intenthook/internal/money"
 )
 
 // boardBytes bounds the records the intents board counts: the last
@@ -47,6 +49,38 @@ type BoardIntent struct {
 	Last         string   `json:"last,omitempty"`
 	// AgentText holds the changed files (the first maxBoardFiles).
 	AgentText AgentText `json:"agent_text"`
+	// Spend is what the intent's counters hold (every call since it
+	// began, not the window's), the hooks' own figures: absent for an
+	// intent without counters or a budget.
+	Spend *Spend `json:"spend,omitempty"`
+}
+
+// Spend is an intent's spend and its budget, as intenthook status --json
+// gives them.
+type Spend struct {
+	Calls  int64        `json:"calls"`
+	Tokens int64        `json:"tokens"`
+	USD    money.Amount `json:"usd"`
+	// Budget lists each kind the catalog's budget limits: spent, limit
+	// (raises included) and what is left.
+	Budget   []budget.Use `json:"budget,omitempty"`
+	Exceeded bool         `json:"exceeded,omitempty"`
+	Error    string       `json:"error,omitempty"`
+}
+
+// spendOf reads in's counters (the last line of the guard's copy, as pre
+// does): nil for an intent that has neither counters nor a budget.
+func spendOf(root string, in *intents.Intent) *Spend {
+	if !in.Budget.Set() && !budget.Exists(root, in.ID) {
+		return nil
+	}
+	s, err := budget.Read(root, in.ID)
+	out := &Spend{Calls: s.Calls, Tokens: s.Tokens, USD: money.Amount(s.MicroUSD), Budget: budget.Uses(in.Budget, s)}
+	if err != nil {
+		out.Error = err.Error()
+	}
+	_, out.Exceeded = budget.Exceeded(in.Budget, s)
+	return out
 }
 
 // board builds the intents board from the catalog and the recent records.
@@ -100,6 +134,7 @@ func (s *Server) board() (Board, error) {
 		if row.OwnedScope == nil {
 			row.OwnedScope = []string{}
 		}
+		row.Spend = spendOf(s.cfg.Root, in)
 		if t := by[in.ID]; t != nil {
 			row.Records, row.Last, row.FilesChanged = t.records, t.last, len(t.order)
 			row.AgentText.Files = t.order[:min(len(t.order), maxBoardFiles)]

@@ -22,6 +22,8 @@ import (
 
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/bench"
+	"github.com/intenthook/intenthook/internal/budget"
+	"github.com/intenthook/intenthook/internal/intents"
 	"github.com/intenthook/intenthook/internal/ledger"
 )
 
@@ -562,6 +564,83 @@ func TestIntents(t *testing.T) {
 	}
 	if resp, _ := f.do(f.client(), "GET", "/api/intents", "", nil); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the board without a session: %d, want 401", resp.StatusCode)
+	}
+}
+
+// TestIntentsSpend: the board gives each intent with counters or a budget
+// what its counters hold (the hooks' figures) and, for each kind its
+// budget limits, what was spent, the limit with raises and what is left;
+// a budget reached says so. An intent with neither has no spend.
+func TestIntentsSpend(t *testing.T) {
+	f := newFixture(t)
+	c := f.client()
+	f.login(c)
+	catalog := `active_intents:
+  - id: "INT-001"
+    name: "Payments"
+    status: "IN_PROGRESS"
+    owned_scope: ["src/**"]
+    constraints: []
+    acceptance_criteria: []
+    budget: {calls: 3, usd: 1.50}
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-002"
+    name: "Docs"
+    status: "IN_PROGRESS"
+    owned_scope: ["docs/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-003"
+    name: "Idle"
+    status: "PENDING"
+    owned_scope: ["lib/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
+`
+	if err := os.WriteFile(filepath.Join(f.root, ".orchestration", "active_intents.yaml"), []byte(catalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, now := context.Background(), time.Unix(1_800_000_000, 0)
+	for _, add := range []struct {
+		intent string
+		d      budget.Spent
+	}{
+		{"INT-001", budget.Spent{Calls: 1, Tokens: 1200, MicroUSD: 400_000}},
+		{"INT-001", budget.Spent{Calls: 1, Tokens: 800, MicroUSD: 1_100_000}},
+		{"INT-001", budget.Spent{Raised: intents.Budget{Calls: 2}}},
+		{"INT-002", budget.Spent{Calls: 4, Tokens: 10}},
+	} {
+		if _, err := budget.Add(ctx, f.root, add.intent, add.d, now, time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resp, body := f.do(c, "GET", "/api/intents", "", nil)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /api/intents: %d %s", resp.StatusCode, body)
+	}
+	var b struct {
+		Intents []struct {
+			ID    string          `json:"id"`
+			Spend json.RawMessage `json:"spend"`
+		} `json:"intents"`
+	}
+	if err := json.Unmarshal([]byte(body), &b); err != nil || len(b.Intents) != 3 {
+		t.Fatalf("board %s: %v", body, err)
+	}
+	want := map[string]string{
+		"INT-001": `{"calls":2,"tokens":2000,"usd":1.5,"budget":[{"kind":"calls","spent":2,"limit":5,"left":3},{"kind":"usd","spent":1.5,"limit":1.5,"left":0}],"exceeded":true}`,
+		"INT-002": `{"calls":4,"tokens":10,"usd":0}`,
+		"INT-003": ``,
+	}
+	for _, in := range b.Intents {
+		if got := string(in.Spend); got != want[in.ID] {
+			t.Errorf("%s's spend = %s\nwant %s", in.ID, got, want[in.ID])
+		}
 	}
 }
 

@@ -65,15 +65,31 @@ async function loadBoard() {
   note.textContent = "records and files counted over the newest " + b.window.records + " records" + (b.window.since ? ", since " + b.window.since : "");
   for (const x of b.intents) {
     const tr = document.createElement("tr");
-    for (const v of [x.id, x.name, x.status, (x.owned_scope || []).join(" "), String(x.records), String(x.files_changed), x.last]) {
+    for (const v of [x.id, x.name, x.status, (x.owned_scope || []).join(" "), String(x.records), String(x.files_changed), x.last, spent(x.spend)]) {
       tr.append(el("td", v || ""));
     }
+    tr.append(el("td", budgetLeft(x.spend), x.spend && (x.spend.exceeded || x.spend.error) ? "deny" : ""));
     const files = el("td");
     const list = (x.agent_text && x.agent_text.files) || [];
     if (list.length) files.append(el("pre", list.join("\n") + (x.files_changed > list.length ? "\n…" : ""), "agent"));
     tr.append(files);
     box.append(tr);
   }
+}
+// What an intent's counters hold, and what is left of its budget (the
+// hooks' figures, every call since the intent began).
+function dollars(n) { return "$" + (Math.round(n * 100) / 100).toFixed(2); }
+function amount(kind, n) { return kind === "usd" ? dollars(n) : String(n); }
+function spent(s) {
+  if (!s) return "";
+  return s.calls + " call(s), " + s.tokens + " token(s), " + dollars(s.usd);
+}
+function budgetLeft(s) {
+  if (!s) return "";
+  if (s.error) return "counters unreadable: writes refused";
+  const left = (s.budget || []).map(u => amount(u.kind, u.left) + " of " + amount(u.kind, u.limit) + " " + u.kind + " left");
+  if (s.exceeded) left.push("reached: writes refused (budget_exceeded)");
+  return left.join("; ") || "none";
 }
 let boardTimer = null;
 function boardSoon() {
