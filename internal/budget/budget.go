@@ -122,8 +122,11 @@ func read(root, intent string) (Spent, int64, error) {
 	if intent == "" {
 		return Spent{}, 0, nil
 	}
-	f, err := osfile.OpenFile(copyPath(root, intent), os.O_RDONLY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := copyPath(root, intent)
+	f, err := osfile.OpenFile(p, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) || err != nil && osfile.NullStandIn(filepath.Dir(p)) {
+		// In an agent's sandbox, copies that did not exist yet when it
+		// started are a null device's directory: nothing spent.
 		return Spent{}, 0, nil
 	}
 	if err != nil {

@@ -219,3 +219,8 @@ func nullStandIn(name string, st *syscall.Stat_t) bool {
 	var null syscall.Stat_t
 	return st.Mode&syscall.S_IFMT == syscall.S_IFCHR && syscall.Stat("/dev/null", &null) == nil && st.Rdev == null.Rdev
 }
+
+// NullStandIn reports whether name is a null device standing in for a
+// directory or file that did not exist when an agent's OS sandbox made it
+// read-only: what lies below it is missing, not unreadable.
+func NullStandIn(name string) bool { return nullStandIn(name, nil) }

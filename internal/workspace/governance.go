@@ -47,10 +47,15 @@ var own = governed.Table{
 	{Path: ledger.WriterFile, Use: governed.Guarded, Reason: "this work tree's writer id and newest segment: a rollover seals the segment it names, so a program that points it elsewhere leaves the sealed one open"},
 	{Path: ".orchestration/state/default.json", Use: governed.Guarded, Reason: "the workspace's default intent, a person's lever: it binds every session without a selection"},
 	// Not read-only in a sandbox: submit, run in an agent's shell, writes
-	// the review state, and every hook appends to the counters.
+	// the review state, and every hook appends to the sessions' counters
+	// (a hook of an agent started in the sandboxed shell would run there).
 	{Path: ".orchestration/state/reviews", Use: governed.Guarded, Watch: governed.Journaled, Reason: "the review state: the submissions the hook vouched for, what submit hands the hook after it, and the notes naming a person's reject record; written by hooks, submit and a person's reject, each write journaled"},
 	{Path: ".orchestration/state/summary", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "the sessions' counters: only hooks append to them, each line first to the guard's copy, which the ledger's session summaries are made from; the guard compares the calling session's log alone"},
-	{Path: ".orchestration/state/spend", Use: governed.Guarded, Watch: governed.Mirrored, Reason: "each intent's spend counters and the raises of its budget: pre refuses writes once they reach the intent's budget (budget_exceeded); hooks and a person's intenthook budget append to them, each line first to the guard's copy, which is what is read, and compact both to their last line past 4 KiB; every intent's log is compared, under its lock where it differs from its copy; this work tree's (docs/budgets.md)"},
+	// Read-only in a sandbox, with the hooks' copies: only hooks and a
+	// person's intenthook budget write them, both outside it, and pre
+	// holds budgets to the copies.
+	{Path: ".orchestration/state/spend", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Mirrored, Reason: "each intent's spend counters and the raises of its budget: pre refuses writes once they reach the intent's budget (budget_exceeded); hooks and a person's intenthook budget append to them, each line first to the guard's copy, which is what is read, and compact both to their last line past 4 KiB; every intent's log is compared, under its lock where it differs from its copy; this work tree's (docs/budgets.md)"},
+	{Path: ".orchestration/state/guard/mirror/spend", Use: governed.ReadOnly, Reason: "the hooks' copies of the intents' spend counters, the ones pre reads (state/guard/ is protected as a whole): a program that rewrote a copy and its log together would lower a spend the guard cannot see"},
 	// Read-only in a sandbox: only the waiting hook and a person's
 	// intenthook ask write there, both outside it.
 	{Path: ".orchestration/state/asks", Use: governed.Guarded | governed.ReadOnly, Watch: governed.Journaled, Reason: "pending asks (ask.via: wait) and a person's answers to them, in a workspace outside git: an answer lets a call run or denies it; written by the waiting hook and a person's intenthook ask, each write journaled, and the hook believes an answer only with its journal line (docs/asks.md)"},

@@ -68,6 +68,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/state/pending", ".orchestration/state/shells.log", ".orchestration/state/asks", ".orchestration/state/remote-claims",
+		".orchestration/state/spend", ".orchestration/state/guard/mirror/spend",
 		".claude/settings.json", ".gemini/settings.json", ".qwen/settings.json", ".codex", ".github/hooks",
 		".factory/settings.json", ".augment/settings.json", ".cursor/hooks.json", ".windsurf/hooks.json",
 		".clinerules/hooks", ".opencode/plugin", ".git/hooks", ".git/config", ".git/intenthook/claims", ".git/intenthook/governed", ".git/intenthook/asks", ".git/intenthook/journal", ".git/intenthook/scope_requests.json", ".git/intenthook/clone", ".git/intenthook/claims-mode",
