@@ -89,7 +89,7 @@ lint:
 	$(GO) run $(ACTIONLINT) -shellcheck= .github/workflows/*.yml
 
 # The hot functions in process, then whole processes against the floor.
-# ONLY=hot|ledger|bash|agents times one group of whole-process rows alone.
+# ONLY=hot|ledger|bash|agents|transcript times one group of whole-process rows alone.
 BENCH_PKGS := ./internal/agent/claude ./internal/intents ./internal/digest ./internal/intentctx ./internal/ledger ./internal/gate
 bench: build
 ifeq ($(ONLY),)

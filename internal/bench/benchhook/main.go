@@ -33,7 +33,7 @@ func main() {
 	bin := flag.String("bin", "bin/intenthook", "the intenthook binary to measure")
 	runs := flag.Int("runs", 200, "timed runs of each program per workload")
 	warm := flag.Int("warmup", 20, "untimed runs first")
-	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default), npm (pre and post through the wiring init writes after an npm install of -dist's packages; not in the default); default all but commit and npm")
+	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), transcript (post appended to a 100 MB transcript against post with none), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default), npm (pre and post through the wiring init writes after an npm install of -dist's packages; not in the default); default all but commit and npm")
 	dist := flag.String("dist", "dist", "make dist's output, for -only npm")
 	flag.Parse()
 	if *only == "npm" {
@@ -80,6 +80,8 @@ func run(bin string, runs, warm int, only string) error {
 	case "agents":
 		bench.Settle(main)
 		return agentRows(bin, floor, main, runs, warm)
+	case "transcript":
+		return transcriptRows(bin, floor, dir, main, runs, warm)
 	}
 	if only == "ledger" {
 		return ledgerRows(bin, floor, dir, runs, warm)
@@ -101,7 +103,74 @@ func run(bin string, runs, warm int, only string) error {
 	if err := bashRows(bin, dir, main, runs/4, warm); err != nil {
 		return err
 	}
+	if err := transcriptRows(bin, floor, dir, main, runs, warm); err != nil {
+		return err
+	}
 	return agentRows(bin, floor, main, runs, warm)
+}
+
+// transcriptRows times post with the session's transcript a 100 MB Claude
+// Code JSONL file, one assistant message (with its usage) appended before
+// each call, against post whose transcript is missing, alternated in one
+// loop: what post reads of a transcript is what was appended since the
+// session's previous record, whatever the file's length.
+func transcriptRows(bin, floor, dir, ws string, runs, warm int) error {
+	p := filepath.Join(dir, "transcript.jsonl")
+	pad := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 4000) + `"}}` + "\n"
+	if err := os.WriteFile(p, []byte(strings.Repeat(pad, 100<<20/len(pad))), 0o644); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	bench.Settle(ws)
+	edit := filepath.Join(ws, "src/mod100/file.go")
+	var plain, withT, floors []timed
+	for i := 0; i < warm+runs; i++ {
+		for _, transcript := range []bool{false, true} {
+			id := fmt.Sprintf("toolu_transcript_%d_%v", i, transcript)
+			preEv, postEv := bench.Event(ws, "PreToolUse", id), bench.Event(ws, "PostToolUse", id)
+			if transcript {
+				postEv = bytes.Replace(postEv, []byte("/home/u/.claude/projects/bench/bench.jsonl"), []byte(p), 1)
+			}
+			fl, err := timeRun(floor, nil, ws, preEv, false)
+			if err != nil {
+				return fmt.Errorf("floor: %w", err)
+			}
+			if _, err := timeRun(bin, []string{"pre"}, ws, preEv, false); err != nil {
+				return fmt.Errorf("pre: %w", err)
+			}
+			if err := os.WriteFile(edit, []byte(fmt.Sprintf("t%d%v\n", i, transcript)), 0o644); err != nil {
+				return err
+			}
+			if transcript {
+				msg := fmt.Sprintf(`{"type":"assistant","message":{"id":"msg_bench_%d","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"%s"}],"usage":{"input_tokens":3,"output_tokens":10,"cache_creation_input_tokens":100,"cache_read_input_tokens":1000}}}`+"\n", i, strings.Repeat("y", 400))
+				if _, err := f.WriteString(msg); err != nil {
+					return err
+				}
+			}
+			q, err := timeRun(bin, []string{"post"}, ws, postEv, false)
+			if err != nil {
+				return fmt.Errorf("post: %w", err)
+			}
+			if i < warm {
+				continue
+			}
+			if transcript {
+				withT = append(withT, q)
+			} else {
+				plain, floors = append(plain, q), append(floors, fl)
+			}
+		}
+	}
+	fmt.Print(ratioHeader("median", "floor"))
+	s, t := summarize(plain), summarize(withT)
+	ratioRow("post, no transcript (200 intents, 100k)", s, summarize(floors))
+	ratioRow("post, 100 MB transcript, a message appended per call", t, summarize(floors))
+	fmt.Printf("\npost with the 100 MB transcript / post with none: %.2fx\n", float64(t.d)/float64(s.d))
+	return nil
 }
 
 // ledgerRows times post on an empty ledger and on one of 1 000 000 records
