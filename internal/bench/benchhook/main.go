@@ -168,7 +168,7 @@ func transcriptRows(bin, floor, dir, ws string, runs, warm int) error {
 	fmt.Print(ratioHeader("median", "floor"))
 	s, t := summarize(plain), summarize(withT)
 	ratioRow("post, no transcript (200 intents, 100k)", s, summarize(floors))
-	ratioRow("post, 100 MB transcript, a message appended per call", t, summarize(floors))
+	ratioRow("post, 100 MB transcript, a message per call", t, summarize(floors))
 	fmt.Printf("\npost with the 100 MB transcript / post with none: %.2fx\n", float64(t.d)/float64(s.d))
 	return nil
 }
