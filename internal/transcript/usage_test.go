@@ -196,3 +196,53 @@ func TestUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageCodexRollout reads a rollout the real Codex CLI 0.169.0 wrote
+// (testdata/codex-0.169.0-rollout.jsonl: a session of the e2e harness's
+// governance plan against its local mock model, which answers each
+// request with 10 input and 5 output tokens; six requests, so six
+// token_count events, their totals ending at 60 and 30, each event beside
+// a token_usage_record line of the same usage). Read as the session's
+// posts would see it grow, line by line from the session's first line,
+// and read whole from its start, it counts the last total_token_usage
+// once, under the turn_context's model.
+func TestUsageCodexRollout(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "codex-0.169.0-rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tokens{Input: 60, Output: 30}
+	p := filepath.Join(t.TempDir(), "rollout.jsonl")
+	lines := strings.SplitAfter(string(data), "\n")
+	// The first post comes after the session's first line: counting
+	// starts at the end.
+	if err := os.WriteFile(p, []byte(lines[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, mark := Usage(p, Mark{}, false, false)
+	var got Tokens
+	model := ""
+	for i := 1; i < len(lines); i++ {
+		if err := os.WriteFile(p, []byte(strings.Join(lines[:i+1], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var sp Spent
+		sp, mark = Usage(p, mark, true, false)
+		if sp.Reset {
+			t.Fatalf("line %d: a reset", i+1)
+		}
+		got = got.add(sp.Tokens)
+		if sp.Model != "" {
+			model = sp.Model
+		}
+	}
+	if got != want || model != "gpt-5.5" {
+		t.Errorf("line by line: %+v under %q, want %+v under gpt-5.5", got, model, want)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sp, _ := Usage(p, Mark{}, false, true); sp.Tokens != want || sp.Model != "gpt-5.5" {
+		t.Errorf("whole, from its start: %+v under %q, want %+v under gpt-5.5", sp.Tokens, sp.Model, want)
+	}
+}
