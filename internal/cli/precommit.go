@@ -31,7 +31,9 @@ agent's process tree is a person's: its untraced changes, inside or outside
 any intent, are listed as person_change warnings. With --commit-msg FILE it
 is git's commit-msg step instead: it marks such a commit's message with the
 trailer Intenthook-Person: Name <email>, which audit reads, and refuses an
-agent's commit whose message carries it.`,
+agent's commit whose message carries it. INTENTHOOK_PRECOMMIT_AS=agent
+judges the commit as an agent's whatever its process: it can only make
+the check stricter (doctor --hooks sets it for its probe commit).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := a.root
@@ -40,8 +42,9 @@ agent's commit whose message carries it.`,
 			} else if _, err := a.workspaceRoot(); err != nil {
 				return err // an explicit --root must be governed
 			}
+			asAgent := a.getenv(precommit.AsEnv) == precommit.AsAgent
 			if commitMsg != "" {
-				mark, err := precommit.Mark(cmd.Context(), precommit.MarkOptions{Start: start, Message: commitMsg})
+				mark, err := precommit.Mark(cmd.Context(), precommit.MarkOptions{Start: start, Message: commitMsg, AsAgent: asAgent})
 				if err != nil {
 					return err
 				}
@@ -50,7 +53,7 @@ agent's commit whose message carries it.`,
 				}
 				return nil
 			}
-			res, err := precommit.Run(cmd.Context(), precommit.Options{Start: start, Strict: strict})
+			res, err := precommit.Run(cmd.Context(), precommit.Options{Start: start, Strict: strict, AsAgent: asAgent})
 			if err != nil {
 				return withHint(err, "intenthook precommit runs in a git work tree, with git on PATH")
 			}

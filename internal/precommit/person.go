@@ -25,12 +25,27 @@ import (
 // settings say free.
 const PersonTrailer = "Intenthook-Person"
 
+// AsEnv is the variable that makes precommit judge the commit as an
+// agent's whatever the process rule says: INTENTHOOK_PRECOMMIT_AS=agent
+// (doctor --hooks sets it for its probe commit). It can only make the
+// judgement stricter: an agent gains nothing by setting it, and unsetting
+// it changes nothing for an agent's process, which the rule still finds.
+const AsEnv = "INTENTHOOK_PRECOMMIT_AS"
+
+// AsAgent is the value of AsEnv that judges a commit as an agent's; any
+// other value is ignored.
+const AsAgent = "agent"
+
 // agentCommit asks the one process rule (state.AgentAct) whether this
 // process, run by git's hook for the commit being made, is an agent's:
 // "" for a person's, else the session and why. Its chain is the hook's
 // (precommit, the hook's sh unless it execs, git) and then whoever ran
-// git: a person's shell, or an agent's command.
-func agentCommit(root string) string {
+// git: a person's shell, or an agent's command. asAgent (AsEnv) makes it
+// an agent's without asking.
+func agentCommit(root string, asAgent bool) string {
+	if asAgent {
+		return AsEnv + "=" + AsAgent
+	}
 	now := time.Now()
 	ss := state.Sessions{Root: root}
 	w, why, ok := state.AgentAct(ss.Windows(now), proc.Chain(), now)
@@ -58,6 +73,7 @@ func headPeople(data []byte, found bool) (string, []string) {
 type MarkOptions struct {
 	Start   string // where the workspace root is looked for
 	Message string // the commit message file git hands the commit-msg hook
+	AsAgent bool   // AsEnv says agent: the commit is an agent's
 }
 
 // Mark is the commit-msg step: under HEAD's people.commits: free, a
@@ -97,7 +113,7 @@ func Mark(ctx context.Context, opts MarkOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if agent := agentCommit(root); agent != "" {
+	if agent := agentCommit(root, opts.AsAgent); agent != "" {
 		if hasTrailer(msg) {
 			return "", fmt.Errorf("the commit message carries the %s trailer, a person's mark, but the commit runs in an agent's process (%s): refused", PersonTrailer, agent)
 		}

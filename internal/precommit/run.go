@@ -25,6 +25,9 @@ import (
 type Options struct {
 	Start  string // where the workspace root is looked for: --root or the working directory
 	Strict bool   // untraced paths are errors
+	// AsAgent judges the commit as an agent's under people.commits: free
+	// (AsEnv set to AsAgent), whatever the process rule says.
+	AsAgent bool
 }
 
 // Run checks the commit being made in the repository around opts.Start.
@@ -48,7 +51,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if snap.People == config.CommitsFree && !snap.Parent.None {
-		snap.Agent = agentCommit(root)
+		snap.Agent = agentCommit(root, opts.AsAgent)
 	}
 	r := Check(snap, opts.Strict)
 	r.Findings = append(r.Findings, HookBinary(root)...)
