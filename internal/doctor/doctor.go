@@ -3,7 +3,8 @@
 // wiring (evaluated with Claude Code's own matcher rules), the hook command
 // resolving to an executable, git, the pre-commit backstop and the ledger.
 // Each check says what it found and, when it fails, what to do. It writes
-// only what the hooks would write anyway (state/ and a lock file).
+// only what the hooks would write anyway (state/ and a lock file); with
+// Env.Hooks, a probe commit in a throwaway work tree, removed after.
 package doctor
 
 import (
@@ -56,6 +57,9 @@ type Env struct {
 	Getenv   func(string) string // the environment
 	Version  string              // this binary's version
 	LookPath func(string) (string, error)
+	// Hooks adds the probe commit (doctor --hooks): the pre-commit chain
+	// proved by a real commit in a throwaway work tree.
+	Hooks bool
 }
 
 // lockTimeout is short: a lock that cannot be had in a second points at a
@@ -94,7 +98,11 @@ func Run(ctx context.Context, env Env) []Check {
 	checks = append(checks, checkUnclassifiedTools(root, env.Getenv)...)
 	checks = append(checks, checkExport(root, env.Getenv)...)
 	git := checkGit(ctx, env)
-	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass), checkLedger(root), checkLegacySize(root), checkAttributes(ctx, root, git.Status == Pass), checkSecondNames(root), checkUndone(root))
+	checks = append(checks, git, checkPreCommit(ctx, root, git.Status == Pass))
+	if env.Hooks {
+		checks = append(checks, probeHooks(ctx, root, git.Status == Pass, ProbeTimeout))
+	}
+	checks = append(checks, checkLedger(root), checkLegacySize(root), checkAttributes(ctx, root, git.Status == Pass), checkSecondNames(root), checkUndone(root))
 	return checks
 }
 
