@@ -48,7 +48,8 @@ func gitVersion(s string) (major, minor int, ok bool) {
 
 // checkPreCommit looks for intenthook precommit in the places a commit runs
 // checks from: the git hook (where git looks for it: core.hooksPath,
-// husky 9's scripts), pre-commit's and lefthook's configuration. The git
+// husky 9's scripts), pre-commit's and lefthook's configuration, which
+// count where git's hook is the manager's own. The git
 // hook is read as sh runs it: a line after an exit, or one whose status
 // the hook ignores, refuses nothing and fails the check. Missing, it is
 // advice rather than a failure: the agent hooks govern without it, but
@@ -66,10 +67,11 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 	if err != nil {
 		return Check{Status: Skip, Name: name, Detail: err.Error()}
 	}
-	if data, err := os.ReadFile(place.Path); err == nil {
-		v := githooks.Read(data, "intenthook precommit", place.Husky)
+	hook, hookErr := os.ReadFile(place.Path)
+	if hookErr == nil {
+		v := githooks.Read(hook, "intenthook precommit", place.Husky)
 		switch {
-		case v.Runs && bytes.Contains(data, []byte(githooks.ChainSuffix)):
+		case v.Runs && bytes.Contains(hook, []byte(githooks.ChainSuffix)):
 			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + place.Path + ", after the hook chained before it (pre-commit" + githooks.ChainSuffix + ")"}
 		case v.Runs && place.Husky:
 			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + place.Path + " (husky runs it with sh -e)"}
@@ -80,10 +82,30 @@ func checkPreCommit(ctx context.Context, root string, gitOK bool) Check {
 				Hint: "intenthook init --git-hook chains the hook that is there and runs intenthook precommit after it, its status deciding the commit"}
 		}
 	}
-	for _, c := range []string{".pre-commit-config.yaml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml"} {
-		path := filepath.Join(top, c)
-		if data, err := os.ReadFile(path); err == nil && bytes.Contains(data, []byte("intenthook precommit")) || c == ".pre-commit-config.yaml" && bytes.Contains(data, []byte("id: intenthook")) {
-			return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + path}
+	// A hook manager's configuration runs intenthook only through the
+	// manager's own hook, where git looks for it.
+	managers := []struct {
+		files   []string
+		runs    func([]byte) bool
+		hook    func([]byte) bool
+		title   string
+		install string
+	}{
+		{[]string{githooks.PreCommitConfig}, githooks.ConfigRunsIntenthook, githooks.IsPreCommitHook, "pre-commit", "pre-commit install"},
+		{[]string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml"}, func(data []byte) bool { return bytes.Contains(data, []byte("intenthook precommit")) }, githooks.IsLefthookHook, "lefthook", "lefthook install"},
+	}
+	for _, m := range managers {
+		for _, c := range m.files {
+			path := filepath.Join(top, c)
+			data, err := os.ReadFile(path)
+			if err != nil || !m.runs(data) {
+				continue
+			}
+			if hookErr == nil && m.hook(hook) {
+				return Check{Status: Pass, Name: name, Detail: "intenthook precommit runs from " + path + " (" + m.title + "'s hook runs it, from " + place.Path + ")"}
+			}
+			return Check{Status: Warn, Name: name, Detail: path + " runs intenthook precommit, but " + place.Path + " is not " + m.title + "'s hook, so git never runs it",
+				Hint: m.install + " installs the hook that runs it"}
 		}
 	}
 	return Check{Status: Warn, Name: name, Detail: "no pre-commit hook runs intenthook precommit", Hint: "intenthook init --git-hook installs one; docs/ci.md shows lefthook and pre-commit set-ups. Without it, edits the agent hooks did not see are committed unchecked"}

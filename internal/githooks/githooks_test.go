@@ -42,3 +42,59 @@ func TestRead(t *testing.T) {
 		})
 	}
 }
+
+func TestAddLocalHook(t *testing.T) {
+	item := func(indent, nl string) string {
+		return indent + "- repo: local" + nl +
+			indent + "  hooks:" + nl +
+			indent + "    - id: intenthook" + nl +
+			indent + "      name: intenthook precommit" + nl +
+			indent + "      entry: intenthook precommit" + nl +
+			indent + "      language: system" + nl +
+			indent + "      pass_filenames: false" + nl +
+			indent + "      always_run: true" + nl
+	}
+	remote := "  - repo: https://github.com/psf/black\n    rev: 24.1.0  # pinned\n    hooks:\n      - id: black\n"
+	for _, tc := range []struct {
+		name, in, want string
+		err            bool
+	}{
+		{"last key", "repos:\n" + remote, "repos:\n" + remote + item("  ", "\n"), false},
+		{"a key after the list", "# lint\nrepos:\n" + remote + "\n# what runs when\ndefault_stages: [pre-commit]\n",
+			"# lint\nrepos:\n" + remote + item("  ", "\n") + "\n# what runs when\ndefault_stages: [pre-commit]\n", false},
+		{"items at column 0", "repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: make lint\nfail_fast: true\n",
+			"repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: make lint\n" + item("", "\n") + "fail_fast: true\n", false},
+		{"no final line break", "repos:\n  - repo: meta\n    hooks:\n      - id: identity", "repos:\n  - repo: meta\n    hooks:\n      - id: identity\n" + item("  ", "\n"), false},
+		{"crlf", "repos:\r\n  - repo: meta\r\n    hooks:\r\n      - id: identity\r\n", "repos:\r\n  - repo: meta\r\n    hooks:\r\n      - id: identity\r\n" + item("  ", "\r\n"), false},
+		{"an empty list", "repos:\n", "repos:\n" + item("  ", "\n"), false},
+		{"no repos", "minimum_pre_commit_version: '3.0'\n", "minimum_pre_commit_version: '3.0'\nrepos:\n" + item("  ", "\n"), false},
+		{"flow list", "repos: []\n", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := AddLocalHook([]byte(tc.in), "intenthook precommit")
+			if (err != nil) != tc.err {
+				t.Fatalf("err = %v", err)
+			}
+			if !tc.err && string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if !tc.err && !ConfigRunsIntenthook(got) {
+				t.Errorf("ConfigRunsIntenthook(result) = false")
+			}
+		})
+	}
+}
+
+func TestConfigRunsIntenthook(t *testing.T) {
+	for in, want := range map[string]bool{
+		"repos:\n  - repo: local\n    hooks:\n      - id: scope\n        entry: intenthook precommit --strict\n":            true,
+		"repos:\n  - repo: https://github.com/intenthook/intenthook\n    rev: v0.1.0\n    hooks:\n      - id: intenthook\n": true,
+		"repos:\n  - repo: local\n    hooks:\n      - id: 'intenthook'\n":                                                   true,
+		"repos:\n  - repo: local\n    hooks:\n      - id: intenthook-lint\n        entry: make lint\n":                      false,
+		"# entry: intenthook precommit\nrepos: []\n":                                                                        false,
+	} {
+		if got := ConfigRunsIntenthook([]byte(in)); got != want {
+			t.Errorf("ConfigRunsIntenthook(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/githooks"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -18,9 +19,10 @@ import (
 // precommit, where git looks for it (core.hooksPath, worktrees, husky).
 func installGitHook(ctx context.Context, root string, force bool) (Change, error) {
 	return installHook(ctx, root, force, hookSpec{
-		name:    "pre-commit",
-		needle:  "intenthook precommit",
-		command: "intenthook precommit",
+		name:      "pre-commit",
+		framework: preCommitConfig(ctx, root) != "",
+		needle:    "intenthook precommit",
+		command:   "intenthook precommit",
 		comment: `refuse a commit whose staged
 # changes lie outside every active intent's owned_scope (and warn about
 # changes the ledger has no record of). Skip once with git commit --no-verify.`,
@@ -53,6 +55,10 @@ type hookSpec struct {
 	command string // the command line, without --root
 	comment string // the installed script's comment, after its first words
 	note    string // init's note on a hook it wrote
+	// framework: the work tree has the pre-commit framework's
+	// configuration, which init gives intenthook's entry
+	// (installPreCommitEntry); the framework's own hook runs it.
+	framework bool
 }
 
 // installHook writes spec's hook. A hook whose reading says it already
@@ -77,6 +83,15 @@ func installHook(ctx context.Context, root string, force bool, spec hookSpec) (C
 	}
 	if place.Husky {
 		return addToHusky(place, show, old, line, spec)
+	}
+	if spec.framework {
+		switch {
+		case githooks.IsPreCommitHook(old):
+			return Change{Action: Kept, Path: show, Note: "pre-commit's own hook: it runs " + githooks.PreCommitConfig}, nil
+		case errors.Is(err, fs.ErrNotExist):
+			return Change{Action: Kept, Path: show, Note: "none written: pre-commit's own hook runs " + githooks.PreCommitConfig,
+				Notes: []string{"run pre-commit install: until then git runs no pre-commit hook (intenthook doctor warns)"}}, nil
+		}
 	}
 	script := []byte("#!/bin/sh\n# Installed by \"intenthook init --git-hook\": " + spec.comment + "\nexec " + line + "\n")
 	chain := githooks.Chain(spec.name, line)
@@ -139,6 +154,52 @@ func addToHusky(place githooks.Place, show string, old []byte, line string, spec
 		return Change{}, err
 	}
 	return Change{Action: action, Path: show, Note: "husky runs it: added " + line}, nil
+}
+
+// preCommitConfig is the pre-commit framework's configuration at the
+// top of root's work tree, "" when there is none.
+func preCommitConfig(ctx context.Context, root string) string {
+	top, err := git.Line(ctx, root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return ""
+	}
+	path := filepath.Join(top, githooks.PreCommitConfig)
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	return path
+}
+
+// installPreCommitEntry adds intenthook precommit to the pre-commit
+// framework's configuration as a repo: local hook (githooks.AddLocalHook:
+// every other byte kept), unless it runs intenthook already.
+func installPreCommitEntry(ctx context.Context, root string) (Change, error) {
+	path := preCommitConfig(ctx, root)
+	show := displayPath(root, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Change{}, err
+	}
+	if githooks.ConfigRunsIntenthook(data) {
+		return Change{Action: Kept, Path: show, Note: "it already runs intenthook precommit"}, nil
+	}
+	_, prefix, err := githooks.Where(ctx, root, "pre-commit")
+	if err != nil {
+		return Change{}, fmt.Errorf("--git-hook: %w", err)
+	}
+	entry := "intenthook precommit"
+	if prefix != "" {
+		entry += " --root " + shellQuote(prefix)
+	}
+	out, err := githooks.AddLocalHook(data, entry)
+	if err != nil {
+		return Change{}, &ConflictError{Path: show, Reason: err.Error(),
+			Hint: "add a repo: local hook running " + entry + " by hand (docs/ci.md shows it)"}
+	}
+	if err := state.WriteFile(path, out, modeOf(path, 0o644), true); err != nil {
+		return Change{}, err
+	}
+	return Change{Action: Updated, Path: show, Note: "added a repo: local hook running " + entry}, nil
 }
 
 // shellQuote quotes s for sh in single quotes; a quote inside s closes the

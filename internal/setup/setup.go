@@ -168,6 +168,9 @@ func Init(ctx context.Context, opts Options) ([]Change, error) {
 		steps = append(steps,
 			func() (Change, error) { return installGitHook(ctx, opts.Root, opts.Force) },
 			func() (Change, error) { return installCommitMsgHook(ctx, opts.Root, opts.Force) })
+		if preCommitConfig(ctx, opts.Root) != "" {
+			steps = append(steps, func() (Change, error) { return installPreCommitEntry(ctx, opts.Root) })
+		}
 	}
 	if opts.Roles {
 		for _, ra := range roleAgents {
