@@ -99,6 +99,14 @@ var own = governed.Table{
 	{Path: "node_modules/@intenthook", Use: governed.ReadOnly, Reason: "the binaries an npm install's hook wiring runs (the platform's package)"},
 	{Path: "node_modules/intenthook/bin/intenthook", Use: governed.Guarded, Watch: governed.Program, Reason: "the program an npm install's hook wiring runs: a command that changes it is a violation, and every later call is denied (hook_replaced) until a person reinstalls intenthook"},
 	{Path: "node_modules/intenthook/bin/intenthook-full", Use: governed.Guarded, Watch: governed.Program, Reason: "the full binary the hook binary runs from beside itself (a catalog's parse, a lifecycle edit): as much the hooks' program"},
+	// What git runs at a person's commit, kept in the work tree: husky 9's
+	// scripts (its stubs under .husky/_ are core.hooksPath, which git's
+	// hooks row watches) and the pre-commit framework's configuration.
+	// Not read-only in a sandbox: a missing read-only path appears there
+	// as a stand-in that stops git add -A, and most workspaces have none.
+	{Path: ".husky/pre-commit", Use: governed.Rules, Watch: governed.Whole, Reason: "husky's pre-commit script, which runs intenthook precommit (init --git-hook adds it): rewritten, a commit goes unchecked"},
+	{Path: ".husky/commit-msg", Use: governed.Rules, Watch: governed.Whole, Reason: "husky's commit-msg script, which marks a person's commit (intenthook precommit --commit-msg): rewritten, an agent's commit could pass unmarked checks or a person's go unmarked"},
+	{Path: ".pre-commit-config.yaml", Use: governed.Rules, Watch: governed.Whole, Reason: "the pre-commit framework's hooks, which run intenthook precommit (init --git-hook adds it) and whatever programs it names at a person's commit"},
 	{Path: HookReplacedFile, Use: governed.Guarded, Reason: "the programs the hooks run that an agent's command replaced: while one is still in place pre denies every call that may change anything (hook_replaced); only hooks write it"},
 }
 

@@ -42,6 +42,7 @@ func TestGovernanceLists(t *testing.T) {
 		".orchestration/agents", ".orchestration/agents/**",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/.bin/intenthook", "node_modules/.bin/intenthook-full", "node_modules/.bin/intenthook-mcp", "node_modules/.bin/intenthook-export", "node_modules/.bin/intenthook-attest", "node_modules/.bin/intenthook-console", "node_modules/intenthook/**", "node_modules/@intenthook/**",
+		".husky/pre-commit", ".husky/commit-msg", ".pre-commit-config.yaml",
 	})
 	wantGuarded := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
@@ -64,6 +65,7 @@ func TestGovernanceLists(t *testing.T) {
 		".orchestration/state/asks", ".orchestration/state/remote-claims",
 		".qoder/settings.json", ".codebuddy/settings.json", ".iflow/settings.json", ".kiro/agents/intenthook.json", ".grok/hooks/intenthook.json", ".devin/hooks.v1.json", ".openhands/hooks.json", ".agents/plugins/intenthook/hooks/hooks.json", ".config/goose/settings.json", ".config/goose/settings.local.json",
 		"node_modules/intenthook/bin/intenthook", "node_modules/intenthook/bin/intenthook-full",
+		".husky/pre-commit", ".husky/commit-msg", ".pre-commit-config.yaml",
 	})
 	wantReadOnly := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
