@@ -220,7 +220,7 @@ func (p *commitProbe) remove() {
 // changes.
 func (p *commitProbe) mirror(hooks string) ([]string, error) {
 	var stage []string
-	if rel, ok := inTree(p.top, hooks); ok && !strings.HasPrefix(rel+"/", ".git/") {
+	if rel, ok := inTree(p.top, hooks); ok && !strings.HasPrefix(rel+"/", ".git/") && isDir(hooks) {
 		err := filepath.WalkDir(hooks, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return err
@@ -254,13 +254,19 @@ func (p *commitProbe) mirror(hooks string) ([]string, error) {
 	if _, err := os.Stat(filepath.Join(p.top, "node_modules")); err == nil {
 		link := filepath.Join(p.wt, "node_modules")
 		if _, err := os.Lstat(link); errors.Is(err, fs.ErrNotExist) {
-			if err := os.Symlink(filepath.Join(p.top, "node_modules"), link); err != nil {
-				return nil, err
+			// Without the link (Windows without the right to make one) the
+			// probe runs as a fresh clone would.
+			if os.Symlink(filepath.Join(p.top, "node_modules"), link) == nil {
+				p.links = append(p.links, link)
 			}
-			p.links = append(p.links, link)
 		}
 	}
 	return stage, nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // copy writes the work tree's file rel over the probe's when they differ,
