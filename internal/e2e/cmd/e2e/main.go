@@ -46,6 +46,8 @@ func plans() []plan {
 		{"mods-headless", []string{"claude"}, modsHeadless, ""},
 		{"sandbox", []string{"claude"}, sandboxed, ""},
 		{"add-dir", []string{"claude"}, addedDir, ""},
+		{"worktree", []string{"claude"}, inWorktree, ""},
+		{"usage", []string{"claude"}, usageRecorded, ""},
 		{"ask-wait", []string{"claude"}, asksWait, ""},
 		{"stale", hooked, staleEdit, ""},
 		{"shell-patch", []string{"codex"}, shellPatch, ""},

@@ -809,3 +809,79 @@ func asksWait(t *trial) {
 	}
 	t.check("ask-host", s.Saw(reason) && slices.Contains(by, "deny"), fmt.Sprintf("the model %s", seen(s.Saw(reason), "the person's reason")))
 }
+
+// usageRecorded: the real client's transcript carries the model's usage
+// (the mock answers each message with input and output tokens), and post
+// records what was spent since the session's previous post: a session's
+// first post starts at the transcript's end, so the second write's record
+// carries the tokens of the messages between the two, and the model.
+func usageRecorded(t *trial) {
+	const second = "src/example/b.txt"
+	if !t.parentOf(inScope, "usage") {
+		return
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Write(t.w.Abs(second), "b\n"),
+	)
+	if t.failed("usage", s) {
+		return
+	}
+	recs, err := t.w.Records()
+	if err != nil {
+		t.check("usage", false, "ledger: "+err.Error())
+		return
+	}
+	rec := harness.Written(recs, second)
+	if rec == nil || rec.Metadata.Intenthook.Usage == nil {
+		t.check("usage", false, "the second write's record carries no usage")
+		return
+	}
+	u := rec.Metadata.Intenthook.Usage
+	t.check("usage", u.Tokens() > 0 && u.Model != "" && u.Calls == 1,
+		fmt.Sprintf("the second write's record carries %d call(s), %d input and %d output tokens, model %q, from the client's transcript", u.Calls, u.InputTokens, u.OutputTokens, u.Model))
+}
+
+// inWorktree: the client works in a linked work tree of the governed
+// repository (git worktree add), where init never ran: its hooks, committed
+// with the rules, govern it from the first call: a write in scope is
+// recorded in the work tree's own ledger (not the main work tree's), and
+// one out of scope is denied.
+func inWorktree(t *trial) {
+	main := t.w.Root
+	wt := filepath.Join(filepath.Dir(main), "wt2")
+	for _, args := range [][]string{
+		{"add", "-A"},
+		{"-c", "user.email=p@example.com", "-c", "user.name=P", "commit", "-qm", "rules and wiring"},
+		{"worktree", "add", "-q", "-b", "feat", wt},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = main
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.check("worktree", false, fmt.Sprintf("git %s: %v: %s", strings.Join(args, " "), err, out))
+			return
+		}
+	}
+	t.w.Root = wt
+	defer func() { t.w.Root = main }()
+	if !t.parentOf(inScope, "worktree") {
+		return
+	}
+	s := t.run(
+		t.c.Shell("intenthook select INT-001"),
+		t.c.Write(t.w.Abs(inScope), "a\n"),
+		t.c.Write(t.w.Abs(outScope), "b\n"),
+	)
+	if t.failed("worktree", s) {
+		return
+	}
+	ok, detail := t.written(inScope, "a\n")
+	_, exists := t.w.ReadFile(outScope)
+	denied := s.Saw("intenthook: deny [scope_violation]")
+	t.w.Root = main
+	recs, err := t.w.Records()
+	mainHas := err != nil || harness.Written(recs, inScope) != nil
+	t.check("worktree", ok && !exists && denied && !mainHas,
+		fmt.Sprintf("in the linked work tree: %s; %s, %s; the main work tree's ledger %s", detail, writtenOrNot(outScope, exists), seen(denied, "the scope deny"), map[bool]string{true: "HAS the write (or cannot be read)", false: "has not"}[mainHas]))
+}
