@@ -192,13 +192,26 @@ func newTeam(t *testing.T, update string) *team {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	daemon := exec.Command("git", "daemon", "--reuseaddr", "--listen=127.0.0.1", "--port="+strconv.Itoa(port),
+	pidFile := filepath.Join(dir, "daemon.pid")
+	daemon := exec.Command("git", "daemon", "--reuseaddr", "--listen=127.0.0.1", "--port="+strconv.Itoa(port), "--pid-file="+pidFile,
 		"--base-path="+filepath.Join(dir, "srv"), "--export-all", "--enable=receive-pack", "--informative-errors", filepath.Join(dir, "srv"))
 	daemon.Env = tm.env()
 	if err := daemon.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { daemon.Process.Kill(); daemon.Wait() })
+	t.Cleanup(func() {
+		// git runs git-daemon as a child of its own: killing git alone
+		// would leave the server running, holding its port.
+		if data, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				if p, err := os.FindProcess(pid); err == nil {
+					_ = p.Kill()
+				}
+			}
+		}
+		_ = daemon.Process.Kill()
+		_ = daemon.Wait()
+	})
 	tm.url = "git://127.0.0.1:" + strconv.Itoa(port) + "/team.git"
 	for i := 0; ; i++ {
 		if err := exec.Command("git", "ls-remote", tm.url).Run(); err == nil {
