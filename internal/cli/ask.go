@@ -294,19 +294,9 @@ func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta le
 	}
 }
 
-// gitIdentity is git's user.name <user.email> in root, "" when neither is
-// set: who answered, as git would name them in a commit.
-func gitIdentity(ctx context.Context, root string) string {
-	name, _ := git.Line(ctx, root, "config", "user.name")
-	email, _ := git.Line(ctx, root, "config", "user.email")
-	switch {
-	case name != "" && email != "":
-		return name + " <" + email + ">"
-	case email != "":
-		return "<" + email + ">"
-	}
-	return name
-}
+// gitIdentity is git's user.name <user.email> in root: who answered, as
+// git would name them in a commit.
+func gitIdentity(ctx context.Context, root string) string { return git.Identity(ctx, root, nil) }
 
 // osUser names the OS user this command runs as.
 func osUser(getenv func(string) string) string {

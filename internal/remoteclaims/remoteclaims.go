@@ -214,26 +214,7 @@ func (r Remote) Clone() (string, error) {
 }
 
 // Identity is the git identity claims name: user.name <user.email>.
-func (r Remote) Identity(ctx context.Context) string {
-	out, _ := r.git(ctx, nil, "config", "--get-regexp", `^user\.(name|email)$`)
-	var n, e string
-	for _, line := range strings.Split(string(out), "\n") {
-		k, v, _ := strings.Cut(line, " ")
-		switch k {
-		case "user.name":
-			n = strings.TrimSpace(v)
-		case "user.email":
-			e = strings.TrimSpace(v)
-		}
-	}
-	switch {
-	case n != "" && e != "":
-		return n + " <" + e + ">"
-	case e != "":
-		return "<" + e + ">"
-	}
-	return n
-}
+func (r Remote) Identity(ctx context.Context) string { return git.Identity(ctx, r.Root, r.Env) }
 
 // Machine is this machine's name in claims.
 func Machine() string {
