@@ -19,6 +19,11 @@ MCP_LDFLAGS := -s -w -X main.version=$(VERSION)
 
 # A static binary: a dynamically linked one pays the loader on every tool call.
 export CGO_ENABLED = 0
+# A program built with -race sleeps a second as it exits (ThreadSanitizer's
+# atexit_sleep_ms), waiting for other threads' reports; the tests start
+# thousands of them (every testscript command under TestScripts), so they
+# exit at once. A race is still reported where it happens.
+export GORACE = atexit_sleep_ms=0
 
 .PHONY: build install test test-slow test-otel lint bench bench-commit bench-ledger-git demo e2e dist release npm-publish npm-test clean
 

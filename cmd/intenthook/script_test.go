@@ -84,6 +84,11 @@ func runScripts(t *testing.T, bin string, update bool) {
 			// Records are stamped in UTC whatever the zone: a script that
 			// shows another zone sets TZ itself.
 			e.Setenv("TZ", "UTC")
+			// The race detector's options (make test-slow sets them):
+			// testscript passes on only the variables it names.
+			if v := os.Getenv("GORACE"); v != "" {
+				e.Setenv("GORACE", v)
+			}
 			// The repository's own files (scripts/ run by action.yml).
 			src, err := filepath.Abs("../..")
 			if err != nil {
