@@ -1199,7 +1199,8 @@ func (r *Result) answersMarkdown(b *bytes.Buffer) {
 
 // spendMarkdown writes what the range cost: per intent, each model its
 // records' usage names, then the intent's total when it used more than
-// one, and the range's total. Nothing when no record carries usage.
+// one, and the range's total; then the range's cost per session and per
+// agent. Nothing when no record carries usage.
 func (r *Result) spendMarkdown(b *bytes.Buffer) {
 	var all ledger.Spend
 	head := false
@@ -1219,9 +1220,23 @@ func (r *Result) spendMarkdown(b *bytes.Buffer) {
 		}
 		all.Merge(x.Spend)
 	}
-	if head {
-		fmt.Fprintf(b, "| **all** | | %d | %d | %s |\n", all.Calls, all.Tokens, money.Format(int64(all.USD)))
+	if !head {
+		return
 	}
+	fmt.Fprintf(b, "| **all** | | %d | %d | %s |\n", all.Calls, all.Tokens, money.Format(int64(all.USD)))
+	b.WriteString("\n| session | calls | tokens | usd |\n| --- | --- | --- | --- |\n")
+	for _, x := range all.Sessions {
+		shareRow(b, "`"+cell(x.Session)+"`", x.Share)
+	}
+	b.WriteString("\n| agent | calls | tokens | usd |\n| --- | --- | --- | --- |\n")
+	for _, x := range all.Agents {
+		shareRow(b, "`"+cell(x.Agent)+"`", x.Share)
+	}
+}
+
+// shareRow writes one row of a spend table: its name cell, then the share.
+func shareRow(b *bytes.Buffer, name string, sh ledger.Share) {
+	fmt.Fprintf(b, "| %s | %d | %d | %s |\n", name, sh.Calls, sh.Tokens, money.Format(int64(sh.USD)))
 }
 
 // modelCell is a model's name in a table cell; "" is usage that named none.

@@ -54,14 +54,18 @@ func TestMarkdown(t *testing.T) {
 				"| `0123456789ab` | Dev &lt;d@x&gt; | `INT-001` | scope widened +src/x/** |\n",
 		},
 		{
-			name: "cost per intent and model",
+			name: "cost per intent and model, session and agent",
 			res: Result{IncrementsChecked: true, Range: "a..b", Commits: 1, Head: head,
 				Intents: []IntentSummary{
-					{Intent: "INT-001", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Calls: 3, Tokens: 1200, USD: 4500, Models: []ledger.ModelSpend{
-						{Model: "claude-sonnet-4-5", Calls: 2, Tokens: 1200, USD: 4500}, {Model: "", Calls: 1}}}},
+					{Intent: "INT-001", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Share: ledger.Share{Calls: 3, Tokens: 1200, USD: 4500},
+						Models:   []ledger.ModelSpend{{Model: "claude-sonnet-4-5", Share: ledger.Share{Calls: 2, Tokens: 1200, USD: 4500}}, {Model: "", Share: ledger.Share{Calls: 1}}},
+						Sessions: []ledger.SessionSpend{{Session: "s1", Share: ledger.Share{Calls: 2, Tokens: 1000, USD: 4000}}, {Session: "s|2", Share: ledger.Share{Calls: 1, Tokens: 200, USD: 500}}},
+						Agents:   []ledger.AgentSpend{{Agent: "a7", Share: ledger.Share{Calls: 1, Tokens: 200, USD: 500}}, {Agent: "main", Share: ledger.Share{Calls: 2, Tokens: 1000, USD: 4000}}}}},
 					{Intent: "INT-002", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}},
-					{Intent: "INT-003", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Calls: 1, Tokens: 10, Models: []ledger.ModelSpend{
-						{Model: "gpt|5", Calls: 1, Tokens: 10}}}},
+					{Intent: "INT-003", Files: []string{}, Denials: map[string]int{}, Violations: map[string]int{}, Spend: &ledger.Spend{Share: ledger.Share{Calls: 1, Tokens: 10},
+						Models:   []ledger.ModelSpend{{Model: "gpt|5", Share: ledger.Share{Calls: 1, Tokens: 10}}},
+						Sessions: []ledger.SessionSpend{{Session: "s1", Share: ledger.Share{Calls: 1, Tokens: 10}}},
+						Agents:   []ledger.AgentSpend{{Agent: "main", Share: ledger.Share{Calls: 1, Tokens: 10}}}}},
 				},
 			},
 			want: "### intenthook audit passed\n\n`a..b`: 1 commit(s), 0 error(s), 0 warning(s). Ledger tip `7:sha256:ab`.\n\n" +
@@ -74,7 +78,13 @@ func TestMarkdown(t *testing.T) {
 				"| `INT-001` | no model named | 1 | 0 | $0.00 |\n" +
 				"| `INT-001` | all | 3 | 1200 | $0.0045 |\n" +
 				"| `INT-003` | `gpt\\|5` | 1 | 10 | $0.00 |\n" +
-				"| **all** | | 4 | 1210 | $0.0045 |\n",
+				"| **all** | | 4 | 1210 | $0.0045 |\n" +
+				"\n| session | calls | tokens | usd |\n| --- | --- | --- | --- |\n" +
+				"| `s1` | 3 | 1010 | $0.004 |\n" +
+				"| `s\\|2` | 1 | 200 | $0.0005 |\n" +
+				"\n| agent | calls | tokens | usd |\n| --- | --- | --- | --- |\n" +
+				"| `a7` | 1 | 200 | $0.0005 |\n" +
+				"| `main` | 3 | 1010 | $0.004 |\n",
 		},
 	}
 	for _, tt := range tests {

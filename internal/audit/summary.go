@@ -254,7 +254,7 @@ func (s *summary) intents(records []*ledger.Record, catalog []CatalogChange, fin
 			if x.Spend == nil {
 				x.Spend = &ledger.Spend{}
 			}
-			x.Spend.Add(m.Usage)
+			x.Spend.AddRecord(r)
 		}
 		switch {
 		case m.Event == ledger.EventAskAnswer:

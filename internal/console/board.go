@@ -53,6 +53,11 @@ type BoardIntent struct {
 	// began, not the window's), the hooks' own figures: absent for an
 	// intent without counters or a budget.
 	Spend *Spend `json:"spend,omitempty"`
+	// WindowSpend is what the window's records under the intent spent
+	// (their usage), in all and per model, session and agent: absent
+	// when none carries usage. Model names come from the agents'
+	// transcripts.
+	WindowSpend *ledger.Spend `json:"window_spend,omitempty"`
 }
 
 // Spend is an intent's spend and its budget, as intenthook status --json
@@ -103,6 +108,7 @@ func (s *Server) board() (Board, error) {
 		last    string
 		files   map[string]bool
 		order   []string
+		spend   *ledger.Spend
 	}
 	by := map[string]*tally{}
 	for _, r := range recs {
@@ -118,6 +124,12 @@ func (s *Server) board() (Board, error) {
 		t.records++
 		t.last = r.Timestamp
 		m := r.Metadata.Intenthook
+		if m.Usage != nil {
+			if t.spend == nil {
+				t.spend = &ledger.Spend{}
+			}
+			t.spend.AddRecord(&r)
+		}
 		if m.Event != ledger.EventPostToolUse || !m.Success {
 			continue
 		}
@@ -136,7 +148,7 @@ func (s *Server) board() (Board, error) {
 		}
 		row.Spend = spendOf(s.cfg.Root, in)
 		if t := by[in.ID]; t != nil {
-			row.Records, row.Last, row.FilesChanged = t.records, t.last, len(t.order)
+			row.Records, row.Last, row.FilesChanged, row.WindowSpend = t.records, t.last, len(t.order), t.spend
 			row.AgentText.Files = t.order[:min(len(t.order), maxBoardFiles)]
 		}
 		b.Intents = append(b.Intents, row)

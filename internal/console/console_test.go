@@ -570,7 +570,9 @@ func TestIntents(t *testing.T) {
 // TestIntentsSpend: the board gives each intent with counters or a budget
 // what its counters hold (the hooks' figures) and, for each kind its
 // budget limits, what was spent, the limit with raises and what is left;
-// a budget reached says so. An intent with neither has no spend.
+// a budget reached says so. An intent with neither has no spend. Over the
+// board's window, each intent's records' usage in all and per model,
+// session and agent.
 func TestIntentsSpend(t *testing.T) {
 	f := newFixture(t)
 	c := f.client()
@@ -619,14 +621,28 @@ func TestIntentsSpend(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The records' usage: two sessions, a subagent, two models.
+	l := &ledger.Ledger{Root: f.root}
+	for _, m := range []ledger.Meta{
+		{SessionID: "s1", Usage: &ledger.Usage{Model: "claude-x", Calls: 1, InputTokens: 10, OutputTokens: 5, USD: 300}},
+		{SessionID: "s1", AgentID: "ag1", Usage: &ledger.Usage{Model: "claude-y", Calls: 1, OutputTokens: 20, USD: 1000}},
+		{SessionID: "s2", Usage: &ledger.Usage{Model: "claude-x", Calls: 1}},
+		{SessionID: "s2"},
+	} {
+		m.Event, m.IntentID, m.ToolName, m.Decision, m.Success = ledger.EventPostToolUse, "INT-001", "Write", "allow", true
+		if err := l.Append(ctx, ledger.NewRecord("", m)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	resp, body := f.do(c, "GET", "/api/intents", "", nil)
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET /api/intents: %d %s", resp.StatusCode, body)
 	}
 	var b struct {
 		Intents []struct {
-			ID    string          `json:"id"`
-			Spend json.RawMessage `json:"spend"`
+			ID          string          `json:"id"`
+			Spend       json.RawMessage `json:"spend"`
+			WindowSpend json.RawMessage `json:"window_spend"`
 		} `json:"intents"`
 	}
 	if err := json.Unmarshal([]byte(body), &b); err != nil || len(b.Intents) != 3 {
@@ -637,9 +653,18 @@ func TestIntentsSpend(t *testing.T) {
 		"INT-002": `{"calls":4,"tokens":10,"usd":0}`,
 		"INT-003": ``,
 	}
+	wantWindow := map[string]string{
+		"INT-001": `{"calls":3,"tokens":35,"usd":0.0013,` +
+			`"models":[{"model":"claude-x","calls":2,"tokens":15,"usd":0.0003},{"model":"claude-y","calls":1,"tokens":20,"usd":0.001}],` +
+			`"sessions":[{"session":"s1","calls":2,"tokens":35,"usd":0.0013},{"session":"s2","calls":1,"tokens":0,"usd":0}],` +
+			`"agents":[{"agent":"ag1","calls":1,"tokens":20,"usd":0.001},{"agent":"main","calls":2,"tokens":15,"usd":0.0003}]}`,
+	}
 	for _, in := range b.Intents {
 		if got := string(in.Spend); got != want[in.ID] {
 			t.Errorf("%s's spend = %s\nwant %s", in.ID, got, want[in.ID])
+		}
+		if got := string(in.WindowSpend); got != wantWindow[in.ID] {
+			t.Errorf("%s's window spend = %s\nwant %s", in.ID, got, wantWindow[in.ID])
 		}
 	}
 }

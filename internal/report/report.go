@@ -94,7 +94,8 @@ type Intent struct {
 	// record that carries one.
 	Result *summary.Result
 	// Spend is what the intent's records in the report spent (their
-	// usage), in all and per model; nil when none carries usage.
+	// usage), in all and per model, session and agent; nil when none
+	// carries usage.
 	Spend *ledger.Spend
 }
 
@@ -104,7 +105,7 @@ func (in *Intent) SpendLine() string {
 	if in.Spend == nil {
 		return ""
 	}
-	return spendText(in.Spend.Calls, in.Spend.Tokens, in.Spend.USD)
+	return shareText(in.Spend.Share)
 }
 
 // SpendByModel is the intent's spend per model, one phrase each.
@@ -118,13 +119,38 @@ func (in *Intent) SpendByModel() []string {
 		if m.Model != "" {
 			name = safetext.Quote(m.Model)
 		}
-		out = append(out, name+": "+spendText(m.Calls, m.Tokens, m.USD))
+		out = append(out, name+": "+shareText(m.Share))
 	}
 	return out
 }
 
-func spendText(calls, tokens int64, usd money.Amount) string {
-	return strconv.FormatInt(calls, 10) + " call(s), " + strconv.FormatInt(tokens, 10) + " token(s), " + money.Format(int64(usd))
+// SpendBySession is the intent's spend per session, one phrase each.
+func (in *Intent) SpendBySession() []string {
+	if in.Spend == nil {
+		return nil
+	}
+	out := make([]string, 0, len(in.Spend.Sessions))
+	for _, x := range in.Spend.Sessions {
+		out = append(out, safetext.Quote(x.Session)+": "+shareText(x.Share))
+	}
+	return out
+}
+
+// SpendByAgent is the intent's spend per agent ("main" for the sessions'
+// top-level agents), one phrase each.
+func (in *Intent) SpendByAgent() []string {
+	if in.Spend == nil {
+		return nil
+	}
+	out := make([]string, 0, len(in.Spend.Agents))
+	for _, x := range in.Spend.Agents {
+		out = append(out, safetext.Quote(x.Agent)+": "+shareText(x.Share))
+	}
+	return out
+}
+
+func shareText(sh ledger.Share) string {
+	return strconv.FormatInt(sh.Calls, 10) + " call(s), " + strconv.FormatInt(sh.Tokens, 10) + " token(s), " + money.Format(int64(sh.USD))
 }
 
 // FileCount is a file and how many records changed it.
@@ -192,7 +218,7 @@ func Build(opt Options) (*Report, error) {
 			if in.Spend == nil {
 				in.Spend = &ledger.Spend{}
 			}
-			in.Spend.Add(m.Usage)
+			in.Spend.AddRecord(rec)
 		}
 		ev := Event{Time: t.UTC().Format("2006-01-02 15:04:05"), Date: t.UTC().Format("2006-01-02"), Tool: safetext.Quote(m.ToolName), Session: safetext.Quote(m.SessionID)}
 		var paths []string

@@ -60,7 +60,9 @@ async function loadBoard() {
   const b = await r.json();
   const note = document.getElementById("board-window");
   const box = document.getElementById("board");
+  const cost = document.getElementById("cost");
   box.replaceChildren();
+  cost.replaceChildren();
   if (!r.ok) { note.textContent = "error: " + b.error; return; }
   note.textContent = "records and files counted over the newest " + b.window.records + " records" + (b.window.since ? ", since " + b.window.since : "");
   for (const x of b.intents) {
@@ -74,7 +76,22 @@ async function loadBoard() {
     if (list.length) files.append(el("pre", list.join("\n") + (x.files_changed > list.length ? "\n…" : ""), "agent"));
     tr.append(files);
     box.append(tr);
+    costRows(cost, x.id, x.window_spend);
   }
+}
+// One intent's cost over the board's window: in all, then per model,
+// session and agent.
+function costRows(box, id, s) {
+  if (!s) return;
+  const row = (by, name, p) => {
+    const tr = document.createElement("tr");
+    for (const v of [id, by, name, String(p.calls), String(p.tokens), "$" + p.usd]) tr.append(el("td", v));
+    box.append(tr);
+  };
+  row("all", "", s);
+  for (const m of s.models || []) row("model", m.model || "no model named", m);
+  for (const x of s.sessions || []) row("session", x.session, x);
+  for (const x of s.agents || []) row("agent", x.agent, x);
 }
 // What an intent's counters hold, and what is left of its budget (the
 // hooks' figures, every call since the intent began).
