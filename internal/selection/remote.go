@@ -143,16 +143,28 @@ func StartClaims(ws *workspace.Workspace, verb, session, intent string) {
 // renewAgain spaces the renewals hook calls start for one claim.
 const renewAgain = time.Minute
 
-// RenewDue starts the renewal of ss's remote claim on its intent when it
-// is within a third of its expiry, or was never taken on the remote: one
-// read of the claim's record, and no wait on the network.
-func RenewDue(ws *workspace.Workspace, ss *state.Session, now time.Time) bool {
-	if ws.Config.Claims.Remote == "" || ss == nil || ss.Intent == "" || ss.Released() {
+// RenewDue starts the renewal of the remote claim on the intent agent
+// ("" for the session's own) works under in ss when it is within a third
+// of its expiry, or was never taken on the remote: one read of the claim's
+// record, and no wait on the network. A subagent's delegated intent, which
+// no selection of its own claimed there, is taken at its first call.
+func RenewDue(ws *workspace.Workspace, ss *state.Session, agent string, now time.Time) bool {
+	if ws.Config.Claims.Remote == "" || ss == nil || ss.Released() {
 		return false
 	}
+	intent := ss.ActiveIntent(agent)
+	if intent == "" {
+		return false
+	}
+	if intent == ss.Intent {
+		agent = ""
+	}
 	rs := remoteclaims.RecordsOf(ws.Root)
-	rec := rs.Get(ss.Intent)
-	if rec == nil || rec.Claim.Session != ss.ID || now.Sub(rec.Renewing) < renewAgain {
+	rec := rs.Get(intent)
+	if rec == nil && agent != "" {
+		rec = &remoteclaims.Record{Claim: remoteclaims.Claim{Intent: intent, Session: ss.ID, Agent: agent}, Remote: ws.Config.Claims.Remote}
+	}
+	if rec == nil || rec.Claim.Session != ss.ID || rec.Claim.Agent != agent || now.Sub(rec.Renewing) < renewAgain {
 		return false
 	}
 	if rec.Commit != "" && !rec.Claim.Due(now) {
@@ -162,7 +174,7 @@ func RenewDue(ws *workspace.Workspace, ss *state.Session, now time.Time) bool {
 	if rs.Put(*rec) != nil {
 		return false
 	}
-	StartClaims(ws, "renew", ss.ID, ss.Intent)
+	StartClaims(ws, "renew", ss.ID, intent)
 	return true
 }
 
