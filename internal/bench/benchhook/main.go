@@ -35,6 +35,8 @@ func main() {
 	warm := flag.Int("warmup", 20, "untimed runs first")
 	only := flag.String("only", "", "one group of rows: hot (pre and post), ledger (post on an empty ledger and on 1 000 000 records in 150 segments), bash (the shell rows), agents (pre on each agent's payload), transcript (post appended to a 100 MB transcript against post with none), commit (audit, precommit and the ledger's readers on generated histories: minutes to build, not in the default), npm (pre and post through the wiring init writes after an npm install of -dist's packages; not in the default); default all but commit and npm")
 	dist := flag.String("dist", "dist", "make dist's output, for -only npm")
+	gate := flag.Bool("gate", true, "exit 1 when a held number is exceeded on a quiet machine (false: print the verdict only)")
+	quiet := flag.Float64("quiet", float64(runtime.NumCPU())/2, "the load average below which the machine counts as quiet at the start (at the end, this plus 1: the benchmark's own processes)")
 	flag.Parse()
 	if *only == "npm" {
 		if err := npmRun(*bin, *dist, *runs, *warm); err != nil {
@@ -43,8 +45,12 @@ func main() {
 		}
 		return
 	}
+	before := loadAverage()
 	if err := run(*bin, *runs, *warm, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhook:", err)
+		os.Exit(1)
+	}
+	if held.report(os.Stdout, before, loadAverage(), *quiet) && *gate {
 		os.Exit(1)
 	}
 }
@@ -93,6 +99,8 @@ func run(bin string, runs, warm int, only string) error {
 	fmt.Print(ratioHeader("median", "floor"))
 	ratioRow("pre  (Write in scope, 200 intents, 100k)", pre, floorT)
 	ratioRow("post (same tool_use_id, 200 intents, 100k)", post, floorT)
+	held.add("Write pre / the floor", ratio(pre, floorT), heldPre)
+	held.add("Write post / the floor", ratio(post, floorT), heldPost)
 	if only == "hot" {
 		return nil
 	}
@@ -169,7 +177,8 @@ func transcriptRows(bin, floor, dir, ws string, runs, warm int) error {
 	s, t := summarize(plain), summarize(withT)
 	ratioRow("post, no transcript (200 intents, 100k)", s, summarize(floors))
 	ratioRow("post, 100 MB transcript, a message per call", t, summarize(floors))
-	fmt.Printf("\npost with the 100 MB transcript / post with none: %.2fx\n", float64(t.d)/float64(s.d))
+	fmt.Printf("\npost with the 100 MB transcript / post with none: %.2fx\n", ratio(t, s))
+	held.add("post, 100 MB transcript / the floor", ratio(t, summarize(floors)), heldPost)
 	return nil
 }
 
@@ -194,7 +203,8 @@ func ledgerRows(bin, floor, dir string, runs, warm int) error {
 	}
 	ratioRow("post, empty ledger", postEmpty, floorE)
 	ratioRow("post, 1 000 000-record ledger (150 segments)", postBig, floorB)
-	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", float64(postBig.d)/float64(postEmpty.d))
+	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", ratio(postBig, postEmpty))
+	held.add("post on 1 000 000 records / on none", ratio(postBig, postEmpty), heldBigPost)
 	return nil
 }
 
@@ -349,6 +359,7 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 			}
 		}
 		fmt.Print(ratioLine("read-only Bash / a Write's, "+ws.name, summarize(lists), summarize(writes)))
+		held.add("read-only Bash / a Write's, "+ws.name, ratio(summarize(lists), summarize(writes)), heldReadBash)
 		fmt.Print(ratioLine("build-like Bash / one git status, "+ws.name, summarize(builds), summarize(statuses)))
 	}
 	return nil
@@ -636,7 +647,7 @@ func npmRun(bin, dist string, runs, warm int) error {
 	ratioRow("pre  via sh -c, the binary by its path", summarize(binPre), fl)
 	ratioRow("pre  via sh -c, npm's node_modules/intenthook", pre, fl)
 	ratioRow("post via sh -c, npm's node_modules/intenthook", summarize(npmPost), fl)
-	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", float64(pre.d)/float64(summarize(binPre).d))
+	fmt.Printf("\nnpm's wiring / the binary by its path (pre): %.2fx\n", ratio(pre, summarize(binPre)))
 	return nil
 }
 

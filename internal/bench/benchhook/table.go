@@ -69,7 +69,7 @@ func ratioLine(name string, s, against summary) string {
 	minor, major := faultCells(s)
 	aminor, amajor := faultCells(against)
 	return fmt.Sprintf(ratioFormat, name, round(s.d), minor, major, round(against.d), aminor, amajor,
-		fmt.Sprintf("%.2fx", float64(s.d)/float64(against.d)))
+		fmt.Sprintf("%.2fx", ratio(s, against)))
 }
 
 // timeFormat lays out the rows of a table of times alone (commit time).
