@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -77,10 +78,17 @@ func TestHookBinaryLinks(t *testing.T) {
 		"go.opentelemetry.io/otel/sdk/log",
 		"go.opentelemetry.io/collector/pdata/plog",
 		"google.golang.org/grpc",
+		"crypto/rand", // its DRBG and math/big's initialisers: ids come from package randid
+		"hash/crc32",  // builds its tables as the process starts
 	} {
 		if slices.Contains(deps, banned) {
 			t.Errorf("the hook binary links %s", banned)
 		}
+	}
+	// On Linux, package syscall has what the hook needs (macOS's process
+	// table needs golang.org/x/sys/unix's sysctl).
+	if runtime.GOOS == "linux" && slices.Contains(deps, "golang.org/x/sys/unix") {
+		t.Errorf("the hook binary links golang.org/x/sys/unix")
 	}
 	for _, p := range attestOnly(deps) {
 		t.Errorf("the hook binary links %s (intenthook-attest's)", p)

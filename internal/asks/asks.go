@@ -11,8 +11,6 @@ package asks
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +24,7 @@ import (
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/randid"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/state"
 )
@@ -190,11 +189,7 @@ func validID(id string) bool {
 // Open files a as a pending ask under a new id, journaled under by (the
 // waiting hook's call, guard.By), and returns it with its id.
 func (s Store) Open(a Ask, by string) (Ask, error) {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return a, err
-	}
-	a.ID = hex.EncodeToString(b[:])
+	a.ID = randid.Hex(4)
 	data, err := json.Marshal(a)
 	if err != nil {
 		return a, err
@@ -460,11 +455,7 @@ const MaxGrant = 24 * time.Hour
 // Grant files g under a new id and returns it with its id. Grants past
 // their time are removed on the way.
 func (s Store) Grant(g Grant) (Grant, error) {
-	var b [4]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return g, err
-	}
-	g.ID = hex.EncodeToString(b[:])
+	g.ID = randid.Hex(4)
 	data, err := json.Marshal(g)
 	if err != nil {
 		return g, err

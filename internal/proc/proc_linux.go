@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
+	"unsafe"
 )
 
 // clockTicks is USER_HZ, in which /proc/<pid>/stat counts: 100 on every
@@ -21,8 +21,8 @@ const clockTicks = 100
 // from btime is up to a second early, which would put a process started
 // just after an agent's command inside it.
 var bootTime = sync.OnceValue(func() time.Time {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts); err == nil {
+	var ts syscall.Timespec
+	if clockGettime(clockBoottime, &ts) == nil {
 		now := time.Now()
 		return now.Add(-time.Duration(ts.Nano())).Round(0)
 	}
@@ -39,6 +39,19 @@ var bootTime = sync.OnceValue(func() time.Time {
 	}
 	return time.Time{}
 })
+
+// clockBoottime is Linux's CLOCK_BOOTTIME, the same on every architecture.
+const clockBoottime = 7
+
+// clockGettime is clock_gettime(2). golang.org/x/sys/unix has it, but its
+// package initialisation would run on every hook call; syscall's is done
+// anyway (docs/performance.md).
+func clockGettime(clock int, ts *syscall.Timespec) error {
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, uintptr(clock), uintptr(unsafe.Pointer(ts)), 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
 
 func get(pid int) (Info, bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

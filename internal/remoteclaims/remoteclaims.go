@@ -19,7 +19,6 @@ package remoteclaims
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -34,6 +33,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/git"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/randid"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -199,11 +199,7 @@ func (r Remote) Clone() (string, error) {
 			return id, nil
 		}
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	id := hex.EncodeToString(b[:])
+	id := randid.Hex(8)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", fmt.Errorf("clone id: %w", err)
 	}

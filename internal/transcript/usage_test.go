@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,5 +245,15 @@ func TestUsageCodexRollout(t *testing.T) {
 	}
 	if sp, _ := Usage(p, Mark{}, false, true); sp.Tokens != want || sp.Model != "gpt-5.5" {
 		t.Errorf("whole, from its start: %+v under %q, want %+v under gpt-5.5", sp.Tokens, sp.Model, want)
+	}
+}
+
+// TestCRC32IEEE: the marks' check is hash/crc32's IEEE checksum, which
+// marks written before it was computed a bit at a time hold.
+func TestCRC32IEEE(t *testing.T) {
+	for _, s := range []string{"", "a", "123456789", strings.Repeat("{\"type\":\"assistant\"}\n", 4)[:checkBytes], "\x00\xff\x80"} {
+		if got, want := crc32IEEE([]byte(s)), crc32.ChecksumIEEE([]byte(s)); got != want {
+			t.Errorf("crc32IEEE(%q) = %#x, want %#x", s, got, want)
+		}
 	}
 }
