@@ -204,6 +204,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.serveAnswer(w, r, strings.TrimPrefix(path, "/api/pending/"))
 	case path == "/api/intents" && r.Method == http.MethodGet:
 		s.serveIntents(w)
+	case path == "/api/blame" && r.Method == http.MethodGet:
+		s.serveBlame(w, r)
 	case path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
 	default:
@@ -324,6 +326,9 @@ type AgentText struct {
 	Target    string `json:"target,omitempty"`
 	// Files are the files an agent's writes changed (the intents board).
 	Files []string `json:"files,omitempty"`
+	// Lines are a file's lines, each with its newline (GET /api/blame):
+	// agents wrote some of them.
+	Lines []string `json:"lines,omitempty"`
 }
 
 func pendingOf(a asks.Ask) Pending {

@@ -108,6 +108,29 @@ function budgetLeft(s) {
   if (s.exceeded) left.push("reached: writes refused (budget_exceeded)");
   return left.join("; ") || "none";
 }
+// Blame: the file's lines in runs, each with the record behind it (none:
+// a person's, a program the hooks did not see, or changed since).
+document.getElementById("blame-form").addEventListener("submit", async e => {
+  e.preventDefault();
+  const path = document.getElementById("blame-path").value;
+  const note = document.getElementById("blame-note");
+  const box = document.getElementById("blame");
+  box.replaceChildren();
+  const r = await fetch("/api/blame?path=" + encodeURIComponent(path), {credentials: "same-origin"});
+  const b = await r.json();
+  if (!r.ok) { note.textContent = "error: " + b.error; return; }
+  note.textContent = b.path + ": " + b.lines + " lines; " + b.considered + " of the " + b.changes + " records that changed it looked at";
+  for (const run of b.runs) {
+    const rec = run.record >= 0 ? b.records[run.record] : null;
+    const tr = document.createElement("tr");
+    tr.append(el("td", run.start === run.end ? String(run.start) : run.start + "–" + run.end));
+    for (const v of rec ? [rec.intent, rec.session, rec.agent, rec.model, rec.tool, rec.time] : ["no record", "", "", "", "", ""]) tr.append(el("td", v || ""));
+    const text = el("td");
+    text.append(el("pre", b.agent_text.lines.slice(run.start - 1, run.end).join(""), "agent"));
+    tr.append(text);
+    box.append(tr);
+  }
+});
 let boardTimer = null;
 function boardSoon() {
   if (boardTimer === null) boardTimer = setTimeout(() => { boardTimer = null; loadBoard(); }, 1000);
