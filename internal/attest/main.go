@@ -183,7 +183,7 @@ func runAttest(args []string, stdout, stderr io.Writer, version string) error {
 	rng := ""
 	if len(pos) == 1 {
 		rng = pos[0]
-	} else if rng, err = audit.DefaultRange(ctx, g); err != nil {
+	} else if rng, err = g.DefaultRange(ctx); err != nil {
 		return err
 	}
 	res, err := audit.Run(ctx, g, rng, o.strict)

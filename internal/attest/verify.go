@@ -116,7 +116,7 @@ func verifyAttestation(ctx context.Context, o verifyOptions, out io.Writer) erro
 	}
 	rng := o.rng
 	if rng == "" {
-		if rng, err = audit.DefaultRange(ctx, g); err != nil {
+		if rng, err = g.DefaultRange(ctx); err != nil {
 			return err
 		}
 	}

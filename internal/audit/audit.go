@@ -977,21 +977,6 @@ func (r *Result) Text(w io.Writer) {
 	w.Write(b.Bytes())
 }
 
-// DefaultRange is the merge base with the default branch (origin's HEAD,
-// else main, else master) up to HEAD: what a pull request adds.
-func DefaultRange(ctx context.Context, g *git.Repo) (string, error) {
-	candidates := []string{"main", "master"}
-	if ref, err := g.Line(ctx, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
-		candidates = append([]string{ref}, candidates...)
-	}
-	for _, b := range candidates {
-		if base, err := g.Line(ctx, "merge-base", b, "HEAD"); err == nil && base != "" {
-			return base + "..HEAD", nil
-		}
-	}
-	return "", fmt.Errorf("no default branch (origin/HEAD, main, master) to start the range from: give a REVISION-RANGE")
-}
-
 // appendOnly checks that commit id's ledger keeps every line of base's:
 // lines may be added anywhere (a union merge interleaves two branches'
 // appends) but none removed or rewritten. git compares the two blobs (in

@@ -47,7 +47,7 @@ the range's last commit: keep it, and check it later with
 			rng := ""
 			if len(args) == 1 {
 				rng = args[0]
-			} else if rng, err = audit.DefaultRange(cmd.Context(), g); err != nil {
+			} else if rng, err = g.DefaultRange(cmd.Context()); err != nil {
 				return err
 			}
 			res, err := audit.Run(cmd.Context(), g, rng, strict)

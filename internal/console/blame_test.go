@@ -66,3 +66,16 @@ func TestBlamePath(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRange: A..B as git reads one range; nothing it could read as an
+// option, a path or two arguments.
+func TestCheckRange(t *testing.T) {
+	for r, ok := range map[string]bool{
+		"main..HEAD": true, "abc123..def456": true, "HEAD~3..HEAD": true, "v1.2...v1.3": false, "origin/main..feature/x": true, "main..": true,
+		"HEAD": false, "--output=x..HEAD": false, "main..-p": false, "main..HEAD x": false, "main..HEAD\n": false, "main..HEAD:src": false,
+	} {
+		if err := checkRange(r); (err == nil) != ok {
+			t.Errorf("checkRange(%q) = %v, want ok %v", r, err, ok)
+		}
+	}
+}

@@ -204,6 +204,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.serveAnswer(w, r, strings.TrimPrefix(path, "/api/pending/"))
 	case path == "/api/intents" && r.Method == http.MethodGet:
 		s.serveIntents(w)
+	case path == "/api/rollup" && r.Method == http.MethodGet:
+		s.serveRollup(w, r)
 	case path == "/api/blame" && r.Method == http.MethodGet:
 		s.serveBlame(w, r)
 	case path == "/api/events" && r.Method == http.MethodGet:

@@ -172,3 +172,18 @@ func FirstRemoved(diff []byte) (line int, removed bool) {
 func ByteDiff(subcommand string, args ...string) []string {
 	return append([]string{subcommand, "--text", "--no-color", "--no-ext-diff", "--no-textconv"}, args...)
 }
+
+// DefaultRange is the merge base with the default branch (origin's HEAD,
+// else main, else master) up to HEAD: what a pull request adds.
+func (r *Repo) DefaultRange(ctx context.Context) (string, error) {
+	candidates := []string{"main", "master"}
+	if ref, err := r.Line(ctx, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil && ref != "" {
+		candidates = append([]string{ref}, candidates...)
+	}
+	for _, b := range candidates {
+		if base, err := r.Line(ctx, "merge-base", b, "HEAD"); err == nil && base != "" {
+			return base + "..HEAD", nil
+		}
+	}
+	return "", fmt.Errorf("no default branch (origin/HEAD, main, master) to start the range from: give a REVISION-RANGE")
+}

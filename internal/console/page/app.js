@@ -108,6 +108,28 @@ function budgetLeft(s) {
   if (s.exceeded) left.push("reached: writes refused (budget_exceeded)");
   return left.join("; ") || "none";
 }
+// Roll-up: the lines a range left at its tip, and the agents' share, per
+// author, intent and agent.
+document.getElementById("rollup-form").addEventListener("submit", async e => {
+  e.preventDefault();
+  const range = document.getElementById("rollup-range").value;
+  const note = document.getElementById("rollup-note");
+  const box = document.getElementById("rollup");
+  box.replaceChildren();
+  const r = await fetch("/api/rollup" + (range ? "?range=" + encodeURIComponent(range) : ""), {credentials: "same-origin"});
+  const u = await r.json();
+  if (!r.ok) { note.textContent = "error: " + u.error; return; }
+  const pct = (n, of) => of ? Math.round(100 * n / of) + " %" : "—";
+  note.textContent = u.range + ": " + u.lines + " lines in " + u.files + " files" + (u.cut ? " (the first files only)" : "") + ", " + u.by_agents + " by agents (" + pct(u.by_agents, u.lines) + ")";
+  const row = (by, name, lines, agents) => {
+    const tr = document.createElement("tr");
+    for (const v of [by, name, String(lines), agents]) tr.append(el("td", v));
+    box.append(tr);
+  };
+  for (const a of u.authors) row("author", a.author, a.lines, a.by_agents + " (" + pct(a.by_agents, a.lines) + ")");
+  for (const x of u.intents) row("intent", x.name || "no intent", x.lines, "");
+  for (const x of u.agents) row("agent", x.name, x.lines, "");
+});
 // Blame: the file's lines in runs, each with the record behind it (none:
 // a person's, a program the hooks did not see, or changed since).
 document.getElementById("blame-form").addEventListener("submit", async e => {
