@@ -282,13 +282,19 @@ func (a *app) recordAnswer(ctx context.Context, ws *workspace.Workspace, asked a
 	}, asks.RecordOf(asked, ans))
 }
 
-// appendAnswer appends an ask_answer record of meta carrying answer.
-func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta ledger.Meta, answer asks.Record) {
+// plainJSON is v as JSON with <, > and & as they are: an identity's
+// <email> stays as git writes it.
+func plainJSON(v any) json.RawMessage {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // an identity's <email> stays as git writes it
-	_ = enc.Encode(answer)
-	meta.Event, meta.ScopeValidation, meta.Success, meta.Answer = ledger.EventAskAnswer, ledger.ScopeExempt, true, buf.Bytes()
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// appendAnswer appends an ask_answer record of meta carrying answer.
+func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta ledger.Meta, answer asks.Record) {
+	meta.Event, meta.ScopeValidation, meta.Success, meta.Answer = ledger.EventAskAnswer, ledger.ScopeExempt, true, plainJSON(answer)
 	if err := ws.Ledger(Version).Append(ctx, ledger.NewRecord(ws.Revision(), meta)); err != nil {
 		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
 	}

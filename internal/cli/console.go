@@ -87,6 +87,10 @@ type ConsoleSite struct {
 	// Answer answers a pending ask for the person, as intenthook ask
 	// allow|deny does (answerAsk: the person's checks, in this process).
 	Answer func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)
+	// Review approves or rejects an IN_REVIEW intent for the person, as
+	// intenthook intents approve|reject does (the person's checks, in this
+	// process), recorded with who and via console.
+	Review func(ctx context.Context, id, decision, reason string) error
 	Ready  func(loginURL string) // says where to log in, once
 }
 
@@ -173,6 +177,13 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 			return srv.Serve(ctx, ln, ConsoleSite{Root: ws.Root, Addr: addr, CertFile: cert, KeyFile: key,
 				Answer: func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
 					return a.answerAsk(ctx, ws, what, "console", id, verdict, reason)
+				},
+				Review: func(ctx context.Context, id, decision, reason string) error {
+					if decision == "reject" {
+						return a.rejectIntent(ctx, ws, id, reason, "console")
+					}
+					_, err := a.approveIntent(ctx, ws, id, reason, "console")
+					return err
 				},
 				Ready: func(loginURL string) {
 					fmt.Fprintln(a.stdout, loginURL)

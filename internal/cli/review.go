@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/lifecycle"
 	"github.com/intenthook/intenthook/internal/review"
+	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 func (a *app) submitCommand() *cobra.Command {
@@ -100,13 +103,7 @@ func (a *app) approveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.personAct(cmd.Context(), ws, "intents approve", "intents approve "+args[0], args[0]); err != nil {
-				return err
-			}
-			if reason == "" {
-				reason = "approved"
-			}
-			from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(cmd.Context(), lifecycle.Transition{ID: args[0], To: intents.Complete, Approved: true, Reason: reason})
+			from, err := a.approveIntent(cmd.Context(), ws, args[0], reason, "")
 			if err != nil {
 				return err
 			}
@@ -116,6 +113,35 @@ func (a *app) approveCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "a note for the ledger")
 	return cmd
+}
+
+// approveIntent is a person's approval of IN_REVIEW intent id, given
+// through via ("" for intenthook intents approve, console): refused in an
+// agent's process tree, recorded with who approved.
+func (a *app) approveIntent(ctx context.Context, ws *workspace.Workspace, id, reason, via string) (intents.Status, error) {
+	if err := a.personAct(ctx, ws, "intents approve", "intents approve "+id, id); err != nil {
+		return "", err
+	}
+	if reason == "" {
+		reason = "approved"
+	}
+	from, err := lifecycle.NewEditor(ws, "", "intenthook", Version).Apply(ctx, lifecycle.Transition{ID: id, To: intents.Complete, From: intents.InReview, Approved: true, Reason: reason,
+		Answer: a.reviewer(ctx, ws, via)})
+	if err == nil && from != intents.InReview {
+		err = fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is approved", id, dash(string(from)))
+	}
+	return from, err
+}
+
+// reviewer is who approves or rejects an intent, as the record's answer
+// names them: git's identity and the OS user (an attribution, not an
+// authentication), and where (via).
+func (a *app) reviewer(ctx context.Context, ws *workspace.Workspace, via string) json.RawMessage {
+	return plainJSON(struct {
+		By   string `json:"by,omitempty"`
+		User string `json:"user,omitempty"`
+		Via  string `json:"via,omitempty"`
+	}{gitIdentity(ctx, ws.Root), osUser(a.getenv), via})
 }
 
 func (a *app) rejectCommand() *cobra.Command {
@@ -138,40 +164,54 @@ ledger saw working on it) with its next context, marked as a person's words.`,
 			if err != nil {
 				return err
 			}
-			if err := a.personAct(cmd.Context(), ws, "intents reject", "intents reject "+args[0], args[0]); err != nil {
+			if err := a.rejectIntent(cmd.Context(), ws, args[0], reason, ""); err != nil {
 				return err
 			}
-			id := args[0]
-			note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
-			ed := lifecycle.NewEditor(ws, "", "intenthook", Version)
-			// The note names the reject record: sessions are shown that
-			// record's reason, which no program can rewrite unseen.
-			ed.Ledger.Placed = func(r *ledger.Record, segment string, end int64) {
-				if r.Metadata.Intenthook.Event == ledger.EventReject && r.Intent() == id {
-					note.Record, note.Segment, note.End = r.ID, segment, end
-				}
-			}
-			from, err := ed.Apply(cmd.Context(), lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason})
-			if err != nil {
-				return err
-			}
-			if from != intents.InReview {
-				return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
-			}
-			if note.Record == "" {
-				fmt.Fprintf(a.stderr, "intenthook: warning: the ledger was busy and the rejection's record waits in the spool: sessions are not told the reason (tell them yourself)\n")
-			}
-			store := review.NewStore(ws)
-			sessions := workedOn(ws.Root, id, store.Sessions(id))
-			if err := errors.Join(store.Reject(cmd.Context(), note), store.Tell(cmd.Context(), sessions, note)); err != nil {
-				fmt.Fprintf(a.stderr, "intenthook: warning: the reason could not be left for every session: %v\n", err)
-			}
-			fmt.Fprintf(a.stdout, "%s: IN_REVIEW -> IN_PROGRESS\n", id)
+			fmt.Fprintf(a.stdout, "%s: IN_REVIEW -> IN_PROGRESS\n", args[0])
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why, told to the agent (required)")
 	return cmd
+}
+
+// rejectIntent is a person's rejection of IN_REVIEW intent id with reason,
+// given through via ("" for intenthook intents reject, console): refused
+// in an agent's process tree, recorded with who rejected, the reason left
+// for the sessions that worked on it.
+func (a *app) rejectIntent(ctx context.Context, ws *workspace.Workspace, id, reason, via string) error {
+	if strings.TrimSpace(reason) == "" {
+		return errors.New("a rejection needs a reason: the agent is told why")
+	}
+	if err := a.personAct(ctx, ws, "intents reject", "intents reject "+id, id); err != nil {
+		return err
+	}
+	note := review.Note{Intent: id, Reason: reason, At: time.Now().UTC()}
+	ed := lifecycle.NewEditor(ws, "", "intenthook", Version)
+	// The note names the reject record: sessions are shown that
+	// record's reason, which no program can rewrite unseen.
+	ed.Ledger.Placed = func(r *ledger.Record, segment string, end int64) {
+		if r.Metadata.Intenthook.Event == ledger.EventReject && r.Intent() == id {
+			note.Record, note.Segment, note.End = r.ID, segment, end
+		}
+	}
+	from, err := ed.Apply(ctx, lifecycle.Transition{ID: id, To: intents.InProgress, From: intents.InReview, Rejected: true, Reason: reason,
+		Answer: a.reviewer(ctx, ws, via)})
+	if err != nil {
+		return err
+	}
+	if from != intents.InReview {
+		return fmt.Errorf("intent %s is %s: only an IN_REVIEW intent is rejected", id, dash(string(from)))
+	}
+	if note.Record == "" {
+		fmt.Fprintf(a.stderr, "intenthook: warning: the ledger was busy and the rejection's record waits in the spool: sessions are not told the reason (tell them yourself)\n")
+	}
+	store := review.NewStore(ws)
+	sessions := workedOn(ws.Root, id, store.Sessions(id))
+	if err := errors.Join(store.Reject(ctx, note), store.Tell(ctx, sessions, note)); err != nil {
+		fmt.Fprintf(a.stderr, "intenthook: warning: the reason could not be left for every session: %v\n", err)
+	}
+	return nil
 }
 
 // workedOn adds to sessions those the ledger saw writing or selecting

@@ -57,6 +57,7 @@ type AnswerFunc func(ctx context.Context, id, verdict, reason string) (asks.Ask,
 type Config struct {
 	Root   string     // the workspace root
 	Answer AnswerFunc // a person's answer, recorded
+	Review ReviewFunc // a person's approval or rejection, recorded; nil: none
 	// Addr is the address the console listens on (host:port), the one
 	// Host a request may name; a loopback address also answers to
 	// localhost and the other loopback spellings of its port.
@@ -204,6 +205,10 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.serveAnswer(w, r, strings.TrimPrefix(path, "/api/pending/"))
 	case path == "/api/intents" && r.Method == http.MethodGet:
 		s.serveIntents(w)
+	case path == "/api/reviews" && r.Method == http.MethodGet:
+		s.serveReviews(w, r)
+	case strings.HasPrefix(path, "/api/reviews/") && r.Method == http.MethodPost:
+		s.serveReview(w, r, strings.TrimPrefix(path, "/api/reviews/"))
 	case path == "/api/rollup" && r.Method == http.MethodGet:
 		s.serveRollup(w, r)
 	case path == "/api/blame" && r.Method == http.MethodGet:
@@ -326,8 +331,11 @@ type Pending struct {
 type AgentText struct {
 	WrittenBy string `json:"written_by"`
 	Target    string `json:"target,omitempty"`
-	// Files are the files an agent's writes changed (the intents board).
+	// Files are the files an agent's writes changed (the intents board, a
+	// review's submission).
 	Files []string `json:"files,omitempty"`
+	// Diff is a review's diff of those files.
+	Diff string `json:"diff,omitempty"`
 	// Lines are a file's lines, each with its newline (GET /api/blame):
 	// agents wrote some of them.
 	Lines []string `json:"lines,omitempty"`

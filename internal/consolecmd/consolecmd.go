@@ -37,7 +37,7 @@ func sendAsks(ctx context.Context, root, rawURL string, report func(asks.Ask, er
 
 // serve serves site with a console of package console's.
 func serve(ctx context.Context, ln net.Listener, site cli.ConsoleSite) error {
-	srv, err := console.New(console.Config{Root: site.Root, Addr: site.Addr, TLS: site.CertFile != "", Answer: site.Answer})
+	srv, err := console.New(console.Config{Root: site.Root, Addr: site.Addr, TLS: site.CertFile != "", Answer: site.Answer, Review: site.Review})
 	if err != nil {
 		return err
 	}

@@ -84,6 +84,9 @@ type Transition struct {
 	// the ledger (summary.Gather): a hook making the move is handed it, and
 	// reads no ledger. Gathered by Apply when nil.
 	Result json.RawMessage
+	// Answer, on a person's approval or rejection, is who gave it: a JSON
+	// object (by, user, via), the record's answer.
+	Answer json.RawMessage
 }
 
 // Apply performs t and returns the status the intent had. With t.From set
@@ -144,9 +147,9 @@ func (e *Editor) Apply(ctx context.Context, t Transition) (intents.Status, error
 	case t.Submitted:
 		m.Event, m.Success = ledger.EventSubmit, true
 	case t.Approved:
-		m.Event = ledger.EventApprove
+		m.Event, m.Answer = ledger.EventApprove, t.Answer
 	case t.Rejected:
-		m.Event = ledger.EventReject
+		m.Event, m.Answer = ledger.EventReject, t.Answer
 	case t.Verified:
 		m.Event = ledger.EventVerify
 	}

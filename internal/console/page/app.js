@@ -43,6 +43,42 @@ function showPending(list) {
     box.append(d);
   }
 }
+// The IN_REVIEW intents: the submission's files and checks, the diff of
+// its files (the agents' text, fenced), Approve and Reject….
+async function loadReviews() {
+  const r = await fetch("/api/reviews", {credentials: "same-origin"});
+  const list = await r.json();
+  const box = document.getElementById("reviews");
+  box.replaceChildren();
+  if (!r.ok) { box.append(el("p", "error: " + list.error)); return; }
+  if (!list.length) { box.append(el("p", "none")); return; }
+  for (const v of list) {
+    const d = el("div", undefined, "ask");
+    d.append(el("div", v.id + " · " + v.name + " · scope " + v.owned_scope.join(" ") + (v.submitted ? " · submitted " + v.submitted : ""), "meta"));
+    for (const c of (v.result && v.result.checks) || []) d.append(el("div", "check " + c.command + ": " + c.passed + " passed, " + c.failed + " failed, last " + c.last));
+    if (v.agent_text.files) d.append(el("pre", v.agent_text.files.join("\n"), "agent"));
+    if (v.agent_text.diff) d.append(el("pre", v.agent_text.diff + (v.diff_cut ? "\n…" : ""), "agent"));
+    const approve = el("button", "Approve"); approve.onclick = () => decide(v.id, "approve");
+    const reject = el("button", "Reject…"); reject.onclick = () => decide(v.id, "reject");
+    d.append(approve, " ", reject);
+    box.append(d);
+  }
+}
+async function decide(id, decision) {
+  let reason = "";
+  if (decision === "reject") {
+    reason = prompt("Why? (told to the agent)") || "";
+    if (!reason.trim()) return;
+  }
+  const r = await fetch("/api/reviews/" + encodeURIComponent(id), {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
+    body: JSON.stringify({decision, reason}),
+  });
+  const body = await r.json();
+  document.getElementById("status").textContent = r.ok ? id + ": " + body.decision : "error: " + body.error;
+  loadReviews();
+}
 function showDecision(x) {
   const tr = document.createElement("tr");
   const cls = x.decision === "deny" ? "deny" : x.decision === "allow" ? "allow" : x.decision === "ask" ? "ask-d" : "";
@@ -155,9 +191,10 @@ document.getElementById("blame-form").addEventListener("submit", async e => {
 });
 let boardTimer = null;
 function boardSoon() {
-  if (boardTimer === null) boardTimer = setTimeout(() => { boardTimer = null; loadBoard(); }, 1000);
+  if (boardTimer === null) boardTimer = setTimeout(() => { boardTimer = null; loadBoard(); loadReviews(); }, 1000);
 }
 loadBoard();
+loadReviews();
 const es = new EventSource("/api/events");
 es.addEventListener("pending", e => showPending(JSON.parse(e.data)));
 es.addEventListener("decision", e => { showDecision(JSON.parse(e.data)); boardSoon(); });
