@@ -43,8 +43,18 @@ func TestConsoleInBrowser(t *testing.T) {
     acceptance_criteria: []
     created_at: "2026-02-18T10:00:00Z"
     updated_at: "2026-02-20T14:00:00Z"
+  - id: "INT-002"
+    name: "Docs"
+    status: "IN_REVIEW"
+    review: required
+    owned_scope: ["docs/**"]
+    constraints: []
+    acceptance_criteria: []
+    created_at: "2026-02-18T10:00:00Z"
+    updated_at: "2026-02-20T14:00:00Z"
 `,
 		".orchestration/config.yaml": "ask: {via: console, timeout: 60s}\n",
+		".gitignore":                 ".orchestration/state/\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(ws, name)
@@ -68,6 +78,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	run("git", "init", "-q")
 	run("git", "config", "user.email", "p@example.com")
 	run("git", "config", "user.name", "P")
+	run("git", "add", "-A")
+	run("git", "commit", "-qm", "base")
 	run(bin, "select", "INT-001", "--session", "s1")
 	// A decision before the console runs: a write out of the intent's
 	// scope, denied.
@@ -188,15 +200,71 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Errorf("after Deny the hook exited %d with %s", *code, stderr)
 	}
 
+	// The allowed write happens, and its post records it: blame shows
+	// its line as the session's, under INT-001.
+	if err := os.MkdirAll(filepath.Join(ws, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "src/pay.go"), []byte("package pay\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	post := exec.Command(bin, "post")
+	post.Dir = ws
+	post.Stdin = strings.NewReader(`{"session_id":"s1","cwd":"` + ws + `","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(ws, "src/pay.go") + `","content":"package pay\n"},"tool_response":{"type":"create"},"tool_use_id":"src/pay.go"}`)
+	if out, err := post.CombinedOutput(); err != nil {
+		t.Fatalf("post: %v\n%s", err, out)
+	}
+	submit := func(form, input, value string) {
+		t.Helper()
+		js := "(() => { document.getElementById(`" + input + "`).value = `" + value + "`; document.getElementById(`" + form + "`).requestSubmit(); return true })()"
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js)); err != nil {
+			t.Fatalf("submit %s: %v", form, err)
+		}
+	}
+	submit("blame-form", "blame-path", "src/pay.go")
+	until("[...document.querySelectorAll(`#blame tr`)].some(tr => tr.children[1].textContent === `INT-001` && tr.children[2].textContent === `s1` && tr.children[3].textContent === `main` && tr.textContent.includes(`package pay`))")
+	screenshot(ctx, t, "blame-form", "console-blame.png")
+
+	// The roll-up of the commit that adds it: one line, the agent's.
+	run("git", "add", "src/pay.go")
+	run("git", "commit", "-qm", "pay")
+	submit("rollup-form", "rollup-range", "HEAD~1..HEAD")
+	until("document.getElementById(`rollup-note`).textContent.includes(`1 lines in 1 files, 1 by agents (100 %)`)")
+	until("[...document.querySelectorAll(`#rollup tr`)].some(tr => tr.children[0].textContent === `author` && tr.children[1].textContent === `P <p@example.com>`)")
+
+	// The intent in review, rejected with a reason from the page.
+	until("document.querySelector(`#reviews .ask`)?.textContent.includes(`INT-002`) ?? false")
+	screenshot(ctx, t, "reviews", "console-reviews.png")
+	click(`#reviews .ask button:nth-of-type(2)`)
+	until("document.getElementById(`status`).textContent === `INT-002: reject`")
+	until("document.querySelector(`#reviews p`)?.textContent === `none`")
+	if catalog, err := os.ReadFile(filepath.Join(ws, ".orchestration/active_intents.yaml")); err != nil || !strings.Contains(string(catalog), "id: \"INT-002\"\n    name: \"Docs\"\n    status: \"IN_PROGRESS\"") {
+		t.Errorf("after Reject the catalog reads (%v):\n%s", err, catalog)
+	}
+
 	ledger := run(bin, "ledger", "query", "--json")
-	for _, want := range []string{`"decision":"allow"`, `"decision":"deny"`, `"reason":"` + reason + `"`} {
+	for _, want := range []string{`"decision":"allow"`, `"decision":"deny"`, `"reason":"` + reason + `"`, `"event":"reject"`} {
 		if !strings.Contains(ledger, want) {
 			t.Errorf("the ledger lacks %s", want)
 		}
 	}
-	if n := strings.Count(ledger, `"by":"P <p@example.com>"`); n != 2 || strings.Count(ledger, `"via":"console"`) != 2 {
-		t.Errorf("the ledger names the person %d times and the console %d times, want 2 and 2:\n%s", n, strings.Count(ledger, `"via":"console"`), ledger)
+	if n := strings.Count(ledger, `"by":"P <p@example.com>"`); n != 3 || strings.Count(ledger, `"via":"console"`) != 3 {
+		t.Errorf("the ledger names the person %d times and the console %d times, want 3 and 3 (two answers, a rejection):\n%s", n, strings.Count(ledger, `"via":"console"`), ledger)
 	}
+}
+
+// screenshot keeps a picture of the page scrolled to the element id.
+func screenshot(ctx context.Context, t *testing.T, id, name string) {
+	t.Helper()
+	scroll := "(() => { document.getElementById(`" + id + "`).scrollIntoView(); return true })()"
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](scroll)); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(t, name, shot)
 }
 
 // chromium returns a Chromium to drive: $CHROMIUM, else the first of the
