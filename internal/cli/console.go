@@ -8,10 +8,13 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
 	"github.com/intenthook/intenthook/internal/safetext"
@@ -23,12 +26,13 @@ import (
 const ConsoleName = "intenthook-console"
 
 const (
-	consoleUse   = "console [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE]"
+	consoleUse   = "console [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE] [--repos DIR,…]"
 	consoleShort = "Serve this repository's live decisions and pending asks, answerable, to your browser (a person's command)"
 	consoleLong  = `intenthook console serves a page and a JSON API on 127.0.0.1 (--listen to
 choose; an address other than loopback needs --tls-cert and --tls-key): the
 decisions as the hooks record them, and the asks waiting for a person's
-answer (ask.via: console or wait), with allow and deny. It prints a login
+answer (ask.via: console or wait), with allow and deny; with --repos, other
+repositories' beside this one's. It prints a login
 URL on stdout that works once, within five minutes; the session lives in
 this process's memory only. A person's command: refused from an agent's
 process. Run by intenthook-console, installed beside intenthook. See
@@ -53,11 +57,12 @@ func (a *app) consoleCommand() *cobra.Command {
 }
 
 // consoleFlags declares intenthook console's flags on cmd.
-func consoleFlags(cmd *cobra.Command) (listen, cert, key *string) {
+func consoleFlags(cmd *cobra.Command) (listen, cert, key *string, repos *[]string) {
 	listen = cmd.Flags().String("listen", "127.0.0.1:0", "HOST:PORT to serve on (port 0: a free one)")
 	cert = cmd.Flags().String("tls-cert", "", "TLS certificate file (PEM), needed off loopback")
 	key = cmd.Flags().String("tls-key", "", "TLS private key file (PEM), needed off loopback")
-	return listen, cert, key
+	repos = cmd.Flags().StringSlice("repos", nil, "more workspaces to serve (DIR,DIR…; repeatable): the page and the API name each by its directory's name (?repo=NAME)")
+	return listen, cert, key, repos
 }
 
 // ConsoleServer is the serving half of intenthook console, package
@@ -91,7 +96,9 @@ type ConsoleSite struct {
 	// intenthook intents approve|reject does (the person's checks, in this
 	// process), recorded with who and via console.
 	Review func(ctx context.Context, id, decision, reason string) error
-	Ready  func(loginURL string) // says where to log in, once
+	// More are the other repositories --repos names, served beside it.
+	More  []ConsoleRepo
+	Ready func(loginURL string) // says where to log in, once
 }
 
 // ConsoleMain is intenthook-console's entry point: args are `intenthook
@@ -115,6 +122,7 @@ func ConsoleMain(args []string, stdin io.Reader, stdout, stderr io.Writer, srv C
 // consoleServeCommand is intenthook console itself, in intenthook-console.
 func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 	var listen, cert, key *string
+	var repos *[]string
 	cmd := &cobra.Command{
 		Use:   consoleUse,
 		Short: consoleShort,
@@ -149,6 +157,10 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 			if err := a.personActNow(cmd.Context(), ws, what, "console", ""); err != nil {
 				return err
 			}
+			more, err := a.consoleRepos(cmd.Context(), ws, *repos)
+			if err != nil {
+				return err
+			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				return fmt.Errorf("console: %w", err)
@@ -174,17 +186,9 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 					fmt.Fprintf(a.stderr, "intenthook: note: %v: no pending ask is sent\n", err)
 				}
 			}
+			first := a.consoleRepo(ws)
 			return srv.Serve(ctx, ln, ConsoleSite{Root: ws.Root, Addr: addr, CertFile: cert, KeyFile: key,
-				Answer: func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
-					return a.answerAsk(ctx, ws, what, "console", id, verdict, reason)
-				},
-				Review: func(ctx context.Context, id, decision, reason string) error {
-					if decision == "reject" {
-						return a.rejectIntent(ctx, ws, id, reason, "console")
-					}
-					_, err := a.approveIntent(ctx, ws, id, reason, "console")
-					return err
-				},
+				Answer: first.Answer, Review: first.Review, More: more,
 				Ready: func(loginURL string) {
 					fmt.Fprintln(a.stdout, loginURL)
 					fmt.Fprintf(a.stderr, "intenthook: console of %s on %s: open the URL above within 5 minutes; it logs one browser in, once; stop with Ctrl-C\n", safetext.Quote(ws.Root), addr)
@@ -194,8 +198,62 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 				}})
 		},
 	}
-	listen, cert, key = consoleFlags(cmd)
+	listen, cert, key, repos = consoleFlags(cmd)
 	return cmd
+}
+
+// ConsoleRepo is one more repository a console serves (--repos): its
+// name, workspace root, and the person's answers and reviews there.
+type ConsoleRepo struct {
+	Name, Root string
+	Answer     func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)
+	Review     func(ctx context.Context, id, decision, reason string) error
+}
+
+// consoleRepo is ws as a console serves it: answers and reviews given in
+// the console, recorded in ws.
+func (a *app) consoleRepo(ws *workspace.Workspace) ConsoleRepo {
+	return ConsoleRepo{Name: filepath.Base(ws.Root), Root: ws.Root,
+		Answer: func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error) {
+			return a.answerAsk(ctx, ws, "intenthook console", "console", id, verdict, reason)
+		},
+		Review: func(ctx context.Context, id, decision, reason string) error {
+			if decision == "reject" {
+				return a.rejectIntent(ctx, ws, id, reason, "console")
+			}
+			_, err := a.approveIntent(ctx, ws, id, reason, "console")
+			return err
+		}}
+}
+
+// consoleRepos opens the workspaces --repos names, each checked as the
+// first was (a person's command, not in an agent's process tree there),
+// each named by its directory's name, distinct from the others'.
+func (a *app) consoleRepos(ctx context.Context, first *workspace.Workspace, dirs []string) ([]ConsoleRepo, error) {
+	names := map[string]string{filepath.Base(first.Root): first.Root}
+	var out []ConsoleRepo
+	for _, dir := range dirs {
+		root, err := workspace.Locate(dir, dir)
+		if err != nil {
+			return nil, withHint(fmt.Errorf("--repos %s: %w", safetext.Quote(dir), err), "name a governed workspace (intenthook init makes one)")
+		}
+		if root == first.Root || slices.ContainsFunc(out, func(r ConsoleRepo) bool { return r.Root == root }) {
+			continue
+		}
+		if other, ok := names[filepath.Base(root)]; ok {
+			return nil, fmt.Errorf("--repos: %s and %s have one name, %s: the console names a repository by its directory's name", safetext.Quote(other), safetext.Quote(root), safetext.Quote(filepath.Base(root)))
+		}
+		ws, err := workspace.Load(root, workspace.Governance(agent.Governance()), a.getenv, nowFunc)
+		if err != nil {
+			return nil, fmt.Errorf("--repos %s: %w", safetext.Quote(dir), err)
+		}
+		if err := a.personActNow(ctx, ws, "intenthook console", "console", ""); err != nil {
+			return nil, err
+		}
+		names[filepath.Base(root)] = root
+		out = append(out, a.consoleRepo(ws))
+	}
+	return out, nil
 }
 
 // notifyServeCommand is intenthook ask serve-notify, in intenthook-console

@@ -74,7 +74,7 @@ func blamePath(p string) (string, error) {
 	return p, nil
 }
 
-func (s *Server) serveBlame(w http.ResponseWriter, r *http.Request) {
+func (s site) serveBlame(w http.ResponseWriter, r *http.Request) {
 	raw := r.URL.Query().Get("path")
 	if strings.Contains(raw, "..") || strings.HasPrefix(raw, "/") || strings.Contains(raw, "\\") {
 		fail(w, http.StatusBadRequest, errBlamePath.Error())
@@ -85,7 +85,7 @@ func (s *Server) serveBlame(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	content, err := readInside(s.cfg.Root, p)
+	content, err := readInside(s.repo.Root, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fail(w, http.StatusNotFound, "no such file: "+p)
@@ -94,7 +94,7 @@ func (s *Server) serveBlame(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	recs, err := ledger.Blame(s.cfg.Root, p)
+	recs, err := ledger.Blame(s.repo.Root, p)
 	if err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return

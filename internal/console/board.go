@@ -89,16 +89,16 @@ func spendOf(root string, in *intents.Intent) *Spend {
 }
 
 // board builds the intents board from the catalog and the recent records.
-func (s *Server) board() (Board, error) {
+func (s site) board() (Board, error) {
 	b := Board{Intents: []BoardIntent{}}
-	cat, err := intents.Load(filepath.Join(s.cfg.Root, filepath.FromSlash(intents.File)))
+	cat, err := intents.Load(filepath.Join(s.repo.Root, filepath.FromSlash(intents.File)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return b, nil
 	}
 	if err != nil {
 		return b, err
 	}
-	recs, _ := ledger.ReadTail(s.cfg.Root, boardBytes)
+	recs, _ := ledger.ReadTail(s.repo.Root, boardBytes)
 	b.Window.Records = len(recs)
 	if len(recs) > 0 {
 		b.Window.Since = recs[0].Timestamp
@@ -146,7 +146,7 @@ func (s *Server) board() (Board, error) {
 		if row.OwnedScope == nil {
 			row.OwnedScope = []string{}
 		}
-		row.Spend = spendOf(s.cfg.Root, in)
+		row.Spend = spendOf(s.repo.Root, in)
 		if t := by[in.ID]; t != nil {
 			row.Records, row.Last, row.FilesChanged, row.WindowSpend = t.records, t.last, len(t.order), t.spend
 			row.AgentText.Files = t.order[:min(len(t.order), maxBoardFiles)]
@@ -156,7 +156,7 @@ func (s *Server) board() (Board, error) {
 	return b, nil
 }
 
-func (s *Server) serveIntents(w http.ResponseWriter) {
+func (s site) serveIntents(w http.ResponseWriter) {
 	b, err := s.board()
 	if err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())

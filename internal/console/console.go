@@ -22,6 +22,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -53,11 +54,25 @@ const DefaultPoll = 250 * time.Millisecond
 // answer recorded. An error wrapping asks.ErrNoAsk is a 404.
 type AnswerFunc func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)
 
-// Config is what a console serves and how.
-type Config struct {
+// Repo is one repository a console serves: a workspace root, and the
+// person's answers and reviews there, recorded.
+type Repo struct {
+	Name   string     // how the API and the page name it (?repo=NAME)
 	Root   string     // the workspace root
 	Answer AnswerFunc // a person's answer, recorded
 	Review ReviewFunc // a person's approval or rejection, recorded; nil: none
+}
+
+// Config is what a console serves and how.
+type Config struct {
+	// Root, Answer and Review are the one repository served when Repos
+	// is empty.
+	Root   string
+	Answer AnswerFunc
+	Review ReviewFunc
+	// Repos are the repositories served (--repos), the first the one a
+	// request naming none gets.
+	Repos []Repo
 	// Addr is the address the console listens on (host:port), the one
 	// Host a request may name; a loopback address also answers to
 	// localhost and the other loopback spellings of its port.
@@ -92,6 +107,16 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
+	}
+	if len(cfg.Repos) == 0 {
+		cfg.Repos = []Repo{{Name: filepath.Base(cfg.Root), Root: cfg.Root, Answer: cfg.Answer, Review: cfg.Review}}
+	}
+	seen := map[string]bool{}
+	for _, rp := range cfg.Repos {
+		if rp.Name == "" || seen[rp.Name] {
+			return nil, fmt.Errorf("console: the repositories' names must be distinct and not empty: %q", rp.Name)
+		}
+		seen[rp.Name] = true
 	}
 	s := &Server{cfg: cfg, hosts: allowedHosts(cfg.Addr)}
 	var err error
@@ -193,12 +218,62 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// site is the console seen from one of its repositories: what a request
+// naming it (?repo=NAME, else the first) is served from.
+type site struct {
+	*Server
+	repo Repo
+}
+
+// siteOf is the site r names; false for a repository the console does not
+// serve.
+func (s *Server) siteOf(r *http.Request) (site, bool) {
+	name := r.URL.Query().Get("repo")
+	if name == "" {
+		return site{s, s.cfg.Repos[0]}, true
+	}
+	for _, rp := range s.cfg.Repos {
+		if rp.Name == name {
+			return site{s, rp}, true
+		}
+	}
+	return site{}, false
+}
+
+// RepoInfo is a repository of GET /api/repos: the repositories served,
+// the first the default.
+type RepoInfo struct {
+	Name string `json:"name"`
+	Root string `json:"root"`
+}
+
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	switch path := r.URL.Path; {
+	path := r.URL.Path
+	switch {
 	case path == "/" && r.Method == http.MethodGet:
 		asset(w, "page/index.html", "text/html; charset=utf-8")
+		return
 	case path == "/app.js" && r.Method == http.MethodGet:
 		asset(w, "page/app.js", "text/javascript; charset=utf-8")
+		return
+	case path == "/api/repos" && r.Method == http.MethodGet:
+		out := make([]RepoInfo, 0, len(s.cfg.Repos))
+		for _, rp := range s.cfg.Repos {
+			out = append(out, RepoInfo{Name: rp.Name, Root: rp.Root})
+		}
+		writeJSON(w, out)
+		return
+	}
+	st, ok := s.siteOf(r)
+	if !ok {
+		fail(w, http.StatusNotFound, "no such repository: "+fmt.Sprintf("%q", r.URL.Query().Get("repo")))
+		return
+	}
+	st.route(w, r, path)
+}
+
+func (s site) route(w http.ResponseWriter, r *http.Request, path string) {
+	switch {
 	case path == "/api/pending" && r.Method == http.MethodGet:
 		s.servePending(w)
 	case strings.HasPrefix(path, "/api/pending/") && r.Method == http.MethodPost:
@@ -346,8 +421,8 @@ func pendingOf(a asks.Ask) Pending {
 		Why: a.Why, Created: a.Created, Deadline: a.Deadline, AgentText: AgentText{WrittenBy: "agent", Target: a.Target}}
 }
 
-func (s *Server) pending() ([]Pending, error) {
-	list, err := asks.For(s.cfg.Root).Pending(s.cfg.Now())
+func (s site) pending() ([]Pending, error) {
+	list, err := asks.For(s.repo.Root).Pending(s.cfg.Now())
 	out := make([]Pending, 0, len(list))
 	for _, a := range list {
 		out = append(out, pendingOf(a))
@@ -355,7 +430,7 @@ func (s *Server) pending() ([]Pending, error) {
 	return out, err
 }
 
-func (s *Server) servePending(w http.ResponseWriter) {
+func (s site) servePending(w http.ResponseWriter) {
 	list, err := s.pending()
 	if err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
@@ -381,7 +456,7 @@ type Answered struct {
 	WaitedMS int64  `json:"waited_ms"`
 }
 
-func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request, id string) {
+func (s site) serveAnswer(w http.ResponseWriter, r *http.Request, id string) {
 	var body answerBody
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
 	dec.DisallowUnknownFields()
@@ -399,7 +474,7 @@ func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request, id string) 
 		return
 	}
 	s.answering.Lock()
-	asked, ans, err := s.cfg.Answer(r.Context(), id, body.Decision, body.Reason)
+	asked, ans, err := s.repo.Answer(r.Context(), id, body.Decision, body.Reason)
 	s.answering.Unlock()
 	switch {
 	case errors.Is(err, asks.ErrNoAsk):

@@ -475,7 +475,7 @@ func TestDecisionsOnce(t *testing.T) {
 		}
 		return out
 	}
-	s := &Server{cfg: Config{Root: root}}
+	s := site{&Server{}, Repo{Root: root}}
 	appendRec("before")
 	d := &decisionFeed{follow: ledger.Follow(root)}
 	appendRec("between") // after the follower's start, before the tail's read

@@ -77,8 +77,8 @@ const recentBytes = 512 << 10
 
 // recent returns the newest RecentDecisions records, oldest first, from
 // the ledger's tail.
-func (s *Server) recent() []ledger.Record {
-	recs, _ := ledger.ReadTail(s.cfg.Root, recentBytes)
+func (s site) recent() []ledger.Record {
+	recs, _ := ledger.ReadTail(s.repo.Root, recentBytes)
 	if len(recs) > RecentDecisions {
 		recs = recs[len(recs)-RecentDecisions:]
 	}
@@ -96,8 +96,8 @@ type decisionFeed struct {
 // decisions follows the ledger from its end, then reads its tail: a record
 // appended between the two is in both, and given once (by its id); none
 // falls between them.
-func (s *Server) decisions() *decisionFeed {
-	d := &decisionFeed{follow: ledger.Follow(s.cfg.Root)}
+func (s site) decisions() *decisionFeed {
+	d := &decisionFeed{follow: ledger.Follow(s.repo.Root)}
 	d.recent = s.recent()
 	return d
 }
@@ -129,7 +129,7 @@ func (d *decisionFeed) next() []ledger.Record {
 // the ledger's newest files (ledger.ReadTail); then it follows the active
 // segment from its end (ledger.Follow): a stat per poll, never the
 // ledger's history.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (s site) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		fail(w, http.StatusInternalServerError, "streaming unsupported")

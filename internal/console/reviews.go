@@ -46,7 +46,7 @@ type Review struct {
 	AgentText AgentText `json:"agent_text"`
 }
 
-func (s *Server) serveReviews(w http.ResponseWriter, r *http.Request) {
+func (s site) serveReviews(w http.ResponseWriter, r *http.Request) {
 	out, err := s.reviews(r.Context())
 	if err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
@@ -56,9 +56,9 @@ func (s *Server) serveReviews(w http.ResponseWriter, r *http.Request) {
 }
 
 // reviews lists the catalog's IN_REVIEW intents with their submissions.
-func (s *Server) reviews(ctx context.Context) ([]Review, error) {
+func (s site) reviews(ctx context.Context) ([]Review, error) {
 	out := []Review{}
-	cat, err := intents.Load(filepath.Join(s.cfg.Root, filepath.FromSlash(intents.File)))
+	cat, err := intents.Load(filepath.Join(s.repo.Root, filepath.FromSlash(intents.File)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -66,14 +66,14 @@ func (s *Server) reviews(ctx context.Context) ([]Review, error) {
 		return out, err
 	}
 	var recs []ledger.Record
-	g := git.Open(s.cfg.Root)
+	g := git.Open(s.repo.Root)
 	base := ""
 	for _, in := range cat.All() {
 		if in.Status != intents.InReview {
 			continue
 		}
 		if recs == nil {
-			recs, _ = ledger.ReadTail(s.cfg.Root, boardBytes)
+			recs, _ = ledger.ReadTail(s.repo.Root, boardBytes)
 			base = diffBase(ctx, g)
 		}
 		rv := Review{ID: in.ID, Name: in.Name, OwnedScope: in.OwnedScope, Base: base, AgentText: AgentText{WrittenBy: "agent"}}
@@ -127,7 +127,7 @@ type reviewBody struct {
 	Reason   string `json:"reason"`
 }
 
-func (s *Server) serveReview(w http.ResponseWriter, r *http.Request, id string) {
+func (s site) serveReview(w http.ResponseWriter, r *http.Request, id string) {
 	var body reviewBody
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
 	dec.DisallowUnknownFields()
@@ -143,12 +143,12 @@ func (s *Server) serveReview(w http.ResponseWriter, r *http.Request, id string) 
 	case body.Decision == "reject" && body.Reason == "":
 		fail(w, http.StatusBadRequest, "a rejection needs a reason: the agent is told why")
 		return
-	case s.cfg.Review == nil:
+	case s.repo.Review == nil:
 		fail(w, http.StatusNotImplemented, "this console does not review intents")
 		return
 	}
 	s.answering.Lock()
-	err := s.cfg.Review(r.Context(), id, body.Decision, body.Reason)
+	err := s.repo.Review(r.Context(), id, body.Decision, body.Reason)
 	s.answering.Unlock()
 	if err != nil {
 		fail(w, http.StatusConflict, err.Error())

@@ -66,9 +66,9 @@ func checkRange(r string) error {
 	return nil
 }
 
-func (s *Server) serveRollup(w http.ResponseWriter, r *http.Request) {
+func (s site) serveRollup(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	g := git.Open(s.cfg.Root)
+	g := git.Open(s.repo.Root)
 	rng := r.URL.Query().Get("range")
 	if rng == "" {
 		var err error
@@ -81,7 +81,7 @@ func (s *Server) serveRollup(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	out, err := rollup(ctx, g, s.cfg.Root, rng)
+	out, err := rollup(ctx, g, s.repo.Root, rng)
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
 		return

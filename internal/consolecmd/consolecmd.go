@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/asks"
@@ -37,7 +38,11 @@ func sendAsks(ctx context.Context, root, rawURL string, report func(asks.Ask, er
 
 // serve serves site with a console of package console's.
 func serve(ctx context.Context, ln net.Listener, site cli.ConsoleSite) error {
-	srv, err := console.New(console.Config{Root: site.Root, Addr: site.Addr, TLS: site.CertFile != "", Answer: site.Answer, Review: site.Review})
+	repos := []console.Repo{{Name: filepath.Base(site.Root), Root: site.Root, Answer: site.Answer, Review: site.Review}}
+	for _, r := range site.More {
+		repos = append(repos, console.Repo{Name: r.Name, Root: r.Root, Answer: r.Answer, Review: r.Review})
+	}
+	srv, err := console.New(console.Config{Repos: repos, Addr: site.Addr, TLS: site.CertFile != ""})
 	if err != nil {
 		return err
 	}

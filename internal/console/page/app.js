@@ -8,6 +8,30 @@ function csrf() {
   }
   return "";
 }
+// The repository this page shows (?repo=NAME, else the console's first),
+// named in every API call.
+const repo = new URLSearchParams(location.search).get("repo") || "";
+function api(path, params) {
+  const q = new URLSearchParams(params || {});
+  if (repo) q.set("repo", repo);
+  const qs = q.toString();
+  return qs ? path + "?" + qs : path;
+}
+// The repositories served: a choice when there is more than one.
+async function loadRepos() {
+  const r = await fetch("/api/repos", {credentials: "same-origin"});
+  const list = await r.json();
+  if (!r.ok || list.length < 2) return;
+  const sel = document.getElementById("repo");
+  for (const x of list) {
+    const o = el("option", x.name + " (" + x.root + ")");
+    o.value = x.name;
+    if (x.name === repo || (!repo && x === list[0])) o.selected = true;
+    sel.append(o);
+  }
+  sel.hidden = false;
+  sel.addEventListener("change", () => { location.search = "?repo=" + encodeURIComponent(sel.value); });
+}
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -20,7 +44,7 @@ async function answer(id, decision) {
     reason = prompt("Why? (told to the agent)") || "";
     if (!reason.trim()) return;
   }
-  const r = await fetch("/api/pending/" + encodeURIComponent(id), {
+  const r = await fetch(api("/api/pending/" + encodeURIComponent(id)), {
     method: "POST", credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
     body: JSON.stringify({decision, reason}),
@@ -46,7 +70,7 @@ function showPending(list) {
 // The IN_REVIEW intents: the submission's files and checks, the diff of
 // its files (the agents' text, fenced), Approve and Reject….
 async function loadReviews() {
-  const r = await fetch("/api/reviews", {credentials: "same-origin"});
+  const r = await fetch(api("/api/reviews"), {credentials: "same-origin"});
   const list = await r.json();
   const box = document.getElementById("reviews");
   box.replaceChildren();
@@ -70,7 +94,7 @@ async function decide(id, decision) {
     reason = prompt("Why? (told to the agent)") || "";
     if (!reason.trim()) return;
   }
-  const r = await fetch("/api/reviews/" + encodeURIComponent(id), {
+  const r = await fetch(api("/api/reviews/" + encodeURIComponent(id)), {
     method: "POST", credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
     body: JSON.stringify({decision, reason}),
@@ -92,7 +116,7 @@ function showDecision(x) {
 // The intents board: the catalog's intents and what the newest records
 // say of each; the files are the agents' words, fenced and labelled.
 async function loadBoard() {
-  const r = await fetch("/api/intents", {credentials: "same-origin"});
+  const r = await fetch(api("/api/intents"), {credentials: "same-origin"});
   const b = await r.json();
   const note = document.getElementById("board-window");
   const box = document.getElementById("board");
@@ -152,7 +176,7 @@ document.getElementById("rollup-form").addEventListener("submit", async e => {
   const note = document.getElementById("rollup-note");
   const box = document.getElementById("rollup");
   box.replaceChildren();
-  const r = await fetch("/api/rollup" + (range ? "?range=" + encodeURIComponent(range) : ""), {credentials: "same-origin"});
+  const r = await fetch(api("/api/rollup", range ? {range} : {}), {credentials: "same-origin"});
   const u = await r.json();
   if (!r.ok) { note.textContent = "error: " + u.error; return; }
   const pct = (n, of) => of ? Math.round(100 * n / of) + " %" : "—";
@@ -174,7 +198,7 @@ document.getElementById("blame-form").addEventListener("submit", async e => {
   const note = document.getElementById("blame-note");
   const box = document.getElementById("blame");
   box.replaceChildren();
-  const r = await fetch("/api/blame?path=" + encodeURIComponent(path), {credentials: "same-origin"});
+  const r = await fetch(api("/api/blame", {path}), {credentials: "same-origin"});
   const b = await r.json();
   if (!r.ok) { note.textContent = "error: " + b.error; return; }
   note.textContent = b.path + ": " + b.lines + " lines; " + b.considered + " of the " + b.changes + " records that changed it looked at";
@@ -193,9 +217,10 @@ let boardTimer = null;
 function boardSoon() {
   if (boardTimer === null) boardTimer = setTimeout(() => { boardTimer = null; loadBoard(); loadReviews(); }, 1000);
 }
+loadRepos();
 loadBoard();
 loadReviews();
-const es = new EventSource("/api/events");
+const es = new EventSource(api("/api/events"));
 es.addEventListener("pending", e => showPending(JSON.parse(e.data)));
 es.addEventListener("decision", e => { showDecision(JSON.parse(e.data)); boardSoon(); });
 // Each (re)connection sends the newest decisions again: the feed starts over.
