@@ -439,10 +439,34 @@ func (s site) servePending(w http.ResponseWriter) {
 	writeJSON(w, list)
 }
 
-// answerBody is POST /api/pending/{id}'s body.
-type answerBody struct {
+// decisionBody is the body of POST /api/pending/{id} and POST
+// /api/reviews/{id}: a person's decision, and the reason told to the agent.
+type decisionBody struct {
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
+}
+
+// readDecision reads a decisionBody whose decision is yes or no, a no
+// needing a reason (named noun in the error); false when it answered the
+// request with the error.
+func readDecision(w http.ResponseWriter, r *http.Request, yes, no, noun string) (decisionBody, bool) {
+	var body decisionBody
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		fail(w, http.StatusBadRequest, fmt.Sprintf("the body is {\"decision\": \"%s\"|\"%s\", \"reason\": \"…\"}: %v", yes, no, err))
+		return body, false
+	}
+	body.Reason = strings.TrimSpace(body.Reason)
+	switch {
+	case body.Decision != yes && body.Decision != no:
+		fail(w, http.StatusBadRequest, fmt.Sprintf("decision is %q, want %s or %s", body.Decision, yes, no))
+		return body, false
+	case body.Decision == no && body.Reason == "":
+		fail(w, http.StatusBadRequest, "a "+noun+" needs a reason: the agent is told why")
+		return body, false
+	}
+	return body, true
 }
 
 // Answered is what POST /api/pending/{id} returns: the ask answered and
@@ -457,20 +481,8 @@ type Answered struct {
 }
 
 func (s site) serveAnswer(w http.ResponseWriter, r *http.Request, id string) {
-	var body answerBody
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
-		fail(w, http.StatusBadRequest, "the body is {\"decision\": \"allow\"|\"deny\", \"reason\": \"…\"}: "+err.Error())
-		return
-	}
-	body.Reason = strings.TrimSpace(body.Reason)
-	switch {
-	case body.Decision != asks.Allow && body.Decision != asks.Deny:
-		fail(w, http.StatusBadRequest, fmt.Sprintf("decision is %q, want allow or deny", body.Decision))
-		return
-	case body.Decision == asks.Deny && body.Reason == "":
-		fail(w, http.StatusBadRequest, "a deny needs a reason: the agent is told why")
+	body, ok := readDecision(w, r, asks.Allow, asks.Deny, "deny")
+	if !ok {
 		return
 	}
 	s.answering.Lock()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"path/filepath"
@@ -121,27 +120,10 @@ func diffBase(ctx context.Context, g *git.Repo) string {
 	return ""
 }
 
-// reviewBody is POST /api/reviews/{id}'s body.
-type reviewBody struct {
-	Decision string `json:"decision"` // approve, reject
-	Reason   string `json:"reason"`
-}
-
 func (s site) serveReview(w http.ResponseWriter, r *http.Request, id string) {
-	var body reviewBody
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
-		fail(w, http.StatusBadRequest, "the body is {\"decision\": \"approve\"|\"reject\", \"reason\": \"…\"}: "+err.Error())
-		return
-	}
-	body.Reason = strings.TrimSpace(body.Reason)
+	body, ok := readDecision(w, r, "approve", "reject", "rejection")
 	switch {
-	case body.Decision != "approve" && body.Decision != "reject":
-		fail(w, http.StatusBadRequest, fmt.Sprintf("decision is %q, want approve or reject", body.Decision))
-		return
-	case body.Decision == "reject" && body.Reason == "":
-		fail(w, http.StatusBadRequest, "a rejection needs a reason: the agent is told why")
+	case !ok:
 		return
 	case s.repo.Review == nil:
 		fail(w, http.StatusNotImplemented, "this console does not review intents")
