@@ -15,6 +15,9 @@ const (
 	heldPost     = 1.75 // its post / the floor
 	heldReadBash = 1.2  // a read-only Bash's pre+post / a Write's
 	heldBigPost  = 1.2  // post on 1 000 000 records / on an empty ledger
+	// heldAgentSpread is how far above Claude Code's any agent's pre may
+	// be, each against the floor fed its own payload.
+	heldAgentSpread = 0.05
 )
 
 // A check is one held number against the ratio a run measured.

@@ -454,6 +454,7 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 		return err
 	}
 	agents = append(agents, d.Agent())
+	ratios := map[string]float64{}
 	for _, a := range agents {
 		name := a.Name
 		var pres, floors []timed
@@ -472,6 +473,15 @@ func agentRows(bin, floor, ws string, runs, warm int) error {
 			}
 		}
 		ratioRow("pre --agent "+name+" (its own payload)", summarize(pres), summarize(floors))
+		ratios[name] = ratio(summarize(pres), summarize(floors))
+	}
+	// Every agent's pre within heldAgentSpread of Claude Code's.
+	if claude, ok := ratios["claude"]; ok {
+		for _, a := range agents {
+			if a.Name != "claude" {
+				held.add("pre --agent "+a.Name+" (Claude Code's + 0.05x)", ratios[a.Name], claude+heldAgentSpread)
+			}
+		}
 	}
 	return nil
 }
