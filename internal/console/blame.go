@@ -62,7 +62,7 @@ type BlameRecord struct {
 }
 
 // errBlamePath is a path GET /api/blame does not read.
-var errBlamePath = errors.New("path: a file of the workspace, relative to its root, without ..")
+var errBlamePath = errors.New("path: a file of the workspace, relative to its root, with no .. in it")
 
 // blamePath checks p names a file inside the workspace: relative, clean,
 // no "..", not under .git.
