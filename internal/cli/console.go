@@ -84,21 +84,14 @@ type ConsoleServer struct {
 
 // ConsoleSite is one console to serve.
 type ConsoleSite struct {
-	Root string // the workspace root
+	// Repos are the repositories served: the workspace the command runs
+	// in first, then those --repos names.
+	Repos []ConsoleRepo
 	// Addr is the host:port the console answers as: the address listened
 	// on, or the host name --listen gave with the port.
 	Addr              string
-	CertFile, KeyFile string // TLS when CertFile is not ""
-	// Answer answers a pending ask for the person, as intenthook ask
-	// allow|deny does (answerAsk: the person's checks, in this process).
-	Answer func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)
-	// Review approves or rejects an IN_REVIEW intent for the person, as
-	// intenthook intents approve|reject does (the person's checks, in this
-	// process), recorded with who and via console.
-	Review func(ctx context.Context, id, decision, reason string) error
-	// More are the other repositories --repos names, served beside it.
-	More  []ConsoleRepo
-	Ready func(loginURL string) // says where to log in, once
+	CertFile, KeyFile string                // TLS when CertFile is not ""
+	Ready             func(loginURL string) // says where to log in, once
 }
 
 // ConsoleMain is intenthook-console's entry point: args are `intenthook
@@ -186,9 +179,7 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 					fmt.Fprintf(a.stderr, "intenthook: note: %v: no pending ask is sent\n", err)
 				}
 			}
-			first := a.consoleRepo(ws)
-			return srv.Serve(ctx, ln, ConsoleSite{Root: ws.Root, Addr: addr, CertFile: cert, KeyFile: key,
-				Answer: first.Answer, Review: first.Review, More: more,
+			return srv.Serve(ctx, ln, ConsoleSite{Repos: append([]ConsoleRepo{a.consoleRepo(ws)}, more...), Addr: addr, CertFile: cert, KeyFile: key,
 				Ready: func(loginURL string) {
 					fmt.Fprintln(a.stdout, loginURL)
 					fmt.Fprintf(a.stderr, "intenthook: console of %s on %s: open the URL above within 5 minutes; it logs one browser in, once; stop with Ctrl-C\n", safetext.Quote(ws.Root), addr)
@@ -202,8 +193,10 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 	return cmd
 }
 
-// ConsoleRepo is one more repository a console serves (--repos): its
-// name, workspace root, and the person's answers and reviews there.
+// ConsoleRepo is a repository a console serves: its name (its
+// directory's), workspace root, and the person's answers and reviews
+// there, given as intenthook ask allow|deny and intents approve|reject give
+// them (the person's checks, in this process), recorded via the console.
 type ConsoleRepo struct {
 	Name, Root string
 	Answer     func(ctx context.Context, id, verdict, reason string) (asks.Ask, asks.Answer, error)

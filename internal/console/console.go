@@ -22,7 +22,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -65,13 +64,8 @@ type Repo struct {
 
 // Config is what a console serves and how.
 type Config struct {
-	// Root, Answer and Review are the one repository served when Repos
-	// is empty.
-	Root   string
-	Answer AnswerFunc
-	Review ReviewFunc
-	// Repos are the repositories served (--repos), the first the one a
-	// request naming none gets.
+	// Repos are the repositories served (at least one; more with
+	// --repos), the first the one a request naming none gets.
 	Repos []Repo
 	// Addr is the address the console listens on (host:port), the one
 	// Host a request may name; a loopback address also answers to
@@ -109,7 +103,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Random = rand.Reader
 	}
 	if len(cfg.Repos) == 0 {
-		cfg.Repos = []Repo{{Name: filepath.Base(cfg.Root), Root: cfg.Root, Answer: cfg.Answer, Review: cfg.Review}}
+		return nil, errors.New("console: no repository to serve")
 	}
 	seen := map[string]bool{}
 	for _, rp := range cfg.Repos {

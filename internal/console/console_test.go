@@ -75,7 +75,7 @@ func newFixture(t *testing.T) *fixture {
 		return asked, ans, (&ledger.Ledger{Root: f.root}).Append(ctx, rec)
 	}
 	f.ts = httptest.NewUnstartedServer(nil)
-	f.srv, err = New(Config{Root: f.root, Answer: answer, Addr: f.ts.Listener.Addr().String(), Now: f.clock.now, Poll: 20 * time.Millisecond})
+	f.srv, err = New(Config{Repos: []Repo{{Name: "ws", Root: f.root, Answer: answer}}, Addr: f.ts.Listener.Addr().String(), Now: f.clock.now, Poll: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

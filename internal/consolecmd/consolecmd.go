@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/asks"
@@ -38,8 +37,8 @@ func sendAsks(ctx context.Context, root, rawURL string, report func(asks.Ask, er
 
 // serve serves site with a console of package console's.
 func serve(ctx context.Context, ln net.Listener, site cli.ConsoleSite) error {
-	repos := []console.Repo{{Name: filepath.Base(site.Root), Root: site.Root, Answer: site.Answer, Review: site.Review}}
-	for _, r := range site.More {
+	repos := make([]console.Repo, 0, len(site.Repos))
+	for _, r := range site.Repos {
 		repos = append(repos, console.Repo{Name: r.Name, Root: r.Root, Answer: r.Answer, Review: r.Review})
 	}
 	srv, err := console.New(console.Config{Repos: repos, Addr: site.Addr, TLS: site.CertFile != ""})
