@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/intenthook/intenthook/internal/guard"
 	"github.com/intenthook/intenthook/internal/osfile"
+	"github.com/intenthook/intenthook/internal/randid"
 	"github.com/intenthook/intenthook/internal/state"
 )
 
@@ -211,13 +211,7 @@ func WriterID(root string) string {
 	return w.ID
 }
 
-func newWriterID() string {
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(rand.Uint32())
-	}
-	return hex.EncodeToString(b[:])
-}
+func newWriterID() string { return randid.Hex(8) }
 
 // fieldString reads the string value of key in a one-line JSON object
 // intenthook wrote itself (values without escapes).

@@ -1,5 +1,6 @@
 // Package randid makes the random ids of files the hooks write: asks,
-// standing answers, a clone's id for remote claims.
+// standing answers, a clone's id for remote claims, a work tree's ledger
+// writer.
 //
 // It draws from math/rand/v2's global generator, not crypto/rand: since Go
 // 1.22 that generator is ChaCha8, per thread, seeded from the operating
@@ -9,18 +10,16 @@
 package randid
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
 )
 
 // Hex returns n random bytes, hexadecimal (2n characters).
 func Hex(n int) string {
-	b := make([]byte, n+8)
-	for i := 0; i < n; i += 8 {
-		v := rand.Uint64()
-		for j := range 8 {
-			b[i+j] = byte(v >> (8 * j))
-		}
+	b := make([]byte, 0, n+8)
+	for len(b) < n {
+		b = binary.LittleEndian.AppendUint64(b, rand.Uint64())
 	}
 	return hex.EncodeToString(b[:n])
 }
