@@ -113,15 +113,12 @@ func (in *Intent) SpendByModel() []string {
 	if in.Spend == nil {
 		return nil
 	}
-	out := make([]string, 0, len(in.Spend.Models))
-	for _, m := range in.Spend.Models {
-		name := "no model named"
-		if m.Model != "" {
-			name = safetext.Quote(m.Model)
+	return sharePhrases(in.Spend.Models, func(m ledger.ModelSpend) (string, ledger.Share) {
+		if m.Model == "" {
+			return "no model named", m.Share
 		}
-		out = append(out, name+": "+shareText(m.Share))
-	}
-	return out
+		return safetext.Quote(m.Model), m.Share
+	})
 }
 
 // SpendBySession is the intent's spend per session, one phrase each.
@@ -129,11 +126,7 @@ func (in *Intent) SpendBySession() []string {
 	if in.Spend == nil {
 		return nil
 	}
-	out := make([]string, 0, len(in.Spend.Sessions))
-	for _, x := range in.Spend.Sessions {
-		out = append(out, safetext.Quote(x.Session)+": "+shareText(x.Share))
-	}
-	return out
+	return sharePhrases(in.Spend.Sessions, func(x ledger.SessionSpend) (string, ledger.Share) { return safetext.Quote(x.Session), x.Share })
 }
 
 // SpendByAgent is the intent's spend per agent ("main" for the sessions'
@@ -142,9 +135,16 @@ func (in *Intent) SpendByAgent() []string {
 	if in.Spend == nil {
 		return nil
 	}
-	out := make([]string, 0, len(in.Spend.Agents))
-	for _, x := range in.Spend.Agents {
-		out = append(out, safetext.Quote(x.Agent)+": "+shareText(x.Share))
+	return sharePhrases(in.Spend.Agents, func(x ledger.AgentSpend) (string, ledger.Share) { return safetext.Quote(x.Agent), x.Share })
+}
+
+// sharePhrases is "name: spend" for each part, the name and share part
+// gives.
+func sharePhrases[T any](parts []T, part func(T) (string, ledger.Share)) []string {
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		name, sh := part(p)
+		out = append(out, name+": "+shareText(sh))
 	}
 	return out
 }
