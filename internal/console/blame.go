@@ -64,9 +64,12 @@ type BlameRecord struct {
 // errBlamePath is a path GET /api/blame does not read.
 var errBlamePath = errors.New("path: a file of the workspace, relative to its root, with no .. in it")
 
-// blamePath checks p names a file inside the workspace: relative, clean,
-// no "..", not under .git.
+// blamePath checks p names a file inside the workspace: relative, no
+// "..", no backslash, not under .git; it returns p cleaned.
 func blamePath(p string) (string, error) {
+	if strings.Contains(p, "..") || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return "", errBlamePath
+	}
 	p = strings.TrimPrefix(path.Clean("/"+p), "/")
 	if p == "" || p == "." || strings.HasPrefix(p, ".git/") || p == ".git" {
 		return "", errBlamePath
@@ -75,12 +78,7 @@ func blamePath(p string) (string, error) {
 }
 
 func (s site) serveBlame(w http.ResponseWriter, r *http.Request) {
-	raw := r.URL.Query().Get("path")
-	if strings.Contains(raw, "..") || strings.HasPrefix(raw, "/") || strings.Contains(raw, "\\") {
-		fail(w, http.StatusBadRequest, errBlamePath.Error())
-		return
-	}
-	p, err := blamePath(raw)
+	p, err := blamePath(r.URL.Query().Get("path"))
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
 		return

@@ -56,10 +56,11 @@ func TestBlame(t *testing.T) {
 	}
 }
 
-// TestBlamePath: a path of the workspace, cleaned; none out of it or
-// under .git.
+// TestBlamePath: a path of the workspace, cleaned; none out of it, with
+// "..", absolute, with a backslash or under .git.
 func TestBlamePath(t *testing.T) {
-	for in, want := range map[string]string{"src/a.go": "src/a.go", "./src//a.go": "src/a.go", "": "", ".": "", ".git/config": "", ".git": "", ".github/x.yml": ".github/x.yml"} {
+	for in, want := range map[string]string{"src/a.go": "src/a.go", "./src//a.go": "src/a.go", "": "", ".": "", ".git/config": "", ".git": "", ".github/x.yml": ".github/x.yml",
+		"../x": "", "src/../../x": "", "/etc/passwd": "", `src\a.go`: ""} {
 		got, err := blamePath(in)
 		if got != want || (want == "") != (err != nil) {
 			t.Errorf("blamePath(%q) = %q, %v; want %q", in, got, err, want)
