@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -282,19 +281,9 @@ func (a *app) recordAnswer(ctx context.Context, ws *workspace.Workspace, asked a
 	}, asks.RecordOf(asked, ans))
 }
 
-// plainJSON is v as JSON with <, > and & as they are: an identity's
-// <email> stays as git writes it.
-func plainJSON(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
 // appendAnswer appends an ask_answer record of meta carrying answer.
 func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta ledger.Meta, answer asks.Record) {
-	meta.Event, meta.ScopeValidation, meta.Success, meta.Answer = ledger.EventAskAnswer, ledger.ScopeExempt, true, plainJSON(answer)
+	meta.Event, meta.ScopeValidation, meta.Success, meta.Answer = ledger.EventAskAnswer, ledger.ScopeExempt, true, ledger.PlainJSON(answer)
 	if err := ws.Ledger(Version).Append(ctx, ledger.NewRecord(ws.Revision(), meta)); err != nil {
 		fmt.Fprintf(a.stderr, "intenthook: warning: ledger: %v\n", err)
 	}

@@ -137,7 +137,7 @@ func (a *app) approveIntent(ctx context.Context, ws *workspace.Workspace, id, re
 // names them: git's identity and the OS user (an attribution, not an
 // authentication), and where (via).
 func (a *app) reviewer(ctx context.Context, ws *workspace.Workspace, via string) json.RawMessage {
-	return plainJSON(struct {
+	return ledger.PlainJSON(struct {
 		By   string `json:"by,omitempty"`
 		User string `json:"user,omitempty"`
 		Via  string `json:"via,omitempty"`

@@ -274,6 +274,17 @@ func encodeJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// PlainJSON is v as JSON with <, > and & as they are, for a record's raw
+// fields: an identity's <email> stays as git writes it. Nil when v cannot
+// be encoded.
+func PlainJSON(v any) json.RawMessage {
+	b, err := encodeJSON(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // NewRecord starts a record with its intenthook metadata m, naming the git
