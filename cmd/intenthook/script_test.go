@@ -130,6 +130,7 @@ func runScripts(t *testing.T, bin string, update bool) {
 			"answer":     cmdAnswer,
 			"schema":     cmdSchema,
 			"lookdir":    cmdLookDir,
+			"gencert":    cmdGenCert,
 		},
 	})
 }

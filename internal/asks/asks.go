@@ -174,6 +174,8 @@ func (s Store) ensure() error { return os.MkdirAll(s.dir, 0o755) }
 
 // validID is the shape of an id Open gives: a person types it, and it
 // names a file.
+func newID() string { return randid.Hex(4) }
+
 func validID(id string) bool {
 	if len(id) != 8 {
 		return false
@@ -189,7 +191,7 @@ func validID(id string) bool {
 // Open files a as a pending ask under a new id, journaled under by (the
 // waiting hook's call, guard.By), and returns it with its id.
 func (s Store) Open(a Ask, by string) (Ask, error) {
-	a.ID = randid.Hex(4)
+	a.ID = newID()
 	data, err := json.Marshal(a)
 	if err != nil {
 		return a, err

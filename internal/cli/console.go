@@ -17,22 +17,24 @@ import (
 	"github.com/intenthook/intenthook/internal/agent"
 	"github.com/intenthook/intenthook/internal/asks"
 	"github.com/intenthook/intenthook/internal/config"
+	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/safetext"
 	"github.com/intenthook/intenthook/internal/workspace"
 )
 
 // ConsoleName is the binary that serves `console`: net/http's server
 // stays out of this one, which a hook may start.
-const ConsoleName = "intenthook-console"
+const ConsoleName = full.Console
 
 const (
-	consoleUse   = "console [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE] [--repos DIR,…]"
+	consoleUse   = "console [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE] [--repos DIR,…] [--hook-token-env NAME]"
 	consoleShort = "Serve this repository's live decisions and pending asks, answerable, to your browser (a person's command)"
 	consoleLong  = `intenthook console serves a page and a JSON API on 127.0.0.1 (--listen to
 choose; an address other than loopback needs --tls-cert and --tls-key): the
 decisions as the hooks record them, and the asks waiting for a person's
 answer (ask.via: console or wait), with allow and deny; with --repos, other
-repositories' beside this one's. It prints a login
+repositories' beside this one's; with --hook-token-env (and TLS), the asks
+of hooks on other machines whose ask.console names this console. It prints a login
 URL on stdout that works once, within five minutes; the session lives in
 this process's memory only. A person's command: refused from an agent's
 process. Run by intenthook-console, installed beside intenthook. See
@@ -57,12 +59,13 @@ func (a *app) consoleCommand() *cobra.Command {
 }
 
 // consoleFlags declares intenthook console's flags on cmd.
-func consoleFlags(cmd *cobra.Command) (listen, cert, key *string, repos *[]string) {
+func consoleFlags(cmd *cobra.Command) (listen, cert, key, tokenEnv *string, repos *[]string) {
 	listen = cmd.Flags().String("listen", "127.0.0.1:0", "HOST:PORT to serve on (port 0: a free one)")
 	cert = cmd.Flags().String("tls-cert", "", "TLS certificate file (PEM), needed off loopback")
 	key = cmd.Flags().String("tls-key", "", "TLS private key file (PEM), needed off loopback")
 	repos = cmd.Flags().StringSlice("repos", nil, "more workspaces to serve (DIR,DIR…; repeatable): the page and the API name each by its directory's name (?repo=NAME)")
-	return listen, cert, key, repos
+	tokenEnv = cmd.Flags().String("hook-token-env", "", "take the asks of hooks on other machines (their ask.console) that send the token this environment variable holds (needs --tls-cert)")
+	return listen, cert, key, tokenEnv, repos
 }
 
 // ConsoleServer is the serving half of intenthook console, package
@@ -92,6 +95,12 @@ type ConsoleSite struct {
 	Addr              string
 	CertFile, KeyFile string                // TLS when CertFile is not ""
 	Ready             func(loginURL string) // says where to log in, once
+	// HookToken lets hooks on other machines file asks (ask.console);
+	// "" refuses them.
+	HookToken string
+	// Person names who answers such an ask, after the person's checks
+	// (By, User and Via of the answer).
+	Person func(ctx context.Context) (asks.Answer, error)
 }
 
 // ConsoleMain is intenthook-console's entry point: args are `intenthook
@@ -114,7 +123,7 @@ func ConsoleMain(args []string, stdin io.Reader, stdout, stderr io.Writer, srv C
 
 // consoleServeCommand is intenthook console itself, in intenthook-console.
 func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
-	var listen, cert, key *string
+	var listen, cert, key, tokenEnv *string
 	var repos *[]string
 	cmd := &cobra.Command{
 		Use:   consoleUse,
@@ -129,6 +138,10 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 			}
 			if (cert == "") != (key == "") {
 				return errors.New("--tls-cert and --tls-key go together")
+			}
+			hookToken, err := a.hookToken(*tokenEnv, cert != "")
+			if err != nil {
+				return err
 			}
 			host, _, err := net.SplitHostPort(listen)
 			if err != nil {
@@ -180,6 +193,7 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 				}
 			}
 			return srv.Serve(ctx, ln, ConsoleSite{Repos: append([]ConsoleRepo{a.consoleRepo(ws)}, more...), Addr: addr, CertFile: cert, KeyFile: key,
+				HookToken: hookToken, Person: a.consolePerson(ws),
 				Ready: func(loginURL string) {
 					fmt.Fprintln(a.stdout, loginURL)
 					fmt.Fprintf(a.stderr, "intenthook: console of %s on %s: open the URL above within 5 minutes; it logs one browser in, once; stop with Ctrl-C\n", safetext.Quote(ws.Root), addr)
@@ -189,8 +203,41 @@ func (a *app) consoleServeCommand(srv ConsoleServer) *cobra.Command {
 				}})
 		},
 	}
-	listen, cert, key, repos = consoleFlags(cmd)
+	listen, cert, key, tokenEnv, repos = consoleFlags(cmd)
 	return cmd
+}
+
+// minHookToken is the shortest hook token a console takes: a token is a
+// password anyone who reaches the console may guess at.
+const minHookToken = 32
+
+// hookToken reads the hook token from the person's variable name ("" for
+// none): set, at least minHookToken bytes, and only with TLS.
+func (a *app) hookToken(name string, tls bool) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	tok := a.getenv(name)
+	switch {
+	case !tls:
+		return "", withHint(errors.New("--hook-token-env: a console takes other machines' asks over TLS only"), "give --tls-cert FILE --tls-key FILE, and pin the certificate in the agents' ask.console_cert")
+	case len(tok) < minHookToken:
+		return "", withHint(fmt.Errorf("--hook-token-env %s: the variable holds %d bytes, want at least %d", safetext.Quote(name), len(tok), minHookToken),
+			"make one with: head -c 32 /dev/urandom | base64, and give the agents' machines the same in ask.token_env's variable")
+	}
+	return tok, nil
+}
+
+// consolePerson is who answers an ask filed from another machine in a
+// console serving ws: the person's checks again (the process rule), then
+// their git identity and OS user, as intenthook ask names them.
+func (a *app) consolePerson(ws *workspace.Workspace) func(ctx context.Context) (asks.Answer, error) {
+	return func(ctx context.Context) (asks.Answer, error) {
+		if err := a.personOnly("intenthook console"); err != nil {
+			return asks.Answer{}, err
+		}
+		return asks.Answer{By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: "console"}, nil
+	}
 }
 
 // ConsoleRepo is a repository a console serves: its name (its

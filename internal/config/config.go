@@ -143,11 +143,26 @@ const (
 // own prompt, where it has one (via host, the default), or a pending ask
 // the hook waits on, answered by a person's intenthook ask or intenthook
 // console (via wait, or via console: the same for the hook), for Timeout
-// at most.
+// at most. With Console, a console on another machine (its https URL)
+// holds the asks instead (docs/console.md, A console on another
+// machine): the hook files each there and polls for its answer with the
+// token in the environment variable TokenEnv, and checks the console's
+// certificate against ConsoleCert (sha256:HEX of its DER bytes) when set,
+// else against the system's roots.
 type Asks struct {
-	Via     string        `yaml:"via"`
-	Timeout time.Duration `yaml:"timeout"`
+	Via         string        `yaml:"via"`
+	Timeout     time.Duration `yaml:"timeout"`
+	Console     string        `yaml:"console"`
+	ConsoleCert string        `yaml:"console_cert"`
+	TokenEnv    string        `yaml:"token_env"`
 }
+
+// DefaultAskTokenEnv is the environment variable that holds the hook token
+// of a console on another machine, when ask.token_env names none.
+const DefaultAskTokenEnv = "INTENTHOOK_CONSOLE_TOKEN"
+
+// Remote reports whether the asks wait on a console on another machine.
+func (a Asks) Remote() bool { return a.Waits() && a.Console != "" }
 
 // Values of ask.via, and the bounds of ask.timeout: a value outside them
 // is clamped. Every host's hook timeout is above the least; the most is
@@ -195,6 +210,36 @@ func RemoteName(r string) bool {
 	}
 	for _, ch := range r {
 		if ch <= ' ' || ch == 0x7f || strings.ContainsRune(":*?[\\^~", ch) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckConsoleURL checks ask.console: https://HOST[:PORT], nothing
+// before the host and nothing after it but a slash. The hook sends its
+// asks and the token nowhere else, and never in clear.
+func CheckConsoleURL(u string) error {
+	rest, ok := strings.CutPrefix(u, "https://")
+	if !ok {
+		return fmt.Errorf("%q is not an https:// URL (the token and the answers travel only over TLS)", u)
+	}
+	rest = strings.TrimSuffix(rest, "/")
+	if rest == "" || strings.ContainsAny(rest, "/?#@ \t\n\\") || strings.IndexFunc(rest, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return fmt.Errorf("%q is not https://HOST[:PORT]", u)
+	}
+	return nil
+}
+
+// CertPin reports whether pin is sha256: and 64 lower- or upper-case
+// hexadecimal digits, as ask.console_cert names a certificate.
+func CertPin(pin string) bool {
+	hex, ok := strings.CutPrefix(pin, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, ch := range hex {
+		if !('0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'f' || 'A' <= ch && ch <= 'F') {
 			return false
 		}
 	}
@@ -443,6 +488,21 @@ func (c *Config) clamp() {
 	default:
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.via is %q, want host, wait or console: host is used (the host's prompt, or approval_required)", File, c.Ask.Via))
 		c.Ask.Via = AskHost
+	}
+	if c.Ask.Console != "" {
+		if err := CheckConsoleURL(c.Ask.Console); err != nil {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.console: %v: the asks wait on this machine", File, err))
+			c.Ask.Console = ""
+		} else if c.Ask.Via != AskConsole {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.console is set but ask.via is %s: no ask goes to it (set ask.via: %s)", File, c.Ask.Via, AskConsole))
+		}
+	}
+	if pin := c.Ask.ConsoleCert; pin != "" && !CertPin(pin) {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: ask.console_cert is %q, not sha256: and 64 hexadecimal digits: the asks wait on this machine", File, pin))
+		c.Ask.ConsoleCert, c.Ask.Console = "", ""
+	}
+	if c.Ask.TokenEnv == "" {
+		c.Ask.TokenEnv = DefaultAskTokenEnv
 	}
 	if t := c.Ask.Timeout; t < MinAskTimeout || t > MaxAskTimeout {
 		v := min(max(t, MinAskTimeout), MaxAskTimeout)

@@ -133,8 +133,11 @@ func (c *Config) set(key string, v *fnode) bool {
 		})
 	case "ask":
 		ok = v.fields(map[string]func(*fnode) bool{
-			"via":     func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },
-			"timeout": func(n *fnode) (ok bool) { c.Ask.Timeout, ok = n.duration(); return },
+			"via":          func(n *fnode) (ok bool) { c.Ask.Via, ok = n.str(); return },
+			"timeout":      func(n *fnode) (ok bool) { c.Ask.Timeout, ok = n.duration(); return },
+			"console":      func(n *fnode) (ok bool) { c.Ask.Console, ok = n.str(); return },
+			"console_cert": func(n *fnode) (ok bool) { c.Ask.ConsoleCert, ok = n.str(); return },
+			"token_env":    func(n *fnode) (ok bool) { c.Ask.TokenEnv, ok = n.str(); return },
 		})
 	case "checks":
 		ok = v.fields(map[string]func(*fnode) bool{

@@ -105,6 +105,9 @@ func TestFastParseAgrees(t *testing.T) {
 		{"ask: {via: wait, timeout: 2s}\n", true},
 		{"ask:\n  via: wait\n  timeout: 10m\n  other: x\n", true},
 		{"ask: {via: console}\n", true},
+		{"ask:\n  via: console\n  console: https://console.example:8443\n  console_cert: sha256:00ff\n  token_env: MY_TOKEN\n", true},
+		{"ask: {console: http://x}\n", true}, // refused by Load, not by the parse
+		{"ask: {console: [a]}\n", false},
 		{"ask: {via: browser}\n", true}, // clamped by Load, not by the parse
 		{"ask: {timeout: 0s}\n", true},  // clamped by Load
 		{"ask: {via: yes}\n", false},
@@ -192,7 +195,7 @@ func TestFastParseAgreesRandom(t *testing.T) {
 		"12", "10m", "300ms", "1h30m", "1.5s", "'q'", `"dq"`, `"a b"`, "'#c'", "null", "~", "", "*x", "&a x", "-x", ".5",
 		"INT-002", "@x", "it's", `"x\"y"`, "[a]", "{a: b}", "[]", "{}"}
 	keys := append(append([]string{}, knownKeys()...), "foo", "fail_mod", "Shell")
-	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "via", "timeout", "webhook_url_env", "network", "remote", "x"}
+	subKeys := []string{"destructive", "opaque", "backstop", "fsync", "shell", "segment_bytes", "repeats", "window", "action", "tools", "intents", "main", "Explore", "max_depth", "via", "timeout", "console", "console_cert", "token_env", "webhook_url_env", "network", "remote", "x"}
 	var value func(depth int, indent string) string
 	value = func(depth int, indent string) string {
 		switch k := rng.IntN(8); {

@@ -75,6 +75,13 @@ type Config struct {
 	Now    func() time.Time // nil: time.Now
 	Poll   time.Duration    // zero: DefaultPoll
 	Random io.Reader        // nil: crypto/rand
+	// HookToken, when not "", lets hooks on other machines file asks and
+	// read their answers with it (remote.go); "" refuses them.
+	HookToken string
+	// Person names who answers an ask filed from another machine (the
+	// person's checks, run again for each answer): By and User of the
+	// answer. Nil: such asks cannot be answered.
+	Person func(ctx context.Context) (asks.Answer, error)
 }
 
 // Server is one console: its login, its session, its handler.
@@ -89,6 +96,8 @@ type Server struct {
 	csrf    string
 
 	answering sync.Mutex // one answer at a time
+
+	remote remoteAsks // the asks hooks on other machines filed
 }
 
 // New makes a console for cfg, with a fresh login token.
@@ -192,6 +201,10 @@ func IsLoopback(host string) bool {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
+	if strings.HasPrefix(r.URL.Path, hookPrefix) {
+		s.serveHook(w, r)
+		return
+	}
 	api := strings.HasPrefix(r.URL.Path, "/api/")
 	in := s.loggedIn(r)
 	switch {
@@ -391,6 +404,10 @@ type Pending struct {
 	Why      string    `json:"why"` // intenthook's message
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"`
+	// Remote: a hook on another machine filed the ask (ask.console),
+	// named Machine; its answer is recorded there.
+	Remote  bool   `json:"remote,omitempty"`
+	Machine string `json:"machine,omitempty"`
 	// AgentText is the call as the agent wrote it.
 	AgentText AgentText `json:"agent_text"`
 }
@@ -416,10 +433,16 @@ func pendingOf(a asks.Ask) Pending {
 }
 
 func (s site) pending() ([]Pending, error) {
-	list, err := asks.For(s.repo.Root).Pending(s.cfg.Now())
+	now := s.cfg.Now()
+	list, err := asks.For(s.repo.Root).Pending(now)
 	out := make([]Pending, 0, len(list))
 	for _, a := range list {
 		out = append(out, pendingOf(a))
+	}
+	if s.repo.Name == s.cfg.Repos[0].Name {
+		// Asks filed from other machines name no repository of this
+		// console's: the first one shows them.
+		out = append(out, s.remotePending(now)...)
 	}
 	return out, err
 }
@@ -480,7 +503,10 @@ func (s site) serveAnswer(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	s.answering.Lock()
-	asked, ans, err := s.repo.Answer(r.Context(), id, body.Decision, body.Reason)
+	asked, ans, err := s.answerRemote(r, id, body.Decision, body.Reason)
+	if errors.Is(err, errNotRemote) {
+		asked, ans, err = s.repo.Answer(r.Context(), id, body.Decision, body.Reason)
+	}
 	s.answering.Unlock()
 	switch {
 	case errors.Is(err, asks.ErrNoAsk):

@@ -21,6 +21,10 @@ import (
 // Name is the full binary's name.
 const Name = "intenthook-full"
 
+// Console is the console's binary's name: net/http's server and client
+// live there, out of the hook's binary and the full one.
+const Console = "intenthook-console"
+
 // Marker is set in the full binary's environment by the process that
 // started it; a line that comes back to intenthook with it set went round
 // (a hook binary installed under the full binary's name). The full binary

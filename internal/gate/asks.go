@@ -58,22 +58,33 @@ func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decisio
 	intent, _ := g.activeIntent()
 	target := p.target()
 	store := asks.For(g.Root)
-	a, err := store.Open(asks.Ask{
+	a := asks.Ask{
 		Session: g.call.SessionID, Agent: g.call.Agent, AgentID: g.call.AgentID, Intent: intent,
 		Tool: g.call.ToolName, ToolUseID: g.call.ToolUseID, Target: target, Code: cmp.Or(d.Code, d.AskCode), Why: d.Message,
 		Created: now, Deadline: now.Add(g.Config.Ask.Timeout), PID: os.Getpid(), WorkTree: g.Root,
-	}, g.Sessions.By)
-	if err != nil {
-		g.note(fmt.Errorf("pending ask: %w: the host asks instead", err))
-		return d
 	}
-	defer store.Close(a.ID)
-	g.explain.step("ask", "wait", fmt.Sprintf("ask=%s timeout=%s", a.ID, g.Config.Ask.Timeout))
-	sleep := g.env.Sleep
-	if sleep == nil {
-		sleep = time.Sleep
+	var ans asks.Answer
+	var ok bool
+	if g.Config.Ask.Remote() {
+		var err error
+		if a, ans, ok, err = p.waitRemote(ctx, a); err != nil {
+			g.note(fmt.Errorf("ask.console: %w: the host asks instead", err))
+			return d
+		}
+	} else {
+		var err error
+		if a, err = store.Open(a, g.Sessions.By); err != nil {
+			g.note(fmt.Errorf("pending ask: %w: the host asks instead", err))
+			return d
+		}
+		defer store.Close(a.ID)
+		g.explain.step("ask", "wait", fmt.Sprintf("ask=%s timeout=%s", a.ID, g.Config.Ask.Timeout))
+		sleep := g.env.Sleep
+		if sleep == nil {
+			sleep = time.Sleep
+		}
+		ans, ok = store.Wait(ctx, a, asks.Poll, g.env.now, sleep)
 	}
-	ans, ok := store.Wait(ctx, a, asks.Poll, g.env.now, sleep)
 	switch {
 	case !ok && g.call.Event == hook.PermissionRequest:
 		g.explain.step("ask", "timeout", "ask="+a.ID)
@@ -86,9 +97,13 @@ func (p asking) waitForPerson(ctx context.Context, d hook.Decision) hook.Decisio
 	case ans.Verdict == asks.Allow:
 		g.explain.step("ask", "allow", "ask="+a.ID)
 		who := ans.Who()
+		how := fmt.Sprintf("`intenthook ask allow %s`", a.ID)
+		if g.Config.Ask.Remote() {
+			how = "the console at " + safetext.OneLine(g.Config.Ask.Console)
+		}
 		return hook.Decision{Verdict: hook.AllowWithContext,
 			Message: fmt.Sprintf("intenthook: %s allowed this call (ask %s)", who, a.ID),
-			Context: fmt.Sprintf("intenthook: a person (%s) allowed this call through `intenthook ask allow %s`.", who, a.ID)}
+			Context: fmt.Sprintf("intenthook: a person (%s) allowed this call through %s.", who, how)}
 	}
 	g.explain.step("ask", "deny", "ask="+a.ID)
 	head, _, _ := strings.Cut(d.Message, "\n")
