@@ -58,8 +58,10 @@ function showPending(list) {
   if (!list.length) { box.append(el("p", "none")); return; }
   for (const a of list) {
     const d = el("div", undefined, "ask");
-    d.append(el("div", a.id + " · session " + a.session + (a.intent ? " · " + a.intent : "") + " · " + a.tool + " · until " + new Date(a.deadline).toLocaleTimeString(), "meta"));
-    d.append(el("pre", a.why));
+    d.append(el("div", a.id + " · session " + a.session + (a.intent ? " · " + a.intent : "") + " · " + a.tool + " · until " + new Date(a.deadline).toLocaleTimeString() + (a.remote ? " · from " + (a.machine || "another machine") : ""), "meta"));
+    // An ask filed from another machine is as its hook sent it: whoever
+    // holds the hook token could have sent it.
+    d.append(el("pre", a.why, a.remote ? "remote" : undefined));
     if (a.agent_text && a.agent_text.target) d.append(el("pre", a.agent_text.target, "agent"));
     const allow = el("button", "Allow"); allow.onclick = () => answer(a.id, "allow");
     const deny = el("button", "Deny…"); deny.onclick = () => answer(a.id, "deny");
