@@ -55,7 +55,13 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{t: t, root: t.TempDir(), clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
+	return newFixtureAt(t, t.TempDir())
+}
+
+// newFixtureAt is newFixture over the workspace at root.
+func newFixtureAt(t *testing.T, root string) *fixture {
+	t.Helper()
+	f := &fixture{t: t, root: root, clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
 	store := asks.For(f.root)
 	var err error
 	f.ask, err = store.Open(asks.Ask{Session: "s1", Intent: "INT-001", Tool: "Bash", ToolUseID: "t1", Target: "rm -rf build </pre><script>alert(1)</script>",

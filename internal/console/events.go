@@ -29,6 +29,10 @@ type Decision struct {
 	WhyBy     string          `json:"why_by,omitempty"` // intenthook, person, agent
 	Answer    json.RawMessage `json:"answer,omitempty"` // an ask_answer's who and how long
 	AgentText AgentText       `json:"agent_text"`
+	// WorkTree is the top of the work tree whose ledger holds the record
+	// (git worktree add makes one ledger per work tree); the workspace's
+	// root outside git.
+	WorkTree string `json:"work_tree,omitempty"`
 }
 
 // whyBy names who wrote a record's reason, by its event.
@@ -75,31 +79,26 @@ const RecentDecisions = 200
 // however long the ledger.
 const recentBytes = 512 << 10
 
-// recent returns the newest RecentDecisions records, oldest first, from
-// the ledger's tail.
-func (s site) recent() []ledger.Record {
-	recs, _ := ledger.ReadTail(s.repo.Root, recentBytes)
+// recent returns the newest RecentDecisions records of the console's own
+// work tree, oldest first, from the ledger's tail.
+func (s site) recent() []ledger.Record { return recentOf(s.repo.Root) }
+
+// recentOf returns the newest RecentDecisions records of the ledger of the
+// workspace at root, oldest first, from the ledger's tail.
+func recentOf(root string) []ledger.Record {
+	recs, _ := ledger.ReadTail(root, recentBytes)
 	if len(recs) > RecentDecisions {
 		recs = recs[len(recs)-RecentDecisions:]
 	}
 	return recs
 }
 
-// decisionFeed is one stream's records: the newest ones, once, then each
-// one appended.
+// decisionFeed is one ledger's records for a stream: the newest ones,
+// once, then each one appended.
 type decisionFeed struct {
 	follow *ledger.Follower
 	recent []ledger.Record // not given yet; nil once given
 	given  map[string]bool // the recent records' ids
-}
-
-// decisions follows the ledger from its end, then reads its tail: a record
-// appended between the two is in both, and given once (by its id); none
-// falls between them.
-func (s site) decisions() *decisionFeed {
-	d := &decisionFeed{follow: ledger.Follow(s.repo.Root)}
-	d.recent = s.recent()
-	return d
 }
 
 // next returns the records not given yet, in order: the first time the
@@ -124,11 +123,12 @@ func (d *decisionFeed) next() []ledger.Record {
 
 // serveEvents is GET /api/events, server-sent events: "pending" with the
 // pending asks at once and whenever they change, "decision" with the
-// newest RecentDecisions records (oldest first), then each record the
-// hooks append from now on. The recent ones come from the last bytes of
-// the ledger's newest files (ledger.ReadTail); then it follows the active
-// segment from its end (ledger.Follow): a stat per poll, never the
-// ledger's history.
+// newest RecentDecisions records (oldest first) of every work tree's
+// ledger, then each record the hooks append from now on, each naming its
+// work tree. The recent ones come from the last bytes of each ledger's
+// newest files (ledger.ReadTail); then it follows each ledger's active
+// segment from its end (ledger.Follow): a stat per work tree and poll,
+// never a ledger's history.
 func (s site) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -156,8 +156,8 @@ func (s site) serveEvents(w http.ResponseWriter, r *http.Request) {
 				last, first, sent = ids, false, true
 			}
 		}
-		for _, rec := range feed.next() {
-			send(w, "decision", decisionOf(rec))
+		for _, d := range feed.next() {
+			send(w, "decision", d)
 			sent = true
 		}
 		if !sent && time.Since(idle) > keepAlive {

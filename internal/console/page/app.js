@@ -108,7 +108,7 @@ async function decide(id, decision) {
 function showDecision(x) {
   const tr = document.createElement("tr");
   const cls = x.decision === "deny" ? "deny" : x.decision === "allow" ? "allow" : x.decision === "ask" ? "ask-d" : "";
-  for (const [v, c] of [[x.time], [x.event], [x.session], [x.intent], [x.tool], [x.decision, cls], [x.code], [x.why ? x.why + (x.why_by !== "intenthook" ? " (" + x.why_by + ")" : "") : ""], [x.agent_text && x.agent_text.target, "agent-cell"]]) {
+  for (const [v, c] of [[x.time], [x.event], [x.session], [x.intent], [x.tool], [x.decision, cls], [x.code], [x.why ? x.why + (x.why_by !== "intenthook" ? " (" + x.why_by + ")" : "") : ""], [x.agent_text && x.agent_text.target, "agent-cell"], [x.work_tree]]) {
     tr.append(el("td", v || "", c));
   }
   const feed = document.getElementById("feed");
