@@ -2,6 +2,7 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -100,15 +101,23 @@ func (s site) serveBlame(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, blame(p, content, recs))
 }
 
+// errTooLarge is a file over maxBlameBytes, not read.
+var errTooLarge = errors.New("larger than 1 MiB: blame it with intenthook blame")
+
 // readInside reads the regular file p under root, through os.Root: no
 // link or path leads it outside the workspace. It reads maxBlameBytes at
-// most and refuses a larger file.
+// most and refuses a larger file (errTooLarge).
 func readInside(root, p string) ([]byte, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	return readIn(r, p)
+}
+
+// readIn is readInside with the workspace's root opened.
+func readIn(r *os.Root, p string) ([]byte, error) {
 	f, err := r.Open(p)
 	if err != nil {
 		return nil, err
@@ -122,29 +131,36 @@ func readInside(root, p string) ([]byte, error) {
 		return nil, errors.New(p + " is not a regular file")
 	}
 	if st.Size() > maxBlameBytes {
-		return nil, errors.New(p + " is larger than 1 MiB: blame it with intenthook blame")
+		return nil, fmt.Errorf("%s is %w", p, errTooLarge)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxBlameBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > maxBlameBytes {
-		return nil, errors.New(p + " is larger than 1 MiB: blame it with intenthook blame")
+		return nil, fmt.Errorf("%s is %w", p, errTooLarge)
 	}
 	return data, nil
 }
 
 // blame attributes content's lines to recs (the records that changed p,
 // newest first): each line goes to the newest record with a range over it
-// that still hashes the same.
+// that still hashes the same. The lines come along, labelled as agents'.
 func blame(p string, content []byte, recs []ledger.Record) Blame {
+	b := attribute(p, content, recs)
 	starts := lineStarts(content)
-	lines := len(starts) - 1
-	b := Blame{Path: p, Lines: lines, Runs: []BlameRun{}, Records: []BlameRecord{}, Changes: len(recs),
-		AgentText: AgentText{WrittenBy: "agent", Lines: make([]string, lines)}}
-	for i := range lines {
+	b.AgentText = AgentText{WrittenBy: "agent", Lines: make([]string, b.Lines)}
+	for i := range b.Lines {
 		b.AgentText.Lines[i] = string(content[starts[i]:starts[i+1]])
 	}
+	return b
+}
+
+// attribute is blame without the lines' text.
+func attribute(p string, content []byte, recs []ledger.Record) Blame {
+	starts := lineStarts(content)
+	lines := len(starts) - 1
+	b := Blame{Path: p, Lines: lines, Runs: []BlameRun{}, Records: []BlameRecord{}, Changes: len(recs)}
 	if len(recs) > maxBlameRecords {
 		recs = recs[:maxBlameRecords]
 	}

@@ -1,10 +1,13 @@
 package console
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/intenthook/intenthook/internal/budget"
 	"github.com/intenthook/intenthook/internal/intents"
@@ -58,6 +61,32 @@ type BoardIntent struct {
 	// when none carries usage. Model names come from the agents'
 	// transcripts.
 	WindowSpend *ledger.Spend `json:"window_spend,omitempty"`
+	// Lines are the lines of the files listed in AgentText as they are
+	// now, by whom: absent for an intent the window names no file of.
+	Lines *Lines `json:"lines,omitempty"`
+}
+
+// maxLineFiles bounds the files the board reads for its lines, all
+// intents' together; each is read up to maxBlameBytes.
+const maxLineFiles = 50
+
+// Lines is an intent's lines in the work tree now, in the files the board
+// lists for it, attributed as GET /api/blame attributes them from the
+// window's records: a line goes to the newest successful write whose range
+// over it still hashes the same.
+type Lines struct {
+	// Agents: lines a write under this intent backs.
+	Agents int `json:"agents"`
+	// People: lines no write in the window backs (a person's, a program
+	// the hooks did not see, changed since, or written before the window).
+	People int `json:"people"`
+	// OtherIntents: lines a write under another intent (or none) backs.
+	OtherIntents int `json:"other_intents"`
+	// Files is how many of the listed files were read.
+	Files int `json:"files"`
+	// Cut: a listed file was not read for a bound (maxLineFiles in all,
+	// maxBlameBytes each), or the intent changed more files than listed.
+	Cut bool `json:"cut"`
 }
 
 // Spend is an intent's spend and its budget, as intenthook status --json
@@ -106,12 +135,13 @@ func (s site) board() (Board, error) {
 	type tally struct {
 		records int
 		last    string
+		newest  int // the index of its newest record
 		files   map[string]bool
 		order   []string
 		spend   *ledger.Spend
 	}
 	by := map[string]*tally{}
-	for _, r := range recs {
+	for i, r := range recs {
 		id := r.Intent()
 		if id == "" {
 			continue
@@ -122,7 +152,7 @@ func (s site) board() (Board, error) {
 			by[id] = t
 		}
 		t.records++
-		t.last = r.Timestamp
+		t.last, t.newest = r.Timestamp, i
 		m := r.Metadata.Intenthook
 		if m.Usage != nil {
 			if t.spend == nil {
@@ -140,6 +170,7 @@ func (s site) board() (Board, error) {
 			}
 		}
 	}
+	var worked []lister // the intents with files, worked on last first
 	for _, in := range cat.All() {
 		row := BoardIntent{ID: in.ID, Name: in.Name, Status: string(in.Status), OwnedScope: in.OwnedScope,
 			AgentText: AgentText{WrittenBy: "agent"}}
@@ -150,10 +181,119 @@ func (s site) board() (Board, error) {
 		if t := by[in.ID]; t != nil {
 			row.Records, row.Last, row.FilesChanged, row.WindowSpend = t.records, t.last, len(t.order), t.spend
 			row.AgentText.Files = t.order[:min(len(t.order), maxBoardFiles)]
+			if len(t.order) > 0 {
+				worked = append(worked, lister{in.ID, t.newest, row.AgentText.Files, len(t.order)})
+			}
 		}
 		b.Intents = append(b.Intents, row)
 	}
+	slices.SortStableFunc(worked, func(a, b lister) int { return cmp.Compare(b.newest, a.newest) })
+	lines := boardLines(s.repo.Root, recs, worked)
+	for i := range b.Intents {
+		b.Intents[i].Lines = lines[b.Intents[i].ID]
+	}
 	return b, nil
+}
+
+// lister is an intent the board lists files of: its newest record's index
+// in the window, the files listed, and how many it changed.
+type lister struct {
+	id      string
+	newest  int
+	files   []string
+	changed int
+}
+
+// boardLines counts each intent's lines in the files the board lists for
+// it (intents in the order given, the first ones' files read first), from
+// the window's records: maxLineFiles files at most in all, each read once
+// through os.Root (none out of the work tree or under .git, no link out of
+// it) and maxBlameBytes at most, and the records read once for all of them.
+func boardLines(root string, recs []ledger.Record, intents []lister) map[string]*Lines {
+	out := make(map[string]*Lines, len(intents))
+	read := map[string]bool{} // the files to read
+	var order []string
+	for _, in := range intents {
+		l := &Lines{Cut: in.changed > len(in.files)}
+		out[in.id] = l
+		for _, f := range in.files {
+			p, err := blamePath(f)
+			if err != nil || read[p] {
+				continue
+			}
+			if len(order) == maxLineFiles {
+				l.Cut = true
+				continue
+			}
+			read[p] = true
+			order = append(order, p)
+		}
+	}
+	if len(order) == 0 {
+		return out
+	}
+	// The records that changed each file, newest first.
+	changed := map[string][]ledger.Record{}
+	for i := len(recs) - 1; i >= 0; i-- {
+		for _, f := range recs[i].Files {
+			if read[f.Path] {
+				changed[f.Path] = append(changed[f.Path], recs[i])
+			}
+		}
+	}
+	type counted struct {
+		lines    int
+		byIntent map[string]int // lines each intent's writes back ("": none named)
+	}
+	files := map[string]*counted{}
+	tooLarge := map[string]bool{}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return out
+	}
+	defer r.Close()
+	for _, p := range order {
+		content, err := readIn(r, p)
+		if errors.Is(err, errTooLarge) {
+			tooLarge[p] = true
+		}
+		if err != nil {
+			continue // gone, not a regular file, a link out of the work tree
+		}
+		b := attribute(p, content, changed[p])
+		c := &counted{lines: b.Lines, byIntent: map[string]int{}}
+		for _, run := range b.Runs {
+			if run.Record >= 0 {
+				c.byIntent[b.Records[run.Record].Intent] += run.End - run.Start + 1
+			}
+		}
+		files[p] = c
+	}
+	for _, in := range intents {
+		l := out[in.id]
+		seen := map[string]bool{}
+		for _, f := range in.files {
+			p, err := blamePath(f)
+			if err != nil || seen[p] {
+				continue
+			}
+			seen[p] = true
+			l.Cut = l.Cut || tooLarge[p]
+			c := files[p]
+			if c == nil {
+				continue
+			}
+			backed := 0
+			for _, n := range c.byIntent {
+				backed += n
+			}
+			l.Files++
+			l.Agents += c.byIntent[in.id]
+			l.OtherIntents += backed - c.byIntent[in.id]
+			l.People += c.lines - backed
+		}
+	}
+	return out
 }
 
 func (s site) serveIntents(w http.ResponseWriter) {

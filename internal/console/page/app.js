@@ -129,7 +129,7 @@ async function loadBoard() {
   note.textContent = "records and files counted over the newest " + b.window.records + " records" + (b.window.since ? ", since " + b.window.since : "");
   for (const x of b.intents) {
     const tr = document.createElement("tr");
-    for (const v of [x.id, x.name, x.status, (x.owned_scope || []).join(" "), String(x.records), String(x.files_changed), x.last, spent(x.spend)]) {
+    for (const v of [x.id, x.name, x.status, (x.owned_scope || []).join(" "), String(x.records), String(x.files_changed), lines(x.lines), x.last, spent(x.spend)]) {
       tr.append(el("td", v || ""));
     }
     tr.append(el("td", budgetLeft(x.spend), x.spend && (x.spend.exceeded || x.spend.error) ? "deny" : ""));
@@ -140,6 +140,13 @@ async function loadBoard() {
     box.append(tr);
     costRows(cost, x.id, x.window_spend);
   }
+}
+// An intent's lines in its files as they are now: its agents', people's,
+// and other intents' agents'.
+function lines(l) {
+  if (!l) return "";
+  return l.agents + " by its agents, " + l.people + " by people" + (l.other_intents ? ", " + l.other_intents + " by other intents' agents" : "") +
+    " (" + l.files + " file(s)" + (l.cut ? "; cut: not every file read" : "") + ")";
 }
 // One intent's cost over the board's window: in all, then per model,
 // session and agent.
