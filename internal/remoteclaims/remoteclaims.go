@@ -353,6 +353,10 @@ func (r Remote) push(ctx context.Context, ref, old, commit string) error {
 		switch {
 		case strings.HasPrefix(line, "!") && strings.Contains(line, "[rejected] (stale info)"):
 			return ErrStale
+		case strings.HasPrefix(line, "!") && lockLost(line):
+			// Another push updated the ref between the lease's check
+			// and this one's update: as stale, read the tips again.
+			return ErrStale
 		case strings.HasPrefix(line, "!") && strings.Contains(line, "[remote rejected]"):
 			return fmt.Errorf("%w: %s", errRefused, strings.TrimSpace(line[strings.Index(line, "[remote rejected]"):]))
 		case strings.HasPrefix(line, "!"):
@@ -364,6 +368,19 @@ func (r Remote) push(ctx context.Context, ref, old, commit string) error {
 		return err
 	}
 	return fmt.Errorf("push %s: git said nothing of it", ref)
+}
+
+// lockLost reports whether a push's refusal says another update held or
+// moved the ref at the same moment (git's receive-pack: "failed to update
+// ref", "failed to lock", "cannot lock ref"), not that the remote refuses
+// such refs.
+func lockLost(line string) bool {
+	for _, s := range []string{"(failed to update ref)", "(failed to lock)", "cannot lock ref"} {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r Remote) runPush(ctx context.Context, args ...string) (string, error) {

@@ -159,3 +159,68 @@ func TestTakeRelease(t *testing.T) {
 		t.Fatalf("claims left after both released: %+v %v", cs, err)
 	}
 }
+
+// TestLockLost: a push refused because another update held or moved the
+// ref at that moment is read as a stale lease (read the tips again), and
+// a remote refusing the refs is not.
+func TestLockLost(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"!\t0123:refs/intenthook/claims/INT-001\t[remote rejected] (failed to update ref)", true},
+		{"!\t0123:refs/intenthook/claims/INT-001\t[remote rejected] (failed to lock)", true},
+		{"!\t:refs/intenthook/claims/INT-001\t[remote rejected] (cannot lock ref 'refs/intenthook/claims/INT-001': is at 1 but expected 2)", true},
+		{"!\t0123:refs/intenthook/claims/INT-001\t[remote rejected] (deny updating a hidden ref)", false},
+		{"!\t0123:refs/intenthook/claims/INT-001\t[remote rejected] (pre-receive hook declined)", false},
+	} {
+		if got := lockLost(c.line); got != c.want {
+			t.Errorf("lockLost(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+// TestReleaseTwiceAtOnce: the release a session's end starts detached and
+// a second one for the same claim (a person's, or a retry) both succeed,
+// whichever pushes first, and the claim is gone.
+func TestReleaseTwiceAtOnce(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	bare, clone := filepath.Join(dir, "team.git"), filepath.Join(dir, "a")
+	for _, args := range [][]string{{"init", "-q", "--bare", bare}, {"init", "-q", clone}, {"-C", clone, "remote", "add", "origin", bare}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	r, ok := Open(clone, "origin")
+	if !ok {
+		t.Fatal("Open: not a repository")
+	}
+	id, err := r.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for round := range 5 {
+		if _, err := r.Take(ctx, Claim{V: 1, Intent: "INT-001", Session: "s1", Clone: id, Machine: "m", At: now, Expires: now.Add(TTL)}, now); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 3)
+		for range 3 {
+			go func() { errs <- r.Release(ctx, "INT-001", id, "s1") }()
+		}
+		for range 3 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: a release beside others: %v", round, err)
+			}
+		}
+		if cs, err := r.List(ctx); err != nil || len(cs) != 0 {
+			t.Fatalf("round %d: claims left: %+v %v", round, cs, err)
+		}
+	}
+}
