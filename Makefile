@@ -50,11 +50,13 @@ install:
 # the hostile forms (TestHostile), and cosign and go-securesystemslib
 # verifying what intenthook attest signs (TestCosignVerifies: cosign is run
 # with go run from tools/cosign, its own module, and its first build takes
-# minutes), and a person answering asks in the console in a real Chromium
-# (TestConsoleInBrowser), and a hundred races of two clones for one intent
+# minutes), a person answering asks in the console in a real Chromium
+# (TestConsoleInBrowser) and the report's pages in it (TestInBrowser,
+# TestDemoInBrowser: Chromium's start-up alone kept make test past its
+# 3 min 30 s on 2 cores), and a hundred races of two clones for one intent
 # through claims.remote on git daemon (TestRemoteClaimRaces100; make test
 # races five). .ci/run runs both.
-SLOW := ^(TestScripts|TestHostile|TestCosignVerifies|TestConsoleInBrowser|TestRemoteClaimRaces100)$$
+SLOW := ^(TestScripts|TestHostile|TestCosignVerifies|TestConsoleInBrowser|TestInBrowser|TestDemoInBrowser|TestRemoteClaimRaces100)$$
 # The ledger's crash tests kill the appender at fault points built only
 # with -tags ledgerfault (the release binary has none).
 test:
@@ -62,7 +64,7 @@ test:
 	$(GO) test -tags ledgerfault -run '^TestKilled$$' ./internal/ledger
 
 test-slow:
-	CGO_ENABLED=1 $(GO) test -race -timeout 30m -run '$(SLOW)' ./cmd/intenthook
+	CGO_ENABLED=1 $(GO) test -race -timeout 30m -run '$(SLOW)' ./cmd/intenthook ./internal/report
 
 # intenthook export otlp against a real OpenTelemetry Collector, built once
 # with the Collector Builder at pinned versions (scripts/otelcol-build.sh,
