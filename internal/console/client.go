@@ -124,7 +124,8 @@ func (c *RemoteClient) File(ctx context.Context, f asks.Filed) (asks.Ask, error)
 
 // Wait polls for the answer to ask id every poll until deadline or ctx's
 // end: false when none came. A console that cannot be reached for a while
-// is asked again until then; one that no longer holds the ask ends it.
+// is asked again until then; one that no longer holds the ask, or no
+// longer takes the token, ends it.
 func (c *RemoteClient) Wait(ctx context.Context, id string, deadline time.Time, poll time.Duration) (asks.Answer, bool) {
 	for {
 		var st asks.Status
@@ -135,7 +136,9 @@ func (c *RemoteClient) Wait(ctx context.Context, id string, deadline time.Time, 
 				return *st.Answer, true
 			}
 			return asks.Answer{}, false
-		case status == http.StatusNotFound:
+		case status == http.StatusNotFound || status == http.StatusUnauthorized:
+			// Forgotten, or a console started again with another token:
+			// no answer will come.
 			return asks.Answer{}, false
 		}
 		left := time.Until(deadline)

@@ -165,6 +165,18 @@ func TestRemoteRefusals(t *testing.T) {
 			t.Errorf("pin %q: filed with a console whose certificate it does not trust", p)
 		}
 	}
+	// A console that no longer takes the token ends the wait: no answer
+	// will come (its deadline is a minute on; the context's end is not
+	// what stops it).
+	stranger, err := NewRemoteClient(f.ts.URL, pin, strings.Repeat("y", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, ok := stranger.Wait(ctx, "0000000a", time.Now().Add(time.Minute), 10*time.Millisecond); ok || ctx.Err() != nil {
+		t.Errorf("a wait with a token the console refuses: answered %v, or went on to the context's end (%v)", ok, ctx.Err())
+	}
 	if _, err := NewRemoteClient("http://"+strings.TrimPrefix(f.ts.URL, "https://"), pin, testHookToken); err == nil {
 		t.Error("a client over plain HTTP")
 	}
