@@ -236,6 +236,9 @@ func (a *app) consolePerson(ws *workspace.Workspace) func(ctx context.Context) (
 		if err := a.personOnly("intenthook console"); err != nil {
 			return asks.Answer{}, err
 		}
+		if err := a.personActNow(ctx, ws, "intenthook console", "console", ""); err != nil {
+			return asks.Answer{}, err
+		}
 		return asks.Answer{By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: "console"}, nil
 	}
 }
