@@ -30,15 +30,15 @@ const (
 	consoleUse   = "console [--listen HOST:PORT] [--tls-cert FILE --tls-key FILE] [--repos DIR,…] [--hook-token-env NAME]"
 	consoleShort = "Serve this repository's live decisions and pending asks, answerable, to your browser (a person's command)"
 	consoleLong  = `intenthook console serves a page and a JSON API on 127.0.0.1 (--listen to
-choose; an address other than loopback needs --tls-cert and --tls-key): the
-decisions as the hooks record them, and the asks waiting for a person's
-answer (ask.via: console or wait), with allow and deny; with --repos, other
-repositories' beside this one's; with --hook-token-env (and TLS), the asks
-of hooks on other machines whose ask.console names this console. It prints a login
-URL on stdout that works once, within five minutes; the session lives in
-this process's memory only. A person's command: refused from an agent's
-process. Run by intenthook-console, installed beside intenthook. See
-docs/console.md.`
+choose; an address other than loopback needs --tls-cert and --tls-key):
+the decisions as the hooks record them, and the asks waiting for a
+person's answer (ask.via: console or wait), with allow and deny; with
+--repos, other repositories' beside this one's; with --hook-token-env (and
+TLS), the asks of hooks on other machines whose ask.console names this
+console. It prints a login URL on stdout that works once, within five
+minutes; the session lives in this process's memory only. A person's
+command: refused from an agent's process. Run by intenthook-console,
+installed beside intenthook. See docs/console.md.`
 )
 
 // consoleCommand hands `console …` to intenthook-console beside this
