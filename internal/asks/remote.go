@@ -1,7 +1,5 @@
 package asks
 
-import "time"
-
 // What a hook and a console on another machine say to each other
 // (ask.console, docs/console.md): the hook files an ask (POST
 // /hook/asks, a Filed) and polls for its answer (GET /hook/asks/{id}, a
@@ -52,7 +50,3 @@ func NewID() string { return newID() }
 
 // ValidID reports whether id has the form of an ask's id.
 func ValidID(id string) bool { return validID(id) }
-
-// MaxRemoteWait is the longest a console holds an ask filed with it:
-// ask.timeout's most.
-const MaxRemoteWait = 30 * time.Minute

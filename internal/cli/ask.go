@@ -203,8 +203,9 @@ func (a *app) grant(ctx context.Context, ws *workspace.Workspace, s standing) er
 		return err
 	}
 	now := nowFunc().UTC()
+	who := a.answerer(ctx, ws, "")
 	g, err := asks.For(ws.Root).Grant(asks.Grant{Session: s.session, Code: s.code, Until: now.Add(s.span),
-		By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), At: now})
+		By: who.By, User: who.User, At: now})
 	if err != nil {
 		return err
 	}
@@ -249,7 +250,8 @@ func (a *app) answerAsk(ctx context.Context, ws *workspace.Workspace, what, via,
 	} else if err := a.personActNow(ctx, ws, what, line, pending.Intent); err != nil {
 		return pending, asks.Answer{}, err
 	}
-	ans := asks.Answer{Verdict: verdict, Reason: strings.TrimSpace(reason), By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: via, At: nowFunc().UTC()}
+	ans := a.answerer(ctx, ws, via)
+	ans.Verdict, ans.Reason, ans.At = verdict, strings.TrimSpace(reason), nowFunc().UTC()
 	asked, err := store.Answer(id, ans, ans.At)
 	if err != nil {
 		return asked, ans, err
@@ -292,6 +294,14 @@ func (a *app) appendAnswer(ctx context.Context, ws *workspace.Workspace, meta le
 // gitIdentity is git's user.name <user.email> in root: who answered, as
 // git would name them in a commit.
 func gitIdentity(ctx context.Context, root string) string { return git.Identity(ctx, root, nil) }
+
+// answerer is who answers, grants or reviews from this process, as the
+// records name them: git's identity in ws and the OS user (an
+// attribution, not an authentication), and where (via: "" for the command
+// line, console).
+func (a *app) answerer(ctx context.Context, ws *workspace.Workspace, via string) asks.Answer {
+	return asks.Answer{By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: via}
+}
 
 // osUser names the OS user this command runs as.
 func osUser(getenv func(string) string) string {

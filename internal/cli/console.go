@@ -98,9 +98,9 @@ type ConsoleSite struct {
 	// HookToken lets hooks on other machines file asks (ask.console);
 	// "" refuses them.
 	HookToken string
-	// Person names who answers such an ask, after the person's checks
-	// (By, User and Via of the answer).
-	Person func(ctx context.Context) (asks.Answer, error)
+	// Person names who answers such an ask with verdict, after the
+	// person's checks (By, User and Via of the answer).
+	Person func(ctx context.Context, asked asks.Ask, verdict string) (asks.Answer, error)
 }
 
 // ConsoleMain is intenthook-console's entry point: args are `intenthook
@@ -229,17 +229,15 @@ func (a *app) hookToken(name string, tls bool) (string, error) {
 }
 
 // consolePerson is who answers an ask filed from another machine in a
-// console serving ws: the person's checks again (the process rule), then
-// their git identity and OS user, as intenthook ask names them.
-func (a *app) consolePerson(ws *workspace.Workspace) func(ctx context.Context) (asks.Answer, error) {
-	return func(ctx context.Context) (asks.Answer, error) {
-		if err := a.personOnly("intenthook console"); err != nil {
+// console serving ws: the process rule asked again, as intenthook ask
+// asks it for a local answer (a refusal is recorded with the same line),
+// then the answerer.
+func (a *app) consolePerson(ws *workspace.Workspace) func(ctx context.Context, asked asks.Ask, verdict string) (asks.Answer, error) {
+	return func(ctx context.Context, asked asks.Ask, verdict string) (asks.Answer, error) {
+		if err := a.personActNow(ctx, ws, "intenthook console", "ask "+verdict+" "+asked.ID, asked.Intent); err != nil {
 			return asks.Answer{}, err
 		}
-		if err := a.personActNow(ctx, ws, "intenthook console", "console", ""); err != nil {
-			return asks.Answer{}, err
-		}
-		return asks.Answer{By: gitIdentity(ctx, ws.Root), User: osUser(a.getenv), Via: "console"}, nil
+		return a.answerer(ctx, ws, "console"), nil
 	}
 }
 

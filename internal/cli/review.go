@@ -134,14 +134,14 @@ func (a *app) approveIntent(ctx context.Context, ws *workspace.Workspace, id, re
 }
 
 // reviewer is who approves or rejects an intent, as the record's answer
-// names them: git's identity and the OS user (an attribution, not an
-// authentication), and where (via).
+// names them (answerer): by, user and via.
 func (a *app) reviewer(ctx context.Context, ws *workspace.Workspace, via string) json.RawMessage {
+	who := a.answerer(ctx, ws, via)
 	return ledger.PlainJSON(struct {
 		By   string `json:"by,omitempty"`
 		User string `json:"user,omitempty"`
 		Via  string `json:"via,omitempty"`
-	}{gitIdentity(ctx, ws.Root), osUser(a.getenv), via})
+	}{who.By, who.User, who.Via})
 }
 
 func (a *app) rejectCommand() *cobra.Command {

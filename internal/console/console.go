@@ -78,10 +78,10 @@ type Config struct {
 	// HookToken, when not "", lets hooks on other machines file asks and
 	// read their answers with it (remote.go); "" refuses them.
 	HookToken string
-	// Person names who answers an ask filed from another machine (the
-	// person's checks, run again for each answer): By and User of the
-	// answer. Nil: such asks cannot be answered.
-	Person func(ctx context.Context) (asks.Answer, error)
+	// Person names who answers an ask filed from another machine with
+	// verdict (the person's checks, run again for each answer): By and
+	// User of the answer. Nil: such asks cannot be answered.
+	Person func(ctx context.Context, asked asks.Ask, verdict string) (asks.Answer, error)
 }
 
 // Server is one console: its login, its session, its handler.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/intenthook/intenthook/internal/asks"
+	"github.com/intenthook/intenthook/internal/config"
 )
 
 // A console on another machine (docs/console.md): hooks whose
@@ -97,8 +98,8 @@ func (s *Server) fileRemote(w http.ResponseWriter, r *http.Request) {
 	case a.Tool == "" || a.Session == "":
 		fail(w, http.StatusBadRequest, "an ask names its session and tool")
 		return
-	case !a.Deadline.After(now) || a.Deadline.Sub(now) > asks.MaxRemoteWait:
-		fail(w, http.StatusBadRequest, fmt.Sprintf("the ask's deadline %s is past, or more than %s on (this console's clock: %s)", a.Deadline.UTC().Format(time.RFC3339), asks.MaxRemoteWait, now.UTC().Format(time.RFC3339)))
+	case !a.Deadline.After(now) || a.Deadline.Sub(now) > config.MaxAskTimeout:
+		fail(w, http.StatusBadRequest, fmt.Sprintf("the ask's deadline %s is past, or more than %s on (this console's clock: %s)", a.Deadline.UTC().Format(time.RFC3339), config.MaxAskTimeout, now.UTC().Format(time.RFC3339)))
 		return
 	}
 	s.remote.mu.Lock()
@@ -171,7 +172,7 @@ func (s site) answerRemote(r *http.Request, id, verdict, reason string) (asks.As
 	if s.cfg.Person == nil {
 		return ra.filed.Ask, asks.Answer{}, errors.New("this console cannot name who answers")
 	}
-	who, err := s.cfg.Person(r.Context())
+	who, err := s.cfg.Person(r.Context(), ra.filed.Ask, verdict)
 	if err != nil {
 		return ra.filed.Ask, asks.Answer{}, err
 	}
