@@ -6,7 +6,6 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -34,74 +33,116 @@ import (
 // Default is the agent assumed when nothing says otherwise.
 const Default = claude.Name
 
-// entry is one agent: its name, its rows of the governance table, and its
-// descriptor, made on first use.
-type entry struct {
+// native is one agent written in Go: its name, its rows of the governance
+// table, and its descriptor's constructor.
+type native struct {
 	name       string
 	governance governed.Table
 	agent      func() protocol.Agent
 }
 
-func newEntry(name string, governance governed.Table, agent func() protocol.Agent) entry {
-	return entry{name, governance, sync.OnceValue(agent)}
+// natives lists the agents written in Go, Claude Code first, then by name.
+// A function returning an array, not a package variable: the table names
+// other packages' variables, which a variable would copy in this package's
+// initialiser, on every hook's start, whatever the call.
+func natives() [15]native {
+	return [...]native{
+		{claude.Name, claude.Governance, claude.Agent},
+		{antigravity.Name, antigravity.Governance, antigravity.Agent},
+		{auggie.Name, auggie.Governance, auggie.Agent},
+		{cline.Name, cline.Governance, cline.Agent},
+		{codex.Name, codex.Governance, codex.Agent},
+		{copilot.Name, copilot.Governance, copilot.Agent},
+		{crush.Name, crush.Governance, crush.Agent},
+		{cursor.Name, cursor.Governance, cursor.Agent},
+		{droid.Name, droid.Governance, droid.Agent},
+		{gemini.Name, gemini.Governance, gemini.Agent},
+		{kilo.Name, kilo.Governance, kilo.Agent},
+		{opencode.Name, opencode.Governance, opencode.Agent},
+		{qwen.Name, qwen.Governance, qwen.Agent},
+		{vscode.Name, vscode.Governance, vscode.Agent},
+		{windsurf.Name, windsurf.Governance, windsurf.Agent},
+	}
 }
 
-// entries lists every agent, Claude Code first, then by name. A hook call
-// builds the descriptor of its own agent only: the others' are not needed
-// to decode its event or answer it, and the governance table reaches their
-// rows without them.
-var entries = sync.OnceValue(func() []entry {
-	list := []entry{
-		newEntry(claude.Name, claude.Governance, claude.Agent),
-		newEntry(antigravity.Name, antigravity.Governance, antigravity.Agent),
-		newEntry(auggie.Name, auggie.Governance, auggie.Agent),
-		newEntry(cline.Name, cline.Governance, cline.Agent),
-		newEntry(codex.Name, codex.Governance, codex.Agent),
-		newEntry(copilot.Name, copilot.Governance, copilot.Agent),
-		newEntry(crush.Name, crush.Governance, crush.Agent),
-		newEntry(cursor.Name, cursor.Governance, cursor.Agent),
-		newEntry(droid.Name, droid.Governance, droid.Agent),
-		newEntry(gemini.Name, gemini.Governance, gemini.Agent),
-		newEntry(kilo.Name, kilo.Governance, kilo.Agent),
-		newEntry(opencode.Name, opencode.Governance, opencode.Agent),
-		newEntry(qwen.Name, qwen.Governance, qwen.Agent),
-		newEntry(vscode.Name, vscode.Governance, vscode.Agent),
-		newEntry(windsurf.Name, windsurf.Governance, windsurf.Agent),
+// each calls yield with every agent's name, Claude Code first, then by
+// name: the agents written in Go and the shipped descriptions
+// (described/builtin/*.json), both lists sorted, merged. It builds no
+// descriptor and allocates nothing: a hook call needs every agent's
+// governance rows and its own agent's descriptor only.
+func each(yield func(name string, governance governed.Table)) {
+	list := natives()
+	yield(list[0].name, list[0].governance)
+	rest, shipped := list[1:], described.BuiltinNames()
+	for len(rest) > 0 || len(shipped) > 0 {
+		if len(shipped) == 0 || len(rest) > 0 && rest[0].name < shipped[0] {
+			yield(rest[0].name, rest[0].governance)
+			rest = rest[1:]
+			continue
+		}
+		yield(shipped[0], described.BuiltinRows(shipped[0]))
+		shipped = shipped[1:]
 	}
-	// The agents shipped as descriptions (described/builtin/*.json).
-	for _, b := range described.Builtins() {
-		list = append(list, newEntry(b.Name, b.Governance(), b.Agent))
-	}
-	sort.SliceStable(list[1:], func(i, j int) bool { return list[1+i].name < list[1+j].name })
-	return list
-})
+}
 
-// All returns every agent, Claude Code first, then by name. The list is
-// made once; callers must not change it.
-var All = sync.OnceValue(func() []protocol.Agent {
-	var list []protocol.Agent
-	for _, e := range entries() {
-		list = append(list, e.agent())
+// built holds the descriptors made so far, by name: each is made once.
+var built struct {
+	sync.Mutex
+	agents map[string]protocol.Agent
+}
+
+// build returns the descriptor of the built-in agent name, made on first use.
+func build(name string) (protocol.Agent, bool) {
+	built.Lock()
+	defer built.Unlock()
+	if ag, ok := built.agents[name]; ok {
+		return ag, true
 	}
+	var newAgent func() protocol.Agent
+	for _, n := range natives() {
+		if n.name == name {
+			newAgent = n.agent
+			break
+		}
+	}
+	if newAgent == nil {
+		b, ok := described.BuiltinNamed(name)
+		if !ok {
+			return protocol.Agent{}, false
+		}
+		newAgent = b.Agent
+	}
+	if built.agents == nil {
+		built.agents = map[string]protocol.Agent{}
+	}
+	ag := newAgent()
+	built.agents[name] = ag
+	return ag, true
+}
+
+// All returns every agent, Claude Code first, then by name. Callers must
+// not change the list.
+func All() []protocol.Agent {
+	var list []protocol.Agent
+	each(func(name string, _ governed.Table) {
+		ag, _ := build(name)
+		list = append(list, ag)
+	})
 	return list
-})
+}
 
 // Governance returns every agent's rows of the governance table, in All's
 // order (each descriptor's Governance), without building the descriptors.
 func Governance() []governed.Table {
-	var out []governed.Table
-	for _, e := range entries() {
-		out = append(out, e.governance)
-	}
+	out := make([]governed.Table, 0, 32)
+	each(func(_ string, rows governed.Table) { out = append(out, rows) })
 	return out
 }
 
 // Lookup returns the agent named name.
 func Lookup(name string) (protocol.Agent, error) {
-	for _, e := range entries() {
-		if e.name == name {
-			return e.agent(), nil
-		}
+	if ag, ok := build(name); ok {
+		return ag, nil
 	}
 	return protocol.Agent{}, fmt.Errorf("unknown agent %q (known: %s)", name, strings.Join(Names(), ", "))
 }
@@ -175,9 +216,7 @@ func WorkspaceRowsWith(root string, self protocol.Agent) governed.Table {
 // Names lists the agents' names.
 func Names() []string {
 	var out []string
-	for _, e := range entries() {
-		out = append(out, e.name)
-	}
+	each(func(name string, _ governed.Table) { out = append(out, name) })
 	return out
 }
 

@@ -313,9 +313,15 @@ func (ss Sessions) PeekPending(session, toolUseID string) (Pending, bool) {
 // log may be many times larger before it is compacted.
 const tailRead = 8 << 10
 
+// firstRead is what newestLine reads first: a session's newest lines are
+// its last few, and a smaller buffer is fewer fresh pages for a process
+// that lives one call.
+const firstRead = 1 << 10
+
 // newestLine returns the newest line of the log at path that starts with
-// prefix, without its newline. It reads the log's last tailRead bytes
-// first, and the rest only when none of their lines starts with prefix.
+// prefix, without its newline. It reads the log's last firstRead bytes,
+// then its last tailRead, and the rest only when none of their lines
+// starts with prefix.
 func newestLine(path string, prefix []byte) ([]byte, bool) {
 	f, err := osfile.Open(path)
 	if err != nil {
@@ -327,7 +333,8 @@ func newestLine(path string, prefix []byte) ([]byte, bool) {
 		return nil, false
 	}
 	size := st.Size()
-	for from := max(size-tailRead, 0); ; from = 0 {
+	for _, want := range [...]int64{firstRead, tailRead, size} {
+		from := max(size-want, 0)
 		buf := make([]byte, size-from)
 		n, err := f.ReadAt(buf, from)
 		if err != nil && n < len(buf) {
@@ -349,6 +356,7 @@ func newestLine(path string, prefix []byte) ([]byte, bool) {
 			return nil, false
 		}
 	}
+	return nil, false
 }
 
 // lastWithPrefix returns the last line of data that starts with prefix.

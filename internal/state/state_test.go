@@ -425,9 +425,9 @@ func TestSeenLog(t *testing.T) {
 	}
 }
 
-// newestLine reads the log's tail first and the rest only when it must: an
-// entry far from the end, and the one cut by the tail's first byte, are
-// found; the newest of several lines with the prefix wins.
+// newestLine reads the log's last bytes first and the rest only when it
+// must: an entry far from the end, and the ones cut by each read's first
+// byte, are found; the newest of several lines with the prefix wins.
 func TestNewestLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log")
 	var data []byte
@@ -437,17 +437,24 @@ func TestNewestLine(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	at := len(data) - tailRead
-	start := bytes.LastIndexByte(data[:at], '\n') + 1
-	cut := string(data[start : start+bytes.IndexByte(data[start:], '\n')])
-	if start == at {
-		t.Fatal("the tail starts at a line; the test wants one cut")
+	// cutAt is the line a read of the log's last n bytes cuts.
+	cutAt := func(n int) (key, line string) {
+		at := len(data) - n
+		start := bytes.LastIndexByte(data[:at], '\n') + 1
+		if start == at {
+			t.Fatalf("the last %d bytes start at a line; the test wants one cut", n)
+		}
+		line = string(data[start : start+bytes.IndexByte(data[start:], '\n')])
+		key, _, _ = strings.Cut(line, " ")
+		return key, line
 	}
-	key, _, _ := strings.Cut(cut, " ")
+	firstKey, firstCut := cutAt(firstRead)
+	tailKey, tailCut := cutAt(tailRead)
 	for _, tt := range []struct{ prefix, want string }{
-		{"k0999 ", "k0999 v1999"}, // the newest line
-		{"k0000 ", "k0000 v1000"}, // newest of two, far from the end
-		{key + " ", cut},          // the line the tail cuts
+		{"k0999 ", "k0999 v1999"},  // the newest line
+		{"k0000 ", "k0000 v1000"},  // newest of two, far from the end
+		{firstKey + " ", firstCut}, // the line the first read cuts
+		{tailKey + " ", tailCut},   // the line the tail cuts
 		{"nothing ", ""},
 	} {
 		got, ok := newestLine(path, []byte(tt.prefix))

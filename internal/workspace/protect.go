@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/governed"
@@ -15,8 +16,9 @@ import (
 
 // Protected matches root-relative paths against the protected globs.
 type Protected struct {
-	governance bool // the built-in governance files are protected
-	patterns   []string
+	governance bool           // the built-in governance files are protected
+	table      governed.Table // their rows (the Protected ones count)
+	extra      []string       // the configuration's protected_paths
 	fold       bool
 }
 
@@ -26,17 +28,42 @@ type Protected struct {
 func NewProtected(t governed.Table, governance bool, extra []string) (*Protected, error) {
 	p := &Protected{fold: runtime.GOOS == "darwin" || runtime.GOOS == "windows", governance: governance}
 	if governance {
-		p.patterns = append(p.patterns, t.Paths(governed.Protected)...)
+		p.table = t
 	}
 	var errs []error
-	for _, g := range extra {
+	for i, g := range extra {
 		if _, err := intents.MatchGlob(g, ""); err != nil {
+			if errs == nil {
+				p.extra = slices.Clip(extra[:i])
+			}
 			errs = append(errs, fmt.Errorf("protected_paths %q: %w", g, err))
 			continue
 		}
-		p.patterns = append(p.patterns, g)
+		if errs != nil {
+			p.extra = append(p.extra, g)
+		}
+	}
+	if errs == nil {
+		p.extra = extra
 	}
 	return p, errors.Join(errs...)
+}
+
+// patterns yields the protected globs: the table's Protected rows, in its
+// order (a path in two rows comes twice), then the configuration's. They
+// are read where they lie: a hook checks its paths against them once or
+// twice, which costs less than collecting them.
+func (p *Protected) patterns(yield func(string) bool) {
+	for _, f := range p.table {
+		if f.Use&governed.Protected != 0 && !yield(f.Path) {
+			return
+		}
+	}
+	for _, g := range p.extra {
+		if !yield(g) {
+			return
+		}
+	}
 }
 
 // Match returns the protected glob covering rel, if any.
@@ -45,7 +72,7 @@ func (p *Protected) Match(rel string) (string, bool) {
 		// A .git file (a worktree's or submodule's gitdir link) is git's too.
 		return ".git", true
 	}
-	for _, g := range p.patterns {
+	for g := range p.patterns {
 		pat, path := g, rel
 		if p.fold {
 			pat, path = strings.ToLower(g), strings.ToLower(rel)
@@ -65,7 +92,7 @@ func (p *Protected) Alias(root, abs string) (string, bool) {
 	if err != nil || !fi.Mode().IsRegular() || !hardLinked(fi) {
 		return "", false
 	}
-	for _, g := range p.patterns {
+	for g := range p.patterns {
 		if hasMeta(g) {
 			continue
 		}
@@ -128,7 +155,7 @@ func (p *Protected) Within(rel, abs string) bool {
 	if rel == "" || rel == "." {
 		return true
 	}
-	for _, g := range p.patterns {
+	for g := range p.patterns {
 		lit := g
 		if i := strings.IndexAny(g, `*?[]{}\`); i >= 0 {
 			lit = strings.TrimSuffix(g[:i], "/")
@@ -170,7 +197,7 @@ func (p *Protected) Holds(rel string) bool {
 	if p.fold {
 		rel = strings.ToLower(rel)
 	}
-	for _, g := range p.patterns {
+	for g := range p.patterns {
 		lit := g
 		if i := strings.IndexAny(g, `*?[]{}\`); i >= 0 {
 			lit = g[:i]

@@ -3,6 +3,7 @@ package described
 import (
 	"embed"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,7 +31,30 @@ func (b Builtin) Agent() protocol.Agent { return b.desc().Agent() }
 // Governance returns the agent's rows of the governance table, without
 // parsing the description (rows.go holds them, TestBuiltinRows holds
 // rows.go to the files).
-func (b Builtin) Governance() governed.Table { return builtinRows(b.Name) }
+func (b Builtin) Governance() governed.Table { return BuiltinRows(b.Name) }
+
+// BuiltinNames lists the shipped descriptions' names, sorted, without
+// reading them. Callers must not change the list.
+func BuiltinNames() []string { return builtinNames[:] }
+
+// BuiltinRows returns the governance rows of the shipped description name
+// (none for another name) without parsing it. Callers must not change them.
+func BuiltinRows(name string) governed.Table {
+	if i, ok := slices.BinarySearch(builtinNames[:], name); ok {
+		return builtinTables[i]
+	}
+	return nil
+}
+
+// BuiltinNamed returns the shipped description name.
+func BuiltinNamed(name string) (Builtin, bool) {
+	list := Builtins()
+	i, ok := slices.BinarySearchFunc(list, name, func(b Builtin, name string) int { return strings.Compare(b.Name, name) })
+	if !ok {
+		return Builtin{}, false
+	}
+	return list[i], true
+}
 
 // Description returns the decoded description.
 func (b Builtin) Description() *Description { return b.desc() }

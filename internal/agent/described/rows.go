@@ -4,45 +4,51 @@ package described
 
 import "github.com/intenthook/intenthook/internal/governed"
 
-// builtinRows returns a shipped description's governance rows, by name.
-func builtinRows(name string) governed.Table {
-	switch name {
-	case "codebuddy":
-		return governed.Table{
-			{Path: ".codebuddy/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "CodeBuddy Code's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
-		}
-	case "devin":
-		return governed.Table{
-			{Path: ".devin/hooks.v1.json", Use: governed.Wiring, Watch: governed.Whole, Reason: "Devin CLI's hooks"},
-		}
-	case "goose":
-		return governed.Table{
-			{Path: ".agents/plugins/intenthook/hooks/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Goose's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"developer__shell|developer__text_editor|shell|text_editor|select_active_intent|mcp__.*__select_active_intent", "developer__shell|developer__text_editor|shell|text_editor"}}},
-			{Path: ".config/goose/settings.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
-			{Path: ".config/goose/settings.local.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
-		}
-	case "grok":
-		return governed.Table{
-			{Path: ".grok/hooks/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Grok Build's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"run_terminal_command|search_replace|write|select_active_intent|mcp__.*__select_active_intent", "read_file|run_terminal_command|search_replace|write"}}},
-		}
-	case "iflow":
-		return governed.Table{
-			{Path: ".iflow/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "iFlow CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers"}, Matchers: []string{"multi_edit|replace|run_shell_command|write_file|select_active_intent|mcp__.*__select_active_intent", "multi_edit|read_file|replace|run_shell_command|write_file"}}},
-		}
-	case "kiro":
-		return governed.Table{
-			{Path: ".kiro/agents/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Kiro CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"tools", "allowedTools", "toolAliases", "mcpServers", "includeMcpJson"}, Matchers: []string{"*", "*"}}},
-		}
-	case "openhands":
-		return governed.Table{
-			{Path: ".openhands/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "OpenHands's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"execute_bash|file_editor|str_replace_editor|terminal|select_active_intent|mcp__.*__select_active_intent", "execute_bash|file_editor|str_replace_editor|terminal"}}},
-		}
-	case "qoder":
-		return governed.Table{
-			{Path: ".qoder/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Qoder CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers", "enabledPlugins"}, Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
-		}
-	}
-	return nil
+// builtinNames lists the shipped descriptions' names, sorted.
+var builtinNames = [...]string{
+	"codebuddy",
+	"devin",
+	"goose",
+	"grok",
+	"iflow",
+	"junie",
+	"kimi",
+	"kiro",
+	"openhands",
+	"qoder",
+}
+
+// builtinTables holds each shipped description's governance rows, in
+// builtinNames' order. Callers must not change them.
+var builtinTables = [len(builtinNames)]governed.Table{
+	{ // codebuddy
+		{Path: ".codebuddy/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "CodeBuddy Code's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
+	},
+	{ // devin
+		{Path: ".devin/hooks.v1.json", Use: governed.Wiring, Watch: governed.Whole, Reason: "Devin CLI's hooks"},
+	},
+	{ // goose
+		{Path: ".agents/plugins/intenthook/hooks/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Goose's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"developer__shell|developer__text_editor|shell|text_editor|select_active_intent|mcp__.*__select_active_intent", "developer__shell|developer__text_editor|shell|text_editor"}}},
+		{Path: ".config/goose/settings.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
+		{Path: ".config/goose/settings.local.json", Use: governed.Rules, Watch: governed.Whole, Reason: "Goose's switches: a file that can turn its hooks off"},
+	},
+	{ // grok
+		{Path: ".grok/hooks/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Grok Build's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"run_terminal_command|search_replace|write|select_active_intent|mcp__.*__select_active_intent", "read_file|run_terminal_command|search_replace|write"}}},
+	},
+	{ // iflow
+		{Path: ".iflow/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "iFlow CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers"}, Matchers: []string{"multi_edit|replace|run_shell_command|write_file|select_active_intent|mcp__.*__select_active_intent", "multi_edit|read_file|replace|run_shell_command|write_file"}}},
+	},
+	nil, // junie
+	nil, // kimi
+	{ // kiro
+		{Path: ".kiro/agents/intenthook.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Kiro CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"tools", "allowedTools", "toolAliases", "mcpServers", "includeMcpJson"}, Matchers: []string{"*", "*"}}},
+	},
+	{ // openhands
+		{Path: ".openhands/hooks.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "OpenHands's hooks", Hooks: &governed.Hooks{Keys: []string(nil), Matchers: []string{"execute_bash|file_editor|str_replace_editor|terminal|select_active_intent|mcp__.*__select_active_intent", "execute_bash|file_editor|str_replace_editor|terminal"}}},
+	},
+	{ // qoder
+		{Path: ".qoder/settings.json", Use: governed.Wiring, Watch: governed.HookSettings, Reason: "Qoder CLI's hooks", Hooks: &governed.Hooks{Keys: []string{"mcpServers", "enabledPlugins"}, Matchers: []string{"Bash|Edit|MultiEdit|NotebookEdit|Write|select_active_intent|mcp__.*__select_active_intent", "Bash|Edit|MultiEdit|NotebookEdit|Read|Write"}}},
+	},
 }
 
 // builtinEncoded returns a shipped description in the cache's encoding,
