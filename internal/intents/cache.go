@@ -210,7 +210,7 @@ func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, comple
 	if !ok || !ok2 || err != nil || n < 0 {
 		return nil, !ok || !ok2
 	}
-	c = &Catalog{byID: map[string]*Intent{}, file: f, list: make([]*Intent, n), ids: make([]string, n), at: make([][2]int64, n)}
+	c = &Catalog{file: f, count: n}
 	raw, err := hex.DecodeString(string(problems))
 	if err != nil {
 		return nil, true
@@ -219,27 +219,77 @@ func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, comple
 	if c.Problems = d.problems(); d.Err != nil {
 		return nil, true
 	}
+	start := pos
 	for i := 0; i < n; i++ {
 		l, ok := line()
 		if !ok {
 			return c, false
 		}
-		// The id is quoted and may hold spaces: the two numbers are the
-		// line's last two fields.
-		rest, length, _ := cutLast(l, ' ')
-		quoted, off, _ := cutLast(rest, ' ')
-		id, ok := unquoteID(quoted)
-		o, ok2 := atoi(off)
-		ln, ok3 := atoi(length)
-		if !ok || !ok2 || !ok3 {
+		if _, _, _, ok := indexLine(l); !ok {
 			return nil, true
 		}
-		c.ids[i], c.at[i] = id, [2]int64{o, ln}
 	}
-	for i := range c.at {
-		c.at[i][0] += int64(pos)
-	}
+	// The index is kept as read: Find scans it for the one id a hook asks
+	// for, and only All parses it into lists (expand).
+	c.lines, c.base = buf[start:pos], int64(pos)
 	return c, true
+}
+
+// indexLine reads a line of the cache's index: the intent's id, quoted
+// (valid: the id is quotedID's), and its offset and length in the body.
+func indexLine(l []byte) (quoted []byte, off, n int64, ok bool) {
+	// The id is quoted and may hold spaces: the two numbers are the line's
+	// last two fields.
+	rest, length, _ := cutLast(l, ' ')
+	quoted, offset, _ := cutLast(rest, ' ')
+	off, ok1 := atoi(offset)
+	n, ok2 := atoi(length)
+	return quoted, off, n, ok1 && ok2 && validQuoted(quoted)
+}
+
+// expand parses a cached catalog's index into its lists, once: All and
+// decode need them, Find does not. An intent Find decoded keeps its place.
+func (c *Catalog) expand() {
+	if c.lines == nil || c.ids != nil {
+		return
+	}
+	c.ids, c.at, c.list = make([]string, c.count), make([][2]int64, c.count), make([]*Intent, c.count)
+	rest := c.lines
+	for i := range c.count {
+		l, r, _ := bytes.Cut(rest, []byte{'\n'})
+		rest = r
+		quoted, off, n, _ := indexLine(l)
+		c.ids[i], _ = unquoteID(quoted)
+		c.at[i] = [2]int64{c.base + off, n}
+	}
+	for id, in := range c.byID {
+		if i := c.firstIndex(id); i >= 0 {
+			c.list[i] = in
+		}
+	}
+}
+
+// findIndexed decodes the first intent of a cached catalog's index whose
+// id is id, without parsing the rest of the index.
+func (c *Catalog) findIndexed(id string) *Intent {
+	rest := c.lines
+	for len(rest) > 0 {
+		l, r, _ := bytes.Cut(rest, []byte{'\n'})
+		rest = r
+		quoted, off, n, _ := indexLine(l)
+		if !quotedIs(quoted, id) {
+			continue
+		}
+		in := c.decodeAt(id, c.base+off, n)
+		if in.ID == id {
+			if c.byID == nil {
+				c.byID = map[string]*Intent{}
+			}
+			c.byID[id] = in
+		}
+		return in
+	}
+	return nil
 }
 
 // cutLast slices b around the last sep.
@@ -250,10 +300,35 @@ func cutLast(b []byte, sep byte) (before, after []byte, found bool) {
 	return b, nil, false
 }
 
-// unquoteID reads an id the index wrote with strconv.Quote: most need no
-// unquoting, and a hook reads every id of the index.
+// plainQuoted reports whether q is a quoted id with nothing to unquote:
+// most are, and a hook reads the index's ids.
+func plainQuoted(q []byte) bool {
+	return len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && bytes.IndexByte(q[1:len(q)-1], '\\') < 0 && bytes.IndexByte(q[1:len(q)-1], '"') < 0 && utf8.Valid(q)
+}
+
+// validQuoted reports whether q is an id the index wrote with
+// strconv.Quote.
+func validQuoted(q []byte) bool {
+	if plainQuoted(q) {
+		return true
+	}
+	_, ok := unquoteID(q)
+	return ok
+}
+
+// quotedIs reports whether the quoted id q is id, without allocating for a
+// plain one.
+func quotedIs(q []byte, id string) bool {
+	if plainQuoted(q) {
+		return string(q[1:len(q)-1]) == id
+	}
+	got, ok := unquoteID(q)
+	return ok && got == id
+}
+
+// unquoteID reads an id the index wrote with strconv.Quote.
 func unquoteID(q []byte) (string, bool) {
-	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && bytes.IndexByte(q[1:len(q)-1], '\\') < 0 && bytes.IndexByte(q[1:len(q)-1], '"') < 0 && utf8.Valid(q) {
+	if plainQuoted(q) {
 		return string(q[1 : len(q)-1]), true
 	}
 	id, err := strconv.Unquote(string(q))
@@ -280,9 +355,22 @@ func (c *Catalog) decode(i int) *Intent {
 	if c.list[i] != nil {
 		return c.list[i]
 	}
+	in := c.decodeAt(c.ids[i], c.at[i][0], c.at[i][1])
+	c.list[i] = in
+	if _, seen := c.byID[in.ID]; !seen && in.ID != "" && c.firstIndex(in.ID) == i {
+		if c.byID == nil {
+			c.byID = map[string]*Intent{}
+		}
+		c.byID[in.ID] = in
+	}
+	return in
+}
+
+// decodeAt decodes the cached intent the index lists as id, n bytes at off.
+func (c *Catalog) decodeAt(id string, off, n int64) *Intent {
 	in := &Intent{}
-	raw := make([]byte, c.at[i][1])
-	_, err := c.file.ReadAt(raw, c.at[i][0])
+	raw := make([]byte, n)
+	_, err := c.file.ReadAt(raw, off)
 	if err == nil {
 		in, err = decodeIntent(raw)
 	}
@@ -297,11 +385,7 @@ func (c *Catalog) decode(i int) *Intent {
 	if err != nil {
 		// The cache was written by this format; a damaged line reads as
 		// an invalid intent rather than as a crash.
-		in = &Intent{ID: c.ids[i], Problems: []Problem{{ID: c.ids[i], Severity: Error, Message: "catalog cache damaged: " + err.Error()}}}
-	}
-	c.list[i] = in
-	if _, seen := c.byID[in.ID]; !seen && in.ID != "" && c.firstIndex(in.ID) == i {
-		c.byID[in.ID] = in
+		in = &Intent{ID: id, Problems: []Problem{{ID: id, Severity: Error, Message: "catalog cache damaged: " + err.Error()}}}
 	}
 	return in
 }
@@ -356,9 +440,7 @@ func fromCacheBytes(b []byte, key string) (*Catalog, error) {
 	if c == nil || !complete {
 		return nil, errors.New("the catalog's parse came back unreadable")
 	}
-	for i := range c.list {
-		c.decode(i)
-	}
+	c.All()
 	return c, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,58 @@ func TestLoadCached(t *testing.T) {
 	again, err := LoadCached(root, path)
 	if err != nil || again.Find("INT-001").Name != "Hook Engine" {
 		t.Fatalf("after a damaged cache: %v", err)
+	}
+}
+
+// TestCachedFind: Find through the cache reads the index where it lies
+// and answers as a parse does: with duplicate ids the first wins, an id
+// that needs quoting is found, an intent found keeps its identity in All,
+// and one not found is nil.
+func TestCachedFind(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, File)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	item := func(id, name string) string {
+		return "  - id: " + id + "\n    name: \"" + name + "\"\n    status: \"IN_PROGRESS\"\n    owned_scope: [\"src/**\"]\n    constraints: []\n    acceptance_criteria: [\"works\"]\n    created_at: \"2026-02-18T10:00:00Z\"\n    updated_at: \"2026-02-20T14:00:00Z\"\n"
+	}
+	catalog := good + item(`"INT-002"`, "first") + item(`"INT-002"`, "second") + item(`'INT "3" é'`, "quoted")
+	if err := os.WriteFile(path, []byte(catalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCached(root, path); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ id, name string }{
+		{"INT-002", "first"},
+		{`INT "3" é`, "quoted"},
+		{"INT-001", "Hook System"},
+		{"INT-404", ""},
+	} {
+		hit, err := LoadCached(root, path)
+		if err != nil || hit.file == nil {
+			t.Fatalf("not from the cache: %v", err)
+		}
+		in := hit.Find(tt.id)
+		if tt.name == "" {
+			if in != nil {
+				t.Errorf("Find(%q) = %q, want none", tt.id, in.Name)
+			}
+			continue
+		}
+		if in == nil || in.Name != tt.name {
+			t.Fatalf("Find(%q) = %v, want %q", tt.id, in, tt.name)
+		}
+		if again := hit.Find(tt.id); again != in {
+			t.Errorf("Find(%q) twice: two intents", tt.id)
+		}
+		if !slices.Contains(hit.All(), in) {
+			t.Errorf("All after Find(%q) does not hold the intent Find returned", tt.id)
+		}
+		if after := hit.Find(tt.id); after != in {
+			t.Errorf("Find(%q) after All: another intent", tt.id)
+		}
 	}
 }
 

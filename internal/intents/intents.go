@@ -195,9 +195,12 @@ type Catalog struct {
 	byID map[string]*Intent
 	// A catalog from the parse cache reads and decodes an intent only when
 	// asked for: a hook needs one intent out of hundreds.
-	file io.ReaderAt
-	ids  []string
-	at   [][2]int64 // offset and length of each intent in file
+	file  io.ReaderAt
+	count int    // intents in the index
+	lines []byte // the index, as read; parsed by expand
+	base  int64  // where the body starts in file
+	ids   []string
+	at    [][2]int64 // offset and length of each intent in file
 	// source is the catalog's text, which a cached intent must agree with
 	// (the cache is under state/, where a program could forge one).
 	source    []byte
@@ -209,6 +212,7 @@ func (c *Catalog) All() []*Intent {
 	if c == nil {
 		return nil
 	}
+	c.expand()
 	for i := range c.at {
 		c.decode(i)
 	}
@@ -222,6 +226,9 @@ func (c *Catalog) Find(id string) *Intent {
 	}
 	if in, ok := c.byID[id]; ok || c.file == nil {
 		return in
+	}
+	if c.ids == nil {
+		return c.findIndexed(id)
 	}
 	for i, x := range c.ids {
 		if x == id {
