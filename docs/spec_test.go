@@ -29,7 +29,7 @@ import (
 //   - tool classes (hook.Class), intent statuses (intents.Status),
 //     mutation classes and scope values (package ledger's groups of them);
 //   - every JSON field of a ledger record (ledger.Record, by reflection);
-//   - every key config.yaml may hold (package config's known keys).
+//   - every key config.yaml may hold (package config's topKeys).
 func TestSpecComplete(t *testing.T) {
 	data, err := os.ReadFile("spec.md")
 	if err != nil {
@@ -54,7 +54,7 @@ func TestSpecComplete(t *testing.T) {
 		{"mutation class", code.consts(func(c constant) bool { return c.pkg == "ledger" && strings.HasPrefix(c.doc, "Mutation classes") }), 6},
 		{"scope value", code.consts(func(c constant) bool { return c.pkg == "ledger" && strings.HasPrefix(c.doc, "Scope validation") }), 4},
 		{"record field", recordFields(reflect.TypeFor[ledger.Record](), "ledger.Record"), 40},
-		{"setting", code.mapKeys("config", "known"), 15},
+		{"setting", code.literalKeys("config", "topKeys"), 15},
 	}
 	for _, k := range kinds {
 		if len(k.names) < k.least {
@@ -298,9 +298,9 @@ func (s *source) findingCodes(pkg string) []named {
 	return out
 }
 
-// mapKeys returns the string keys of the map literal package pkg's
-// variable name is set to.
-func (s *source) mapKeys(pkg, name string) []named {
+// literalKeys returns the strings of the literal package pkg's variable
+// name is set to: a map's string keys, an array's or a slice's strings.
+func (s *source) literalKeys(pkg, name string) []named {
 	var out []named
 	for _, f := range s.files[pkg] {
 		for _, decl := range f.Decls {
@@ -319,11 +319,10 @@ func (s *source) mapKeys(pkg, name string) []named {
 						continue
 					}
 					for _, el := range lit.Elts {
-						kv, ok := el.(*ast.KeyValueExpr)
-						if !ok {
-							continue
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							el = kv.Key
 						}
-						if k, ok := kv.Key.(*ast.BasicLit); ok && k.Kind == token.STRING {
+						if k, ok := el.(*ast.BasicLit); ok && k.Kind == token.STRING {
 							key, _ := strconv.Unquote(k.Value)
 							out = append(out, named{key, s.paths[f] + ": " + pkg + "." + name})
 						}

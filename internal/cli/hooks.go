@@ -24,7 +24,7 @@ func (a *app) fastHook(args []string) (code int, ok bool) {
 }
 
 func (a *app) hookCommand(name string) *cobra.Command {
-	spec := hookcmd.Specs[name]
+	spec, _ := hookcmd.Lookup(name)
 	var f hookcmd.Flags
 	cmd := &cobra.Command{
 		Use:         name,

@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -381,14 +382,20 @@ func DefaultExport() Export {
 	return Export{Protocol: ProtocolProtobuf, Records: RecordsOwn, When: WhenNever, Batch: 512, Timeout: 10 * time.Second, ServiceName: "intenthook"}
 }
 
-var known = map[string]bool{
-	"fail_mode": true, "protect_governance_files": true, "protected_paths": true, "outside_workspace": true,
-	"outside_allow": true, "shell": true, "tools": true, "exclusive_intents": true, "stale_check": true,
-	"lessons_file": true, "lessons_max": true, "context_budget_bytes": true, "lock_timeout": true, "ledger": true, "loop": true, "roles": true,
-	"review": true, "delegation": true,
-	"export": true, "people": true, "ask": true, "notify": true, "checks": true, "prices": true, "budget": true,
-	"claims": true,
+// topKeys are config.yaml's top-level keys: an array the linker lays
+// out, where a map literal would be built by the package's initialiser on
+// every hook's start.
+var topKeys = [...]string{
+	"fail_mode", "protect_governance_files", "protected_paths", "outside_workspace",
+	"outside_allow", "shell", "tools", "exclusive_intents", "stale_check",
+	"lessons_file", "lessons_max", "context_budget_bytes", "lock_timeout", "ledger", "loop", "roles",
+	"review", "delegation",
+	"export", "people", "ask", "notify", "checks", "prices", "budget",
+	"claims",
 }
+
+// known reports whether key is a top-level key of config.yaml.
+func known(key string) bool { return slices.Contains(topKeys[:], key) }
 
 // Load reads root's config.yaml over the defaults, then applies
 // INTENTHOOK_FAIL_MODE from getenv. A missing file is the defaults.

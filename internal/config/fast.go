@@ -42,7 +42,7 @@ func fastParse(data []byte, c *Config) bool {
 	f.Tools = maps.Clone(c.Tools) // set adds to it; c must not change if the subset gives up
 	for i, key := range top.keys {
 		v := top.vals[i]
-		if !known[key] {
+		if !known(key) {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("%s:%d: unknown setting %q", File, top.lines[i], key))
 			continue
 		}

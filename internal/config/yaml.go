@@ -24,7 +24,7 @@ func (c *Config) parseYAML(data []byte) error {
 		return errors.New("expected a mapping of settings")
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
-		if k := top.Content[i]; !known[k.Value] {
+		if k := top.Content[i]; !known(k.Value) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: unknown setting %q", File, k.Line, k.Value))
 		}
 	}

@@ -22,8 +22,9 @@ func Delegate(args []string, std runner.IO) int {
 	if err == nil {
 		err = execFull(path, args)
 	}
-	if i := slices.IndexFunc(args, func(a string) bool { _, ok := Specs[a]; return ok }); i >= 0 {
-		return runner.UsageError(Specs[args[i]].Event, err, Env("", os.Getenv), std)
+	if i := slices.IndexFunc(args, func(a string) bool { _, ok := Lookup(a); return ok }); i >= 0 {
+		spec, _ := Lookup(args[i])
+		return runner.UsageError(spec.Event, err, Env("", os.Getenv), std)
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %v\n", err)
 	return 1

@@ -32,14 +32,21 @@ type Spec struct {
 	Pipeline     runner.Pipeline
 }
 
-// Specs are the hook commands by name.
-var Specs = map[string]Spec{
-	"pre": {hook.PreToolUse, "PreToolUse hook: decide whether a tool call may run (reads the event on stdin)",
-		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Pre(ctx) }},
-	"post": {hook.PostToolUse, "PostToolUse hook: record what a tool call changed (reads the event on stdin)",
-		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Post(ctx) }},
-	"context": {hook.SessionStart, "SessionStart and UserPromptSubmit hook: tell the agent what it is working on",
-		func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.SessionContext(ctx) }},
+// Lookup returns the hook command name. A switch, not a map: a map
+// literal is built by the package's initialiser on every hook's start.
+func Lookup(name string) (Spec, bool) {
+	switch name {
+	case "pre":
+		return Spec{hook.PreToolUse, "PreToolUse hook: decide whether a tool call may run (reads the event on stdin)",
+			func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Pre(ctx) }}, true
+	case "post":
+		return Spec{hook.PostToolUse, "PostToolUse hook: record what a tool call changed (reads the event on stdin)",
+			func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.Post(ctx) }}, true
+	case "context":
+		return Spec{hook.SessionStart, "SessionStart and UserPromptSubmit hook: tell the agent what it is working on",
+			func(ctx context.Context, g *gate.Gate) (hook.Decision, error) { return g.SessionContext(ctx) }}, true
+	}
+	return Spec{}, false
 }
 
 // Flags are a hook command's flags.
@@ -64,7 +71,7 @@ func Parse(args []string) (line Line, ok bool) {
 		flag, value, inline := strings.Cut(arg, "=")
 		switch {
 		case line.Name == "" && !strings.HasPrefix(arg, "-"):
-			if _, known := Specs[arg]; !known {
+			if _, known := Lookup(arg); !known {
 				return Line{}, false
 			}
 			line.Name = arg
@@ -101,7 +108,7 @@ func Env(root string, getenv func(string) string) *gate.Env {
 
 // Run runs the hook command name in env and returns its exit code.
 func Run(name string, f Flags, env *gate.Env, std runner.IO) int {
-	spec := Specs[name]
+	spec, _ := Lookup(name)
 	env.Hook = true
 	if f.Explain {
 		env.Explain = std.Stderr

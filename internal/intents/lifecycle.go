@@ -2,12 +2,23 @@ package intents
 
 import "fmt"
 
-var transitions = map[Status][]Status{
-	Pending:    {InProgress, Archived},
-	InProgress: {Complete, InReview, Blocked, Archived},
-	InReview:   {Complete, InProgress, Archived},
-	Blocked:    {InProgress, Archived},
-	Complete:   {Archived},
+// transitions lists the statuses the state machine allows from s. A
+// switch, not a map: a map literal is built by the package's initialiser
+// on every hook's start.
+func transitions(s Status) []Status {
+	switch s {
+	case Pending:
+		return []Status{InProgress, Archived}
+	case InProgress:
+		return []Status{Complete, InReview, Blocked, Archived}
+	case InReview:
+		return []Status{Complete, InProgress, Archived}
+	case Blocked:
+		return []Status{InProgress, Archived}
+	case Complete:
+		return []Status{Archived}
+	}
+	return nil
 }
 
 // CheckTransition returns nil when from -> to is allowed by the state machine
@@ -19,7 +30,7 @@ func CheckTransition(from, to Status) error {
 	if from == to {
 		return fmt.Errorf("%s -> %s: the intent already has that status", from, to)
 	}
-	for _, s := range transitions[from] {
+	for _, s := range transitions(from) {
 		if s == to {
 			return nil
 		}
@@ -30,5 +41,5 @@ func CheckTransition(from, to Status) error {
 	case Complete:
 		return fmt.Errorf("%s -> %s: completed work is immutable", from, to)
 	}
-	return fmt.Errorf("%s -> %s: not an allowed transition (from %s: %v)", from, to, from, transitions[from])
+	return fmt.Errorf("%s -> %s: not an allowed transition (from %s: %v)", from, to, from, transitions(from))
 }

@@ -306,7 +306,13 @@ func (p *intentParser) budget(v *yaml.Node) {
 	}
 }
 
-var specTypes = map[string]bool{"speckit": true, "github_issue": true, "github_pr": true, "constitution": true, "external": true}
+func specType(t string) bool {
+	switch t {
+	case "speckit", "github_issue", "github_pr", "constitution", "external":
+		return true
+	}
+	return false
+}
 
 func (p *intentParser) specs(v *yaml.Node) {
 	if v.Kind != yaml.SequenceNode {
@@ -330,7 +336,7 @@ func (p *intentParser) specs(v *yaml.Node) {
 				p.problem(k.Line, Warning, "unknown related_specs field %q", k.Value)
 			}
 		}
-		if !specTypes[s.Type] {
+		if !specType(s.Type) {
 			p.problem(item.Line, Error, "related spec type %q is not one of speckit, github_issue, github_pr, constitution, external", s.Type)
 		}
 		if s.Ref == "" {

@@ -76,10 +76,8 @@ const DefaultKeep = 50
 // lessonLine matches a line Record wrote: its code, intent and quoted path
 // (what a repeat is recognised by) and the count suffix a repeat sets.
 // A lesson about no file names none (older lines carried "-" there).
-var lessonLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+?(?: (`[^`]*`|-))?: (.*?)" +
-		`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`)
-})
+var lessonLine = lazyRegexp{expr: "^- \\[[^\\]]*\\] (\\S+): (\\S+) \\S+?(?: (`[^`]*`|-))?: (.*?)" +
+	`( \(×(\d+), last \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\))?$`}
 
 // Record appends the lesson at the end of Lessons Learned as
 // "- [time] code: intent tool `path`: message". When a line with the same
@@ -113,7 +111,7 @@ func Record(ctx context.Context, root, file string, timeout time.Duration, l Les
 				continue
 			}
 			t := markdown.Text(d.Lines[i])
-			m := lessonLine().FindStringSubmatchIndex(t)
+			m := lessonLine.get().FindStringSubmatchIndex(t)
 			if m == nil || t[m[2]:m[3]] != code || t[m[4]:m[5]] != intent || pathField(t, m[6], m[7]) != path || !sameMessage(t[m[8]:m[9]]) {
 				continue
 			}
@@ -182,9 +180,7 @@ func writer(by string) string {
 }
 
 // personNote matches a note that says a person wrote it, with its time.
-var personNote = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[([^\]]*)\] note \(by ` + ByPerson + `\)(?: on \S+(?: \S+)?)?: `)
-})
+var personNote = lazyRegexp{expr: `^- \[([^\]]*)\] note \(by ` + ByPerson + `\)(?: on \S+(?: \S+)?)?: `}
 
 // Attribute gives to who every note that says a person wrote it and is new:
 // not among the lines of before (the file before the command; nil when it
@@ -212,7 +208,7 @@ func Attribute(ctx context.Context, root, file string, timeout time.Duration, be
 				continue
 			}
 			t := markdown.Text(d.Lines[i])
-			m := personNote().FindStringSubmatch(t)
+			m := personNote.get().FindStringSubmatch(t)
 			switch {
 			case m == nil:
 			case had[t] > 0:
@@ -332,9 +328,7 @@ const onWorkspace = "the workspace"
 // "note (by WRITER): INTENT text", with "-" for none (and before that,
 // without the writer). The first group is the intent of the first form,
 // the second of the older.
-var noteLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[[^\]]*\] note(?: \(by [^()]*\))?(?: on (the workspace|\S+): |: (\S+) )`)
-})
+var noteLine = lazyRegexp{expr: `^- \[[^\]]*\] note(?: \(by [^()]*\))?(?: on (the workspace|\S+): |: (\S+) )`}
 
 // noteIntent is a note line's intent token from noteLine's match: "-"
 // for none.
@@ -400,13 +394,13 @@ func scan(root, file string, n int, keep func(note bool, lineIntent, path string
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		l := lines[i]
-		if m := noteLine().FindStringSubmatch(l); m != nil {
+		if m := noteLine.get().FindStringSubmatch(l); m != nil {
 			if keep(true, noteIntent(m), "") {
 				out = append(out, l)
 			}
 			continue
 		}
-		if m := lessonLine().FindStringSubmatch(l); m != nil && keep(false, m[2], strings.TrimPrefix(m[3], "-")) {
+		if m := lessonLine.get().FindStringSubmatch(l); m != nil && keep(false, m[2], strings.TrimPrefix(m[3], "-")) {
 			out = append(out, l)
 		}
 	}
@@ -414,9 +408,7 @@ func scan(root, file string, n int, keep func(note bool, lineIntent, path string
 }
 
 // foldedLine matches the count line of an intent's folded lessons.
-var foldedLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^- \[[^\]]*\] folded: (\S+) (\d+) older lesson`)
-})
+var foldedLine = lazyRegexp{expr: `^- \[[^\]]*\] folded: (\S+) (\d+) older lesson`}
 
 // fold keeps the newest keep lessons and notes of intent (a token, as
 // written) under Lessons Learned: older ones are removed and counted on one
@@ -435,16 +427,16 @@ func (d *doc) fold(intent string, keep int, now time.Time) {
 			continue
 		}
 		t := markdown.Text(d.Lines[i])
-		if m := foldedLine().FindStringSubmatch(t); m != nil {
+		if m := foldedLine.get().FindStringSubmatch(t); m != nil {
 			if m[1] == intent {
 				folded = i
 				prior, _ = strconv.Atoi(m[2])
 			}
 			continue
 		}
-		if m := noteLine().FindStringSubmatch(t); m != nil && noteIntent(m) == intent {
+		if m := noteLine.get().FindStringSubmatch(t); m != nil && noteIntent(m) == intent {
 			mine = append(mine, i)
-		} else if m := lessonLine().FindStringSubmatch(t); m != nil && m[2] == intent {
+		} else if m := lessonLine.get().FindStringSubmatch(t); m != nil && m[2] == intent {
 			mine = append(mine, i)
 		}
 	}
@@ -464,4 +456,18 @@ func (d *doc) fold(intent string, keep int, now time.Time) {
 		d.Lines = append(d.Lines[:drop[i]], d.Lines[drop[i]+1:]...)
 		d.Code = append(d.Code[:drop[i]], d.Code[drop[i]+1:]...)
 	}
+}
+
+// lazyRegexp is a regular expression compiled on first use. A variable of
+// it is laid out by the linker, where sync.OnceValue's call would run in
+// the package's initialiser on every hook's start, whatever the call.
+type lazyRegexp struct {
+	once sync.Once
+	expr string
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
 }

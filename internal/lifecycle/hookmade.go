@@ -9,13 +9,18 @@ import (
 	"github.com/intenthook/intenthook/internal/intents"
 )
 
-// hookMoves are the status changes a hook process makes to the catalog: a
-// selection starts a PENDING intent, a submission whose checks pass puts
-// work in review, a loop of denials blocks work in progress. Each sets
-// updated_at with the status and changes nothing else.
-var hookMoves = map[intents.Status][]intents.Status{
-	intents.Pending:    {intents.InProgress},
-	intents.InProgress: {intents.InReview, intents.Blocked},
+// hookMoves are the status changes a hook process makes to the catalog
+// from status s: a selection starts a PENDING intent, a submission whose
+// checks pass puts work in review, a loop of denials blocks work in
+// progress. Each sets updated_at with the status and changes nothing else.
+func hookMoves(s intents.Status) []intents.Status {
+	switch s {
+	case intents.Pending:
+		return []intents.Status{intents.InProgress}
+	case intents.InProgress:
+		return []intents.Status{intents.InReview, intents.Blocked}
+	}
+	return nil
 }
 
 // HookMade reports, as nil, whether every difference between two versions
@@ -86,7 +91,7 @@ func reachable(from, to intents.Status) bool {
 	for len(next) > 0 {
 		s := next[0]
 		next = next[1:]
-		for _, n := range hookMoves[s] {
+		for _, n := range hookMoves(s) {
 			if n == to {
 				return true
 			}

@@ -14,13 +14,26 @@ import (
 // Linux architecture Go builds for.
 const clockTicks = 100
 
-// bootTime is when the system booted, on the wall clock: now less the
-// time since boot (CLOCK_BOOTTIME, which /proc/<pid>/stat's start time
-// counts from, suspend included), to the nanosecond; /proc/stat's btime,
-// whole seconds, where that clock cannot be read. A start time computed
-// from btime is up to a second early, which would put a process started
-// just after an agent's command inside it.
-var bootTime = sync.OnceValue(func() time.Time {
+// bootTime is readBootTime's answer, read once: a function and a variable
+// the linker lays out, where sync.OnceValue's call would run in the
+// package's initialiser on every hook's start.
+func bootTime() time.Time {
+	boot.once.Do(func() { boot.at = readBootTime() })
+	return boot.at
+}
+
+var boot struct {
+	once sync.Once
+	at   time.Time
+}
+
+// readBootTime returns when the system booted, on the wall clock: now
+// less the time since boot (CLOCK_BOOTTIME, which /proc/<pid>/stat's start
+// time counts from, suspend included), to the nanosecond; /proc/stat's
+// btime, whole seconds, where that clock cannot be read. A start time
+// computed from btime is up to a second early, which would put a process
+// started just after an agent's command inside it.
+func readBootTime() time.Time {
 	var ts syscall.Timespec
 	if clockGettime(clockBoottime, &ts) == nil {
 		now := time.Now()
@@ -38,7 +51,7 @@ var bootTime = sync.OnceValue(func() time.Time {
 		}
 	}
 	return time.Time{}
-})
+}
 
 // clockBoottime is Linux's CLOCK_BOOTTIME, the same on every architecture.
 const clockBoottime = 7

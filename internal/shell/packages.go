@@ -53,13 +53,22 @@ func PackageCalls(cmd string) (found []PackageCall) {
 	return found
 }
 
-// managers are the package managers, each with the options before or after its subcommand
-// that take the next word as their value (the long ones also as --opt=value).
-var managers = map[string]struct{ short, long string }{
-	"npm":  {"wC", " prefix workspace registry cache userconfig globalconfig tag omit include install-strategy save-prefix loglevel before location otp script-shell node-options cpu os libc "},
-	"pnpm": {"CF", " dir filter reporter store-dir virtual-store-dir registry loglevel config modules-dir lockfile-dir workspace-dir "},
-	"yarn": {"", " cwd registry modules-folder cache-folder network-timeout mutex "},
-	"bun":  {"c", " cwd registry cache-dir backend config "},
+// manager says whether name is a package manager, and its options before
+// or after its subcommand that take the next word as their value (the long
+// ones also as --opt=value). A switch, not a map: a map literal is built by
+// the package's initialiser on every hook's start, whatever the call.
+func manager(name string) (short, long string, ok bool) {
+	switch name {
+	case "npm":
+		return "wC", " prefix workspace registry cache userconfig globalconfig tag omit include install-strategy save-prefix loglevel before location otp script-shell node-options cpu os libc ", true
+	case "pnpm":
+		return "CF", " dir filter reporter store-dir virtual-store-dir registry loglevel config modules-dir lockfile-dir workspace-dir ", true
+	case "yarn":
+		return "", " cwd registry modules-folder cache-folder network-timeout mutex ", true
+	case "bun":
+		return "c", " cwd registry cache-dir backend config ", true
+	}
+	return "", "", false
 }
 
 // packageSub says what a manager's subcommand does to packages: install (names or, alone,
@@ -139,7 +148,7 @@ func packageCall(c *call) (PackageCall, bool) {
 	if name == "corepack" && len(args) > 0 && args[0].literal {
 		name, args = args[0].name, args[1:]
 	}
-	m, ok := managers[name]
+	short, long, ok := manager(name)
 	if !ok {
 		return PackageCall{}, false
 	}
@@ -147,9 +156,9 @@ func packageCall(c *call) (PackageCall, bool) {
 		t := a.text
 		switch {
 		case strings.HasPrefix(t, "--"):
-			return !strings.Contains(t, "=") && strings.Contains(m.long, " "+t[2:]+" ")
+			return !strings.Contains(t, "=") && strings.Contains(long, " "+t[2:]+" ")
 		case len(t) == 2 && t[0] == '-':
-			return strings.IndexByte(m.short, t[1]) >= 0
+			return strings.IndexByte(short, t[1]) >= 0
 		}
 		return false
 	}

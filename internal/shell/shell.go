@@ -190,7 +190,7 @@ func Checks(cmd string, checks []string) (found []string) {
 	w := &walker{}
 	rebinds := false
 	w.onDefine = func(name string) {
-		if name == "" || pathVars[name] {
+		if name == "" || pathVar(name) {
 			rebinds = true
 		}
 	}
@@ -229,10 +229,10 @@ func Checks(cmd string, checks []string) (found []string) {
 	return found
 }
 
-// pathVars are the variables that change which program a name runs, or
+// pathVar reports the variables that change which program a name runs, or
 // run a file before a shell's command: set in a command, its checks do
 // not count.
-var pathVars = map[string]bool{"PATH": true, "BASH_ENV": true, "ENV": true}
+func pathVar(name string) bool { return name == "PATH" || name == "BASH_ENV" || name == "ENV" }
 
 // rebinder reports whether c can change what a program's name runs in the
 // rest of the command: an alias, a script sourced or evaluated in this
@@ -247,7 +247,7 @@ func rebinder(c *call) bool {
 				continue
 			}
 			name, _, _ := strings.Cut(a.text, "=")
-			if pathVars[name] {
+			if pathVar(name) {
 				return true
 			}
 		}

@@ -68,8 +68,6 @@ const pendingCompactAt = 64 << 10
 // does, and lines of another form are skipped.
 const pendingPrefix = "p2 "
 
-var b64 = base64.RawURLEncoding
-
 // pendingLine is one line of the log: an entry, or a done marker.
 type pendingLine struct {
 	ID   string
@@ -78,14 +76,14 @@ type pendingLine struct {
 }
 
 func (l pendingLine) marshal() []byte {
-	out := append([]byte(pendingPrefix), b64.EncodeToString([]byte(l.ID))...)
+	out := append([]byte(pendingPrefix), base64.RawURLEncoding.EncodeToString([]byte(l.ID))...)
 	if l.Done {
 		return append(out, " -\n"...)
 	}
 	var e codec.Encoder
 	l.Pending.encode(&e)
 	out = append(out, " + "...)
-	return append(b64.AppendEncode(out, e.B), '\n')
+	return append(base64.RawURLEncoding.AppendEncode(out, e.B), '\n')
 }
 
 // parsePendingLine reads one line (without its newline); ok is false for a
@@ -96,7 +94,7 @@ func parsePendingLine(line []byte) (l pendingLine, ok bool) {
 		return l, false
 	}
 	id, rest, _ := bytes.Cut(rest, []byte(" "))
-	raw, err := b64.DecodeString(string(id))
+	raw, err := base64.RawURLEncoding.DecodeString(string(id))
 	if err != nil || len(raw) == 0 {
 		return l, false
 	}
@@ -106,7 +104,7 @@ func parsePendingLine(line []byte) (l pendingLine, ok bool) {
 		l.Done = true
 		return l, true
 	case bytes.HasPrefix(rest, []byte("+ ")):
-		entry, err := b64.DecodeString(string(rest[2:]))
+		entry, err := base64.RawURLEncoding.DecodeString(string(rest[2:]))
 		if err != nil {
 			return l, false
 		}
@@ -189,7 +187,7 @@ func (ss Sessions) PutPending(ctx context.Context, session, toolUseID string, p 
 
 // sidecarPath is the lock-free file of one pending entry.
 func (ss Sessions) sidecarPath(session, toolUseID string) string {
-	return Path(ss.Root, "pending", SessionKey(session)+"."+b64.EncodeToString([]byte(toolUseID))+".pend")
+	return Path(ss.Root, "pending", SessionKey(session)+"."+base64.RawURLEncoding.EncodeToString([]byte(toolUseID))+".pend")
 }
 
 // putSidecar writes one entry to its own file, through a temporary file
@@ -262,7 +260,7 @@ func (ss Sessions) GetPending(session, toolUseID string) (Pending, bool) {
 	if toolUseID == "" {
 		return Pending{}, false
 	}
-	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	needle := []byte(pendingPrefix + base64.RawURLEncoding.EncodeToString([]byte(toolUseID)) + " ")
 	line, ok := newestLine(ss.pendingPath(session), needle)
 	if !ok {
 		// Stored beside the log while its lock was held: read once.
@@ -290,7 +288,7 @@ func (ss Sessions) PeekPending(session, toolUseID string) (Pending, bool) {
 	if toolUseID == "" {
 		return Pending{}, false
 	}
-	needle := []byte(pendingPrefix + b64.EncodeToString([]byte(toolUseID)) + " ")
+	needle := []byte(pendingPrefix + base64.RawURLEncoding.EncodeToString([]byte(toolUseID)) + " ")
 	line, ok := newestLine(ss.pendingPath(session), needle)
 	if !ok {
 		data, err := osfile.ReadFile(ss.sidecarPath(session, toolUseID))

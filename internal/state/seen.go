@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"os"
@@ -35,7 +36,7 @@ func (l seenLine) marshal() []byte {
 		if i > 0 {
 			out = append(out, ' ')
 		}
-		out = b64.AppendEncode(out, []byte(v))
+		out = base64.RawURLEncoding.AppendEncode(out, []byte(v))
 	}
 	return append(out, '\n')
 }
@@ -52,7 +53,7 @@ func parseSeen(line []byte) (seenLine, bool) {
 	}
 	var vals [3]string
 	for i, f := range fields {
-		v, err := b64.DecodeString(string(f))
+		v, err := base64.RawURLEncoding.DecodeString(string(f))
 		if err != nil {
 			return seenLine{}, false
 		}
@@ -93,10 +94,10 @@ func (ss Sessions) SeenHash(session, agent, rel string) (string, bool) {
 	if rel == "" {
 		return "", false
 	}
-	prefix := seenPrefix + b64.EncodeToString([]byte(rel)) + " "
+	prefix := seenPrefix + base64.RawURLEncoding.EncodeToString([]byte(rel)) + " "
 	// The agent is part of the prefix: the newest line for this agent and
 	// path, not the newest for the path.
-	line, ok := newestLine(ss.seenPath(session), []byte(prefix+b64.EncodeToString([]byte(agent))+" "))
+	line, ok := newestLine(ss.seenPath(session), []byte(prefix+base64.RawURLEncoding.EncodeToString([]byte(agent))+" "))
 	if !ok {
 		return "", false
 	}

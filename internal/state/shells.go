@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"strconv"
@@ -45,8 +46,8 @@ func (ss Sessions) OpenWindow(session, call string, now time.Time) error {
 	if self.TTY {
 		tty = 1
 	}
-	c := b64.EncodeToString([]byte(call))
-	line := fmt.Appendf(nil, "+ %s %s %d %d %d %d\n", c, b64.EncodeToString([]byte(session)), now.UnixNano(), self.PGID, self.SID, tty)
+	c := base64.RawURLEncoding.EncodeToString([]byte(call))
+	line := fmt.Appendf(nil, "+ %s %s %d %d %d %d\n", c, base64.RawURLEncoding.EncodeToString([]byte(session)), now.UnixNano(), self.PGID, self.SID, tty)
 	if host, ok := proc.Host(); ok {
 		line = fmt.Appendf(line, "@ %s %d %d\n", c, host.PID, host.Start.UnixNano())
 	}
@@ -55,7 +56,7 @@ func (ss Sessions) OpenWindow(session, call string, now time.Time) error {
 
 // CloseWindow records that command call ended now (its post).
 func (ss Sessions) CloseWindow(call string, now time.Time) error {
-	err := ss.appendShells(fmt.Appendf(nil, "- %s %d\n", b64.EncodeToString([]byte(call)), now.UnixNano()))
+	err := ss.appendShells(fmt.Appendf(nil, "- %s %d\n", base64.RawURLEncoding.EncodeToString([]byte(call)), now.UnixNano()))
 	path := Path(ss.Root, "shells.log")
 	if st, serr := os.Stat(path); serr == nil && st.Size() > shellsRotateAt {
 		_ = os.Rename(path, path+".1")
@@ -93,8 +94,8 @@ func parseWindows(data []byte, now time.Time) []Window {
 		f := bytes.Fields(line)
 		switch {
 		case len(f) == 7 && string(f[0]) == "+":
-			call, err1 := b64.DecodeString(string(f[1]))
-			session, err2 := b64.DecodeString(string(f[2]))
+			call, err1 := base64.RawURLEncoding.DecodeString(string(f[1]))
+			session, err2 := base64.RawURLEncoding.DecodeString(string(f[2]))
 			start, err3 := strconv.ParseInt(string(f[3]), 10, 64)
 			pgid, err4 := strconv.Atoi(string(f[4]))
 			sid, err5 := strconv.Atoi(string(f[5]))
@@ -104,7 +105,7 @@ func parseWindows(data []byte, now time.Time) []Window {
 			at[string(call)] = len(out)
 			out = append(out, Window{Session: string(session), Call: string(call), Start: time.Unix(0, start), PGID: pgid, SID: sid, TTY: string(f[6]) == "1"})
 		case len(f) == 4 && string(f[0]) == "@":
-			call, err1 := b64.DecodeString(string(f[1]))
+			call, err1 := base64.RawURLEncoding.DecodeString(string(f[1]))
 			pid, err2 := strconv.Atoi(string(f[2]))
 			start, err3 := strconv.ParseInt(string(f[3]), 10, 64)
 			i, ok := at[string(call)]
@@ -113,7 +114,7 @@ func parseWindows(data []byte, now time.Time) []Window {
 			}
 			out[i].HostPID, out[i].HostStart = pid, time.Unix(0, start)
 		case len(f) == 3 && string(f[0]) == "-":
-			call, err1 := b64.DecodeString(string(f[1]))
+			call, err1 := base64.RawURLEncoding.DecodeString(string(f[1]))
 			end, err2 := strconv.ParseInt(string(f[2]), 10, 64)
 			i, ok := at[string(call)]
 			if err1 != nil || err2 != nil || !ok {

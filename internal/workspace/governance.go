@@ -202,11 +202,17 @@ func SandboxReadOnlyAt(t governed.Table, root string) []string {
 	return out
 }
 
-// initFiles are the git files init writes lines into: not governance
-// files, but a commit that adopts the rules holds them for that reason.
-var initFiles = map[string]string{
-	".gitignore":     "git's ignore file (init keeps .orchestration/state/ out of commits)",
-	".gitattributes": "git's attributes (init keeps every byte under .orchestration/ as written)",
+// initFile says why rel is a git file init writes lines into: not a
+// governance file, but a commit that adopts the rules holds it for that
+// reason.
+func initFile(rel string) (reason string, ok bool) {
+	switch rel {
+	case ".gitignore":
+		return "git's ignore file (init keeps .orchestration/state/ out of commits)", true
+	case ".gitattributes":
+		return "git's attributes (init keeps every byte under .orchestration/ as written)", true
+	}
+	return "", false
 }
 
 // AdoptionReason says what rel is when the commit that adopts the rules
@@ -216,6 +222,5 @@ func AdoptionReason(t governed.Table, rel string) (reason string, ok bool) {
 	if f, ok := t.Row(rel, ^governed.Use(0)); ok {
 		return f.Reason, true
 	}
-	reason, ok = initFiles[rel]
-	return reason, ok
+	return initFile(rel)
 }

@@ -58,8 +58,8 @@ const (
 	keyScope     = "owned_scope"
 )
 
-// timeKeys are the keys SetTimes may write.
-var timeKeys = map[string]bool{"created_at": true, keyUpdatedAt: true, "completed_at": true}
+// timeKey reports the keys SetTimes may write.
+func timeKey(k string) bool { return k == "created_at" || k == keyUpdatedAt || k == "completed_at" }
 
 // SetTimes sets each stamp's key of intent id to its time (UTC RFC 3339), replacing a present value
 // in its quoting or inserting `key: "…"` after the intent's last key, in the order given, keeping
@@ -72,7 +72,7 @@ func SetTimes(data []byte, id string, stamps []Stamp) ([]byte, error) {
 	var edits []edit
 	want := map[string]func(*yaml.Node) error{}
 	for _, st := range stamps {
-		if !timeKeys[st.Key] || want[st.Key] != nil {
+		if !timeKey(st.Key) || want[st.Key] != nil {
 			return nil, fmt.Errorf("cannot set %q: not a timestamp key, or given twice", st.Key)
 		}
 		stamp := timestamp(st.At)
