@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -127,25 +126,8 @@ func digestOf(data []byte) string {
 // digestMapped is digestOf over mapped bytes: ok is false when the catalog
 // was cut short in place while mapped (the read faults).
 func digestMapped(data []byte) (key string, ok bool) {
-	ok = !faulted(func() { key = digestOf(data) })
+	ok = !osfile.Faulted(func() { key = digestOf(data) })
 	return key, ok
-}
-
-// faulted runs f and reports whether it faulted on mapped memory (a file
-// truncated under its mapping), which would otherwise crash the process.
-// Any other panic goes on.
-func faulted(f func()) (fault bool) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(interface{ Addr() uintptr }); !ok {
-				panic(r)
-			}
-			fault = true
-		}
-	}()
-	f()
-	return false
 }
 
 // readCache opens a cache whose key matches and reads its header; intents
@@ -452,7 +434,7 @@ func fromCacheBytes(b []byte, key string) (*Catalog, error) {
 // agreesSafely is agrees over source bytes that may be mapped: a catalog cut
 // short under the mapping does not agree.
 func (c *Catalog) agreesSafely(in *Intent) (ok bool) {
-	if faulted(func() { ok = c.agrees(in) }) {
+	if osfile.Faulted(func() { ok = c.agrees(in) }) {
 		return false
 	}
 	return ok

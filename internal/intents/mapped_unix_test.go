@@ -35,12 +35,3 @@ func TestMappedCatalogTruncated(t *testing.T) {
 		t.Fatal("agreesSafely over a truncated mapping agreed")
 	}
 }
-
-func TestFaultedPassesOtherPanics(t *testing.T) {
-	defer func() {
-		if r := recover(); r != "boom" {
-			t.Fatalf("recovered %v, want the original panic", r)
-		}
-	}()
-	faulted(func() { panic("boom") })
-}

@@ -140,6 +140,132 @@ func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, err
 	return parseLines(kept), err
 }
 
+// ReadTailMentioningLast is ReadTailMentioning for the newest n records
+// whose line keep accepts (n 0: all; keep nil: every line; keep may only
+// read the line, which lies in a mapping): each of the newest ledger files' last maxBytes
+// is searched backwards from its end for the lines holding word, and the
+// search stops at the nth that keep accepts. The window is mapped, not
+// read into the heap, so a search that stops early touches the pages it
+// searched: a hook showing an intent's last few records pays for those,
+// not for a MiB of fresh memory. Unlike ReadTailMentioning, the windows of
+// several files are not merged before the cut: the newest files are
+// searched first (the segments by modification time, then the legacy
+// file), sharing maxBytes and n.
+func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, keep func(line []byte) bool) ([]Record, error) {
+	quoted := []byte(strconv.Quote(word))
+	type keyed struct {
+		k    lineKey
+		line []byte
+	}
+	var all []keyed
+	var firstErr error
+	files := recentFiles(root)
+	order := append(indexes(1, len(files)), 0) // the legacy file is the oldest
+	budget, want := maxBytes, n
+	for _, i := range order {
+		if i >= len(files) || budget <= 0 || n > 0 && want <= 0 {
+			continue
+		}
+		rel := files[i]
+		lines, kept, used, err := mentionLines(filepath.Join(root, filepath.FromSlash(rel)), budget, quoted, want, keep)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		budget, want = budget-used, want-kept
+		w := writerOf(rel)
+		for j, line := range lines {
+			all = append(all, keyed{keyOf(line, w, i, j), line})
+		}
+	}
+	slices.SortFunc(all, func(a, b keyed) int { return a.k.compare(&b.k) })
+	lines := make([][]byte, len(all))
+	for i, e := range all {
+		lines[i] = e.line
+	}
+	return parseLines(lines), firstErr
+}
+
+// indexes lists the integers from lo up to hi, hi left out.
+func indexes(lo, hi int) []int {
+	var out []int
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// mentionLines returns, in file order and copied, the complete lines of
+// the file's last maxBytes that hold quoted and keep (when set) accepts:
+// from the end back, up to the nth (n 0: all), with how many it returns
+// and how many bytes the search went back. A line cut by the window's start and a
+// torn last line are left out.
+func mentionLines(path string, maxBytes int64, quoted []byte, n int, keep func([]byte) bool) (lines [][]byte, kept int, used int64, err error) {
+	f, err := osfile.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, 0, nil
+	}
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("open ledger: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("read ledger tail: %w", err)
+	}
+	size := st.Size()
+	start := max(0, size-maxBytes)
+	// One byte before the window tells whether it starts on a line.
+	from := max(0, start-1)
+	data, unmap, ok := osfile.MapRange(f, from, size-from)
+	if !ok {
+		data, unmap = make([]byte, size-from), func() {}
+		if err := readFull(f, data, from); err != nil {
+			return nil, 0, 0, fmt.Errorf("read ledger tail: %w", err)
+		}
+	}
+	defer unmap()
+	var back int
+	if osfile.Faulted(func() { lines, kept, back = scanMentions(data, start > 0, quoted, n, keep) }) {
+		return nil, 0, 0, errors.New("read ledger tail: the ledger was cut short while read")
+	}
+	return lines, kept, int64(len(data) - back), nil
+}
+
+// scanMentions is mentionLines over data, the window with the byte before
+// it when cut; back is where in data the search stopped.
+func scanMentions(data []byte, cut bool, quoted []byte, n int, keep func([]byte) bool) (found [][]byte, kept, back int) {
+	lo := 0
+	if cut {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil, 0, 0
+		}
+		lo = i + 1
+	}
+	end := bytes.LastIndexByte(data, '\n') + 1 // a torn last line is not a line
+	for end > lo {
+		i := bytes.LastIndex(data[lo:end], quoted)
+		if i < 0 {
+			end = lo
+			break
+		}
+		i += lo
+		from := lo + bytes.LastIndexByte(data[lo:i], '\n') + 1
+		to := i + bytes.IndexByte(data[i:end], '\n')
+		line := data[from:to]
+		end = from
+		if keep != nil && !keep(line) {
+			continue
+		}
+		found = append(found, bytes.Clone(line))
+		if kept++; n > 0 && kept >= n {
+			break
+		}
+	}
+	slices.Reverse(found)
+	return found, kept, end
+}
+
 // ReadSince returns the records appended since about since, in the
 // canonical order, from the last maxBytes of this branch's active segment
 // (and of the segments before it that it began after since - slack: a

@@ -289,3 +289,46 @@ func TestReadTailMentioning(t *testing.T) {
 		})
 	}
 }
+
+// TestReadTailMentioningLast: the search goes back from the end until it
+// has n records keep accepts, leaving out those it does not (denials), and
+// goes no further.
+func TestReadTailMentioningLast(t *testing.T) {
+	l := newLedger(t)
+	intent := func(r *Record, id, decision string) *Record {
+		r.Metadata.Intenthook.IntentID, r.Metadata.Intenthook.Decision = NullString(id), decision
+		return r
+	}
+	for i := range 3 {
+		mustAppend(t, l, intent(writeRecord(fmt.Sprint("old", i), "a.go"), "INT-002", "allow"))
+	}
+	for i := range 300 { // about 300 KB of other records between
+		mustAppend(t, l, writeRecord(fmt.Sprint("other", i), "b.go"))
+	}
+	mustAppend(t, l, intent(writeRecord("denied0", "a.go"), "INT-002", "deny"), intent(writeRecord("denied1", "a.go"), "INT-002", "deny"))
+	mustAppend(t, l, intent(writeRecord("new0", "a.go"), "INT-002", "allow"))
+	allowed := func(line []byte) bool {
+		r, err := ParseLine(line)
+		return err == nil && r.Metadata.Intenthook.Decision == "allow"
+	}
+	for _, tt := range []struct {
+		n    int
+		want []string
+	}{
+		{1, []string{"new0"}},
+		{3, []string{"old1", "old2", "new0"}},
+		{9, []string{"old0", "old1", "old2", "new0"}},
+	} {
+		recs, err := ReadTailMentioningLast(l.Root, 1<<20, "INT-002", tt.n, allowed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sessionIDs(recs); !slices.Equal(got, tt.want) {
+			t.Errorf("n=%d: got %q, want %q", tt.n, got, tt.want)
+		}
+	}
+	recs, err := ReadTailMentioningLast(l.Root, 1<<20, "INT-002", 0, nil)
+	if got, want := sessionIDs(recs), []string{"old0", "old1", "old2", "denied0", "denied1", "new0"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("every record: got %q (%v), want %q", got, err, want)
+	}
+}

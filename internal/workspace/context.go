@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,6 +18,12 @@ import (
 // TraceWindow is how much of the ledger's end the context reads for the
 // intent's recent records: never the whole ledger.
 const TraceWindow = 1 << 20
+
+// allowed is how an allowed call's record says so (ledger's line.go).
+var allowed = []byte(`"decision":"allow"`)
+
+// maxTrace is how many of the intent's recent records the context shows.
+const maxTrace = 10
 
 // specRead bounds how much of a related spec file is read; the builder
 // keeps at most 2 KB of it.
@@ -37,19 +44,30 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, 
 		}
 	}
 	var trace []intentctx.TraceEntry
-	recs, _ := ledger.ReadTailMentioning(w.Root, TraceWindow, in.ID)
+	// What was changed under the intent: denials and violations name
+	// files too, but changed nothing.
+	changed := func(r *ledger.Record) bool {
+		return r.Intent() == in.ID && len(r.Files) > 0 && r.Metadata.Intenthook.Decision == "allow"
+	}
+	recs, _ := ledger.ReadTailMentioningLast(w.Root, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
+		// Most lines naming the intent and not an allowed change (its
+		// selections, denials) are told by their bytes, without a parse.
+		if !bytes.Contains(line, allowed) {
+			return false
+		}
+		r, err := ledger.ParseLine(line)
+		return err == nil && changed(r)
+	})
 	for i := range recs {
 		r := &recs[i]
-		// What was changed under the intent: denials and violations name
-		// files too, but changed nothing.
-		if r.Intent() != in.ID || len(r.Files) == 0 || r.Metadata.Intenthook.Decision != "allow" {
+		if !changed(r) {
 			continue
 		}
 		m := r.Metadata.Intenthook
 		trace = append(trace, intentctx.TraceEntry{Time: r.Timestamp, Tool: m.ToolName, Path: r.Files[0].Path, Class: m.MutationClass})
 	}
-	if len(trace) > 10 {
-		trace = trace[len(trace)-10:]
+	if len(trace) > maxTrace {
+		trace = trace[len(trace)-maxTrace:]
 	}
 	family := w.family(in, budget/4)
 	if family != "" {
