@@ -120,8 +120,8 @@ func build(name string) (protocol.Agent, bool) {
 	return ag, true
 }
 
-// All returns every agent, Claude Code first, then by name. Callers must
-// not change the list.
+// All returns every agent, Claude Code first, then by name, each
+// descriptor made once.
 func All() []protocol.Agent {
 	var list []protocol.Agent
 	each(func(name string, _ governed.Table) {
@@ -134,7 +134,7 @@ func All() []protocol.Agent {
 // Governance returns every agent's rows of the governance table, in All's
 // order (each descriptor's Governance), without building the descriptors.
 func Governance() []governed.Table {
-	out := make([]governed.Table, 0, 32)
+	out := make([]governed.Table, 0, len(natives())+len(described.BuiltinNames()))
 	each(func(_ string, rows governed.Table) { out = append(out, rows) })
 	return out
 }

@@ -38,10 +38,10 @@ const (
 	staleLineBytes = 240
 	staleContext   = 3
 	// staleWhoWindow bounds the search for the file's last traced write:
-	// the newest 256 KiB of records (some 300 of them), read from the end
-	// of the last legacy file and of at most the four newest segments
-	// (ledger.ReadTailMentioning): at most 1.25 MiB read, about 1 ms a
-	// file, however long the ledger.
+	// the newest 256 KiB of records (some 300 of them), searched in the
+	// mapped ends of at most the four newest segments and the last legacy
+	// file, newest first, sharing the bound (ledger.ReadTailMentioning),
+	// however long the ledger.
 	staleWhoWindow = 256 << 10
 	// staleGitTimeout bounds the one git process that reads HEAD's and the
 	// index's blobs.
@@ -230,7 +230,7 @@ func escaped(r rune) bool {
 
 // staleWho says who left the file as it is now: the newest traced write of
 // it in the ledger's newest records (ledger.ReadTailMentioning, bounded by
-// staleWhoWindow per file), when its digest is the file's now; else that
+// staleWhoWindow), when its digest is the file's now; else that
 // it changed outside the hooks.
 func (g staleDetails) staleWho(rel, now string) string {
 	recs, err := ledger.ReadTailMentioning(g.Root, staleWhoWindow, rel)

@@ -217,8 +217,9 @@ func parseCacheHeader(f io.ReaderAt, key string, size int64) (c *Catalog, comple
 	return c, true
 }
 
-// indexLine reads a line of the cache's index: the intent's id, quoted
-// (valid: the id is quotedID's), and its offset and length in the body.
+// indexLine reads a line of the cache's index: the intent's id as
+// strconv.Quote wrote it, and its offset and length in the body; ok is
+// false for a line of another form.
 func indexLine(l []byte) (quoted []byte, off, n int64, ok bool) {
 	// The id is quoted and may hold spaces: the two numbers are the line's
 	// last two fields.

@@ -306,6 +306,7 @@ func (p *intentParser) budget(v *yaml.Node) {
 	}
 }
 
+// specType reports the types a related spec may have.
 func specType(t string) bool {
 	switch t {
 	case "speckit", "github_issue", "github_pr", "constitution", "external":

@@ -125,32 +125,23 @@ func ReadTail(root string, maxBytes int64) ([]Record, error) {
 	return parseLines(lines), err
 }
 
-// ReadTailMentioning is ReadTail for the records whose line holds the JSON
-// string word (an intent id, a path): only those lines are decoded. It
-// keeps the records that mention word anywhere; callers check the field.
+// ReadTailMentioning returns, in the canonical order, the records of the
+// newest ledger files' last maxBytes whose line holds the JSON string word
+// (an intent id, a path): only those lines are decoded. It keeps the
+// records that mention word anywhere; callers check the field.
 func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, error) {
-	lines, err := recentLines(root, recentFiles(root), maxBytes, nil)
-	quoted := []byte(strconv.Quote(word))
-	kept := lines[:0]
-	for _, line := range lines {
-		if bytes.Contains(line, quoted) {
-			kept = append(kept, line)
-		}
-	}
-	return parseLines(kept), err
+	return ReadTailMentioningLast(root, maxBytes, word, 0, nil)
 }
 
 // ReadTailMentioningLast is ReadTailMentioning for the newest n records
 // whose line keep accepts (n 0: all; keep nil: every line; keep may only
-// read the line, which lies in a mapping): each of the newest ledger files' last maxBytes
-// is searched backwards from its end for the lines holding word, and the
-// search stops at the nth that keep accepts. The window is mapped, not
-// read into the heap, so a search that stops early touches the pages it
-// searched: a hook showing an intent's last few records pays for those,
-// not for a MiB of fresh memory. Unlike ReadTailMentioning, the windows of
-// several files are not merged before the cut: the newest files are
-// searched first (the segments by modification time, then the legacy
-// file), sharing maxBytes and n.
+// read the line, which lies in a mapping). The newest files are searched
+// first (the segments by modification time, then the legacy file),
+// sharing maxBytes and n, each backwards from its end for the lines
+// holding word. The windows are mapped, not read into the heap, so a
+// search that stops early touches only the pages it searched: a hook
+// showing an intent's last few records pays for those, not for a MiB of
+// fresh memory.
 func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, keep func(line []byte) bool) ([]Record, error) {
 	quoted := []byte(strconv.Quote(word))
 	type keyed struct {
@@ -159,12 +150,12 @@ func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, kee
 	}
 	var all []keyed
 	var firstErr error
-	files := recentFiles(root)
-	order := append(indexes(1, len(files)), 0) // the legacy file is the oldest
+	files := recentFiles(root) // the legacy file, then the segments, newest first
 	budget, want := maxBytes, n
-	for _, i := range order {
-		if i >= len(files) || budget <= 0 || n > 0 && want <= 0 {
-			continue
+	for k := range files {
+		i := (k + 1) % len(files) // the legacy file, the oldest, last
+		if budget <= 0 || n > 0 && want <= 0 {
+			break
 		}
 		rel := files[i]
 		lines, kept, used, err := mentionLines(filepath.Join(root, filepath.FromSlash(rel)), budget, quoted, want, keep)
@@ -185,20 +176,11 @@ func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, kee
 	return parseLines(lines), firstErr
 }
 
-// indexes lists the integers from lo up to hi, hi left out.
-func indexes(lo, hi int) []int {
-	var out []int
-	for i := lo; i < hi; i++ {
-		out = append(out, i)
-	}
-	return out
-}
-
 // mentionLines returns, in file order and copied, the complete lines of
 // the file's last maxBytes that hold quoted and keep (when set) accepts:
 // from the end back, up to the nth (n 0: all), with how many it returns
-// and how many bytes the search went back. A line cut by the window's start and a
-// torn last line are left out.
+// and how many bytes the search went back. A line cut by the window's
+// start and a torn last line are left out.
 func mentionLines(path string, maxBytes int64, quoted []byte, n int, keep func([]byte) bool) (lines [][]byte, kept int, used int64, err error) {
 	f, err := osfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

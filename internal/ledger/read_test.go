@@ -332,3 +332,44 @@ func TestReadTailMentioningLast(t *testing.T) {
 		t.Errorf("every record: got %q (%v), want %q", got, err, want)
 	}
 }
+
+// TestReadTailMentioningAcrossSegments: the newest segments are searched
+// newest first, in the canonical order once found, and share maxBytes: a
+// bound the newest segment's end uses up leaves the one before unread.
+func TestReadTailMentioningAcrossSegments(t *testing.T) {
+	l := newLedger(t)
+	l.SegmentBytes = 4 << 10
+	mention := func(session string) *Record {
+		r := writeRecord(session, "a.go")
+		r.Metadata.Intenthook.IntentID = "INT-002"
+		return r
+	}
+	// Four records of about 1 KB a segment: "first" ends the older
+	// segment, "second" the newer.
+	for i := range 3 {
+		mustAppend(t, l, writeRecord(fmt.Sprint("other", i), "b.go"))
+	}
+	mustAppend(t, l, mention("first"))
+	for i := range 3 {
+		mustAppend(t, l, writeRecord(fmt.Sprint("later", i), "b.go"))
+	}
+	mustAppend(t, l, mention("second"))
+	if files := recentFiles(l.Root); len(files) < 3 {
+		t.Fatalf("recent files %q: the test wants two segments", files)
+	}
+	for _, tt := range []struct {
+		max  int64
+		n    int
+		want []string
+	}{
+		{1 << 20, 2, []string{"first", "second"}},
+		{1 << 20, 0, []string{"first", "second"}},
+		{1 << 20, 1, []string{"second"}},
+		{2 << 10, 2, []string{"second"}}, // the newest segment's end uses up the bound
+	} {
+		recs, err := ReadTailMentioningLast(l.Root, tt.max, "INT-002", tt.n, nil)
+		if got := sessionIDs(recs); err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("max %d, n %d: got %q (%v), want %q", tt.max, tt.n, got, err, tt.want)
+		}
+	}
+}

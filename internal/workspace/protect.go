@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/governed"
@@ -31,20 +30,12 @@ func NewProtected(t governed.Table, governance bool, extra []string) (*Protected
 		p.table = t
 	}
 	var errs []error
-	for i, g := range extra {
+	for _, g := range extra {
 		if _, err := intents.MatchGlob(g, ""); err != nil {
-			if errs == nil {
-				p.extra = slices.Clip(extra[:i])
-			}
 			errs = append(errs, fmt.Errorf("protected_paths %q: %w", g, err))
 			continue
 		}
-		if errs != nil {
-			p.extra = append(p.extra, g)
-		}
-	}
-	if errs == nil {
-		p.extra = extra
+		p.extra = append(p.extra, g)
 	}
 	return p, errors.Join(errs...)
 }
