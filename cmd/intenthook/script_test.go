@@ -102,8 +102,12 @@ func runScripts(t *testing.T, bin string, update bool) {
 		// [landlock]: the kernel enforces Landlock (checks run confined).
 		// [offline]: a check can be kept off the network here (a network
 		// namespace, or Landlock's network rules).
+		// [shipped]: the commands are the binaries make build makes, not
+		// this test binary (which links every command's packages).
 		Condition: func(cond string) (bool, error) {
 			switch cond {
+			case "shipped":
+				return bin != "", nil
 			case "offline":
 				return confine.Network() != confine.NetNone, nil
 			case "landlock":
