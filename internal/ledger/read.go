@@ -214,7 +214,11 @@ func mentionLines(path string, maxBytes int64, quoted []byte, n int, keep func([
 }
 
 // scanMentions is mentionLines over data, the window with the byte before
-// it when cut; back is where in data the search stopped.
+// it when cut; back is where in data the search stopped. The window is
+// searched in chunks from its end back, each chunk forwards: bytes.Index
+// is vectorised where bytes.LastIndex hashes byte by byte (a MiB of
+// ledger, 1.5 ms against 0.04 ms), and a search that finds its n lines
+// near the end touches no page before them.
 func scanMentions(data []byte, cut bool, quoted []byte, n int, keep func([]byte) bool) (found [][]byte, kept, back int) {
 	lo := 0
 	if cut {
@@ -225,27 +229,57 @@ func scanMentions(data []byte, cut bool, quoted []byte, n int, keep func([]byte)
 		lo = i + 1
 	}
 	end := bytes.LastIndexByte(data, '\n') + 1 // a torn last line is not a line
-	for end > lo {
-		i := bytes.LastIndex(data[lo:end], quoted)
-		if i < 0 {
-			end = lo
-			break
-		}
-		i += lo
-		from := lo + bytes.LastIndexByte(data[lo:i], '\n') + 1
-		to := i + bytes.IndexByte(data[i:end], '\n')
-		line := data[from:to]
-		end = from
-		if keep != nil && !keep(line) {
-			continue
-		}
-		found = append(found, bytes.Clone(line))
-		if kept++; n > 0 && kept >= n {
-			break
+	var hits []int
+	for hi := end; hi > lo; {
+		from := max(lo, hi-mentionChunk)
+		hits = mentionsIn(data[:min(end, hi+len(quoted)-1)], from, quoted, hits[:0])
+		hi = from
+		for _, i := range slices.Backward(hits) {
+			if i+len(quoted) > end {
+				continue // in a line taken already
+			}
+			from := lo + bytes.LastIndexByte(data[lo:i], '\n') + 1
+			to := i + bytes.IndexByte(data[i:end], '\n')
+			line := data[from:to]
+			end, hi = from, min(hi, from)
+			if keep != nil && !keep(line) {
+				continue
+			}
+			found = append(found, bytes.Clone(line))
+			if kept++; n > 0 && kept >= n {
+				slices.Reverse(found)
+				return found, kept, end
+			}
 		}
 	}
 	slices.Reverse(found)
-	return found, kept, end
+	return found, kept, lo
+}
+
+// mentionChunk is how much of a window scanMentions searches at a time.
+const mentionChunk = 64 << 10
+
+// mentionsIn appends to hits where quoted, a JSON string, begins in data
+// at from or after, in order. It searches for the string without its
+// opening quote (an id or a path begins with a byte far rarer in JSON
+// than a quote, which bytes.Index would stop at in every field) and
+// checks the quote before each hit.
+func mentionsIn(data []byte, from int, quoted []byte, hits []int) []int {
+	if len(quoted) < 2 {
+		return hits
+	}
+	rest := quoted[1:]
+	for i := from + 1; i <= len(data); {
+		j := bytes.Index(data[i:], rest)
+		if j < 0 {
+			break
+		}
+		if at := i + j - 1; data[at] == quoted[0] {
+			hits = append(hits, at)
+		}
+		i += j + 1
+	}
+	return hits
 }
 
 // ReadSince returns the records appended since about since, in the

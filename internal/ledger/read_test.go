@@ -373,3 +373,70 @@ func TestReadTailMentioningAcrossSegments(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMentions holds the chunked search to the plain one it replaced:
+// every line holding the quoted word, from the end back, up to n, on
+// windows whose hits fall across chunks, straddle a chunk's end, come
+// dense or far apart, without their quote, or twice in a line.
+func TestScanMentions(t *testing.T) {
+	quoted := []byte(`"INT-7"`)
+	plain := func(data []byte, cut bool, n int, keep func([]byte) bool) (found [][]byte, back int) {
+		lo := 0
+		if cut {
+			lo = bytes.IndexByte(data, '\n') + 1
+		}
+		end := bytes.LastIndexByte(data, '\n') + 1
+		back = lo
+		for end > lo {
+			from := lo + bytes.LastIndexByte(data[lo:end-1], '\n') + 1
+			line := data[from : end-1]
+			end = from
+			if !bytes.Contains(line, quoted) || keep != nil && !keep(line) {
+				continue
+			}
+			found = append(found, line)
+			if n > 0 && len(found) == n {
+				back = from
+				break
+			}
+		}
+		slices.Reverse(found)
+		return found, back
+	}
+	lines := map[string]func(i int) string{
+		"far apart": func(i int) string {
+			if i%300 == 0 {
+				return fmt.Sprintf(`{"n":%d,"intent_id":"INT-7"}`, i)
+			}
+			return fmt.Sprintf(`{"n":%d,"intent_id":"INT-70","pad":%q}`, i, strings.Repeat("x", i%500))
+		},
+		"dense": func(i int) string {
+			return fmt.Sprintf(`{"n":%d,"intent_id":"INT-7","decision":%q}`, i, []string{"allow", "deny"}[i%2])
+		},
+		"twice in a line, and unquoted": func(i int) string {
+			return fmt.Sprintf(`{"n":%d,"a":"INT-7","b":"INT-7","c":"xINT-7"}`, i)
+		},
+		"unquoted only": func(i int) string { return fmt.Sprintf(`{"n":%d,"c":"xINT-7","d":INT-7"}`, i) },
+	}
+	allow := func(line []byte) bool { return bytes.Contains(line, []byte(`"allow"`)) }
+	for name, line := range lines {
+		var b bytes.Buffer
+		for i := 0; b.Len() < 3*mentionChunk+777; i++ {
+			b.WriteString(line(i) + "\n")
+		}
+		b.WriteString(`{"torn":"INT-7"`) // no newline: not a line
+		for _, cut := range []int{0, 1, 13, mentionChunk - 5} {
+			data := b.Bytes()[cut:]
+			for _, n := range []int{0, 1, 10, 1000} {
+				for _, keep := range []func([]byte) bool{nil, allow} {
+					want, wantBack := plain(data, cut > 0, n, keep)
+					got, kept, back := scanMentions(data, cut > 0, quoted, n, keep)
+					if len(got) != kept || !slices.EqualFunc(got, want, bytes.Equal) || back != wantBack {
+						t.Errorf("%s, cut %d, n %d, keep %v: got %d lines (kept %d) back %d, want %d back %d",
+							name, cut, n, keep != nil, len(got), kept, back, len(want), wantBack)
+					}
+				}
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/intentctx"
@@ -19,8 +20,11 @@ import (
 // intent's recent records: never the whole ledger.
 const TraceWindow = 1 << 20
 
-// allowed is how an allowed call's record says so (ledger's line.go).
-var allowed = []byte(`"decision":"allow"`)
+// allowed is how an allowed call's record says so, and noFiles how a
+// record that changed no file does (ledger's line.go; Agent Trace names
+// files at its top level only, and intenthook's metadata the record's
+// intent as intent_id).
+var allowed, noFiles = []byte(`"decision":"allow"`), []byte(`"files":[]`)
 
 // maxTrace is how many of the intent's recent records the context shows.
 const maxTrace = 10
@@ -49,14 +53,14 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, 
 	changed := func(r *ledger.Record) bool {
 		return r.Intent() == in.ID && len(r.Files) > 0 && r.Metadata.Intenthook.Decision == "allow"
 	}
+	ownID := append([]byte(`"intent_id":`), strconv.Quote(in.ID)...)
 	recs, _ := ledger.ReadTailMentioningLast(w.Root, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
-		// Most lines naming the intent and not an allowed change (its
-		// selections, denials) are told by their bytes, without a parse.
-		if !bytes.Contains(line, allowed) {
-			return false
-		}
-		r, err := ledger.ParseLine(line)
-		return err == nil && changed(r)
+		// An allowed change of the intent is told by its bytes, without
+		// a parse: its selections, denials and the records of others
+		// that name it are most of the lines found, and a session that
+		// selects often leaves a MiB of them. changed, after the parse,
+		// has the last word.
+		return bytes.Contains(line, allowed) && !bytes.Contains(line, noFiles) && bytes.Contains(line, ownID)
 	})
 	for i := range recs {
 		r := &recs[i]
