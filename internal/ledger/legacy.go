@@ -160,3 +160,59 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// Change is what a record says of a change: its time, intent, tool,
+// mutation class, decision and the paths of its files.
+type Change struct {
+	Time, Intent, Tool, Class, Decision string
+	Paths                               []string
+}
+
+// ParseChange decodes what a line says of a change, without the record's
+// other fields: a hook showing an intent's recent changes meets Record's
+// types there first, and building their decoders costs it more than
+// finding the lines (encoding/json does so once per type and process). A
+// line in an older shape is parsed whole (ParseLine).
+func ParseChange(line []byte) (Change, error) {
+	var r struct {
+		Version   string `json:"version"`
+		Timestamp string `json:"timestamp"`
+		Files     []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+		Metadata struct {
+			Intenthook struct {
+				IntentID      NullString `json:"intent_id"`
+				ToolName      string     `json:"tool_name"`
+				MutationClass string     `json:"mutation_class"`
+				Decision      string     `json:"decision"`
+			} `json:"dev.intenthook"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Change{}, fmt.Errorf("parse ledger line: %w", err)
+	}
+	if r.Version == "" {
+		rec, err := ParseLine(line)
+		if err != nil {
+			return Change{}, err
+		}
+		return rec.Change(), nil
+	}
+	m := r.Metadata.Intenthook
+	c := Change{Time: r.Timestamp, Intent: string(m.IntentID), Tool: m.ToolName, Class: m.MutationClass, Decision: m.Decision}
+	for _, f := range r.Files {
+		c.Paths = append(c.Paths, f.Path)
+	}
+	return c, nil
+}
+
+// Change is what r says of a change (ParseChange's answer for its line).
+func (r *Record) Change() Change {
+	m := &r.Metadata.Intenthook
+	c := Change{Time: r.Timestamp, Intent: r.Intent(), Tool: m.ToolName, Class: m.MutationClass, Decision: m.Decision}
+	for _, f := range r.Files {
+		c.Paths = append(c.Paths, f.Path)
+	}
+	return c
+}

@@ -130,19 +130,22 @@ func ReadTail(root string, maxBytes int64) ([]Record, error) {
 // (an intent id, a path): only those lines are decoded. It keeps the
 // records that mention word anywhere; callers check the field.
 func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, error) {
-	return ReadTailMentioningLast(root, maxBytes, word, 0, nil)
+	lines, err := TailLinesMentioning(root, maxBytes, word, 0, nil)
+	return parseLines(lines), err
 }
 
-// ReadTailMentioningLast is ReadTailMentioning for the newest n records
-// whose line keep accepts (n 0: all; keep nil: every line; keep may only
-// read the line, which lies in a mapping). The newest files are searched
+// TailLinesMentioning is ReadTailMentioning's search, for the lines of the
+// newest n records whose line keep accepts (n 0: all; keep nil: every
+// line; keep may only read the line, which lies in a mapping), copied, in
+// the canonical order, left for the caller to decode (ParseLine, or
+// ParseChange for what a change says). The newest files are searched
 // first (the segments by modification time, then the legacy file),
 // sharing maxBytes and n, each backwards from its end for the lines
 // holding word. The windows are mapped, not read into the heap, so a
 // search that stops early touches only the pages it searched: a hook
 // showing an intent's last few records pays for those, not for a MiB of
 // fresh memory.
-func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, keep func(line []byte) bool) ([]Record, error) {
+func TailLinesMentioning(root string, maxBytes int64, word string, n int, keep func(line []byte) bool) ([][]byte, error) {
 	quoted := []byte(strconv.Quote(word))
 	type keyed struct {
 		k    lineKey
@@ -173,7 +176,7 @@ func ReadTailMentioningLast(root string, maxBytes int64, word string, n int, kee
 	for i, e := range all {
 		lines[i] = e.line
 	}
-	return parseLines(lines), firstErr
+	return lines, firstErr
 }
 
 // mentionLines returns, in file order and copied, the complete lines of

@@ -290,10 +290,10 @@ func TestReadTailMentioning(t *testing.T) {
 	}
 }
 
-// TestReadTailMentioningLast: the search goes back from the end until it
+// TestTailLinesMentioning: the search goes back from the end until it
 // has n records keep accepts, leaving out those it does not (denials), and
 // goes no further.
-func TestReadTailMentioningLast(t *testing.T) {
+func TestTailLinesMentioning(t *testing.T) {
 	l := newLedger(t)
 	intent := func(r *Record, id, decision string) *Record {
 		r.Metadata.Intenthook.IntentID, r.Metadata.Intenthook.Decision = NullString(id), decision
@@ -319,7 +319,7 @@ func TestReadTailMentioningLast(t *testing.T) {
 		{3, []string{"old1", "old2", "new0"}},
 		{9, []string{"old0", "old1", "old2", "new0"}},
 	} {
-		recs, err := ReadTailMentioningLast(l.Root, 1<<20, "INT-002", tt.n, allowed)
+		recs, err := tailRecords(l.Root, 1<<20, "INT-002", tt.n, allowed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,7 +327,7 @@ func TestReadTailMentioningLast(t *testing.T) {
 			t.Errorf("n=%d: got %q, want %q", tt.n, got, tt.want)
 		}
 	}
-	recs, err := ReadTailMentioningLast(l.Root, 1<<20, "INT-002", 0, nil)
+	recs, err := tailRecords(l.Root, 1<<20, "INT-002", 0, nil)
 	if got, want := sessionIDs(recs), []string{"old0", "old1", "old2", "denied0", "denied1", "new0"}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("every record: got %q (%v), want %q", got, err, want)
 	}
@@ -367,7 +367,7 @@ func TestReadTailMentioningAcrossSegments(t *testing.T) {
 		{1 << 20, 1, []string{"second"}},
 		{2 << 10, 2, []string{"second"}}, // the newest segment's end uses up the bound
 	} {
-		recs, err := ReadTailMentioningLast(l.Root, tt.max, "INT-002", tt.n, nil)
+		recs, err := tailRecords(l.Root, tt.max, "INT-002", tt.n, nil)
 		if got := sessionIDs(recs); err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("max %d, n %d: got %q (%v), want %q", tt.max, tt.n, got, err, tt.want)
 		}
@@ -439,4 +439,10 @@ func TestScanMentions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tailRecords is TailLinesMentioning's lines, parsed.
+func tailRecords(root string, maxBytes int64, word string, n int, keep func([]byte) bool) ([]Record, error) {
+	lines, err := TailLinesMentioning(root, maxBytes, word, n, keep)
+	return parseLines(lines), err
 }

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -159,5 +160,39 @@ func eq[T comparable](t *testing.T, what string, got, want T) {
 	t.Helper()
 	if got != want {
 		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestParseChange: what ParseChange decodes of a line is what the whole
+// record says (Record.Change), for records as the ledger writes them and
+// lines in the seeds' shapes.
+func TestParseChange(t *testing.T) {
+	denied := writeRecord("s2", "b.go")
+	denied.Metadata.Intenthook.Decision, denied.Metadata.Intenthook.Code = "deny", "SCOPE_VIOLATION"
+	selected := &Record{Metadata: Metadata{Intenthook: Meta{Event: "select", IntentID: "INT-002", SessionID: "s3", ToolName: "Bash", Decision: "allow"}}}
+	unowned := writeRecord("s4", "c.go")
+	unowned.Metadata.Intenthook.IntentID = ""
+	two := writeRecord("s5", "d.go")
+	two.Files = append(two.Files, File{Path: `e "quoted" \ path.go`})
+	lines := []string{
+		`{"id":"e1","timestamp":"2026-02-20T14:30:00.000Z","intent_id":"INT-001","session_id":"session-abc-123","tool_name":"write_to_file","mutation_class":"INTENT_EVOLUTION","file":{"relative_path":"src/core/hooks/HookEngine.ts","pre_hash":"sha256:a1","post_hash":"sha256:d4"},"scope_validation":"PASS","success":true,"error":null}`,
+		`{"id":"e3","timestamp":"2026-02-21T09:00:00Z","mutation_class":"AST_REFACTOR","vcs":{"revision_id":null},"files":[{"relative_path":"src/b.ts","conversations":[{"contributor":{"entity_type":"Human"},"ranges":[{"start_line":2,"end_line":2,"content_hash":"sha256:ff"}],"related":[{"type":"specification","value":"INT-007"}]}]}]}`,
+	}
+	for _, r := range []*Record{writeRecord("s1", "a.go"), denied, selected, unowned, two} {
+		r.Version, r.ID, r.Timestamp = "0.1.0", "id-"+r.Metadata.Intenthook.SessionID, "2026-12-03T10:00:00.000Z"
+		lines = append(lines, string(r.MarshalLine()))
+	}
+	for _, line := range lines {
+		rec, err := ParseLine([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseChange([]byte(line))
+		if want := rec.Change(); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v (%v)\nwant %+v", line, got, err, want)
+		}
+	}
+	if _, err := ParseChange([]byte(`{"version":"0.1.0","files":[`)); err == nil {
+		t.Error("a torn line parsed")
 	}
 }

@@ -48,27 +48,23 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, 
 		}
 	}
 	var trace []intentctx.TraceEntry
-	// What was changed under the intent: denials and violations name
-	// files too, but changed nothing.
-	changed := func(r *ledger.Record) bool {
-		return r.Intent() == in.ID && len(r.Files) > 0 && r.Metadata.Intenthook.Decision == "allow"
-	}
 	ownID := append([]byte(`"intent_id":`), strconv.Quote(in.ID)...)
-	recs, _ := ledger.ReadTailMentioningLast(w.Root, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
+	lines, _ := ledger.TailLinesMentioning(w.Root, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
 		// An allowed change of the intent is told by its bytes, without
 		// a parse: its selections, denials and the records of others
 		// that name it are most of the lines found, and a session that
-		// selects often leaves a MiB of them. changed, after the parse,
-		// has the last word.
+		// selects often leaves a MiB of them. The decoded change has the
+		// last word.
 		return bytes.Contains(line, allowed) && !bytes.Contains(line, noFiles) && bytes.Contains(line, ownID)
 	})
-	for i := range recs {
-		r := &recs[i]
-		if !changed(r) {
+	for _, line := range lines {
+		c, err := ledger.ParseChange(line)
+		// What was changed under the intent: denials and violations
+		// name files too, but changed nothing.
+		if err != nil || c.Intent != in.ID || len(c.Paths) == 0 || c.Decision != "allow" {
 			continue
 		}
-		m := r.Metadata.Intenthook
-		trace = append(trace, intentctx.TraceEntry{Time: r.Timestamp, Tool: m.ToolName, Path: r.Files[0].Path, Class: m.MutationClass})
+		trace = append(trace, intentctx.TraceEntry{Time: c.Time, Tool: c.Tool, Path: c.Paths[0], Class: c.Class})
 	}
 	if len(trace) > maxTrace {
 		trace = trace[len(trace)-maxTrace:]
