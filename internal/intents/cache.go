@@ -357,6 +357,13 @@ func (c *Catalog) decodeAt(id string, off, n int64) *Intent {
 	if err == nil {
 		in, err = decodeIntent(raw)
 	}
+	if err == nil && in.ID != id {
+		// The index lists the intent at another's place: each intent
+		// agrees with the catalog, yet a hook asking for one would be
+		// handed the other's rules.
+		err = fmt.Errorf("lists %q where %q lies (removed; the next call re-reads the catalog)", id, in.ID)
+		_ = os.Remove(c.cachePath)
+	}
 	if err == nil && c.source != nil && !c.agreesSafely(in) {
 		// Keyed with the catalog's own digest, yet saying something the
 		// catalog does not: a forged cache. It must not change the rules:

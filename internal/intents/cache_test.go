@@ -321,3 +321,63 @@ func TestItemSpan(t *testing.T) {
 		})
 	}
 }
+
+// TestSwappedIndexIsRefused: a cache whose index lists one intent's id at
+// another's place (what a program with write access to state/ could make
+// of a real cache, every intent in it agreeing with the catalog) does not
+// hand out the other intent: the id reads as invalid, and the cache is
+// removed.
+func TestSwappedIndexIsRefused(t *testing.T) {
+	root := t.TempDir()
+	catalog := "active_intents:\n" +
+		"  - {id: INT-001, name: Narrow, status: IN_PROGRESS, owned_scope: [\"src/**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-01-01T00:00:00Z\", updated_at: \"2026-01-01T00:00:00Z\"}\n" +
+		"  - {id: INT-002, name: Wide, status: IN_PROGRESS, owned_scope: [\"**\"], constraints: [], acceptance_criteria: [], created_at: \"2026-01-01T00:00:00Z\", updated_at: \"2026-01-01T00:00:00Z\"}\n"
+	path := filepath.Join(root, ".orchestration", "active_intents.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(catalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadCached(root, path); err != nil {
+		t.Fatal(err)
+	}
+	cache := state.Path(root, cacheName)
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(data, []byte(`"INT-001" `)) != 1 || bytes.Count(data, []byte(`"INT-002" `)) != 1 {
+		t.Fatalf("the index's lines are not where the test looks:\n%q", data)
+	}
+	data = bytes.Replace(data, []byte(`"INT-001" `), []byte(`"INT-00X" `), 1)
+	data = bytes.Replace(data, []byte(`"INT-002" `), []byte(`"INT-001" `), 1)
+	data = bytes.Replace(data, []byte(`"INT-00X" `), []byte(`"INT-002" `), 1)
+	if err := os.WriteFile(cache, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, all := range []bool{false, true} {
+		if all {
+			if err := os.WriteFile(cache, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := LoadCached(root, path)
+		if err != nil || c.file == nil {
+			t.Fatalf("not from the cache: %v", err)
+		}
+		if all {
+			c.All()
+		}
+		in := c.Find("INT-001")
+		if in == nil || in.ID != "INT-001" || in.Valid() {
+			t.Fatalf("all=%v: Find(INT-001) served %+v", all, in)
+		}
+		if _, ok := in.Match("docs/x.md"); ok {
+			t.Errorf("all=%v: INT-002's scope serves INT-001", all)
+		}
+		if _, err := os.Stat(cache); !os.IsNotExist(err) {
+			t.Errorf("all=%v: the swapped cache is still there: %v", all, err)
+		}
+	}
+}
