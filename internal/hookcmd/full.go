@@ -3,7 +3,6 @@ package hookcmd
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/intenthook/intenthook/internal/full"
 	"github.com/intenthook/intenthook/internal/runner"
@@ -22,9 +21,10 @@ func Delegate(args []string, std runner.IO) int {
 	if err == nil {
 		err = execFull(path, args)
 	}
-	if i := slices.IndexFunc(args, func(a string) bool { _, ok := Lookup(a); return ok }); i >= 0 {
-		spec, _ := Lookup(args[i])
-		return runner.UsageError(spec.Event, err, Env("", os.Getenv), std)
+	for _, a := range args {
+		if spec, ok := Lookup(a); ok {
+			return runner.UsageError(spec.Event, err, Env("", os.Getenv), std)
+		}
 	}
 	fmt.Fprintf(std.Stderr, "intenthook: error: %v\n", err)
 	return 1

@@ -66,9 +66,6 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, 
 		}
 		trace = append(trace, intentctx.TraceEntry{Time: c.Time, Tool: c.Tool, Path: c.Paths[0], Class: c.Class})
 	}
-	if len(trace) > maxTrace {
-		trace = trace[len(trace)-maxTrace:]
-	}
 	family := w.family(in, budget/4)
 	if family != "" {
 		budget -= len(family) + 1
