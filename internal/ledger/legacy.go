@@ -2,8 +2,11 @@ package ledger
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/intenthook/intenthook/internal/jsontext"
 )
 
 // ParseLine decodes one ledger line. Lines in the seeds' older shapes (no
@@ -169,40 +172,85 @@ type Change struct {
 }
 
 // ParseChange decodes what a line says of a change, without the record's
-// other fields: a hook showing an intent's recent changes meets Record's
-// types there first, and building their decoders costs it more than
-// finding the lines (encoding/json does so once per type and process). A
-// line in an older shape is parsed whole (ParseLine).
+// other fields and without encoding/json (jsontext): a hook showing an
+// intent's recent changes would meet encoding/json there first, and its
+// first use costs a new process more than finding the lines. Fields are
+// read as json.Unmarshal reads them into a struct (keys in any case, the
+// last of a repeated key, null as absent, a field of another type an
+// error). A line in an older shape is parsed whole (ParseLine).
 func ParseChange(line []byte) (Change, error) {
-	var r struct {
-		Version   string `json:"version"`
-		Timestamp string `json:"timestamp"`
-		Files     []struct {
-			Path string `json:"path"`
-		} `json:"files"`
-		Metadata struct {
-			Intenthook struct {
-				IntentID      NullString `json:"intent_id"`
-				ToolName      string     `json:"tool_name"`
-				MutationClass string     `json:"mutation_class"`
-				Decision      string     `json:"decision"`
-			} `json:"dev.intenthook"`
-		} `json:"metadata"`
+	var (
+		c       Change
+		version string
+		bad     bool
+	)
+	str := func(v []byte, dst *string) {
+		if string(v) == "null" {
+			return
+		}
+		s, ok := jsontext.Unquote(v)
+		if !ok {
+			bad = true
+		}
+		*dst = s
 	}
-	if err := json.Unmarshal(line, &r); err != nil {
-		return Change{}, fmt.Errorf("parse ledger line: %w", err)
+	// obj reads an object member, or null, by its members.
+	obj := func(v []byte, member func(k string, v []byte)) {
+		if string(v) != "null" && !jsontext.Members(v, member) {
+			bad = true
+		}
 	}
-	if r.Version == "" {
+	ok := jsontext.Members(line, func(k string, v []byte) {
+		switch {
+		case strings.EqualFold(k, "version"):
+			str(v, &version)
+		case strings.EqualFold(k, "timestamp"):
+			str(v, &c.Time)
+		case strings.EqualFold(k, "files"):
+			c.Paths = nil
+			if string(v) == "null" {
+				return
+			}
+			if !jsontext.Elements(v, func(f []byte) {
+				var path string
+				obj(f, func(k string, v []byte) {
+					if strings.EqualFold(k, "path") {
+						str(v, &path)
+					}
+				})
+				c.Paths = append(c.Paths, path)
+			}) {
+				bad = true
+			}
+		case strings.EqualFold(k, "metadata"):
+			obj(v, func(k string, v []byte) {
+				if !strings.EqualFold(k, "dev.intenthook") {
+					return
+				}
+				obj(v, func(k string, v []byte) {
+					switch {
+					case strings.EqualFold(k, "intent_id"):
+						str(v, &c.Intent)
+					case strings.EqualFold(k, "tool_name"):
+						str(v, &c.Tool)
+					case strings.EqualFold(k, "mutation_class"):
+						str(v, &c.Class)
+					case strings.EqualFold(k, "decision"):
+						str(v, &c.Decision)
+					}
+				})
+			})
+		}
+	})
+	if !ok || bad {
+		return Change{}, errors.New("parse ledger line: not a record")
+	}
+	if version == "" {
 		rec, err := ParseLine(line)
 		if err != nil {
 			return Change{}, err
 		}
 		return rec.Change(), nil
-	}
-	m := r.Metadata.Intenthook
-	c := Change{Time: r.Timestamp, Intent: string(m.IntentID), Tool: m.ToolName, Class: m.MutationClass, Decision: m.Decision}
-	for _, f := range r.Files {
-		c.Paths = append(c.Paths, f.Path)
 	}
 	return c, nil
 }

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -166,6 +167,62 @@ func eq[T comparable](t *testing.T, what string, got, want T) {
 // TestParseChange: what ParseChange decodes of a line is what the whole
 // record says (Record.Change), for records as the ledger writes them and
 // lines in the seeds' shapes.
+// parseChangeJSON is ParseChange as encoding/json reads the line: the
+// oracle FuzzParseChange holds it to.
+func parseChangeJSON(line []byte) (Change, error) {
+	var r struct {
+		Version   string `json:"version"`
+		Timestamp string `json:"timestamp"`
+		Files     []struct {
+			Path string `json:"path"`
+		} `json:"files"`
+		Metadata struct {
+			Intenthook struct {
+				IntentID      NullString `json:"intent_id"`
+				ToolName      string     `json:"tool_name"`
+				MutationClass string     `json:"mutation_class"`
+				Decision      string     `json:"decision"`
+			} `json:"dev.intenthook"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(line, &r); err != nil {
+		return Change{}, err
+	}
+	if r.Version == "" {
+		rec, err := ParseLine(line)
+		if err != nil {
+			return Change{}, err
+		}
+		return rec.Change(), nil
+	}
+	m := r.Metadata.Intenthook
+	c := Change{Time: r.Timestamp, Intent: string(m.IntentID), Tool: m.ToolName, Class: m.MutationClass, Decision: m.Decision}
+	for _, f := range r.Files {
+		c.Paths = append(c.Paths, f.Path)
+	}
+	return c, nil
+}
+
+// FuzzParseChange: ParseChange reads a line as encoding/json does, keys in
+// another case, repeated, null and of the wrong type included.
+func FuzzParseChange(f *testing.F) {
+	for _, s := range []string{
+		`{"version":"0.1.0","timestamp":"t","files":[{"path":"a"},null,{"PATH":"b","path":null}],"metadata":{"dev.intenthook":{"intent_id":null,"tool_name":"Edit","decision":"allow"}}}`,
+		`{"Version":"0.1.0","files":[{"path":"a"}],"files":[],"METADATA":{"DEV.INTENTHOOK":{"Intent_ID":"INT-1"}},"metadata":null}`,
+		`{"version":"0.1.0","files":[1]}`, `{"version":"0.1.0","timestamp":5}`, `{"version":"0.1.0","metadata":[]}`,
+		`{"version":"0.1.0","files":{"path":"a"}}`, `{"id":"e1","timestamp":"t","intent_id":"INT-1"}`, `[]`, `{"version":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		want, wantErr := parseChangeJSON(line)
+		got, err := ParseChange(line)
+		if (err != nil) != (wantErr != nil) || err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("ParseChange(%q) = %+v, %v; json %+v, %v", line, got, err, want, wantErr)
+		}
+	})
+}
+
 func TestParseChange(t *testing.T) {
 	denied := writeRecord("s2", "b.go")
 	denied.Metadata.Intenthook.Decision, denied.Metadata.Intenthook.Code = "deny", "SCOPE_VIOLATION"

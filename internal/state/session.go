@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/intenthook/intenthook/internal/guard"
+	"github.com/intenthook/intenthook/internal/jsontext"
 	"github.com/intenthook/intenthook/internal/osfile"
 )
 
@@ -222,17 +226,18 @@ func (ss Sessions) Read(id string) (*Session, error) {
 	return s, nil
 }
 
-// decodeSession reads a session file through generic JSON values rather
-// than the Session type: every hook reads one, and decoding a struct type
-// for the first time costs a new process more than the rest of the read.
+// decodeSession reads a session file by its members (jsontext), not through
+// the Session type: every hook reads one, and json.Unmarshal's first call
+// costs a new process more than the rest of the read. Each field reads as
+// json.Unmarshal would read it into Session; only the delegations, which
+// only sessions that delegated have, go through json.
 func decodeSession(data []byte, s *Session) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return err
+	m := map[string][]byte{}
+	if !jsontext.Members(data, func(key string, value []byte) { m[key] = value }) {
+		return errors.New("session state: not a JSON object")
 	}
 	str := func(key string) string {
-		var v string
-		_ = json.Unmarshal(m[key], &v)
+		v, _ := jsontext.Unquote(m[key])
 		return v
 	}
 	s.ID, s.Model, s.Transcript, s.Intent = str("session_id"), str("model"), str("transcript_path"), str("intent")
@@ -243,42 +248,168 @@ func decodeSession(data []byte, s *Session) error {
 	s.Agents = strMap(m["agents"])
 	s.Reverts = strMap(m["reverts"])
 	s.Usage = strMap(m["usage"])
-	if raw := m["spent"]; len(raw) > 0 {
-		_ = json.Unmarshal(raw, &s.Spent)
-	}
-	if raw := m["budget_noted"]; len(raw) > 0 {
-		_ = json.Unmarshal(raw, &s.BudgetNoted)
-	}
-	if raw := m["mcp_tools"]; len(raw) > 0 {
-		_ = json.Unmarshal(raw, &s.MCPTools)
-	}
+	s.Spent = decodeSpent(m["spent"])
+	s.BudgetNoted = strList(m["budget_noted"])
+	s.MCPTools = strList(m["mcp_tools"])
 	if t, err := time.Parse(time.RFC3339Nano, str("ended_at")); err == nil {
 		s.EndedAt = t
 	}
-	if raw := m["ended_during"]; len(raw) > 0 {
-		_ = json.Unmarshal(raw, &s.EndedDuring)
-	}
+	s.EndedDuring = strList(m["ended_during"])
 	if raw := m["delegations"]; len(raw) > 0 {
-		// Only sessions that delegated pay for the struct decode.
 		_ = json.Unmarshal(raw, &s.Delegations)
 	}
 	return nil
 }
 
-// strMap decodes a JSON object of strings, nil when absent or empty.
-func strMap(raw json.RawMessage) map[string]string {
-	var vals map[string]json.RawMessage
-	if json.Unmarshal(raw, &vals) != nil || len(vals) == 0 {
+// strMap decodes a JSON object of strings as json.Unmarshal into a
+// map[string]string does, but for a member that is not a string, which is
+// left out: nil when raw is not an object.
+func strMap(raw []byte) map[string]string {
+	out := map[string]string{}
+	if !jsontext.Members(raw, func(key string, value []byte) {
+		if s, ok := jsontext.Unquote(value); ok {
+			out[key] = s
+		}
+	}) {
 		return nil
 	}
-	out := make(map[string]string, len(vals))
-	for k, v := range vals {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			out[k] = s
-		}
+	return out
+}
+
+// strList decodes a JSON list of strings as json.Unmarshal into a []string
+// does: nil when raw is not a list, "" for an element that is not a string.
+func strList(raw []byte) []string {
+	var out []string
+	if !jsontext.Elements(raw, func(value []byte) {
+		s, _ := jsontext.Unquote(value)
+		out = append(out, s)
+	}) {
+		return nil
+	}
+	if out == nil {
+		out = []string{}
 	}
 	return out
+}
+
+// decodeSpent decodes a session's spend as json.Unmarshal into Spent does:
+// its keys matched without regard to case, a value that is not an integer
+// left out.
+func decodeSpent(raw []byte) Spent {
+	var sp Spent
+	jsontext.Members(raw, func(key string, value []byte) {
+		n, err := strconv.ParseInt(string(value), 10, 64)
+		if err != nil || !jsontext.Valid(value) {
+			return
+		}
+		switch {
+		case strings.EqualFold(key, "calls"):
+			sp.Calls = n
+		case strings.EqualFold(key, "tokens"):
+			sp.Tokens = n
+		case strings.EqualFold(key, "usd_micros"):
+			sp.MicroUSD = n
+		}
+	})
+	return sp
+}
+
+// encodeSession writes s as json.Marshal would (HTML left unescaped),
+// member by member, for the reason decodeSession reads it so: a selection
+// writes the session on every call. Only the delegations go through json,
+// and a time json cannot write (a year past 9999) sends the whole session
+// there, for its error.
+func encodeSession(s *Session) ([]byte, error) {
+	if !rfc3339(s.LastSeen) || !rfc3339(s.EndedAt) {
+		return json.Marshal(s)
+	}
+	b := make([]byte, 0, 256)
+	b = append(b, `{"session_id":`...)
+	b = jsontext.AppendString(b, s.ID)
+	b = strMember(b, "model", s.Model)
+	b = strMember(b, "transcript_path", s.Transcript)
+	b = timeMember(b, "last_seen", s.LastSeen)
+	b = strMember(b, "intent", s.Intent)
+	b = mapMember(b, "agent_intents", s.AgentIntents)
+	b = mapMember(b, "agents", s.Agents)
+	if len(s.Delegations) > 0 {
+		d, err := json.Marshal(s.Delegations)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, `,"delegations":`...), d...)
+	}
+	b = listMember(b, "mcp_tools", s.MCPTools)
+	b = mapMember(b, "reverts", s.Reverts)
+	if !s.EndedAt.IsZero() {
+		b = timeMember(b, "ended_at", s.EndedAt)
+	}
+	b = listMember(b, "ended_during", s.EndedDuring)
+	b = mapMember(b, "usage", s.Usage)
+	b = listMember(b, "budget_noted", s.BudgetNoted)
+	if sp := s.Spent; sp != (Spent{}) {
+		b = append(b, `,"spent":{"calls":`...)
+		b = strconv.AppendInt(b, sp.Calls, 10)
+		b = append(b, `,"tokens":`...)
+		b = strconv.AppendInt(b, sp.Tokens, 10)
+		b = append(b, `,"usd_micros":`...)
+		b = strconv.AppendInt(b, sp.MicroUSD, 10)
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}
+
+// rfc3339 reports whether json can write t (its year is within 0–9999).
+func rfc3339(t time.Time) bool { return t.Year() >= 0 && t.Year() <= 9999 }
+
+func jsonKey(b []byte, k string) []byte {
+	return append(append(append(b, ',', '"'), k...), '"', ':')
+}
+
+// strMember appends an omitempty string member.
+func strMember(b []byte, k, v string) []byte {
+	if v == "" {
+		return b
+	}
+	return jsontext.AppendString(jsonKey(b, k), v)
+}
+
+// timeMember appends a time member as time.Time's MarshalJSON writes it.
+func timeMember(b []byte, k string, t time.Time) []byte {
+	b = append(jsonKey(b, k), '"')
+	return append(t.AppendFormat(b, time.RFC3339Nano), '"')
+}
+
+// listMember appends an omitempty list of strings.
+func listMember(b []byte, k string, l []string) []byte {
+	if len(l) == 0 {
+		return b
+	}
+	b = append(jsonKey(b, k), '[')
+	for i, v := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsontext.AppendString(b, v)
+	}
+	return append(b, ']')
+}
+
+// mapMember appends an omitempty map of strings, its keys in order, as
+// json writes a map.
+func mapMember(b []byte, k string, m map[string]string) []byte {
+	if len(m) == 0 {
+		return b
+	}
+	b = append(jsonKey(b, k), '{')
+	for i, mk := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(jsontext.AppendString(b, mk), ':')
+		b = jsontext.AppendString(b, m[mk])
+	}
+	return append(b, '}')
 }
 
 // Update runs fn on the session's state under its lock and writes the
@@ -307,7 +438,7 @@ func (ss Sessions) Update(ctx context.Context, id string, now time.Time, fn func
 		s.Resume()
 	}
 	s.LastSeen = now.UTC()
-	data, err := json.Marshal(s)
+	data, err := encodeSession(s)
 	if err != nil {
 		return err
 	}
@@ -337,7 +468,7 @@ func (ss Sessions) List() ([]*Session, error) {
 			continue
 		}
 		var s Session
-		if json.Unmarshal(data, &s) == nil {
+		if decodeSession(data, &s) == nil {
 			s.LastSeen = ss.lastActivity(&s)
 			out = append(out, &s)
 		}

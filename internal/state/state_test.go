@@ -378,6 +378,60 @@ func TestSessionRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSessionDecodesAsJSON: files written by hand or by an older version
+// read through decodeSession as encoding/json reads them into a Session:
+// escapes, keys in another case, numbers and list elements of the wrong
+// type, members repeated.
+func TestSessionDecodesAsJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"session_id":"s\u00e9\n","intent":"INT-\u0031","last_seen":"2026-12-01T10:00:00.5Z","model":"m"}`,
+		`{"intent":"INT-1","intent":"INT-2","agents":{"a":"x\"y","b":"z"},"usage":{}}`,
+		`{"spent":{"Calls":3,"TOKENS":40,"usd_micros":7}}`,
+		`{"spent":{"calls":1.5,"tokens":"9","usd_micros":null}}`,
+		`{"spent":{"calls":5,"calls":"x"}}`,
+		`{"budget_noted":["INT-1",null,2,"INT-\u0032"],"mcp_tools":[],"ended_during":null}`,
+		`{"ended_at":"2026-12-01T10:00:00Z","ended_during":["k1"],"reverts":{"a.go":"sha256:00"}}`,
+		` { "session_id" : "s" , "transcript_path" : "/t/\ud83d\ude00.jsonl" } `,
+	} {
+		var want, got Session
+		_ = json.Unmarshal([]byte(data), &want)
+		if err := decodeSession([]byte(data), &got); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("decodeSession(%s) =\n %+v, %v; json.Unmarshal\n %+v", data, got, err, want)
+		}
+	}
+	if err := decodeSession([]byte(`{"session_id":"s"`), new(Session)); err == nil {
+		t.Error("decodeSession of a torn file: no error")
+	}
+}
+
+// TestSessionEncodesAsJSON: encodeSession writes what encoding/json writes
+// (HTML left unescaped), for a session with every field set, an empty one,
+// and one with only some.
+func TestSessionEncodesAsJSON(t *testing.T) {
+	var full Session
+	fill.Distinct(&full)
+	at := time.Date(2026, 12, 3, 10, 0, 0, 5, time.UTC)
+	for _, s := range []Session{
+		full, {}, {ID: "s<&>\u2028", LastSeen: at, Intent: "INT-1", Agents: map[string]string{"b": "x", "a": "y\n"}},
+		{ID: "s", EndedAt: at, EndedDuring: []string{"k"}, Spent: Spent{Calls: 1}, Usage: map[string]string{}},
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(&s); err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeSession(&s)
+		if err != nil || string(got)+"\n" != want.String() {
+			t.Errorf("encodeSession(%+v) =\n %s, %v; json\n %s", s, got, err, want.Bytes())
+		}
+	}
+	far := Session{ID: "s", LastSeen: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if _, err := encodeSession(&far); err == nil {
+		t.Error("encodeSession of a year json cannot write: no error")
+	}
+}
+
 func TestSeenLog(t *testing.T) {
 	root := t.TempDir()
 	ss := Sessions{Root: root, Timeout: time.Second}

@@ -418,127 +418,21 @@ func (d *Description) parseTools(raw json.RawMessage) error {
 	return nil
 }
 
-// object decodes raw as a JSON object, saying what was expected. raw is
-// part of a document Parse has checked is JSON: its members are split by
-// hand (members), which costs a workspace agent's hook a fraction of
-// json.Unmarshal's reflection, on every call.
+// object decodes raw as a JSON object, saying what was expected. Its
+// members are split without json.Unmarshal's reflection (protocol.AsObject),
+// which a workspace agent's hook would pay for on every call.
 func object(raw json.RawMessage, what string) (protocol.Object, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, fmt.Errorf("%s: a JSON object", what)
 	}
-	o, ok := members(raw)
-	if !ok {
-		// Not reached for a checked document; json says what is wrong.
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return nil, fmt.Errorf("%s: %v", what, err)
-		}
+	o := protocol.AsObject(raw)
+	if o == nil {
+		// json says what is wrong.
+		var v map[string]any
+		return nil, fmt.Errorf("%s: %v", what, json.Unmarshal(raw, &v))
 	}
 	return o, nil
-}
-
-// members splits the JSON object raw (valid JSON, trimmed) into its keys
-// and raw values as json.Unmarshal into a protocol.Object would: a key
-// with escapes is unescaped by json, a later key wins. ok is false for
-// anything it does not expect.
-func members(raw []byte) (o protocol.Object, ok bool) {
-	o = protocol.Object{}
-	i := skipSpace(raw, 1)
-	if i < len(raw) && raw[i] == '}' {
-		return o, skipSpace(raw, i+1) == len(raw)
-	}
-	for i < len(raw) {
-		if raw[i] != '"' {
-			return nil, false
-		}
-		end, ok := skipString(raw, i)
-		if !ok {
-			return nil, false
-		}
-		key, ok := protocol.String(raw[i:end])
-		if !ok {
-			return nil, false
-		}
-		i = skipSpace(raw, end)
-		if i >= len(raw) || raw[i] != ':' {
-			return nil, false
-		}
-		start := skipSpace(raw, i+1)
-		end, ok = skipValue(raw, start)
-		if !ok {
-			return nil, false
-		}
-		o[key] = raw[start:end:end]
-		i = skipSpace(raw, end)
-		if i >= len(raw) {
-			return nil, false
-		}
-		switch raw[i] {
-		case ',':
-			i = skipSpace(raw, i+1)
-		case '}':
-			return o, skipSpace(raw, i+1) == len(raw)
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index past the string that starts at b[i] ('"').
-func skipString(b []byte, i int) (int, bool) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		}
-	}
-	return 0, false
-}
-
-// skipValue returns the index past the value that starts at b[i].
-func skipValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end, ok := skipString(b, i)
-				if !ok {
-					return 0, false
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, true
-				}
-			}
-		}
-		return 0, false
-	default:
-		j := i
-		for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-			j++
-		}
-		return j, j > i
-	}
 }
 
 func onlyKeys(o protocol.Object, known []string, prefix string) error {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/jsontext"
 )
 
 // Dialect is the Claude Code answer format (PROTOCOLS.md §1.5) as one agent
@@ -80,13 +81,13 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 	if d.Verdict == hook.Deny || d.Violation {
 		if dl.DenyJSON && d.Verdict == hook.Deny && event == hook.PreToolUse {
 			reason := hook.Clip(d.Message, budget)
-			a.Stdout = JSON(output{Decision: "block", Reason: reason, HookSpecificOutput: &specific{
+			a.Stdout = output{Decision: "block", Reason: reason, HookSpecificOutput: &specific{
 				HookEventName: name, PermissionDecision: "deny", PermissionDecisionReason: reason,
-			}})
+			}}.json()
 			return a
 		}
 		if dl.ViolationJSON && d.Violation && (event == hook.PostToolUse || event == hook.PostToolUseFailure) {
-			a.Stdout = JSON(output{Decision: "block", Reason: hook.Clip(d.Message, budget), SystemMessage: hook.Clip(d.Warning, budget)})
+			a.Stdout = output{Decision: "block", Reason: hook.Clip(d.Message, budget), SystemMessage: hook.Clip(d.Warning, budget)}.json()
 			return a
 		}
 		a.Exit = 2
@@ -117,7 +118,7 @@ func (dl Dialect) EncodeEvent(event string, d hook.Decision, budget int) hook.An
 		}
 	}
 	if out.HookSpecificOutput != nil || out.SystemMessage != "" {
-		a.Stdout = JSON(out)
+		a.Stdout = out.json()
 	}
 	return a
 }
@@ -168,6 +169,52 @@ func AskAsDeny(d hook.Decision, title string) hook.Decision {
 		msg += "\ninstead: this needs a person's approval, and " + who + " cannot ask for it from a hook: stop and ask the user to approve it or to do it themselves"
 	}
 	return hook.Decision{Verdict: hook.Deny, Code: code, Message: msg, Notes: d.Notes}
+}
+
+// json is JSON(o), written field by field: a selection's answer is
+// encoded on every selection, and encoding/json's first use costs a new
+// process more than the rest of the answer (TestOutputJSON).
+func (o output) json() string {
+	b := make([]byte, 0, 64+len(o.Reason)+len(o.SystemMessage)+o.HookSpecificOutput.size())
+	b = append(b, '{')
+	b = member(b, "decision", o.Decision)
+	b = member(b, "reason", o.Reason)
+	if h := o.HookSpecificOutput; h != nil {
+		b = sep(b)
+		b = append(b, `"hookSpecificOutput":{"hookEventName":`...)
+		b = jsontext.AppendString(b, h.HookEventName)
+		b = member(b, "permissionDecision", h.PermissionDecision)
+		b = member(b, "permissionDecisionReason", h.PermissionDecisionReason)
+		b = member(b, "additionalContext", h.AdditionalContext)
+		b = append(b, '}')
+	}
+	b = member(b, "systemMessage", o.SystemMessage)
+	return string(append(b, '}', '\n'))
+}
+
+func (h *specific) size() int {
+	if h == nil {
+		return 0
+	}
+	return 128 + len(h.PermissionDecisionReason) + len(h.AdditionalContext)
+}
+
+// member appends an omitempty string member of an object b has opened.
+func member(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = sep(b)
+	b = append(append(append(b, '"'), key...), '"', ':')
+	return jsontext.AppendString(b, value)
+}
+
+// sep appends the comma before a member that is not an object's first.
+func sep(b []byte) []byte {
+	if b[len(b)-1] != '{' {
+		b = append(b, ',')
+	}
+	return b
 }
 
 // JSON encodes v on one line with a final newline, keeping < and > as they

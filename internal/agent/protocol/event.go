@@ -8,7 +8,8 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/intenthook/intenthook/internal/jsontext"
 )
 
 // MaxEvent is the largest event accepted on stdin.
@@ -40,11 +41,31 @@ func ParseObject(data []byte) (Object, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%w: empty stdin, expected a JSON event", ErrBadInput)
 	}
-	var o Object
-	if err := json.Unmarshal(data, &o); err != nil || o == nil {
+	o, ok := object(data)
+	if !ok {
 		return nil, fmt.Errorf("%w: stdin is not a JSON object", ErrBadInput)
 	}
 	return o, nil
+}
+
+// object decodes data as json.Unmarshal into an Object would, without its
+// reflection (jsontext): the event is read on every hook call.
+func object(data []byte) (Object, bool) {
+	o := Object{}
+	if !jsontext.Members(data, func(key string, value []byte) { o[key] = value }) {
+		return nil, false
+	}
+	return o, true
+}
+
+// list decodes raw as json.Unmarshal into a []json.RawMessage would: ok is
+// false when raw is not a list.
+func list(raw []byte) (l []json.RawMessage, ok bool) {
+	l = []json.RawMessage{}
+	if !jsontext.Elements(raw, func(value []byte) { l = append(l, value) }) {
+		return nil, false
+	}
+	return l, true
 }
 
 // Has reports whether key is present with a non-null value.
@@ -77,12 +98,9 @@ func (o Object) Obj(key string) Object {
 
 // Strs returns key's value as a list of strings, skipping other elements.
 func (o Object) Strs(key string) []string {
-	var list []json.RawMessage
-	if json.Unmarshal(o[key], &list) != nil {
-		return nil
-	}
+	l, _ := list(o[key])
 	var out []string
-	for _, raw := range list {
+	for _, raw := range l {
 		if s, ok := String(raw); ok {
 			out = append(out, s)
 		}
@@ -92,12 +110,9 @@ func (o Object) Strs(key string) []string {
 
 // Objs returns key's value as a list of objects, skipping other elements.
 func (o Object) Objs(key string) []Object {
-	var list []json.RawMessage
-	if json.Unmarshal(o[key], &list) != nil {
-		return nil
-	}
+	l, _ := list(o[key])
 	var out []Object
-	for _, raw := range list {
+	for _, raw := range l {
 		if obj := AsObject(raw); obj != nil {
 			out = append(out, obj)
 		}
@@ -107,8 +122,13 @@ func (o Object) Objs(key string) []Object {
 
 // Bool returns key's boolean value and whether it is one.
 func (o Object) Bool(key string) (value, ok bool) {
-	err := json.Unmarshal(o[key], &value)
-	return value, err == nil && len(o[key]) > 0 && o[key][0] != 'n'
+	switch string(bytes.TrimSpace(o[key])) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	return false, false
 }
 
 // AsObject decodes raw as an object, or as a string holding one.
@@ -121,10 +141,7 @@ func AsObject(raw json.RawMessage) Object {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var o Object
-	if json.Unmarshal(raw, &o) != nil {
-		return nil
-	}
+	o, _ := object(raw)
 	return o
 }
 
@@ -133,34 +150,7 @@ func String(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	if s, ok := plainString(raw); ok {
-		return s, true
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// plainString decodes a JSON string that needs no unescaping, the common
-// case, without json's reflection: quotes only at its ends, no backslash,
-// no control character, valid UTF-8 (json would replace invalid bytes).
-func plainString(raw []byte) (string, bool) {
-	n := len(raw)
-	if n < 2 || raw[n-1] != '"' {
-		return "", false
-	}
-	body := raw[1 : n-1]
-	for _, c := range body {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return "", false
-		}
-	}
-	if !utf8.Valid(body) {
-		return "", false
-	}
-	return string(body), true
+	return jsontext.Unquote(raw)
 }
 
 // NativePath converts a Windows-shaped path (C:\… or \\server\…) to /

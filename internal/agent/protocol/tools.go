@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/intenthook/intenthook/internal/hook"
+	"github.com/intenthook/intenthook/internal/jsontext"
 	"github.com/intenthook/intenthook/internal/patch"
 )
 
@@ -302,12 +304,12 @@ func PatchPaths(text string) ([]string, string) { return patchPaths(text, true) 
 // or newLines is skipped. (Read field by field: decoding into a struct type
 // costs a new process a fifth of a millisecond the first time.)
 func Hunks(raw json.RawMessage) ([]hook.Hunk, bool) {
-	var list []json.RawMessage
-	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+	items, ok := list(raw)
+	if len(raw) == 0 || raw[0] != '[' || !ok {
 		return nil, false
 	}
 	var out []hook.Hunk
-	for _, item := range list {
+	for _, item := range items {
 		if isNull(item) {
 			continue
 		}
@@ -318,7 +320,11 @@ func Hunks(raw json.RawMessage) ([]hook.Hunk, bool) {
 		start, okStart, bad1 := h.intField("newStart")
 		count, okCount, bad2 := h.intField("newLines")
 		var lines []string
-		badLines := !isNull(h["lines"]) && json.Unmarshal(h["lines"], &lines) != nil
+		badLines := false
+		if !isNull(h["lines"]) {
+			lines, ok = stringList(h["lines"])
+			badLines = !ok
+		}
 		if bad1 || bad2 || badLines {
 			return nil, false
 		}
@@ -342,10 +348,33 @@ func (o Object) intField(key string) (v int, ok, bad bool) {
 	if isNull(raw) {
 		return 0, false, false
 	}
-	if json.Unmarshal(raw, &v) != nil {
+	// As json.Unmarshal into an int: a JSON number ParseInt takes whole.
+	n, err := strconv.ParseInt(string(bytes.TrimSpace(raw)), 10, 0)
+	if err != nil || !jsontext.Valid(raw) {
 		return 0, false, true
 	}
-	return v, true, false
+	return int(n), true, false
+}
+
+// stringList decodes raw as json.Unmarshal into a []string would: a null
+// element reads as "", an element of another type fails it.
+func stringList(raw []byte) ([]string, bool) {
+	items, ok := list(raw)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(items))
+	for _, item := range items {
+		s, ok := "", isNull(item)
+		if !ok {
+			s, ok = String(item)
+		}
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
 }
 
 // isNull reports whether raw is absent or JSON null.
