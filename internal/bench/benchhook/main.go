@@ -192,20 +192,41 @@ func ledgerRows(bin, floor, dir string, runs, warm int) error {
 	if err := bench.Workspace(empty, 200, 0); err != nil {
 		return err
 	}
-	_, postEmpty, floorE, err := measurePair(bin, floor, empty, runs, warm)
-	if err != nil {
-		return err
-	}
 	big := filepath.Join(dir, "big")
 	if err := bench.Workspace(big, 200, 1_000_000); err != nil {
 		return err
 	}
-	_, postBig, floorB, err := measurePair(bin, floor, big, runs, warm)
-	if err != nil {
-		return err
+	// One loop for both, each round the floor, then a pair on each
+	// ledger in turn: the ratio of the two is taken from runs side by
+	// side, so a machine that drifts between two loops, or a binary whose
+	// cached pages age, does not read as the ledger's cost.
+	bench.Settle(empty)
+	bench.Settle(big)
+	var floors []timed
+	var posts [2][]timed
+	for i := 0; i < warm+runs; i++ {
+		f, err := timeRun(floor, nil, empty, bench.Event(empty, "PreToolUse", "toolu_floor"), false)
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		for k := range 2 {
+			j := (i + k) % 2 // which ledger goes first alternates
+			ws := []string{empty, big}[j]
+			_, q, err := pairOnce(bin, ws, fmt.Sprintf("toolu_ledger_%d", i))
+			if err != nil {
+				return err
+			}
+			if i >= warm {
+				posts[j] = append(posts[j], q)
+			}
+		}
+		if i >= warm {
+			floors = append(floors, f)
+		}
 	}
-	ratioRow("post, empty ledger", postEmpty, floorE)
-	ratioRow("post, 1 000 000-record ledger (150 segments)", postBig, floorB)
+	postEmpty, postBig := summarize(posts[0]), summarize(posts[1])
+	ratioRow("post, empty ledger", postEmpty, summarize(floors))
+	ratioRow("post, 1 000 000-record ledger (150 segments)", postBig, summarize(floors))
 	fmt.Printf("\npost on 1 000 000 records / post on an empty ledger: %.2fx\n", ratio(postBig, postEmpty))
 	held.add("post on 1 000 000 records / on none", ratio(postBig, postEmpty), heldBigPost)
 	return nil
@@ -573,29 +594,34 @@ func measurePair(bin, floor, ws string, runs, warm int) (pre, post, fl summary, 
 	var pres, posts, floors []timed
 	for i := 0; i < warm+runs; i++ {
 		id := fmt.Sprintf("toolu_bench_%d", i)
-		preEv := bench.Event(ws, "PreToolUse", id)
-		postEv := bench.Event(ws, "PostToolUse", id)
-		f, err := timeRun(floor, nil, ws, preEv, false)
+		f, err := timeRun(floor, nil, ws, bench.Event(ws, "PreToolUse", id), false)
 		if err != nil {
 			return pre, post, fl, fmt.Errorf("floor: %w", err)
 		}
-		p, err := timeRun(bin, []string{"pre"}, ws, preEv, false)
+		p, q, err := pairOnce(bin, ws, id)
 		if err != nil {
-			return pre, post, fl, fmt.Errorf("pre: %w", err)
-		}
-		// The edit itself, between the hooks.
-		if err := os.WriteFile(filepath.Join(ws, "src/mod100/file.go"), []byte(fmt.Sprintf("x%d\n", i)), 0o644); err != nil {
 			return pre, post, fl, err
-		}
-		q, err := timeRun(bin, []string{"post"}, ws, postEv, false)
-		if err != nil {
-			return pre, post, fl, fmt.Errorf("post: %w", err)
 		}
 		if i >= warm {
 			floors, pres, posts = append(floors, f), append(pres, p), append(posts, q)
 		}
 	}
 	return summarize(pres), summarize(posts), summarize(floors), nil
+}
+
+// pairOnce times a pre, makes the edit, and times its post, under id.
+func pairOnce(bin, ws, id string) (pre, post timed, err error) {
+	if pre, err = timeRun(bin, []string{"pre"}, ws, bench.Event(ws, "PreToolUse", id), false); err != nil {
+		return pre, post, fmt.Errorf("pre: %w", err)
+	}
+	// The edit itself, between the hooks.
+	if err := os.WriteFile(filepath.Join(ws, bench.File), []byte(id+"\n"), 0o644); err != nil {
+		return pre, post, err
+	}
+	if post, err = timeRun(bin, []string{"post"}, ws, bench.Event(ws, "PostToolUse", id), false); err != nil {
+		return pre, post, fmt.Errorf("post: %w", err)
+	}
+	return pre, post, nil
 }
 
 // timeRun runs prog once and times it. The call must be an allow: a
