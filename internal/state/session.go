@@ -228,9 +228,11 @@ func (ss Sessions) Read(id string) (*Session, error) {
 
 // decodeSession reads a session file by its members (jsontext), not through
 // the Session type: every hook reads one, and json.Unmarshal's first call
-// costs a new process more than the rest of the read. Each field reads as
-// json.Unmarshal would read it into Session; only the delegations, which
-// only sessions that delegated have, go through json.
+// costs a new process more than the rest of the read. Keys are matched as
+// written, and a value of another type reads as absent (a map's member too),
+// which for files intenthook wrote is json.Unmarshal's reading
+// (TestSessionDecodesAsJSON); only the delegations, which only sessions that
+// delegated have, go through json.
 func decodeSession(data []byte, s *Session) error {
 	m := map[string][]byte{}
 	if !jsontext.Members(data, func(key string, value []byte) { m[key] = value }) {
