@@ -35,18 +35,16 @@ func Valid(b []byte) bool {
 	return ok && SkipSpace(b, i) == len(b)
 }
 
-// Value checks the JSON value that starts at b[i], inside depth arrays and
+// value checks the JSON value that starts at b[i], inside depth arrays and
 // objects (nesting is bounded, as encoding/json bounds it), and returns the
 // offset just after it.
-func Value(b []byte, i, depth int) (end int, ok bool) { return value(b, i, depth) }
-
 func value(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return StringEnd(b, i)
+		return stringEnd(b, i)
 	case (c == '{' || c == '[') && depth >= maxDepth:
 		return i, false
 	case c == '{':
@@ -73,8 +71,9 @@ func literal(b []byte, i int, lit string) (int, bool) {
 }
 
 // object checks the object at b[i] ('{'), calling member, when it is not
-// nil, with each member's key (its quotes included) and value.
-func object(b []byte, i, depth int, member func(key, value []byte)) (int, bool) {
+// nil, with each member's key as written (its quotes included) and the
+// offsets in b of its value.
+func object(b []byte, i, depth int, member func(key []byte, start, end int)) (int, bool) {
 	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
@@ -85,7 +84,7 @@ func object(b []byte, i, depth int, member func(key, value []byte)) (int, bool) 
 		}
 		key := i
 		var ok bool
-		if i, ok = StringEnd(b, i); !ok {
+		if i, ok = stringEnd(b, i); !ok {
 			return i, false
 		}
 		keyEnd := i
@@ -98,18 +97,12 @@ func object(b []byte, i, depth int, member func(key, value []byte)) (int, bool) 
 			return i, false
 		}
 		if member != nil {
-			member(b[key:keyEnd], b[start:i:i])
+			member(b[key:keyEnd], start, i)
 		}
-		i = SkipSpace(b, i)
-		switch {
-		case i >= len(b):
-			return i, false
-		case b[i] == '}':
-			return i + 1, true
-		case b[i] != ',':
-			return i, false
+		var done bool
+		if i, done, ok = next(b, i, '}'); done || !ok {
+			return i, ok
 		}
-		i = SkipSpace(b, i+1)
 	}
 }
 
@@ -129,24 +122,34 @@ func array(b []byte, i, depth int, element func(value []byte)) (int, bool) {
 		if element != nil {
 			element(b[start:i:i])
 		}
-		i = SkipSpace(b, i)
-		switch {
-		case i >= len(b):
-			return i, false
-		case b[i] == ']':
-			return i + 1, true
-		case b[i] != ',':
-			return i, false
+		var done bool
+		if i, done, ok = next(b, i, ']'); done || !ok {
+			return i, ok
 		}
-		i = SkipSpace(b, i+1)
 	}
 }
 
-// StringEnd checks the string that starts at b[i] (its opening quote) and
+// next reads what follows a member or an element that ends at b[i]: a
+// comma, and it returns where the next one starts, or closer, and it
+// returns the offset past it, done.
+func next(b []byte, i int, closer byte) (at int, done, ok bool) {
+	i = SkipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return i, false, false
+	case b[i] == closer:
+		return i + 1, true, true
+	case b[i] != ',':
+		return i, false, false
+	}
+	return SkipSpace(b, i+1), false, true
+}
+
+// stringEnd checks the string that starts at b[i] (its opening quote) and
 // returns the offset just after its closing quote. Like json.Valid it
 // checks escapes and control characters, not UTF-8 (Unquote replaces what
 // is not UTF-8).
-func StringEnd(b []byte, i int) (int, bool) {
+func stringEnd(b []byte, i int) (int, bool) {
 	i++
 	for i < len(b) {
 		c := b[i]
@@ -222,14 +225,20 @@ func digits(b []byte, i int) int {
 // come in their order in b, so that a map built from them keeps the last
 // of a repeated key, as json.Unmarshal into a map does.
 func Members(b []byte, fn func(key string, value []byte)) bool {
+	return Fields(b, func(key []byte, start, end int) {
+		k, _ := unquote(key)
+		fn(k, b[start:end:end])
+	})
+}
+
+// Fields is Members with each key as written, its quotes included, and
+// the offsets of its value in b.
+func Fields(b []byte, fn func(key []byte, start, end int)) bool {
 	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	end, ok := object(b, i, 1, func(key, value []byte) {
-		k, _ := unquote(key)
-		fn(k, value)
-	})
+	end, ok := object(b, i, 1, fn)
 	return ok && SkipSpace(b, end) == len(b)
 }
 
@@ -255,14 +264,14 @@ func Unquote(b []byte) (s string, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return "", false
 	}
-	end, ok := StringEnd(b, i)
+	end, ok := stringEnd(b, i)
 	if !ok || SkipSpace(b, end) != len(b) {
 		return "", false
 	}
 	return unquote(b[i:end])
 }
 
-// unquote decodes q, a string StringEnd has checked, quotes included.
+// unquote decodes q, a string stringEnd has checked, quotes included.
 func unquote(q []byte) (string, bool) {
 	s := q[1 : len(q)-1]
 	plain := 0
