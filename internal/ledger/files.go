@@ -223,18 +223,26 @@ const recentCount = 4
 // and the newest few segments (by modification time among each writer's
 // newest two), found without reading any segment.
 func recentFiles(root string) []string {
+	files, _ := recentFileInfos(root)
+	return files
+}
+
+// recentFileInfos is recentFiles with what each file's stat said when it
+// was chosen (nil for the legacy file, which is not looked at).
+func recentFileInfos(root string) ([]string, []fs.FileInfo) {
 	out := []string{FileName}
 	if last := lastLegacy(root); last != "" {
 		out = []string{last}
 	}
+	infos := []fs.FileInfo{nil}
 	base := filepath.Join(root, filepath.FromSlash(SegmentDir))
 	writers, err := os.ReadDir(base)
 	if err != nil {
-		return out
+		return out, infos
 	}
 	type cand struct {
-		rel   string
-		mtime int64
+		rel  string
+		info fs.FileInfo
 	}
 	var cands []cand
 	for _, w := range writers {
@@ -248,13 +256,16 @@ func recentFiles(root string) []string {
 		}
 		for _, rel := range names {
 			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-				cands = append(cands, cand{rel, st.ModTime().UnixNano()})
+				cands = append(cands, cand{rel, st})
 			}
 		}
 	}
-	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(b.mtime, a.mtime), strings.Compare(b.rel, a.rel)) })
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(b.info.ModTime().Compare(a.info.ModTime()), strings.Compare(b.rel, a.rel))
+	})
 	for i := 0; i < len(cands) && i < recentCount; i++ {
 		out = append(out, cands[i].rel)
+		infos = append(infos, cands[i].info)
 	}
-	return out
+	return out, infos
 }

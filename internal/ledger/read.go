@@ -146,14 +146,15 @@ func ReadTailMentioning(root string, maxBytes int64, word string) ([]Record, err
 // showing an intent's last few records pays for those, not for a MiB of
 // fresh memory.
 func TailLinesMentioning(root string, maxBytes int64, word string, n int, keep func(line []byte) bool) ([][]byte, error) {
-	quoted := []byte(strconv.Quote(word))
-	type keyed struct {
-		k    lineKey
-		line []byte
-	}
-	var all []keyed
+	all, err := tailMentions(root, recentFiles(root), maxBytes, []byte(strconv.Quote(word)), n, keep)
+	return sortedLines(all), err
+}
+
+// tailMentions is TailLinesMentioning's search of files (the legacy
+// file, then the segments, newest first), its lines not yet in order.
+func tailMentions(root string, files []string, maxBytes int64, quoted []byte, n int, keep func(line []byte) bool) ([]keyedMention, error) {
+	var all []keyedMention
 	var firstErr error
-	files := recentFiles(root) // the legacy file, then the segments, newest first
 	budget, want := maxBytes, n
 	for k := range files {
 		i := (k + 1) % len(files) // the legacy file, the oldest, last
@@ -161,102 +162,163 @@ func TailLinesMentioning(root string, maxBytes int64, word string, n int, keep f
 			break
 		}
 		rel := files[i]
-		lines, kept, used, err := mentionLines(filepath.Join(root, filepath.FromSlash(rel)), budget, quoted, want, keep)
+		w, err := mentionLines(filepath.Join(root, filepath.FromSlash(rel)), mark{}, budget, quoted, want, keep)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		budget, want = budget-used, want-kept
-		w := writerOf(rel)
-		for j, line := range lines {
-			all = append(all, keyed{keyOf(line, w, i, j), line})
-		}
+		budget, want = budget-w.used, want-w.kept
+		all = w.keyed(all, rel, i)
 	}
-	slices.SortFunc(all, func(a, b keyed) int { return a.k.compare(&b.k) })
+	return all, firstErr
+}
+
+// keyedMention is a line found in a ledger file, with its place in the
+// canonical order.
+type keyedMention struct {
+	k   lineKey
+	rel string
+	mention
+}
+
+// keyed appends w's lines, found in file i of a search (rel), keyed.
+func (w *window) keyed(all []keyedMention, rel string, i int) []keyedMention {
+	writer := writerOf(rel)
+	for _, m := range w.found {
+		all = append(all, keyedMention{keyOf(m.line, writer, i, int(m.off)), rel, m})
+	}
+	return all
+}
+
+// sortedLines returns the lines of all in the canonical order.
+func sortedLines(all []keyedMention) [][]byte {
+	slices.SortFunc(all, func(a, b keyedMention) int { return a.k.compare(&b.k) })
 	lines := make([][]byte, len(all))
 	for i, e := range all {
 		lines[i] = e.line
 	}
-	return lines, firstErr
+	return lines
 }
 
-// mentionLines returns, in file order and copied, the complete lines of
-// the file's last maxBytes that hold quoted and keep (when set) accepts:
-// from the end back, up to the nth (n 0: all), with how many it returns
-// and how many bytes the search went back. A line cut by the window's
-// start and a torn last line are left out.
-func mentionLines(path string, maxBytes int64, quoted []byte, n int, keep func([]byte) bool) (lines [][]byte, kept int, used int64, err error) {
+// A mention is a line a search found, and where in what it searched the
+// line begins.
+type mention struct {
+	off  int64
+	line []byte
+}
+
+// A mark is how far a search of a ledger file went: the file (its
+// identity, osfile.FileID) and where its complete lines ended. A later
+// search from the mark reads only what was appended since.
+type mark struct {
+	id  uint64
+	end int64
+}
+
+// A window is what mentionLines searched of one file and found there.
+type window struct {
+	found []mention // copied, at their offsets in the file, in file order
+	kept  int
+	used  int64 // how many bytes the search went back
+	// The file's mark for a later search: where its complete lines end.
+	mark mark
+	// whole: the search reached its floor (it went back over everything
+	// since it, or found its n lines before).
+	whole bool
+}
+
+// mentionLines returns the complete lines of the file's last maxBytes
+// after floor's end (when floor names this file and ends on a line: a
+// search resumed) that hold quoted and keep (when set) accepts: from the
+// end back, up to the nth (n 0: all). A line cut by the window's start
+// and a torn last line are left out.
+func mentionLines(path string, floor mark, maxBytes int64, quoted []byte, n int, keep func([]byte) bool) (window, error) {
 	f, err := osfile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, 0, nil
+		return window{}, nil
 	}
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("open ledger: %w", err)
+		return window{}, fmt.Errorf("open ledger: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("read ledger tail: %w", err)
+		return window{}, fmt.Errorf("read ledger tail: %w", err)
 	}
-	size := st.Size()
-	start := max(0, size-maxBytes)
+	size, id := st.Size(), osfile.FileID(path, st)
+	lowest := floor.end
+	if floor.id != id || lowest > size {
+		lowest = 0 // another file now, or not the one marked
+	}
+	start := max(lowest, size-maxBytes)
 	// One byte before the window tells whether it starts on a line.
 	from := max(0, start-1)
 	data, unmap, ok := osfile.MapRange(f, from, size-from)
 	if !ok {
 		data, unmap = make([]byte, size-from), func() {}
 		if err := readFull(f, data, from); err != nil {
-			return nil, 0, 0, fmt.Errorf("read ledger tail: %w", err)
+			return window{}, fmt.Errorf("read ledger tail: %w", err)
 		}
 	}
 	defer unmap()
-	var back int
-	if osfile.Faulted(func() { lines, kept, back = scanMentions(data, start > 0, quoted, n, keep) }) {
-		return nil, 0, 0, errors.New("read ledger tail: the ledger was cut short while read")
+	var w window
+	var found []mention
+	var back, end int
+	if osfile.Faulted(func() { found, w.kept, back, end = scanMentions(data, start > 0, quoted, n, keep) }) {
+		return window{}, errors.New("read ledger tail: the ledger was cut short while read")
 	}
-	return lines, kept, int64(len(data) - back), nil
+	for _, m := range found {
+		w.found = append(w.found, mention{from + m.off, bytes.Clone(m.line)})
+	}
+	w.used = int64(len(data) - back)
+	w.mark = mark{id, from + int64(end)}
+	// A resumed window begins on a line: the byte before it ends one.
+	w.whole = n > 0 && w.kept >= n || start == lowest && (start == 0 || len(data) > 0 && data[0] == '\n')
+	return w, nil
 }
 
 // scanMentions is mentionLines over data, the window with the byte before
-// it when cut; back is where in data the search stopped. The window is
-// searched in chunks from its end back, each chunk forwards: bytes.Index
-// is vectorised where bytes.LastIndex hashes byte by byte (a MiB of
-// ledger, 1.5 ms against 0.04 ms), and a search that finds its n lines
-// near the end touches no page before them.
-func scanMentions(data []byte, cut bool, quoted []byte, n int, keep func([]byte) bool) (found [][]byte, kept, back int) {
+// it when cut; the lines found are data's, at their offsets in it; back is
+// where in data the search stopped, and end where its complete lines end.
+// The window is searched in chunks from its end back, each chunk
+// forwards: bytes.Index is vectorised where bytes.LastIndex hashes byte by
+// byte (a MiB of ledger, 1.5 ms against 0.04 ms), and a search that finds
+// its n lines near the end touches no page before them.
+func scanMentions(data []byte, cut bool, quoted []byte, n int, keep func([]byte) bool) (found []mention, kept, back, end int) {
 	lo := 0
 	if cut {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
-			return nil, 0, 0
+			return nil, 0, 0, 0
 		}
 		lo = i + 1
 	}
-	end := bytes.LastIndexByte(data, '\n') + 1 // a torn last line is not a line
+	end = bytes.LastIndexByte(data, '\n') + 1 // a torn last line is not a line
+	last := end
 	var hits []int
-	for hi := end; hi > lo; {
+	for hi := last; hi > lo; {
 		from := max(lo, hi-mentionChunk)
-		hits = mentionsIn(data[:min(end, hi+len(quoted)-1)], from, quoted, hits[:0])
+		hits = mentionsIn(data[:min(last, hi+len(quoted)-1)], from, quoted, hits[:0])
 		hi = from
 		for _, i := range slices.Backward(hits) {
-			if i+len(quoted) > end {
+			if i+len(quoted) > last {
 				continue // in a line taken already
 			}
 			from := lo + bytes.LastIndexByte(data[lo:i], '\n') + 1
-			to := i + bytes.IndexByte(data[i:end], '\n')
+			to := i + bytes.IndexByte(data[i:last], '\n')
 			line := data[from:to]
-			end, hi = from, min(hi, from)
+			last, hi = from, min(hi, from)
 			if keep != nil && !keep(line) {
 				continue
 			}
-			found = append(found, bytes.Clone(line))
+			found = append(found, mention{int64(from), line})
 			if kept++; n > 0 && kept >= n {
 				slices.Reverse(found)
-				return found, kept, end
+				return found, kept, last, end
 			}
 		}
 	}
 	slices.Reverse(found)
-	return found, kept, lo
+	return found, kept, lo, end
 }
 
 // mentionChunk is how much of a window scanMentions searches at a time.

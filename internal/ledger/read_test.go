@@ -430,7 +430,17 @@ func TestScanMentions(t *testing.T) {
 			for _, n := range []int{0, 1, 10, 1000} {
 				for _, keep := range []func([]byte) bool{nil, allow} {
 					want, wantBack := plain(data, cut > 0, n, keep)
-					got, kept, back := scanMentions(data, cut > 0, quoted, n, keep)
+					found, kept, back, end := scanMentions(data, cut > 0, quoted, n, keep)
+					var got [][]byte
+					for _, m := range found {
+						if !bytes.Equal(data[m.off:m.off+int64(len(m.line))], m.line) {
+							t.Errorf("%s: a line found at %d is not there", name, m.off)
+						}
+						got = append(got, m.line)
+					}
+					if wantEnd := bytes.LastIndexByte(data, '\n') + 1; end != wantEnd {
+						t.Errorf("%s, cut %d: end %d, want %d", name, cut, end, wantEnd)
+					}
 					if len(got) != kept || !slices.EqualFunc(got, want, bytes.Equal) || back != wantBack {
 						t.Errorf("%s, cut %d, n %d, keep %v: got %d lines (kept %d) back %d, want %d back %d",
 							name, cut, n, keep != nil, len(got), kept, back, len(want), wantBack)

@@ -14,11 +14,17 @@ import (
 	"github.com/intenthook/intenthook/internal/ledger"
 	"github.com/intenthook/intenthook/internal/osfile"
 	"github.com/intenthook/intenthook/internal/safetext"
+	"github.com/intenthook/intenthook/internal/state"
 )
 
 // TraceWindow is how much of the ledger's end the context reads for the
 // intent's recent records: never the whole ledger.
 const TraceWindow = 1 << 20
+
+// RecentDir, under state/, holds a memo for each intent of where its last
+// changes are in the ledger and how far the search for them went
+// (ledger.RecentMentions): a context searches only what was appended since.
+const RecentDir = "recent"
 
 // allowed is how an allowed call's record says so, and noFiles how a
 // record that changed no file does (ledger's line.go; Agent Trace names
@@ -49,7 +55,8 @@ func (w *Workspace) IntentContext(in *intents.Intent, warning, rejected string, 
 	}
 	var trace []intentctx.TraceEntry
 	ownID := append([]byte(`"intent_id":`), strconv.Quote(in.ID)...)
-	lines, _ := ledger.TailLinesMentioning(w.Root, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
+	memo := state.Path(w.Root, RecentDir, state.Key(in.ID))
+	lines, _ := ledger.RecentMentions(w.Root, memo, TraceWindow, in.ID, maxTrace, func(line []byte) bool {
 		// An allowed change of the intent is told by its bytes, without
 		// a parse: its selections, denials and the records of others
 		// that name it are most of the lines found, and a session that

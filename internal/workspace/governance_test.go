@@ -23,7 +23,7 @@ func TestGovernanceLists(t *testing.T) {
 	wantProtected := sorted([]string{
 		".orchestration/active_intents.yaml", ".orchestration/config.yaml", ".orchestration/.intentignore", ".intentignore",
 		".orchestration/agent_trace.jsonl", ".orchestration/ledger", ".orchestration/ledger/**", ".orchestration/state/**",
-		".orchestration/.gitignore", ".orchestration/state/guard", ".orchestration/state/locks", ".orchestration/state/ledger@*.head", ".orchestration/state/anchors.jsonl", ".orchestration/state/seen",
+		".orchestration/.gitignore", ".orchestration/state/guard", ".orchestration/state/locks", ".orchestration/state/ledger@*.head", ".orchestration/state/anchors.jsonl", ".orchestration/state/seen", ".orchestration/state/recent",
 		".git/**", "**/.git/**",
 		".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
 		".augment/settings.json",
