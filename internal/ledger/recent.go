@@ -35,7 +35,7 @@ func RecentMentions(root, memo string, maxBytes int64, word string, n int, keep 
 	}
 	quoted := []byte(strconv.Quote(word))
 	head := memoHead(word, n)
-	old, haveOld := readMemo(memo, head)
+	old, haveOld := readMemo(memo, head, n)
 	files, infos := recentFileInfos(root)
 	var (
 		all      []keyedMention
@@ -144,13 +144,12 @@ func memoHead(word string, n int) string {
 const maxMemo = 4 << 10
 
 // A memo is the last search's marks and where its answer's lines are, as
-// read from its file (raw), which held
+// read from its file, which held
 //
 //	intenthook recent 1 "<word>" <n>
 //	m "<file>" <file id> <end>        (a mark, one per file)
 //	l "<file>" <offset> <length>      (a line of the answer, oldest first)
 type memo struct {
-	raw   []byte
 	marks map[string]mark
 	at    []memoLine
 }
@@ -162,7 +161,7 @@ type memoLine struct {
 
 // readMemo reads the memo at path; false when there is none or it is not
 // one for head's word and n, or does not parse.
-func readMemo(path, head string) (memo, bool) {
+func readMemo(path, head string, n int) (memo, bool) {
 	f, err := osfile.Open(path)
 	if err != nil {
 		return memo{}, false
@@ -173,13 +172,13 @@ func readMemo(path, head string) (memo, bool) {
 	if k > maxMemo || err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return memo{}, false
 	}
-	m, ok := parseMemo(buf[:k], head)
+	m, ok := parseMemo(buf[:k], head, n)
 	return m, ok
 }
 
 // parseMemo parses a memo's bytes; false when they are not a memo for
-// head's word and n.
-func parseMemo(b []byte, head string) (memo, bool) {
+// head's word and n (naming n lines at most).
+func parseMemo(b []byte, head string, n int) (memo, bool) {
 	text, ok := strings.CutSuffix(string(b), "\n")
 	if !ok {
 		return memo{}, false
@@ -188,7 +187,7 @@ func parseMemo(b []byte, head string) (memo, bool) {
 	if rows[0] != head {
 		return memo{}, false
 	}
-	m := memo{raw: b, marks: map[string]mark{}}
+	m := memo{marks: map[string]mark{}}
 	for _, row := range rows[1:] {
 		kind, rest, _ := strings.Cut(row, " ")
 		q, err := strconv.QuotedPrefix(rest)
@@ -209,7 +208,7 @@ func parseMemo(b []byte, head string) (memo, bool) {
 		case "m":
 			m.marks[rel] = mark{a, z}
 		case "l":
-			if a > 1<<62 || z == 0 || z > maxMemoLine {
+			if a > 1<<62 || z == 0 || z > maxMemoLine || len(m.at) == n {
 				return memo{}, false
 			}
 			m.at = append(m.at, memoLine{rel, int64(a), z})
@@ -220,8 +219,11 @@ func parseMemo(b []byte, head string) (memo, bool) {
 	return m, true
 }
 
-// maxMemoLine bounds a line a memo names: a record's line is a few KiB.
-const maxMemoLine = 1 << 20
+// maxMemoLine bounds a line a memo names, and so what a memo another
+// program wrote can make a search read: a change's line is a few KiB. An
+// answer with a longer line leaves a memo that does not parse, and the
+// next search goes back as far as it would without one.
+const maxMemoLine = 64 << 10
 
 // ledgerFile reports whether rel names a file of the ledger: the legacy
 // file, a part of it, or a segment.

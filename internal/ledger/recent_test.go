@@ -359,3 +359,27 @@ func TestRecentMentionsMemo(t *testing.T) {
 		}
 	})
 }
+
+// TestParseMemo: a memo names n lines at most, each no longer than a
+// change's line, so one another program wrote cannot make a search read
+// more than a few changes' worth.
+func TestParseMemo(t *testing.T) {
+	head := memoHead("INT-7", 3)
+	place := "l \".orchestration/ledger/0123456789abcdef/2026-11/000001.jsonl\" 0 100\n"
+	for _, tt := range []struct {
+		name string
+		memo string
+		ok   bool
+	}{
+		{"n lines", head + "\n" + strings.Repeat(place, 3), true},
+		{"more than n", head + "\n" + strings.Repeat(place, 4), false},
+		{"a line longer than a change's", head + "\n" + strings.Replace(place, " 100", " 1048576", 1), false},
+		{"a path outside the ledger", head + "\n" + "l \"../../etc/passwd\" 0 100\n", false},
+		{"no final newline", head + "\n" + strings.TrimSuffix(place, "\n"), false},
+		{"another n", memoHead("INT-7", 4) + "\n", false},
+	} {
+		if _, ok := parseMemo([]byte(tt.memo), head, 3); ok != tt.ok {
+			t.Errorf("%s: parsed %v, want %v", tt.name, ok, tt.ok)
+		}
+	}
+}
