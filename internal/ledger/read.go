@@ -191,7 +191,17 @@ func (w *window) keyed(all []keyedMention, rel string, i int) []keyedMention {
 
 // sortedLines returns the lines of all in the canonical order.
 func sortedLines(all []keyedMention) [][]byte {
+	sortMentions(all)
+	return linesOf(all)
+}
+
+// sortMentions puts all in the canonical order.
+func sortMentions(all []keyedMention) {
 	slices.SortFunc(all, func(a, b keyedMention) int { return a.k.compare(&b.k) })
+}
+
+// linesOf returns the lines of all, in its order.
+func linesOf(all []keyedMention) [][]byte {
 	lines := make([][]byte, len(all))
 	for i, e := range all {
 		lines[i] = e.line

@@ -103,16 +103,12 @@ func RecentMentions(root, memo string, maxBytes int64, word string, n int, keep 
 	case haveOld && want > 0:
 		all = old.lines(root, files, all, quoted, keep)
 	}
-	slices.SortFunc(all, func(a, b keyedMention) int { return a.k.compare(&b.k) })
+	sortMentions(all)
 	all = all[max(0, len(all)-n):]
 	if !haveOld || !old.current(marks, all, min(memoSlack, maxBytes/8)) {
 		_ = writeMemo(memo, encodeMemo(head, files, marks, all)) // one not written only costs the next search
 	}
-	lines := make([][]byte, len(all))
-	for i, e := range all {
-		lines[i] = e.line
-	}
-	return lines, firstErr
+	return linesOf(all), firstErr
 }
 
 // linesEnd returns where the complete lines of the file at path end, when

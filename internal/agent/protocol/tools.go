@@ -304,8 +304,11 @@ func PatchPaths(text string) ([]string, string) { return patchPaths(text, true) 
 // or newLines is skipped. (Read field by field: decoding into a struct type
 // costs a new process a fifth of a millisecond the first time.)
 func Hunks(raw json.RawMessage) ([]hook.Hunk, bool) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, false
+	}
 	items, ok := list(raw)
-	if len(raw) == 0 || raw[0] != '[' || !ok {
+	if !ok {
 		return nil, false
 	}
 	var out []hook.Hunk
