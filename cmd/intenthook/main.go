@@ -10,6 +10,9 @@ import (
 	"os"
 
 	"github.com/intenthook/intenthook/internal/hookcmd"
+	// Its initialiser backs the heap with a huge page before the other
+	// packages' initialisers and the call fault its pages in one by one.
+	_ "github.com/intenthook/intenthook/internal/hugeheap"
 	"github.com/intenthook/intenthook/internal/runner"
 )
 
