@@ -236,6 +236,11 @@ type window struct {
 	whole bool
 }
 
+// readBelow is the largest range mentionLines reads rather than maps: a
+// mapping's unmap flushes the other processors' TLBs, which on a virtual
+// machine costs more than reading a resumed search's few KiB.
+const readBelow = 64 << 10
+
 // mentionLines returns the complete lines of the file's last maxBytes
 // after floor's end (when floor names this file and ends on a line: a
 // search resumed) that hold quoted and keep (when set) accepts: from the
@@ -262,7 +267,10 @@ func mentionLines(path string, floor mark, maxBytes int64, quoted []byte, n int,
 	start := max(lowest, size-maxBytes)
 	// One byte before the window tells whether it starts on a line.
 	from := max(0, start-1)
-	data, unmap, ok := osfile.MapRange(f, from, size-from)
+	data, unmap, ok := []byte(nil), func() {}, false
+	if size-from > readBelow {
+		data, unmap, ok = osfile.MapRange(f, from, size-from)
+	}
 	if !ok {
 		data, unmap = make([]byte, size-from), func() {}
 		if err := readFull(f, data, from); err != nil {
