@@ -811,20 +811,32 @@ func asksWait(t *trial) {
 }
 
 // usageRecorded: the real client's transcript carries the model's usage
-// (the mock answers each message with input and output tokens), and post
-// records what was spent since the session's previous post: a session's
-// first post starts at the transcript's end, so the second write's record
-// carries the tokens of the messages between the two, and the model.
+// (the mock answers each message with 10 input and 5 output tokens), and
+// post records what was spent since the session's previous post. A
+// session's first post (the first write's: a select records in pre) starts
+// at the transcript's end, so the message that asked for the second write
+// is counted by a later write's record, with the model.
+//
+// Claude Code queues its transcript lines and writes them 100 ms after the
+// first one queued (FLUSH_INTERVAL_MS in its source): a post that runs
+// sooner than that after the model's answer does not see it yet, and the
+// next post counts it. So a third write follows, and the mock takes
+// flushWait before it answers with it, as a thinking model would: by the
+// third write's post, the message that asked for the second is on disk,
+// and the second's record or the third's counts it.
 func usageRecorded(t *trial) {
-	const second = "src/example/b.txt"
+	const second, third = "src/example/b.txt", "src/example/c.txt"
+	const flushWait = 300 * time.Millisecond
 	if !t.parentOf(inScope, "usage") {
 		return
 	}
-	s := t.run(
-		t.c.Shell("intenthook select INT-001"),
-		t.c.Write(t.w.Abs(inScope), "a\n"),
-		t.c.Write(t.w.Abs(second), "b\n"),
-	)
+	s := t.w.RunWith(t.c, t.cache, []mockmodel.Turn{
+		{Calls: []mockmodel.ToolCall{t.c.Shell("intenthook select INT-001")}},
+		{Calls: []mockmodel.ToolCall{t.c.Write(t.w.Abs(inScope), "a\n")}},
+		{Calls: []mockmodel.ToolCall{t.c.Write(t.w.Abs(second), "b\n")}},
+		{Calls: []mockmodel.ToolCall{t.c.Write(t.w.Abs(third), "c\n")}, Do: func() { time.Sleep(flushWait) }},
+		{Text: "done"},
+	})
 	if t.failed("usage", s) {
 		return
 	}
@@ -833,14 +845,24 @@ func usageRecorded(t *trial) {
 		t.check("usage", false, "ledger: "+err.Error())
 		return
 	}
-	rec := harness.Written(recs, second)
-	if rec == nil || rec.Metadata.Intenthook.Usage == nil {
-		t.check("usage", false, "the second write's record carries no usage")
-		return
+	var sum ledger.Usage
+	var models []string
+	for _, rel := range []string{second, third} {
+		rec := harness.Written(recs, rel)
+		if rec == nil || rec.Metadata.Intenthook.Usage == nil {
+			t.check("usage", false, rel+"'s record carries no usage")
+			return
+		}
+		u := rec.Metadata.Intenthook.Usage
+		sum.Calls += u.Calls
+		sum.InputTokens += u.InputTokens
+		sum.OutputTokens += u.OutputTokens
+		if u.Tokens() > 0 {
+			models = append(models, u.Model)
+		}
 	}
-	u := rec.Metadata.Intenthook.Usage
-	t.check("usage", u.Tokens() > 0 && u.Model != "" && u.Calls == 1,
-		fmt.Sprintf("the second write's record carries %d call(s), %d input and %d output tokens, model %q, from the client's transcript", u.Calls, u.InputTokens, u.OutputTokens, u.Model))
+	t.check("usage", sum.Calls == 2 && sum.InputTokens >= 10 && sum.OutputTokens >= 5 && len(models) > 0 && !slices.Contains(models, ""),
+		fmt.Sprintf("the second and third writes' records carry %d call(s), %d input and %d output tokens, models %q, from the client's transcript", sum.Calls, sum.InputTokens, sum.OutputTokens, models))
 }
 
 // inWorktree: the client works in a linked work tree of the governed
