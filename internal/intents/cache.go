@@ -33,7 +33,7 @@ import (
 
 // cacheMagic names the cache's format; it changes whenever the cached shape
 // does, so that an old binary's cache is rebuilt rather than misread.
-const cacheMagic = "intenthook-catalog-cache/9 "
+const cacheMagic = "intenthook-catalog-cache/10 "
 
 const cacheName = "catalog.cache"
 
@@ -449,7 +449,7 @@ func (c *Catalog) agreesSafely(in *Intent) (ok bool) {
 }
 
 func (c *Catalog) agrees(in *Intent) bool {
-	span, ok := c.itemSpan(in.Line)
+	span, ok := c.itemSpan(in.lineStart)
 	if !ok || !hasValue(span, "id", in.ID) || !hasValue(span, "status", string(in.Status)) {
 		return false
 	}
@@ -486,23 +486,13 @@ func hasItem(span []byte, p string) bool {
 	}
 }
 
-// itemSpan returns the text of the list item holding line (1-based): from
-// its "-" line (that line, or the nearest one above it) to the next line
-// indented no deeper.
-func (c *Catalog) itemSpan(line int) ([]byte, bool) {
-	// The lines are found by scanning, not indexed: a hook looks up one or
-	// two intents, and an index of a large catalog's lines is fresh memory
-	// the process would fault in page by page.
+// itemSpan returns the text of the list item holding the line that begins
+// at offset start: from its "-" line (that line, or the nearest one above
+// it) to the next line indented no deeper. An offset that is not a line's
+// beginning holds no item.
+func (c *Catalog) itemSpan(start int) ([]byte, bool) {
 	src := c.source
-	start := 0
-	for n := 1; n < line; n++ {
-		i := bytes.IndexByte(src[start:], '\n')
-		if i < 0 || start+i+1 >= len(src) {
-			return nil, false
-		}
-		start += i + 1
-	}
-	if line < 1 || start >= len(src) {
+	if start < 0 || start >= len(src) || start > 0 && src[start-1] != '\n' {
 		return nil, false
 	}
 	for back := 0; !bytes.HasPrefix(bytes.TrimLeft(lineAt(src, start), " "), []byte("-")); back++ {
@@ -523,6 +513,27 @@ func (c *Catalog) itemSpan(line int) ([]byte, bool) {
 		end += len(l)
 	}
 	return src[start:end], true
+}
+
+// setLineStarts sets each intent's lineStart from its Line, in one pass
+// over data when the intents are in the file's order (a parse's are).
+func setLineStarts(data []byte, list []*Intent) {
+	line, at := 1, 0
+	for _, in := range list {
+		if in.Line < line {
+			line, at = 1, 0
+		}
+		for line < in.Line && at < len(data) {
+			i := bytes.IndexByte(data[at:], '\n')
+			if i < 0 {
+				at = len(data)
+				break
+			}
+			at += i + 1
+			line++
+		}
+		in.lineStart = at
+	}
 }
 
 // lineAt returns the line of src starting at offset at, with its newline.

@@ -314,11 +314,39 @@ func TestItemSpan(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &Catalog{source: []byte(src)}
-			got, ok := c.itemSpan(tt.line)
+			in := &Intent{Line: tt.line}
+			setLineStarts(c.source, []*Intent{in})
+			got, ok := c.itemSpan(in.lineStart)
 			if ok != (tt.want != "") || string(got) != tt.want {
-				t.Errorf("itemSpan(%d) = %q, %v; want %q", tt.line, got, ok, tt.want)
+				t.Errorf("itemSpan(line %d at %d) = %q, %v; want %q", tt.line, in.lineStart, got, ok, tt.want)
 			}
 		})
+	}
+	// An offset that is not a line's beginning (a forged cache's) holds no
+	// item, nor does one outside the text.
+	c := &Catalog{source: []byte(src)}
+	for _, at := range []int{len("intents:\n") + 1, -1, len(src)} {
+		if got, ok := c.itemSpan(at); ok {
+			t.Errorf("itemSpan(%d) = %q; want no item", at, got)
+		}
+	}
+}
+
+// TestLineStarts: the intents of a parse, in the file's order or not, get
+// the offsets of their lines.
+func TestLineStarts(t *testing.T) {
+	data := []byte("a\nbb\n\nccc\nd")
+	lines := []int{1, 2, 3, 4, 5, 2, 6}
+	want := []int{0, 2, 5, 6, 10, 2, len(data)}
+	list := make([]*Intent, len(lines))
+	for i, l := range lines {
+		list[i] = &Intent{Line: l}
+	}
+	setLineStarts(data, list)
+	for i, in := range list {
+		if in.lineStart != want[i] {
+			t.Errorf("line %d starts at %d; want %d", in.Line, in.lineStart, want[i])
+		}
 	}
 }
 

@@ -51,6 +51,7 @@ func appendIntent(b []byte, in *Intent) []byte {
 	e.Uint(uint64(max(in.Budget.MicroUSD, 0)))
 	e.Uint(uint64(max(in.Budget.Calls, 0)))
 	e.Uint(uint64(max(in.Line, 0)))
+	e.Uint(uint64(max(in.lineStart, 0)))
 	e.problems(in.Problems)
 	return e.B
 }
@@ -95,6 +96,7 @@ func decodeIntent(b []byte) (*Intent, error) {
 	in.CompletedAt = d.Str()
 	in.Budget = Budget{Tokens: int64(d.Uint()), MicroUSD: int64(d.Uint()), Calls: int64(d.Uint())}
 	in.Line = int(d.Uint())
+	in.lineStart = int(d.Uint())
 	in.Problems = d.problems()
 	return in, d.Err
 }

@@ -104,6 +104,10 @@ type Intent struct {
 
 	// Line is where the intent's mapping starts in the catalog file.
 	Line int `json:"line"`
+	// lineStart is the offset of line Line's first byte in the catalog,
+	// so that a cached intent is found in the catalog's text (agrees)
+	// without counting the lines before it.
+	lineStart int
 	// Problems are the validation errors and warnings of this intent.
 	Problems []Problem `json:"problems,omitempty"`
 

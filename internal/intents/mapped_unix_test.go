@@ -31,7 +31,7 @@ func TestMappedCatalogTruncated(t *testing.T) {
 		t.Fatal("digestMapped over a truncated mapping reported ok")
 	}
 	c := &Catalog{source: data}
-	if c.agreesSafely(&Intent{ID: "INT-001", Line: 2}) {
+	if c.agreesSafely(&Intent{ID: "INT-001", Line: 2, lineStart: strings.IndexByte(text, '\n') + 1}) {
 		t.Fatal("agreesSafely over a truncated mapping agreed")
 	}
 }

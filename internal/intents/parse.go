@@ -26,6 +26,7 @@ func Parse(data []byte) (*Catalog, error) {
 	for _, n := range catalogList(c, &doc) {
 		c.list = append(c.list, parseIntent(n))
 	}
+	setLineStarts(data, c.list)
 	c.index()
 	validateCatalog(c)
 	for _, in := range c.list {
