@@ -9,8 +9,12 @@ import (
 )
 
 // WriteFile replaces path with data atomically: a uniquely named temporary file
-// in the same directory, then a rename. With durable set (files people own:
-// catalog, map, lessons) the file and its directory are fsynced.
+// in the same directory, then a rename (osfile.Replace). With durable set
+// (files people own: catalog, map, lessons) the file and its directory are
+// fsynced; without it (state that can be rebuilt), a file replaced just
+// before a power cut may read empty after it, as on any file system that
+// does not write back on rename (XFS; ext4 does, for a rename, not for
+// Replace's exchange): a damaged session file reads as a new session.
 func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err error) {
 	// A symlinked file (a settings file shared between repositories, say)
 	// is written where it points, and stays a link.
@@ -43,7 +47,7 @@ func WriteFile(path string, data []byte, perm os.FileMode, durable bool) (err er
 	if err = os.Chmod(tmp.Name(), perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = osfile.Rename(tmp.Name(), path); err != nil {
+	if err = osfile.Replace(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if durable {

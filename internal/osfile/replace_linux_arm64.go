@@ -1,0 +1,3 @@
+package osfile
+
+const sysRenameat2 = 276
