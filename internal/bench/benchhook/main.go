@@ -78,6 +78,7 @@ func run(bin string, runs, warm int, only string) error {
 	if err := bench.Workspace(main, 200, 100_000); err != nil {
 		return err
 	}
+	flushDisk()
 	switch only {
 	case "bash":
 		return bashRows(bin, dir, main, runs/4, warm)
@@ -131,11 +132,13 @@ func transcriptRows(bin, floor, dir, ws string, runs, warm int) error {
 	if err := os.WriteFile(p, []byte(strings.Repeat(pad, 100<<20/len(pad))), 0o644); err != nil {
 		return err
 	}
+	defer drop(p)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	flushDisk()
 	bench.Settle(ws)
 	edit := filepath.Join(ws, "src/mod100/file.go")
 	var plain, withT, floors []timed
@@ -200,6 +203,8 @@ func ledgerRows(bin, floor, dir string, runs, warm int) error {
 	// ledger in turn: the ratio of the two is taken from runs side by
 	// side, so a machine that drifts between two loops, or a binary whose
 	// cached pages age, does not read as the ledger's cost.
+	defer drop(empty, big)
+	flushDisk()
 	bench.Settle(empty)
 	bench.Settle(big)
 	var floors []timed
@@ -351,6 +356,7 @@ func bashRows(bin, dir, ledgerWS string, runs, warm int) error {
 	if err := bench.Workspace(big, 200, 100_000); err != nil {
 		return err
 	}
+	defer drop(big)
 	if err := bench.Files(big, 50_000); err != nil {
 		return err
 	}
@@ -458,6 +464,18 @@ func gitRepo(ws string) error {
 		}
 	}
 	return nil
+}
+
+// drop removes a workload's files once its rows are printed, and waits
+// for what the workloads wrote to reach the disk: otherwise the rows after
+// it are timed while the kernel writes back a million records, 50 000
+// files or a 100 MB transcript, work of the bench's own that the hook, with
+// its writes, pays more of than the floor.
+func drop(paths ...string) {
+	for _, p := range paths {
+		_ = os.RemoveAll(p)
+	}
+	flushDisk()
 }
 
 // agentRows times each agent's pre on its own payload for the same edit,
